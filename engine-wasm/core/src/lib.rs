@@ -1,0 +1,19 @@
+//! IndexLab's storage engines.
+//!
+//! Pure Rust: nothing here knows about wasm or JavaScript, so the same code runs
+//! natively (the CLI, the tests, the benchmarks) and in the browser (through the
+//! thin `indexlab-wasm` crate). Everything is deterministic: randomness comes from
+//! [`rng::Rng`] with an explicit seed.
+
+pub mod btree;
+pub mod buffer_pool;
+pub mod pg;
+pub mod rng;
+pub mod selftest;
+pub mod settings;
+pub mod sql;
+pub mod storage;
+pub mod value;
+
+/// The engine's version, as the CLI and the web page both report it.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");

@@ -1,0 +1,50 @@
+//! Thin wasm-bindgen layer over `indexlab-engine`.
+//!
+//! Nothing here computes anything: each export converts arguments, calls the core,
+//! and converts the result. Panics are reported to JavaScript *before* wasm traps,
+//! so the page can show a readable message instead of "unreachable".
+
+use std::sync::Once;
+use wasm_bindgen::prelude::*;
+
+#[wasm_bindgen]
+extern "C" {
+    /// Defined by the worker on `globalThis`; receives the panic message while the
+    /// panicking call is still on the stack (after the trap it would be too late).
+    #[wasm_bindgen(js_namespace = globalThis, js_name = __indexlabReportPanic)]
+    fn report_panic(message: &str);
+}
+
+static HOOK: Once = Once::new();
+
+/// Installs the panic hook: the message goes to the console (with the stack, as
+/// `console_error_panic_hook` prints it) and to the worker, which turns it into an
+/// error the page can display.
+#[wasm_bindgen]
+pub fn init_engine() {
+    HOOK.call_once(|| {
+        std::panic::set_hook(Box::new(|info| {
+            console_error_panic_hook::hook(info);
+            report_panic(&info.to_string());
+        }));
+    });
+}
+
+/// The engine's version (the core crate's).
+#[wasm_bindgen]
+pub fn version() -> String {
+    indexlab_engine::VERSION.to_string()
+}
+
+/// The self-test fingerprint, the same text `indexlab-cli --selftest` prints.
+#[wasm_bindgen]
+pub fn selftest(seed: u32, count: u32) -> String {
+    indexlab_engine::selftest::fingerprint(seed as u64, count as usize).to_string()
+}
+
+/// Panics on purpose, so tests can check that a panic reaches the page as a
+/// readable error and that the page keeps working afterwards.
+#[wasm_bindgen]
+pub fn panic_for_test(message: &str) {
+    panic!("deliberate test panic: {message}");
+}
