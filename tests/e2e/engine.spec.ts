@@ -1,0 +1,39 @@
+import { expect, test } from '@playwright/test';
+import { execFileSync } from 'node:child_process';
+import { fileURLToPath } from 'node:url';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+
+// What the native CLI prints for the same computation: the page must agree.
+function cliSelftest(): string {
+  return execFileSync(
+    'cargo',
+    ['run', '-q', '--manifest-path', 'engine-wasm/Cargo.toml', '-p', 'indexlab-cli', '--', '--selftest'],
+    { cwd: root, encoding: 'utf8' },
+  ).trim();
+}
+
+test('the wasm engine answers from its worker, as the CLI does', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'IndexLab' })).toBeVisible();
+  await expect(page.getByTestId('engine-version')).toHaveText(/^indexlab-engine \d+\.\d+\.\d+$/);
+  const selftest = page.getByTestId('engine-selftest');
+  await expect(selftest).toHaveText(/^keys=1000 distinct=\d+ fnv1a=[0-9a-f]{16}$/);
+  expect(await selftest.textContent()).toBe(cliSelftest());
+  expect(errors).toEqual([]);
+});
+
+test('a panic in wasm shows a readable error and the page keeps working', async ({ page }) => {
+  await page.goto('/');
+  await expect(page.getByTestId('engine-selftest')).toBeVisible();
+  await page.getByRole('button', { name: 'Make the engine panic (test)' }).click();
+  await expect(page.getByTestId('engine-error')).toHaveText(
+    /The engine crashed: panicked at .*deliberate test panic: requested from the page/s,
+  );
+  // The worker was replaced: the engine still computes.
+  await page.getByRole('button', { name: 'Run the self-test again' }).click();
+  await expect(page.getByTestId('engine-selftest')).toHaveText(/^keys=1000 distinct=\d+ fnv1a=/);
+  await expect(page.getByTestId('engine-error')).toHaveCount(0);
+});

@@ -1,0 +1,36 @@
+#!/usr/bin/env node
+// Every check `npm test` runs, in order, stopping at the first failure.
+// Setup (npm packages, wasm toolchain and build, Chromium) has already run.
+import { spawnSync } from 'node:child_process';
+import { dirname, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const cargo = ['--manifest-path', 'engine-wasm/Cargo.toml'];
+
+const steps = [
+  ['rustfmt', 'cargo', ['fmt', '--all', ...cargo, '--', '--check']],
+  ['clippy', 'cargo', ['clippy', '--workspace', '--all-targets', ...cargo, '--', '-D', 'warnings']],
+  ['cargo test', 'cargo', ['test', '--workspace', ...cargo]],
+  ['typescript', 'npx', ['tsc', '-p', 'web/tsconfig.json', '--noEmit']],
+  ['eslint', 'npx', ['eslint', '-c', 'web/eslint.config.js', '--max-warnings', '0', 'web', 'tests']],
+  ['vitest', 'npx', ['vitest', 'run', '--config', 'web/vite.config.ts']],
+  ['vite build', 'npx', ['vite', 'build', '--config', 'web/vite.config.ts']],
+  ['playwright', 'npx', ['playwright', 'test', '-c', 'tests/e2e/playwright.config.ts']],
+];
+
+let passed = 0;
+for (const [name, cmd, args] of steps) {
+  const started = Date.now();
+  console.log(`\n=== ${name}: ${cmd} ${args.join(' ')}`);
+  const r = spawnSync(cmd, args, { stdio: 'inherit', cwd: root });
+  const secs = ((Date.now() - started) / 1000).toFixed(1);
+  if (r.status !== 0) {
+    console.log(`=== ${name}: FAILED after ${secs}s`);
+    console.log(`steps: ${passed} passed, 1 failed`);
+    process.exit(1);
+  }
+  console.log(`=== ${name}: ok (${secs}s)`);
+  passed += 1;
+}
+console.log(`steps: ${passed} passed, 0 failed`);

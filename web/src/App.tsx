@@ -1,0 +1,19 @@
+import type { EngineClient } from './engine/client';
+import { EngineStatus } from './EngineStatus';
+import { ErrorBoundary } from './ErrorBoundary';
+
+export function App({ engine }: { engine: EngineClient }) {
+  return (
+    <div className="app">
+      <header className="app-header">
+        <h1>IndexLab</h1>
+        <p className="tagline">See how B+tree and LSM storage engines work, from the inside.</p>
+      </header>
+      <main>
+        <ErrorBoundary>
+          <EngineStatus engine={engine} />
+        </ErrorBoundary>
+      </main>
+    </div>
+  );
+}

@@ -1,0 +1,38 @@
+// The engine's API as the page sees it: what the worker exposes through Comlink.
+// Every call is async because it crosses the worker boundary.
+
+export interface EngineApi {
+  /** The engine crate's version. */
+  version(): Promise<string>;
+  /** The self-test fingerprint, the same line `indexlab-cli --selftest` prints. */
+  selftest(seed: number, count: number): Promise<string>;
+  /** Panics inside wasm on purpose (tests the error path). */
+  panicForTest(message: string): Promise<void>;
+}
+
+/** The error name the worker gives to a Rust panic. */
+export const ENGINE_PANIC = 'EnginePanic';
+
+/** An error from the engine, with the text the page shows. */
+export class EngineError extends Error {
+  constructor(
+    message: string,
+    /** True when the engine panicked: the worker was restarted. */
+    readonly panicked: boolean,
+  ) {
+    super(message);
+    this.name = 'EngineError';
+  }
+}
+
+/** Turns whatever a worker call threw into an EngineError with a readable message. */
+export function toEngineError(err: unknown): EngineError {
+  if (err instanceof EngineError) return err;
+  if (err instanceof Error || (typeof err === 'object' && err !== null && 'message' in err)) {
+    const e = err as { name?: unknown; message?: unknown };
+    const message = typeof e.message === 'string' && e.message ? e.message : 'unknown error';
+    const panicked = e.name === ENGINE_PANIC;
+    return new EngineError(panicked ? `The engine crashed: ${message}` : message, panicked);
+  }
+  return new EngineError(String(err), false);
+}

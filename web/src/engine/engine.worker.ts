@@ -1,0 +1,38 @@
+// The Web Worker that hosts the wasm engine, so long runs never freeze the page.
+import * as Comlink from 'comlink';
+import init, * as wasm from '../wasm-pkg/indexlab_wasm.js';
+import { ENGINE_PANIC, type EngineApi } from './api';
+
+// The wasm panic hook calls this while the panicking call is still on the stack;
+// after the trap ("unreachable") the message would be lost.
+let lastPanic: string | null = null;
+(globalThis as unknown as { __indexlabReportPanic: (m: string) => void }).__indexlabReportPanic = (
+  message: string,
+) => {
+  lastPanic = message;
+};
+
+const ready = init().then(() => wasm.init_engine());
+
+async function call<T>(f: () => T): Promise<T> {
+  await ready;
+  lastPanic = null;
+  try {
+    return f();
+  } catch (err) {
+    if (lastPanic !== null) {
+      const panic = new Error(lastPanic);
+      panic.name = ENGINE_PANIC;
+      throw panic;
+    }
+    throw err;
+  }
+}
+
+const api: EngineApi = {
+  version: () => call(() => wasm.version()),
+  selftest: (seed, count) => call(() => wasm.selftest(seed, count)),
+  panicForTest: (message) => call(() => wasm.panic_for_test(message)),
+};
+
+Comlink.expose(api);

@@ -1,0 +1,27 @@
+/// <reference types="vitest/config" />
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+import { fileURLToPath } from 'node:url';
+
+const here = fileURLToPath(new URL('.', import.meta.url));
+
+export default defineConfig({
+  root: here,
+  // Relative asset URLs: the built site works under any base path, from any static server.
+  base: './',
+  publicDir: fileURLToPath(new URL('../public', import.meta.url)),
+  plugins: [react()],
+  worker: { format: 'es' },
+  build: {
+    outDir: fileURLToPath(new URL('../dist', import.meta.url)),
+    emptyOutDir: true,
+    target: 'es2022',
+  },
+  server: { port: 5173 },
+  preview: { port: 4173, strictPort: true },
+  test: {
+    root: here,
+    environment: 'jsdom',
+    include: ['src/**/*.test.{ts,tsx}'],
+  },
+});
