@@ -7,12 +7,15 @@
 
 pub mod btree;
 pub mod buffer_pool;
+pub mod clock;
+pub mod metrics;
 pub mod pg;
 pub mod rng;
 pub mod selftest;
 pub mod settings;
 pub mod sql;
 pub mod storage;
+pub mod trace;
 pub mod value;
 
 /// The engine's version, as the CLI and the web page both report it.

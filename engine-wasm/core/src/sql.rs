@@ -1,1 +1,19 @@
-//! (being written)
+//! Layer 4: SQL. Scripts are split psql-style ([`script`]), statements carry
+//! pg_hint_plan-style hints ([`hints`]), and every stage reports a [`SqlError`].
+
+pub mod error;
+pub mod hints;
+pub mod script;
+
+pub use error::{ErrorKind, LineIndex, Position, SqlError};
+pub use hints::{parse_hints, Hint, HintError, HintKind, HintSet};
+pub use script::{
+    split_script, Meta, MetaCommand, ScriptError, ScriptItem, Statement, Trigger, Watch,
+};
+
+// Parsing: sqlparser's tree converted into IndexLab's own (lead's modules).
+pub mod ast;
+mod convert;
+pub mod parse;
+pub mod eval;
+pub mod plan;

@@ -1,0 +1,365 @@
+//! One B+tree page: a slotted page with PostgreSQL's byte accounting.
+//!
+//! Items are kept as a sorted vector of slots (PostgreSQL's line-pointer array) and
+//! their key bytes in a page-local arena. An insert copies the key once and shifts
+//! 16-byte slots — the same memmove PostgreSQL's PageAddItem does on line pointers —
+//! so nothing is allocated per entry and a binary search stays inside one page.
+//!
+//! `used` counts what PostgreSQL would store: each item's MAXALIGN'd tuple plus its
+//! 4-byte line pointer, plus the high key on every page but the rightmost of a level.
+//! The 24-byte page header and 16-byte special space are outside the usable bytes.
+
+use std::cmp::Ordering;
+
+use crate::storage::PageNo;
+
+/// PageHeaderData.
+pub const PAGE_HEADER_BYTES: u32 = 24;
+/// BTPageOpaqueData (prev, next, level, flags, cycle id), MAXALIGN'd.
+pub const SPECIAL_BYTES: u32 = 16;
+/// ItemIdData.
+pub const LINE_POINTER_BYTES: u32 = 4;
+/// The first item of an internal page is a pivot truncated to no key attributes —
+/// "minus infinity" — which is a bare 8-byte IndexTupleData.
+pub const MINUS_INFINITY_BYTES: u16 = 8;
+
+/// A separator: the key, payload and on-page size of a pivot tuple. It is the high
+/// key of the page on its left and the low bound of the page on its right.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Pivot {
+    pub key: Vec<u8>,
+    pub payload: u64,
+    pub size: u16,
+}
+
+impl Pivot {
+    /// Bytes the pivot takes when stored as an item (tuple + line pointer).
+    pub(crate) fn item_bytes(&self) -> u32 {
+        self.size as u32 + LINE_POINTER_BYTES
+    }
+}
+
+#[derive(Debug, Clone, Copy)]
+struct Slot {
+    off: u32,
+    len: u16,
+    size: u16,
+    payload: u64,
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Page {
+    /// 0 for leaves; a parent is one level above its children (btpo_level).
+    pub(crate) level: u8,
+    pub(crate) prev: Option<PageNo>,
+    pub(crate) next: Option<PageNo>,
+    /// The left sibling's high key, kept here so a backward scan can stop at the same
+    /// page boundary a forward scan stops at (PostgreSQL would read the left page).
+    /// Not stored on the page, so not counted in `used`.
+    pub(crate) low: Option<Pivot>,
+    high: Option<Pivot>,
+    /// Bumped whenever items move, so a cursor can tell its offset went stale.
+    pub(crate) version: u32,
+    slots: Vec<Slot>,
+    /// Downlinks of an internal page, parallel to `slots`; empty on leaves.
+    children: Vec<PageNo>,
+    arena: Vec<u8>,
+    garbage: u32,
+    used: u32,
+}
+
+impl Page {
+    pub(crate) fn new(level: u8) -> Self {
+        Page {
+            level,
+            prev: None,
+            next: None,
+            low: None,
+            high: None,
+            version: 0,
+            slots: Vec::new(),
+            children: Vec::new(),
+            arena: Vec::new(),
+            garbage: 0,
+            used: 0,
+        }
+    }
+
+    /// A new root above a split: minus infinity → left, separator → right (_bt_newroot).
+    pub(crate) fn new_root(level: u8, left: PageNo, sep: &Pivot, right: PageNo) -> Self {
+        let mut page = Page::new(level);
+        page.insert_at(0, &[], 0, MINUS_INFINITY_BYTES, Some(left));
+        page.insert_at(1, &sep.key, sep.payload, sep.size, Some(right));
+        page
+    }
+
+    pub(crate) fn is_leaf(&self) -> bool {
+        self.level == 0
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.slots.len()
+    }
+
+    /// Bytes of items, line pointers and high key.
+    pub(crate) fn used(&self) -> u32 {
+        self.used
+    }
+
+    pub(crate) fn high(&self) -> Option<&Pivot> {
+        self.high.as_ref()
+    }
+
+    pub(crate) fn key(&self, i: usize) -> &[u8] {
+        self.slot_key(&self.slots[i])
+    }
+
+    pub(crate) fn payload(&self, i: usize) -> u64 {
+        self.slots[i].payload
+    }
+
+    pub(crate) fn tuple_size(&self, i: usize) -> u16 {
+        self.slots[i].size
+    }
+
+    pub(crate) fn item_bytes(&self, i: usize) -> u32 {
+        self.slots[i].size as u32 + LINE_POINTER_BYTES
+    }
+
+    pub(crate) fn child(&self, i: usize) -> PageNo {
+        self.children[i]
+    }
+
+    fn slot_key(&self, s: &Slot) -> &[u8] {
+        &self.arena[s.off as usize..s.off as usize + s.len as usize]
+    }
+
+    fn cmp_slot(&self, s: &Slot, key: &[u8], payload: u64) -> Ordering {
+        self.slot_key(s).cmp(key).then(s.payload.cmp(&payload))
+    }
+
+    /// Leaf search by (key, payload): Ok(i) if present, Err(i) where it would go.
+    pub(crate) fn search(&self, key: &[u8], payload: u64) -> Result<usize, usize> {
+        self.slots
+            .binary_search_by(|s| self.cmp_slot(s, key, payload))
+    }
+
+    /// Internal search (_bt_binsrch on a non-leaf page): the last pivot ≤ the target.
+    /// Slot 0 is minus infinity, so it always qualifies.
+    pub(crate) fn child_slot(&self, key: &[u8], payload: u64) -> usize {
+        self.slots[1..].partition_point(|s| self.cmp_slot(s, key, payload) != Ordering::Greater)
+    }
+
+    /// Internal search by a monotone predicate (true, …, true, false, …): the last
+    /// slot whose pivot satisfies it, minus infinity counting as satisfying.
+    pub(crate) fn child_slot_by(&self, pred: impl Fn(&[u8]) -> bool) -> usize {
+        self.slots[1..].partition_point(|s| pred(self.slot_key(s)))
+    }
+
+    /// Leaf search by a monotone predicate: the first item that fails it.
+    pub(crate) fn partition(&self, pred: impl Fn(&[u8]) -> bool) -> usize {
+        self.slots.partition_point(|s| pred(self.slot_key(s)))
+    }
+
+    pub(crate) fn insert_at(
+        &mut self,
+        i: usize,
+        key: &[u8],
+        payload: u64,
+        size: u16,
+        child: Option<PageNo>,
+    ) {
+        let off = self.arena.len() as u32;
+        self.arena.extend_from_slice(key);
+        let len = key.len() as u16;
+        self.slots.insert(i, Slot { off, len, size, payload });
+        if let Some(child) = child {
+            self.children.insert(i, child);
+        }
+        self.used += size as u32 + LINE_POINTER_BYTES;
+        self.touch();
+    }
+
+    pub(crate) fn remove(&mut self, i: usize) {
+        let slot = self.slots.remove(i);
+        if !self.children.is_empty() {
+            self.children.remove(i);
+        }
+        self.garbage += slot.len as u32;
+        self.used -= slot.size as u32 + LINE_POINTER_BYTES;
+        self.compact_if_wasteful();
+        self.touch();
+    }
+
+    /// Keeps the items `keep` accepts (leaves only); returns how many were removed.
+    pub(crate) fn retain(&mut self, mut keep: impl FnMut(&[u8], u64) -> bool) -> usize {
+        let before = self.slots.len();
+        let Page {
+            slots,
+            arena,
+            garbage,
+            used,
+            ..
+        } = self;
+        slots.retain(|s| {
+            let key = &arena[s.off as usize..s.off as usize + s.len as usize];
+            let kept = keep(key, s.payload);
+            if !kept {
+                *garbage += s.len as u32;
+                *used -= s.size as u32 + LINE_POINTER_BYTES;
+            }
+            kept
+        });
+        let removed = before - self.slots.len();
+        if removed > 0 {
+            self.compact_if_wasteful();
+            self.touch();
+        }
+        removed
+    }
+
+    /// Moves items `k..` to a new page and returns it with the separator (a copy of
+    /// the first item moved). This page's high key becomes the separator and the new
+    /// page inherits the old high key (_bt_split). On an internal page the first item
+    /// moved becomes the new page's minus infinity: its key lives on as the separator.
+    pub(crate) fn split_off(&mut self, k: usize) -> (Page, Pivot) {
+        let sep = Pivot {
+            key: self.key(k).to_vec(),
+            payload: self.payload(k),
+            size: self.tuple_size(k),
+        };
+        let mut right = Page::new(self.level);
+        for (j, s) in self.slots[k..].iter().enumerate() {
+            if j == 0 && !self.is_leaf() {
+                right.push_slot(&[], 0, MINUS_INFINITY_BYTES);
+            } else {
+                right.push_slot(self.slot_key(s), s.payload, s.size);
+            }
+            self.garbage += s.len as u32;
+        }
+        right.children = self.children.split_off(k.min(self.children.len()));
+        self.slots.truncate(k);
+        right.high = self.high.replace(sep.clone());
+        right.low = Some(sep.clone());
+        self.compact_if_wasteful();
+        self.recount();
+        right.recount();
+        self.touch();
+        (right, sep)
+    }
+
+    pub(crate) fn set_prev(&mut self, prev: PageNo) {
+        self.prev = Some(prev);
+    }
+
+    fn push_slot(&mut self, key: &[u8], payload: u64, size: u16) {
+        let off = self.arena.len() as u32;
+        self.arena.extend_from_slice(key);
+        let len = key.len() as u16;
+        self.slots.push(Slot { off, len, size, payload });
+    }
+
+    /// Recomputes `used` from the items and the high key.
+    fn recount(&mut self) {
+        self.used = self.computed_used();
+    }
+
+    pub(crate) fn computed_used(&self) -> u32 {
+        let items: u32 = self
+            .slots
+            .iter()
+            .map(|s| s.size as u32 + LINE_POINTER_BYTES)
+            .sum();
+        items + self.high.as_ref().map_or(0, Pivot::item_bytes)
+    }
+
+    /// True when the arena holds exactly the live keys plus the counted garbage.
+    pub(crate) fn arena_consistent(&self) -> bool {
+        let live: u32 = self.slots.iter().map(|s| s.len as u32).sum();
+        live + self.garbage == self.arena.len() as u32
+            && self.children.len() == if self.is_leaf() { 0 } else { self.slots.len() }
+    }
+
+    /// Rewrites the arena once more than half of it is dead keys, like PostgreSQL's
+    /// PageRepairFragmentation: amortised O(1) per delete.
+    fn compact_if_wasteful(&mut self) {
+        if self.garbage < 64 || self.garbage * 2 < self.arena.len() as u32 {
+            return;
+        }
+        let mut arena = Vec::with_capacity(self.arena.len() - self.garbage as usize);
+        for s in &mut self.slots {
+            let start = s.off as usize;
+            s.off = arena.len() as u32;
+            arena.extend_from_slice(&self.arena[start..start + s.len as usize]);
+        }
+        self.arena = arena;
+        self.garbage = 0;
+    }
+
+    fn touch(&mut self) {
+        self.version = self.version.wrapping_add(1);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn leaf_with(keys: &[u8], size: u16) -> Page {
+        let mut p = Page::new(0);
+        for (i, k) in keys.iter().enumerate() {
+            p.insert_at(i, &[*k], *k as u64, size, None);
+        }
+        p
+    }
+
+    #[test]
+    fn counts_items_and_line_pointers() {
+        let p = leaf_with(&[1, 2, 3], 24);
+        assert_eq!(p.used(), 3 * (24 + 4));
+        assert_eq!(p.computed_used(), p.used());
+    }
+
+    #[test]
+    fn split_moves_high_key_and_counts_it() {
+        let mut p = leaf_with(&[1, 2, 3, 4], 16);
+        let (right, sep) = p.split_off(2);
+        assert_eq!(sep.key, vec![3]);
+        // Left: two items + high key (a copy of the separator).
+        assert_eq!(p.used(), 2 * 20 + 20);
+        // Right: the rightmost page has no high key.
+        assert_eq!(right.used(), 2 * 20);
+        assert_eq!(right.low.as_ref(), Some(&sep));
+        assert!(p.arena_consistent() && right.arena_consistent());
+    }
+
+    #[test]
+    fn internal_split_turns_first_right_item_into_minus_infinity() {
+        let sep = Pivot {
+            key: vec![5],
+            payload: 0,
+            size: 24,
+        };
+        let mut p = Page::new_root(1, 1, &sep, 2);
+        p.insert_at(2, &[7], 0, 24, Some(3));
+        p.insert_at(3, &[9], 0, 24, Some(4));
+        assert_eq!(p.used(), 12 + 3 * 28);
+        let (right, sep) = p.split_off(2);
+        assert_eq!(sep.key, vec![7]);
+        assert_eq!(right.key(0), &[] as &[u8]);
+        assert_eq!(right.used(), 12 + 28);
+        assert_eq!(right.child(0), 3);
+        assert_eq!(p.used(), 12 + 28 + 28);
+    }
+
+    #[test]
+    fn deletes_leave_garbage_then_compact() {
+        let keys: Vec<u8> = (0..200).collect();
+        let mut p = leaf_with(&keys, 16);
+        assert_eq!(p.retain(|k, _| k[0] % 4 == 0), 150);
+        assert!(p.arena_consistent());
+        assert_eq!(p.len(), 50);
+        assert_eq!(p.used(), 50 * 20);
+        assert_eq!(p.search(&[8], 8), Ok(2));
+    }
+}

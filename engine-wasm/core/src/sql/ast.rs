@@ -1,0 +1,310 @@
+//! IndexLab's own small SQL syntax tree: the subset the seed articles use.
+//!
+//! `sqlparser` parses; [`super::parse`] converts its large, general tree into this
+//! one, rejecting what we do not model with a message that names the construct. The
+//! planner and executors only ever see these types.
+
+use crate::value::{SqlType, Value};
+
+/// Sort direction of an index column or ORDER BY item.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Order {
+    Asc,
+    Desc,
+}
+
+/// A column of an index or primary key, with its order (HASH for YugabyteDB's
+/// hash-sharded first column).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct KeyColumn {
+    pub name: String,
+    pub order: Order,
+    /// `HASH` in YugabyteDB's `PRIMARY KEY (id HASH)`.
+    pub hash: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ColumnDef {
+    pub name: String,
+    pub ty: SqlType,
+    /// `serial` / `bigserial`: filled from a sequence when not given.
+    pub serial: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateTable {
+    pub name: String,
+    pub columns: Vec<ColumnDef>,
+    pub primary_key: Option<Vec<KeyColumn>>,
+    /// YugabyteDB's `SPLIT INTO n TABLETS`.
+    pub split_into: Option<u32>,
+    pub if_not_exists: bool,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateIndex {
+    pub name: Option<String>,
+    pub table: String,
+    pub columns: Vec<KeyColumn>,
+    pub include: Vec<String>,
+    pub unique: bool,
+    pub if_not_exists: bool,
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BinOp {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    Eq,
+    NotEq,
+    Lt,
+    LtEq,
+    Gt,
+    GtEq,
+    And,
+    Or,
+}
+
+impl BinOp {
+    /// The operator as EXPLAIN prints it.
+    pub fn symbol(self) -> &'static str {
+        match self {
+            BinOp::Add => "+",
+            BinOp::Sub => "-",
+            BinOp::Mul => "*",
+            BinOp::Div => "/",
+            BinOp::Mod => "%",
+            BinOp::Eq => "=",
+            BinOp::NotEq => "<>",
+            BinOp::Lt => "<",
+            BinOp::LtEq => "<=",
+            BinOp::Gt => ">",
+            BinOp::GtEq => ">=",
+            BinOp::And => "AND",
+            BinOp::Or => "OR",
+        }
+    }
+
+    pub fn is_comparison(self) -> bool {
+        matches!(
+            self,
+            BinOp::Eq | BinOp::NotEq | BinOp::Lt | BinOp::LtEq | BinOp::Gt | BinOp::GtEq
+        )
+    }
+}
+
+/// Functions the engine evaluates. Time comes from the virtual clock, randomness
+/// from the seeded generator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Func {
+    /// Transaction start time.
+    Now,
+    /// The virtual clock at the moment of the call.
+    ClockTimestamp,
+    Random,
+}
+
+impl Func {
+    pub fn name(self) -> &'static str {
+        match self {
+            Func::Now => "now",
+            Func::ClockTimestamp => "clock_timestamp",
+            Func::Random => "random",
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Expr {
+    /// A column, optionally qualified by a table name or alias.
+    Column {
+        table: Option<String>,
+        name: String,
+    },
+    Literal(Value),
+    Unary {
+        not: bool,
+        expr: Box<Expr>,
+    },
+    Binary {
+        op: BinOp,
+        left: Box<Expr>,
+        right: Box<Expr>,
+    },
+    Call(Func),
+    InList {
+        expr: Box<Expr>,
+        list: Vec<Expr>,
+        negated: bool,
+    },
+    Between {
+        expr: Box<Expr>,
+        low: Box<Expr>,
+        high: Box<Expr>,
+        negated: bool,
+    },
+    IsNull {
+        expr: Box<Expr>,
+        negated: bool,
+    },
+    Cast {
+        expr: Box<Expr>,
+        ty: SqlType,
+    },
+}
+
+/// One output column of a SELECT.
+#[derive(Debug, Clone, PartialEq)]
+pub enum SelectItem {
+    Wildcard,
+    Expr { expr: Expr, alias: Option<String> },
+}
+
+/// A row source in FROM.
+#[derive(Debug, Clone, PartialEq)]
+pub enum FromItem {
+    Table {
+        name: String,
+        alias: Option<String>,
+    },
+    /// `generate_series(start, stop [, step])`
+    Series {
+        start: Expr,
+        stop: Expr,
+        step: Option<Expr>,
+        alias: Option<String>,
+    },
+}
+
+impl FromItem {
+    /// The name the rest of the query uses for this source.
+    pub fn visible_name(&self) -> &str {
+        match self {
+            FromItem::Table { name, alias } => alias.as_deref().unwrap_or(name),
+            FromItem::Series { alias, .. } => alias.as_deref().unwrap_or("generate_series"),
+        }
+    }
+}
+
+/// An explicit join: `JOIN b USING (id)` or `JOIN b ON a.id = b.id`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Join {
+    pub item: FromItem,
+    pub using: Vec<String>,
+    pub on: Option<Expr>,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct OrderItem {
+    pub expr: Expr,
+    pub order: Order,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Select {
+    /// `WITH name AS (query)`: common table expressions, in order.
+    pub with: Vec<(String, Select)>,
+    pub items: Vec<SelectItem>,
+    pub from: Vec<FromItem>,
+    pub joins: Vec<Join>,
+    pub filter: Option<Expr>,
+    pub order_by: Vec<OrderItem>,
+    pub limit: Option<Expr>,
+    /// `VALUES (…), (…)` instead of a SELECT.
+    pub values: Option<Vec<Vec<Expr>>>,
+}
+
+/// EXPLAIN options, as PostgreSQL and YugabyteDB accept them.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct ExplainOptions {
+    pub analyze: bool,
+    pub buffers: bool,
+    pub costs: bool,
+    pub summary: Option<bool>,
+    pub timing: bool,
+    pub verbose: bool,
+    /// YugabyteDB: distributed-storage counters.
+    pub dist: bool,
+    /// YugabyteDB: RocksDB metrics.
+    pub debug: bool,
+}
+
+impl Default for ExplainOptions {
+    fn default() -> Self {
+        ExplainOptions {
+            analyze: false,
+            buffers: false,
+            costs: true,
+            summary: None,
+            timing: true,
+            verbose: false,
+            dist: false,
+            debug: false,
+        }
+    }
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Statement {
+    CreateTable(CreateTable),
+    CreateIndex(CreateIndex),
+    Insert {
+        table: String,
+        columns: Option<Vec<String>>,
+        source: Select,
+    },
+    Update {
+        table: String,
+        assignments: Vec<(String, Expr)>,
+        filter: Option<Expr>,
+    },
+    Delete {
+        table: String,
+        filter: Option<Expr>,
+    },
+    Select(Select),
+    Explain {
+        options: ExplainOptions,
+        statement: Box<Statement>,
+    },
+    Set {
+        name: String,
+        value: String,
+    },
+    Reset {
+        name: String,
+    },
+    Show {
+        name: String,
+    },
+    Vacuum {
+        table: Option<String>,
+    },
+    DropTable {
+        name: String,
+        if_exists: bool,
+    },
+}
+
+impl Statement {
+    /// The command tag psql prints after the statement (`INSERT 0 10`, `CREATE TABLE`).
+    pub fn tag(&self) -> &'static str {
+        match self {
+            Statement::CreateTable(_) => "CREATE TABLE",
+            Statement::CreateIndex(_) => "CREATE INDEX",
+            Statement::Insert { .. } => "INSERT",
+            Statement::Update { .. } => "UPDATE",
+            Statement::Delete { .. } => "DELETE",
+            Statement::Select(_) => "SELECT",
+            Statement::Explain { .. } => "EXPLAIN",
+            Statement::Set { .. } => "SET",
+            Statement::Reset { .. } => "RESET",
+            Statement::Show { .. } => "SHOW",
+            Statement::Vacuum { .. } => "VACUUM",
+            Statement::DropTable { .. } => "DROP TABLE",
+        }
+    }
+}

@@ -1,0 +1,355 @@
+//! Converts sqlparser's expressions and queries into [`super::ast`].
+
+use super::ast::*;
+use super::error::{ErrorKind, SqlError};
+use super::parse::unsupported;
+use crate::value::{SqlType, Value};
+use sqlparser::ast as sp;
+
+/// PostgreSQL folds unquoted identifiers to lower case; quoted ones keep their case.
+pub(super) fn ident_name(id: &sp::Ident) -> String {
+    if id.quote_style.is_some() {
+        id.value.clone()
+    } else {
+        id.value.to_ascii_lowercase()
+    }
+}
+
+/// The last part of a possibly qualified name (`public.demo` → `demo`).
+pub(super) fn object_name(name: &sp::ObjectName) -> String {
+    name.0
+        .last()
+        .and_then(|p| p.as_ident())
+        .map(ident_name)
+        .unwrap_or_default()
+}
+
+pub(super) fn convert_select_query(q: sp::Query) -> Result<Select, SqlError> {
+    let mut with = Vec::new();
+    if let Some(w) = q.with {
+        if w.recursive {
+            return Err(unsupported("WITH RECURSIVE"));
+        }
+        for cte in w.cte_tables {
+            with.push((ident_name(&cte.alias.name), convert_select_query(*cte.query)?));
+        }
+    }
+    let mut select = match *q.body {
+        sp::SetExpr::Select(s) => convert_select(*s)?,
+        sp::SetExpr::Values(v) => values_select(v)?,
+        sp::SetExpr::Query(inner) => convert_select_query(*inner)?,
+        other => return Err(unsupported(format!("the query form \"{other}\""))),
+    };
+    select.with = with;
+    if let Some(ob) = q.order_by {
+        select.order_by = match ob.kind {
+            sp::OrderByKind::Expressions(items) => items
+                .iter()
+                .map(|o| {
+                    Ok(OrderItem {
+                        expr: convert_expr(&o.expr)?,
+                        order: if o.options.sort == Some(sp::OrderBySort::Desc) {
+                            Order::Desc
+                        } else {
+                            Order::Asc
+                        },
+                    })
+                })
+                .collect::<Result<_, SqlError>>()?,
+            sp::OrderByKind::All(_) => return Err(unsupported("ORDER BY ALL")),
+        };
+    }
+    if let Some(limit) = q.limit_clause {
+        select.limit = match limit {
+            sp::LimitClause::LimitOffset {
+                limit,
+                offset: None,
+                ..
+            } => limit.as_ref().map(convert_expr).transpose()?,
+            _ => return Err(unsupported("OFFSET")),
+        };
+    }
+    Ok(select)
+}
+
+fn empty_select() -> Select {
+    Select {
+        with: Vec::new(),
+        items: Vec::new(),
+        from: Vec::new(),
+        joins: Vec::new(),
+        filter: None,
+        order_by: Vec::new(),
+        limit: None,
+        values: None,
+    }
+}
+
+fn values_select(v: sp::Values) -> Result<Select, SqlError> {
+    let rows = v
+        .rows
+        .iter()
+        .map(|r| r.iter().map(convert_expr).collect::<Result<Vec<_>, _>>())
+        .collect::<Result<Vec<_>, _>>()?;
+    Ok(Select {
+        values: Some(rows),
+        ..empty_select()
+    })
+}
+
+fn convert_select(s: sp::Select) -> Result<Select, SqlError> {
+    if s.distinct.is_some() || s.having.is_some() || !group_by_empty(&s.group_by) {
+        return Err(unsupported("DISTINCT, GROUP BY and HAVING"));
+    }
+    let items = s
+        .projection
+        .iter()
+        .map(|item| match item {
+            sp::SelectItem::Wildcard(_) | sp::SelectItem::QualifiedWildcard(..) => {
+                Ok(SelectItem::Wildcard)
+            }
+            sp::SelectItem::UnnamedExpr(e) => Ok(SelectItem::Expr {
+                expr: convert_expr(e)?,
+                alias: None,
+            }),
+            sp::SelectItem::ExprWithAlias { expr, alias } => Ok(SelectItem::Expr {
+                expr: convert_expr(expr)?,
+                alias: Some(ident_name(alias)),
+            }),
+            other => Err(unsupported(format!("the select item {other}"))),
+        })
+        .collect::<Result<_, SqlError>>()?;
+    let mut from = Vec::new();
+    let mut joins = Vec::new();
+    for twj in &s.from {
+        from.push(convert_table_factor(&twj.relation)?);
+        for j in &twj.joins {
+            joins.push(convert_join(j)?);
+        }
+    }
+    Ok(Select {
+        items,
+        from,
+        joins,
+        filter: s.selection.as_ref().map(convert_expr).transpose()?,
+        ..empty_select()
+    })
+}
+
+fn group_by_empty(g: &sp::GroupByExpr) -> bool {
+    matches!(g, sp::GroupByExpr::Expressions(e, m) if e.is_empty() && m.is_empty())
+}
+
+fn convert_join(j: &sp::Join) -> Result<Join, SqlError> {
+    let item = convert_table_factor(&j.relation)?;
+    let constraint = match &j.join_operator {
+        sp::JoinOperator::Join(c) | sp::JoinOperator::Inner(c) => c,
+        other => return Err(unsupported(format!("the join type {other:?}"))),
+    };
+    let (using, on) = match constraint {
+        sp::JoinConstraint::Using(cols) => (cols.iter().map(object_name).collect(), None),
+        sp::JoinConstraint::On(e) => (Vec::new(), Some(convert_expr(e)?)),
+        _ => return Err(unsupported("a join without USING or ON")),
+    };
+    Ok(Join { item, using, on })
+}
+
+fn convert_table_factor(t: &sp::TableFactor) -> Result<FromItem, SqlError> {
+    let sp::TableFactor::Table {
+        name, alias, args, ..
+    } = t
+    else {
+        return Err(unsupported(format!("the FROM item {t}")));
+    };
+    let alias = alias.as_ref().map(|a| ident_name(&a.name));
+    let name = object_name(name);
+    match args {
+        None => Ok(FromItem::Table { name, alias }),
+        Some(fargs) if name == "generate_series" => {
+            let exprs = function_args(&fargs.args)?;
+            series(exprs, alias)
+        }
+        Some(_) => Err(unsupported(format!("the table function {name}()"))),
+    }
+}
+
+fn series(mut exprs: Vec<Expr>, alias: Option<String>) -> Result<FromItem, SqlError> {
+    if !(2..=3).contains(&exprs.len()) {
+        return Err(SqlError::new(
+            ErrorKind::Semantic,
+            "generate_series takes (start, stop) or (start, stop, step)",
+        ));
+    }
+    let step = (exprs.len() == 3).then(|| exprs.remove(2));
+    let stop = exprs.remove(1);
+    let start = exprs.remove(0);
+    Ok(FromItem::Series {
+        start,
+        stop,
+        step,
+        alias,
+    })
+}
+
+fn function_args(args: &[sp::FunctionArg]) -> Result<Vec<Expr>, SqlError> {
+    args.iter()
+        .map(|a| match a {
+            sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(e)) => convert_expr(e),
+            other => Err(unsupported(format!("the function argument {other}"))),
+        })
+        .collect()
+}
+
+fn convert_function(f: &sp::Function) -> Result<Expr, SqlError> {
+    let name = object_name(&f.name);
+    let args = match &f.args {
+        sp::FunctionArguments::None => Vec::new(),
+        sp::FunctionArguments::List(l) => function_args(&l.args)?,
+        sp::FunctionArguments::Subquery(_) => return Err(unsupported("a subquery argument")),
+    };
+    let func = match name.as_str() {
+        "now" | "transaction_timestamp" | "current_timestamp" => Func::Now,
+        "clock_timestamp" => Func::ClockTimestamp,
+        "random" => Func::Random,
+        "generate_series" => {
+            return Err(unsupported(
+                "generate_series() in the select list; write FROM generate_series(…)",
+            ))
+        }
+        other => return Err(unsupported(format!("the function {other}()"))),
+    };
+    if !args.is_empty() {
+        return Err(SqlError::new(
+            ErrorKind::Semantic,
+            format!("function {name}() takes no arguments"),
+        ));
+    }
+    Ok(Expr::Call(func))
+}
+
+fn convert_value(v: &sp::Value) -> Result<Value, SqlError> {
+    Ok(match v {
+        sp::Value::Number(n, _) => match n.parse::<i64>() {
+            Ok(i) => Value::Int(i),
+            Err(_) => Value::Float(n.parse::<f64>().map_err(|_| {
+                SqlError::new(ErrorKind::Syntax, format!("invalid number \"{n}\""))
+            })?),
+        },
+        sp::Value::SingleQuotedString(s) => Value::Text(s.clone()),
+        sp::Value::Boolean(b) => Value::Bool(*b),
+        sp::Value::Null => Value::Null,
+        other => return Err(unsupported(format!("the literal {other}"))),
+    })
+}
+
+fn binop(op: &sp::BinaryOperator) -> Result<BinOp, SqlError> {
+    use sp::BinaryOperator as B;
+    Ok(match op {
+        B::Plus => BinOp::Add,
+        B::Minus => BinOp::Sub,
+        B::Multiply => BinOp::Mul,
+        B::Divide => BinOp::Div,
+        B::Modulo => BinOp::Mod,
+        B::Eq => BinOp::Eq,
+        B::NotEq => BinOp::NotEq,
+        B::Lt => BinOp::Lt,
+        B::LtEq => BinOp::LtEq,
+        B::Gt => BinOp::Gt,
+        B::GtEq => BinOp::GtEq,
+        B::And => BinOp::And,
+        B::Or => BinOp::Or,
+        other => return Err(unsupported(format!("the operator {other}"))),
+    })
+}
+
+fn boxed(e: &sp::Expr) -> Result<Box<Expr>, SqlError> {
+    Ok(Box::new(convert_expr(e)?))
+}
+
+pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
+    use sp::Expr as E;
+    Ok(match e {
+        E::Identifier(id) => Expr::Column {
+            table: None,
+            name: ident_name(id),
+        },
+        E::CompoundIdentifier(parts) if parts.len() == 2 => Expr::Column {
+            table: Some(ident_name(&parts[0])),
+            name: ident_name(&parts[1]),
+        },
+        E::Value(v) => Expr::Literal(convert_value(&v.value)?),
+        E::Nested(inner) => convert_expr(inner)?,
+        E::UnaryOp { op, expr } => match op {
+            sp::UnaryOperator::Minus => match convert_expr(expr)? {
+                Expr::Literal(Value::Int(i)) => Expr::Literal(Value::Int(-i)),
+                Expr::Literal(Value::Float(f)) => Expr::Literal(Value::Float(-f)),
+                inner => Expr::Binary {
+                    op: BinOp::Sub,
+                    left: Box::new(Expr::Literal(Value::Int(0))),
+                    right: Box::new(inner),
+                },
+            },
+            sp::UnaryOperator::Plus => convert_expr(expr)?,
+            sp::UnaryOperator::Not => Expr::Unary {
+                not: true,
+                expr: boxed(expr)?,
+            },
+            other => return Err(unsupported(format!("the operator {other}"))),
+        },
+        E::BinaryOp { left, op, right } => Expr::Binary {
+            op: binop(op)?,
+            left: boxed(left)?,
+            right: boxed(right)?,
+        },
+        E::Function(f) => convert_function(f)?,
+        E::InList {
+            expr,
+            list,
+            negated,
+        } => Expr::InList {
+            expr: boxed(expr)?,
+            list: list.iter().map(convert_expr).collect::<Result<_, _>>()?,
+            negated: *negated,
+        },
+        E::Between {
+            expr,
+            negated,
+            low,
+            high,
+        } => Expr::Between {
+            expr: boxed(expr)?,
+            low: boxed(low)?,
+            high: boxed(high)?,
+            negated: *negated,
+        },
+        E::IsNull(inner) => Expr::IsNull {
+            expr: boxed(inner)?,
+            negated: false,
+        },
+        E::IsNotNull(inner) => Expr::IsNull {
+            expr: boxed(inner)?,
+            negated: true,
+        },
+        E::Cast {
+            expr, data_type, ..
+        } => Expr::Cast {
+            expr: boxed(expr)?,
+            ty: cast_type(data_type)?,
+        },
+        other => return Err(unsupported(format!("the expression {other}"))),
+    })
+}
+
+fn cast_type(t: &sp::DataType) -> Result<SqlType, SqlError> {
+    use sp::DataType as D;
+    Ok(match t {
+        D::Int(_) | D::Integer(_) | D::Int4(_) | D::SmallInt(_) => SqlType::Int4,
+        D::BigInt(_) | D::Int8(_) => SqlType::Int8,
+        D::Text | D::Varchar(_) => SqlType::Text,
+        D::DoublePrecision | D::Float8 | D::Float(_) => SqlType::Float8,
+        D::Timestamp(..) => SqlType::Timestamptz,
+        D::Bool | D::Boolean => SqlType::Bool,
+        D::Custom(n, _) if object_name(n) == "timestamptz" => SqlType::Timestamptz,
+        other => return Err(unsupported(format!("a cast to {other}"))),
+    })
+}

@@ -1,0 +1,395 @@
+//! From SQL text to [`ast::Statement`]: `sqlparser` (PostgreSQL dialect) does the
+//! parsing, this module converts its tree and rejects what IndexLab does not model.
+//!
+//! YugabyteDB syntax that `sqlparser` does not know (`NONCONCURRENTLY`,
+//! `SPLIT INTO n TABLETS`) is recognised first and blanked out with spaces, so every
+//! position sqlparser reports still points at the right character.
+
+use super::ast::*;
+use super::convert::{convert_expr, convert_select_query, ident_name, object_name};
+use super::error::{ErrorKind, Position, SqlError};
+use crate::value::SqlType;
+use sqlparser::ast as sp;
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::parser::Parser;
+
+/// Parses one statement (its text without the trailing `;`). Positions in errors are
+/// relative to the statement text (line 1, column 1 = its first character).
+pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
+    let (text, yb) = strip_yb_syntax(sql);
+    let mut parsed = Parser::parse_sql(&PostgreSqlDialect {}, &text).map_err(syntax_error)?;
+    if parsed.len() != 1 {
+        return Err(SqlError::new(
+            ErrorKind::Syntax,
+            format!("expected one statement, found {}", parsed.len()),
+        ));
+    }
+    let mut stmt = convert_statement(parsed.remove(0))?;
+    if let Statement::CreateTable(t) = &mut stmt {
+        t.split_into = yb.split_into;
+    }
+    Ok(stmt)
+}
+
+/// YugabyteDB-only clauses found (and removed) before parsing.
+#[derive(Debug, Default)]
+struct YbSyntax {
+    split_into: Option<u32>,
+}
+
+/// Blanks `NONCONCURRENTLY` after `INDEX` and a trailing `SPLIT INTO n TABLETS`.
+fn strip_yb_syntax(sql: &str) -> (String, YbSyntax) {
+    let mut text = sql.to_string();
+    let mut yb = YbSyntax::default();
+    let lower = sql.to_ascii_lowercase();
+    if let Some(i) = find_word(&lower, "nonconcurrently") {
+        blank(&mut text, i, "nonconcurrently".len());
+    }
+    if let Some(i) = find_word(&lower, "split") {
+        let rest: Vec<&str> = lower[i..].split_whitespace().collect();
+        if rest.len() >= 4 && rest[1] == "into" && rest[3].trim_end_matches(';') == "tablets" {
+            if let Ok(n) = rest[2].parse::<u32>() {
+                yb.split_into = Some(n);
+                let end = lower[i..].find("tablets").map_or(lower.len(), |j| i + j + 7);
+                blank(&mut text, i, end - i);
+            }
+        }
+    }
+    (text, yb)
+}
+
+/// Finds `word` as a whole word outside quotes (good enough for keywords we strip).
+fn find_word(lower: &str, word: &str) -> Option<usize> {
+    let bytes = lower.as_bytes();
+    let mut in_quote = false;
+    let mut i = 0;
+    while i < bytes.len() {
+        if bytes[i] == b'\'' {
+            in_quote = !in_quote;
+        } else if !in_quote && lower[i..].starts_with(word) {
+            let before = i == 0 || !is_word_byte(bytes[i - 1]);
+            let after = bytes.get(i + word.len()).is_none_or(|b| !is_word_byte(*b));
+            if before && after {
+                return Some(i);
+            }
+        }
+        i += 1;
+    }
+    None
+}
+
+fn is_word_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
+}
+
+fn blank(text: &mut String, start: usize, len: usize) {
+    text.replace_range(start..start + len, &" ".repeat(len));
+}
+
+/// sqlparser reports "… at Line: 2, Column: 5"; keep the message, lift the position.
+fn syntax_error(e: sqlparser::parser::ParserError) -> SqlError {
+    let msg = match e {
+        sqlparser::parser::ParserError::TokenizerError(m)
+        | sqlparser::parser::ParserError::ParserError(m) => m,
+        sqlparser::parser::ParserError::RecursionLimitExceeded => {
+            "statement nested too deeply".to_string()
+        }
+    };
+    let mut err = SqlError::new(ErrorKind::Syntax, msg.clone());
+    if let Some(i) = msg.find(" at Line: ") {
+        let tail = &msg[i + 10..];
+        let mut nums = tail
+            .split(|c: char| !c.is_ascii_digit())
+            .filter(|s| !s.is_empty())
+            .filter_map(|s| s.parse::<u32>().ok());
+        if let (Some(line), Some(column)) = (nums.next(), nums.next()) {
+            err.message = format!("syntax error: {}", &msg[..i]);
+            err = err.at(Position::new(line, column));
+        }
+    }
+    err
+}
+
+pub(super) fn unsupported(what: impl Into<String>) -> SqlError {
+    SqlError::new(
+        ErrorKind::Unsupported,
+        format!("{} is not supported by IndexLab", what.into()),
+    )
+}
+
+fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {
+    Ok(match stmt {
+        sp::Statement::CreateTable(t) => Statement::CreateTable(convert_create_table(t)?),
+        sp::Statement::CreateIndex(i) => Statement::CreateIndex(convert_create_index(i)?),
+        sp::Statement::Insert(i) => convert_insert(i)?,
+        sp::Statement::Update(u) => convert_update(u)?,
+        sp::Statement::Delete(d) => convert_delete(d)?,
+        sp::Statement::Query(q) => Statement::Select(convert_select_query(*q)?),
+        sp::Statement::Explain {
+            statement,
+            options,
+            analyze,
+            verbose,
+            ..
+        } => {
+            let mut options = convert_explain_options(options.unwrap_or_default())?;
+            options.analyze |= analyze;
+            options.verbose |= verbose;
+            Statement::Explain {
+                options,
+                statement: Box::new(convert_statement(*statement)?),
+            }
+        }
+        sp::Statement::Set(set) => convert_set(set)?,
+        sp::Statement::ShowVariable { variable } => Statement::Show {
+            name: variable
+                .iter()
+                .map(ident_name)
+                .collect::<Vec<_>>()
+                .join(" "),
+        },
+        sp::Statement::Vacuum(v) => Statement::Vacuum {
+            table: v.table_name.as_ref().map(object_name),
+        },
+        sp::Statement::Drop {
+            object_type: sp::ObjectType::Table,
+            names,
+            if_exists,
+            ..
+        } if names.len() == 1 => Statement::DropTable {
+            name: object_name(&names[0]),
+            if_exists,
+        },
+        other => {
+            let text = other.to_string();
+            let head: String = text.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+            return Err(unsupported(format!("the statement \"{head} …\"")));
+        }
+    })
+}
+
+fn convert_type(t: &sp::DataType) -> Result<(SqlType, bool), SqlError> {
+    use sp::DataType as D;
+    let ty = match t {
+        D::Int(_) | D::Integer(_) | D::Int4(_) => SqlType::Int4,
+        D::BigInt(_) | D::Int8(_) => SqlType::Int8,
+        D::SmallInt(_) | D::Int2(_) => SqlType::Int4,
+        D::Timestamp(_, sp::TimezoneInfo::Tz | sp::TimezoneInfo::WithTimeZone) => {
+            SqlType::Timestamptz
+        }
+        D::Timestamp(..) => SqlType::Timestamptz,
+        D::Text | D::Varchar(_) | D::CharacterVarying(_) | D::String(_) => SqlType::Text,
+        D::DoublePrecision | D::Float8 | D::Float(_) | D::Real | D::Float4 => SqlType::Float8,
+        D::Bool | D::Boolean => SqlType::Bool,
+        D::Custom(name, _) => {
+            return match object_name(name).as_str() {
+                "serial" | "serial4" => Ok((SqlType::Int4, true)),
+                "bigserial" | "serial8" => Ok((SqlType::Int8, true)),
+                "timestamptz" => Ok((SqlType::Timestamptz, false)),
+                other => Err(unsupported(format!("the type {other}"))),
+            }
+        }
+        other => return Err(unsupported(format!("the type {other}"))),
+    };
+    Ok((ty, false))
+}
+
+fn key_columns(cols: &[sp::IndexColumn]) -> Result<Vec<KeyColumn>, SqlError> {
+    cols.iter()
+        .map(|c| {
+            let name = match &c.column.expr {
+                sp::Expr::Identifier(id) => ident_name(id),
+                other => return Err(unsupported(format!("an index on the expression {other}"))),
+            };
+            let order = match c.column.options.sort {
+                Some(sp::OrderBySort::Desc) => Order::Desc,
+                _ => Order::Asc,
+            };
+            Ok(KeyColumn {
+                name,
+                order,
+                hash: false,
+            })
+        })
+        .collect()
+}
+
+fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, SqlError> {
+    let mut columns = Vec::new();
+    let mut primary_key = None;
+    for c in &t.columns {
+        let (ty, serial) = convert_type(&c.data_type)?;
+        let name = ident_name(&c.name);
+        for opt in &c.options {
+            if let sp::ColumnOption::PrimaryKey(_) = opt.option {
+                primary_key = Some(vec![KeyColumn {
+                    name: name.clone(),
+                    order: Order::Asc,
+                    hash: false,
+                }]);
+            }
+        }
+        columns.push(ColumnDef { name, ty, serial });
+    }
+    for c in &t.constraints {
+        if let sp::TableConstraint::PrimaryKey(pk) = c {
+            primary_key = Some(key_columns(&pk.columns)?);
+        }
+    }
+    if t.query.is_some() {
+        return Err(unsupported("CREATE TABLE … AS"));
+    }
+    Ok(CreateTable {
+        name: object_name(&t.name),
+        columns,
+        primary_key,
+        split_into: None,
+        if_not_exists: t.if_not_exists,
+    })
+}
+
+fn convert_create_index(i: sp::CreateIndex) -> Result<CreateIndex, SqlError> {
+    if i.predicate.is_some() {
+        return Err(unsupported("a partial index (CREATE INDEX … WHERE)"));
+    }
+    Ok(CreateIndex {
+        name: i.name.as_ref().map(object_name),
+        table: object_name(&i.table_name),
+        columns: key_columns(&i.columns)?,
+        include: i.include.iter().map(ident_name).collect(),
+        unique: i.unique,
+        if_not_exists: i.if_not_exists,
+    })
+}
+
+fn table_object(t: &sp::TableObject) -> Result<String, SqlError> {
+    match t {
+        sp::TableObject::TableName(n) => Ok(object_name(n)),
+        other => Err(unsupported(format!("inserting into {other}"))),
+    }
+}
+
+fn convert_insert(i: sp::Insert) -> Result<Statement, SqlError> {
+    if i.on.is_some() || i.returning.is_some() {
+        return Err(unsupported("INSERT … ON CONFLICT / RETURNING"));
+    }
+    let source = match i.source {
+        Some(q) => convert_select_query(*q)?,
+        None => return Err(unsupported("INSERT without VALUES or SELECT")),
+    };
+    let columns = if i.columns.is_empty() {
+        None
+    } else {
+        Some(i.columns.iter().map(object_name).collect())
+    };
+    Ok(Statement::Insert {
+        table: table_object(&i.table)?,
+        columns,
+        source,
+    })
+}
+
+fn single_table(from: &sp::TableWithJoins) -> Result<String, SqlError> {
+    match &from.relation {
+        sp::TableFactor::Table { name, .. } if from.joins.is_empty() => Ok(object_name(name)),
+        other => Err(unsupported(format!("UPDATE/DELETE on {other}"))),
+    }
+}
+
+fn convert_update(u: sp::Update) -> Result<Statement, SqlError> {
+    if u.from.is_some() || u.returning.is_some() {
+        return Err(unsupported("UPDATE … FROM / RETURNING"));
+    }
+    let assignments = u
+        .assignments
+        .iter()
+        .map(|a| {
+            let name = match &a.target {
+                sp::AssignmentTarget::ColumnName(n) => object_name(n),
+                other => return Err(unsupported(format!("assigning to {other}"))),
+            };
+            Ok((name, convert_expr(&a.value)?))
+        })
+        .collect::<Result<_, SqlError>>()?;
+    Ok(Statement::Update {
+        table: single_table(&u.table)?,
+        assignments,
+        filter: u.selection.as_ref().map(convert_expr).transpose()?,
+    })
+}
+
+fn convert_delete(d: sp::Delete) -> Result<Statement, SqlError> {
+    let tables = match &d.from {
+        sp::FromTable::WithFromKeyword(t) | sp::FromTable::WithoutKeyword(t) => t,
+    };
+    if tables.len() != 1 || d.using.is_some() || d.returning.is_some() {
+        return Err(unsupported("DELETE with USING, RETURNING or several tables"));
+    }
+    Ok(Statement::Delete {
+        table: single_table(&tables[0])?,
+        filter: d.selection.as_ref().map(convert_expr).transpose()?,
+    })
+}
+
+fn option_flag(arg: &Option<sp::Expr>) -> Result<bool, SqlError> {
+    let Some(e) = arg else { return Ok(true) };
+    let word = e.to_string().to_ascii_lowercase();
+    match word.trim_matches('\'') {
+        "on" | "true" | "1" | "yes" => Ok(true),
+        "off" | "false" | "0" | "no" => Ok(false),
+        other => Err(SqlError::new(
+            ErrorKind::Syntax,
+            format!("EXPLAIN option value \"{other}\" is not a boolean"),
+        )),
+    }
+}
+
+fn convert_explain_options(opts: Vec<sp::UtilityOption>) -> Result<ExplainOptions, SqlError> {
+    let mut o = ExplainOptions::default();
+    for opt in opts {
+        let on = option_flag(&opt.arg)?;
+        match ident_name(&opt.name).as_str() {
+            "analyze" => o.analyze = on,
+            "buffers" => o.buffers = on,
+            "costs" => o.costs = on,
+            "summary" => o.summary = Some(on),
+            "timing" => o.timing = on,
+            "verbose" => o.verbose = on,
+            "dist" => o.dist = on,
+            "debug" => o.debug = on,
+            "format" => return Err(unsupported("EXPLAIN (FORMAT …); only text is printed")),
+            other => {
+                return Err(SqlError::new(
+                    ErrorKind::Syntax,
+                    format!("unrecognized EXPLAIN option \"{other}\""),
+                ))
+            }
+        }
+    }
+    Ok(o)
+}
+
+fn convert_set(set: sp::Set) -> Result<Statement, SqlError> {
+    match set {
+        sp::Set::SingleAssignment {
+            variable, values, ..
+        } => {
+            let value = values
+                .iter()
+                .map(|v| match v {
+                    sp::Expr::Value(v) => match &v.value {
+                        sp::Value::SingleQuotedString(s) => s.clone(),
+                        other => other.to_string(),
+                    },
+                    other => other.to_string(),
+                })
+                .collect::<Vec<_>>()
+                .join(", ");
+            Ok(Statement::Set {
+                name: object_name(&variable),
+                value,
+            })
+        }
+        other => Err(unsupported(format!("\"{other}\""))),
+    }
+}

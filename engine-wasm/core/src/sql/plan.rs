@@ -1,0 +1,334 @@
+//! The planner for single-table queries: picks Seq Scan, Index Scan (forward or
+//! Backward) or Index Only Scan by simple rules, as DESIGN §2.4 asks:
+//!
+//! 1. an index whose leading columns give the ORDER BY (in either direction) wins,
+//!    so `ORDER BY … LIMIT n` reads only n entries;
+//! 2. otherwise an index whose first column has a usable condition (=, <, <=, >, >=,
+//!    BETWEEN, IN);
+//! 3. otherwise a Seq Scan, with a Sort when ORDER BY asks for one.
+//!
+//! An index scan becomes Index Only when the index holds every column the query
+//! touches. Profiles share this planner; each executes the plan on its own storage.
+
+use super::ast::{BinOp, Expr, Order, OrderItem, Select, SelectItem};
+use super::error::{ErrorKind, SqlError};
+use crate::value::SqlType;
+use std::ops::Bound;
+
+/// What the planner needs to know about a table.
+#[derive(Debug, Clone)]
+pub struct TableInfo {
+    pub name: String,
+    pub columns: Vec<(String, SqlType)>,
+    pub indexes: Vec<IndexInfo>,
+}
+
+#[derive(Debug, Clone)]
+pub struct IndexInfo {
+    pub name: String,
+    /// Key columns as (column position in the table, order).
+    pub key: Vec<(usize, Order)>,
+    /// INCLUDE columns (stored, not ordered).
+    pub include: Vec<usize>,
+}
+
+impl IndexInfo {
+    fn covers(&self, col: usize) -> bool {
+        self.key.iter().any(|(c, _)| *c == col) || self.include.contains(&col)
+    }
+}
+
+/// One condition on the index's first column, still as expressions: `now()` is
+/// evaluated when the scan starts, as PostgreSQL does for stable functions.
+#[derive(Debug, Clone, PartialEq)]
+pub enum KeyCond {
+    Range {
+        lower: Bound<Expr>,
+        upper: Bound<Expr>,
+    },
+    /// `= ANY`: one descent per value.
+    Points(Vec<Expr>),
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScanDirection {
+    Forward,
+    Backward,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum AccessPath {
+    Seq,
+    Index {
+        index: usize,
+        direction: ScanDirection,
+        only: bool,
+        cond: Option<KeyCond>,
+        /// The conjuncts turned into `cond`, for EXPLAIN's `Index Cond`.
+        cond_exprs: Vec<Expr>,
+    },
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScanPlan {
+    pub access: AccessPath,
+    /// Conjuncts not used as index conditions (EXPLAIN's `Filter`).
+    pub filter: Vec<Expr>,
+    /// True when the scan already returns rows in ORDER BY order.
+    pub ordered: bool,
+}
+
+/// Splits a WHERE clause into its AND-ed parts.
+pub fn conjuncts(e: &Expr, out: &mut Vec<Expr>) {
+    match e {
+        Expr::Binary {
+            op: BinOp::And,
+            left,
+            right,
+        } => {
+            conjuncts(left, out);
+            conjuncts(right, out);
+        }
+        other => out.push(other.clone()),
+    }
+}
+
+fn column_index(table: &TableInfo, e: &Expr) -> Option<usize> {
+    match e {
+        Expr::Column { name, .. } => table.columns.iter().position(|(c, _)| c == name),
+        _ => None,
+    }
+}
+
+/// True for expressions with no column reference (literals, now(), arithmetic).
+pub fn is_constant(e: &Expr) -> bool {
+    match e {
+        Expr::Column { .. } => false,
+        Expr::Literal(_) | Expr::Call(_) => true,
+        Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => is_constant(expr),
+        Expr::Binary { left, right, .. } => is_constant(left) && is_constant(right),
+        Expr::IsNull { expr, .. } => is_constant(expr),
+        Expr::InList { expr, list, .. } => is_constant(expr) && list.iter().all(is_constant),
+        Expr::Between {
+            expr, low, high, ..
+        } => is_constant(expr) && is_constant(low) && is_constant(high),
+    }
+}
+
+fn flip(op: BinOp) -> BinOp {
+    match op {
+        BinOp::Lt => BinOp::Gt,
+        BinOp::LtEq => BinOp::GtEq,
+        BinOp::Gt => BinOp::Lt,
+        BinOp::GtEq => BinOp::LtEq,
+        other => other,
+    }
+}
+
+/// The condition a conjunct puts on column `col`, if it is of a usable form.
+fn key_cond(table: &TableInfo, col: usize, e: &Expr) -> Option<KeyCond> {
+    let on_col = |x: &Expr| column_index(table, x) == Some(col);
+    match e {
+        Expr::Binary { op, left, right } if op.is_comparison() && *op != BinOp::NotEq => {
+            let (op, c) = if on_col(left) && is_constant(right) {
+                (*op, (**right).clone())
+            } else if on_col(right) && is_constant(left) {
+                (flip(*op), (**left).clone())
+            } else {
+                return None;
+            };
+            Some(match op {
+                BinOp::Eq => KeyCond::Range {
+                    lower: Bound::Included(c.clone()),
+                    upper: Bound::Included(c),
+                },
+                BinOp::Lt => range(Bound::Unbounded, Bound::Excluded(c)),
+                BinOp::LtEq => range(Bound::Unbounded, Bound::Included(c)),
+                BinOp::Gt => range(Bound::Excluded(c), Bound::Unbounded),
+                _ => range(Bound::Included(c), Bound::Unbounded),
+            })
+        }
+        Expr::Between {
+            expr,
+            low,
+            high,
+            negated: false,
+        } if on_col(expr) && is_constant(low) && is_constant(high) => Some(range(
+            Bound::Included((**low).clone()),
+            Bound::Included((**high).clone()),
+        )),
+        Expr::InList {
+            expr,
+            list,
+            negated: false,
+        } if on_col(expr) && list.iter().all(is_constant) => Some(KeyCond::Points(list.clone())),
+        _ => None,
+    }
+}
+
+fn range(lower: Bound<Expr>, upper: Bound<Expr>) -> KeyCond {
+    KeyCond::Range { lower, upper }
+}
+
+/// Merges two range conditions on the same column (e.g. `x > 1 and x < 9`).
+fn merge(a: KeyCond, b: KeyCond) -> Option<KeyCond> {
+    match (a, b) {
+        (
+            KeyCond::Range {
+                lower: l1,
+                upper: u1,
+            },
+            KeyCond::Range {
+                lower: l2,
+                upper: u2,
+            },
+        ) => {
+            let lower = if matches!(l1, Bound::Unbounded) { l2 } else { l1 };
+            let upper = if matches!(u1, Bound::Unbounded) { u2 } else { u1 };
+            Some(KeyCond::Range { lower, upper })
+        }
+        _ => None,
+    }
+}
+
+/// Every table column the query references (select list, WHERE, ORDER BY).
+fn referenced_columns(table: &TableInfo, q: &Select) -> Result<Vec<usize>, SqlError> {
+    let mut cols = Vec::new();
+    for item in &q.items {
+        match item {
+            SelectItem::Wildcard => cols.extend(0..table.columns.len()),
+            SelectItem::Expr { expr, .. } => collect_columns(table, expr, &mut cols)?,
+        }
+    }
+    if let Some(f) = &q.filter {
+        collect_columns(table, f, &mut cols)?;
+    }
+    for o in &q.order_by {
+        collect_columns(table, &o.expr, &mut cols)?;
+    }
+    Ok(cols)
+}
+
+fn collect_columns(table: &TableInfo, e: &Expr, out: &mut Vec<usize>) -> Result<(), SqlError> {
+    match e {
+        Expr::Column { name, .. } => match table.columns.iter().position(|(c, _)| c == name) {
+            Some(i) => out.push(i),
+            None => {
+                return Err(SqlError::new(
+                    ErrorKind::Semantic,
+                    format!("column \"{name}\" does not exist"),
+                ))
+            }
+        },
+        Expr::Literal(_) | Expr::Call(_) => {}
+        Expr::Unary { expr, .. } | Expr::Cast { expr, .. } | Expr::IsNull { expr, .. } => {
+            collect_columns(table, expr, out)?
+        }
+        Expr::Binary { left, right, .. } => {
+            collect_columns(table, left, out)?;
+            collect_columns(table, right, out)?;
+        }
+        Expr::InList { expr, list, .. } => {
+            collect_columns(table, expr, out)?;
+            for x in list {
+                collect_columns(table, x, out)?;
+            }
+        }
+        Expr::Between {
+            expr, low, high, ..
+        } => {
+            collect_columns(table, expr, out)?;
+            collect_columns(table, low, out)?;
+            collect_columns(table, high, out)?;
+        }
+    }
+    Ok(())
+}
+
+/// The direction in which `index` returns rows in `order_by` order, if it does.
+fn order_direction(
+    table: &TableInfo,
+    index: &IndexInfo,
+    order_by: &[OrderItem],
+) -> Option<ScanDirection> {
+    if order_by.is_empty() || order_by.len() > index.key.len() {
+        return None;
+    }
+    let mut dir = None;
+    for (item, (col, order)) in order_by.iter().zip(&index.key) {
+        if column_index(table, &item.expr) != Some(*col) {
+            return None;
+        }
+        let d = if item.order == *order {
+            ScanDirection::Forward
+        } else {
+            ScanDirection::Backward
+        };
+        if dir.is_some_and(|x| x != d) {
+            return None;
+        }
+        dir = Some(d);
+    }
+    dir
+}
+
+/// Chooses the access path for a single-table SELECT (or the row source of an
+/// UPDATE/DELETE, with an empty select list and no ORDER BY).
+pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
+    let mut parts = Vec::new();
+    if let Some(f) = &q.filter {
+        conjuncts(f, &mut parts);
+    }
+    let referenced = referenced_columns(table, q)?;
+    let mut best: Option<(u8, ScanPlan)> = None;
+    for (i, index) in table.indexes.iter().enumerate() {
+        let first = index.key[0].0;
+        let (mut cond, mut used, mut rest) = (None::<KeyCond>, Vec::new(), Vec::new());
+        for p in &parts {
+            match (key_cond(table, first, p), cond.clone()) {
+                (Some(c), None) => {
+                    cond = Some(c);
+                    used.push(p.clone());
+                }
+                (Some(c), Some(prev)) => match merge(prev, c) {
+                    Some(m) => {
+                        cond = Some(m);
+                        used.push(p.clone());
+                    }
+                    None => rest.push(p.clone()),
+                },
+                (None, _) => rest.push(p.clone()),
+            }
+        }
+        let direction = order_direction(table, index, &q.order_by);
+        let score = match (direction.is_some(), cond.is_some()) {
+            (true, true) => 3,
+            (true, false) => 2,
+            (false, true) => 1,
+            (false, false) => continue,
+        };
+        if best.as_ref().is_some_and(|(s, _)| *s >= score) {
+            continue;
+        }
+        let only = referenced.iter().all(|c| index.covers(*c));
+        best = Some((
+            score,
+            ScanPlan {
+                access: AccessPath::Index {
+                    index: i,
+                    direction: direction.unwrap_or(ScanDirection::Forward),
+                    only,
+                    cond,
+                    cond_exprs: used,
+                },
+                filter: rest,
+                ordered: direction.is_some() || q.order_by.is_empty(),
+            },
+        ));
+    }
+    Ok(best.map(|(_, p)| p).unwrap_or(ScanPlan {
+        access: AccessPath::Seq,
+        filter: parts,
+        ordered: q.order_by.is_empty(),
+    }))
+}

@@ -1,0 +1,171 @@
+//! Splitting a psql-like script into what to run, in order.
+//!
+//! The rules are psql's (`mainloop.c`, `psqlscan.l`, `command.c`), because users
+//! paste scripts written for psql and expect the same runs:
+//!
+//! - Text accumulates in a *query buffer*. A `;` outside quotes, comments and
+//!   parentheses sends the buffer as one statement, which then becomes the
+//!   *previous* statement. Whitespace and `--` comments before the first token are
+//!   dropped (so a statement starts at its first token or `/*` comment, and a
+//!   leading `/*+ … */` hint stays with its statement).
+//! - A backslash outside quotes starts a meta-command, which runs at once; the
+//!   query buffer is kept across it (`\;` and `\:` put a plain `;`/`:` in the
+//!   buffer instead).
+//! - `\watch` runs the query buffer if it is not empty and clears it, otherwise it
+//!   runs the previous statement, `c=N` times in all (psql's `do_watch` breaks
+//!   when `--iter` reaches 0). So `insert … \watch c=100` with no `;` runs the
+//!   insert 100 times, while `insert …;` then `\watch c=3` runs it once for the
+//!   `;` and 3 more times: 4. Watching the buffer does *not* make it the previous
+//!   statement (psql only updates that when a `;` or `\g` sends the buffer).
+//!   psql repeats forever without a count; a simulation must end, so we refuse.
+//! - Text left without `;` at the end of the script is run, as psql does for a
+//!   script file; the statement says so ([`Trigger::EndOfScript`]).
+
+mod lexer;
+pub mod meta;
+#[cfg(test)]
+mod proptests;
+mod splitter;
+#[cfg(test)]
+mod tests;
+
+use std::fmt;
+
+use super::error::{ErrorKind, Position, SqlError};
+use splitter::Splitter;
+pub use meta::{DEFAULT_WATCH_INTERVAL_SECS, MAX_WATCH_COUNT};
+
+/// One thing a script asks for, in script order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScriptItem {
+    Statement(Statement),
+    Meta(Meta),
+}
+
+/// A SQL statement to run `runs` times back to back.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Statement {
+    /// The text sent: without the final `;`, the leading whitespace and `--`
+    /// comments, or trailing whitespace. May hold several statements joined by `\;`.
+    pub sql: String,
+    /// Where `sql` starts in the script.
+    pub at: Position,
+    /// How many times to run it (1 unless a `\watch` asked for more).
+    pub runs: u32,
+    /// What sent it.
+    pub trigger: Trigger,
+    /// Where each contiguous piece of `sql` comes from, to map offsets back.
+    segments: Vec<Segment>,
+}
+
+/// What made a statement run.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Trigger {
+    /// A `;` (psql sends the buffer).
+    Semicolon,
+    /// A `\watch`.
+    Watch(Watch),
+    /// The end of the script, with no `;` after the text.
+    EndOfScript,
+}
+
+/// A `\watch` and its options.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Watch {
+    /// Where the `\watch` is.
+    pub at: Position,
+    /// `c=N`: the number of runs.
+    pub count: u32,
+    /// `i=SECONDS`: psql sleeps this long between runs (not after the last one),
+    /// which the engine can advance its virtual clock by.
+    pub interval_secs: f64,
+    /// True when the buffer was empty and the previous statement was run again.
+    pub recalled: bool,
+}
+
+/// A meta-command other than `\watch`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Meta {
+    pub command: MetaCommand,
+    /// Where its backslash is.
+    pub at: Position,
+}
+
+/// The meta-commands IndexLab adds to psql's vocabulary (and `\echo`).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum MetaCommand {
+    /// `\flush [table]`: flush memtables to SST files (all tables without a name).
+    Flush(Option<String>),
+    /// `\compact [table]`: run a full compaction.
+    Compact(Option<String>),
+    /// `\checkpoint`: write every dirty buffer back.
+    Checkpoint,
+    /// `\echo text`: print the arguments separated by spaces.
+    Echo(String),
+}
+
+/// A contiguous run of `sql` copied from the script.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Segment {
+    sql_offset: usize,
+    at: Position,
+}
+
+impl Statement {
+    /// The script position of byte `offset` of [`Statement::sql`], e.g. of an error
+    /// a parser or the hint reader found there.
+    pub fn position_at(&self, offset: usize) -> Position {
+        let seg = self
+            .segments
+            .iter()
+            .rev()
+            .find(|s| s.sql_offset <= offset)
+            .copied()
+            .unwrap_or(Segment {
+                sql_offset: 0,
+                at: self.at,
+            });
+        let piece = self.sql.get(seg.sql_offset..).unwrap_or("");
+        seg.at.advance(piece, offset - seg.sql_offset)
+    }
+
+    /// The script position of a position *within* `sql` (line 1, column 1 = its
+    /// first character), as sqlparser reports them; `None` if outside `sql`.
+    pub fn script_position(&self, within: Position) -> Option<Position> {
+        within.offset_in(&self.sql).map(|o| self.position_at(o))
+    }
+}
+
+/// A script that cannot be split, and where.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ScriptError {
+    pub message: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+impl ScriptError {
+    pub fn position(&self) -> Position {
+        Position::new(self.line, self.column)
+    }
+}
+
+impl fmt::Display for ScriptError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}: {}", self.position(), self.message)
+    }
+}
+
+impl std::error::Error for ScriptError {}
+
+impl From<ScriptError> for SqlError {
+    fn from(e: ScriptError) -> SqlError {
+        let at = e.position();
+        SqlError::new(ErrorKind::Script, e.message).at(at)
+    }
+}
+
+/// Splits `text` into the statements and meta-commands to run, in order.
+pub fn split_script(text: &str) -> Result<Vec<ScriptItem>, ScriptError> {
+    Splitter::new(text).run()
+}

@@ -1,0 +1,155 @@
+//! The trace: an append-only list of typed events the UI replays (DESIGN §2 Trace).
+//!
+//! Events carry ids (relation names, page numbers), never pointers. Structural
+//! events (splits, evictions, statement boundaries) are always kept; per-page and
+//! per-row events only while the statement's row budget lasts, so a 1 000 000-row
+//! load stays small while a 1 000-row example shows every step.
+
+use crate::storage::PageNo;
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum Event {
+    StatementStart {
+        index: u32,
+        sql: String,
+        at_us: f64,
+    },
+    StatementEnd {
+        index: u32,
+        at_us: f64,
+    },
+    /// A buffer access: `hit` false means it was read from storage.
+    PageAccess {
+        relation: String,
+        page: PageNo,
+        hit: bool,
+        dirtied: bool,
+    },
+    PageEvict {
+        relation: String,
+        page: PageNo,
+        written: bool,
+    },
+    PageSplit {
+        relation: String,
+        page: PageNo,
+        new_page: PageNo,
+        level: u32,
+        root_split: bool,
+    },
+    TupleInsert {
+        relation: String,
+        page: PageNo,
+        offset: u16,
+    },
+    VisibilityChange {
+        relation: String,
+        page: PageNo,
+        all_visible: bool,
+    },
+    /// An index cursor moved onto a leaf.
+    CursorStep {
+        relation: String,
+        page: PageNo,
+        backward: bool,
+    },
+    Checkpoint {
+        pages_written: u32,
+    },
+}
+
+impl Event {
+    /// Structural events are kept whatever the detail budget.
+    pub fn is_structural(&self) -> bool {
+        matches!(
+            self,
+            Event::StatementStart { .. }
+                | Event::StatementEnd { .. }
+                | Event::PageSplit { .. }
+                | Event::PageEvict { written: true, .. }
+                | Event::Checkpoint { .. }
+        )
+    }
+}
+
+/// Collects events, dropping detail events beyond the per-statement budget.
+#[derive(Debug, Clone)]
+pub struct Trace {
+    events: Vec<Event>,
+    /// Detail events allowed per statement.
+    budget: usize,
+    used: usize,
+    /// Detail events dropped so far (the UI says so instead of pretending).
+    pub dropped: u64,
+}
+
+impl Trace {
+    pub fn new(budget: usize) -> Self {
+        Trace {
+            events: Vec::new(),
+            budget,
+            used: 0,
+            dropped: 0,
+        }
+    }
+
+    pub fn push(&mut self, e: Event) {
+        if matches!(e, Event::StatementStart { .. }) {
+            self.used = 0;
+        }
+        if e.is_structural() {
+            self.events.push(e);
+        } else if self.used < self.budget {
+            self.used += 1;
+            self.events.push(e);
+        } else {
+            self.dropped += 1;
+        }
+    }
+
+    /// Whether a detail event would still be kept (lets callers skip building it).
+    pub fn wants_detail(&self) -> bool {
+        self.used < self.budget
+    }
+
+    pub fn events(&self) -> &[Event] {
+        &self.events
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn access(page: PageNo) -> Event {
+        Event::PageAccess {
+            relation: "t".into(),
+            page,
+            hit: true,
+            dirtied: false,
+        }
+    }
+
+    #[test]
+    fn detail_is_budgeted_per_statement_structure_is_not() {
+        let mut t = Trace::new(2);
+        t.push(Event::StatementStart {
+            index: 0,
+            sql: "x".into(),
+            at_us: 0.0,
+        });
+        for p in 0..5 {
+            t.push(access(p));
+        }
+        t.push(Event::Checkpoint { pages_written: 1 });
+        assert_eq!(t.events().len(), 4);
+        assert_eq!(t.dropped, 3);
+        t.push(Event::StatementStart {
+            index: 1,
+            sql: "y".into(),
+            at_us: 1.0,
+        });
+        t.push(access(9));
+        assert_eq!(t.events().len(), 6);
+    }
+}
