@@ -1,6 +1,10 @@
 //! `indexlab-cli`: runs IndexLab scenario files natively (see DESIGN §3).
 
+mod json;
+mod text;
+
 use clap::Parser;
+use indexlab_engine::scenario::{run_pg, Report};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -13,7 +17,7 @@ struct Args {
     file: Option<PathBuf>,
 
     /// Which engine profile runs the script.
-    #[arg(long, value_enum, default_value_t = Profile::Both)]
+    #[arg(long, value_enum, default_value_t = Profile::Pg)]
     profile: Profile,
 
     /// Print one JSON object instead of psql-like text.
@@ -29,7 +33,7 @@ struct Args {
     selftest: bool,
 }
 
-#[derive(clap::ValueEnum, Clone, Copy, Debug)]
+#[derive(clap::ValueEnum, Clone, Copy, Debug, PartialEq)]
 enum Profile {
     Pg,
     Yb,
@@ -62,14 +66,30 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    println!(
-        "indexlab-engine {} — {} ({} bytes, profile {:?}, {} setting(s), json={})",
-        indexlab_engine::VERSION,
-        file.display(),
-        script.len(),
-        args.profile,
-        args.settings.len(),
-        args.json
-    );
-    ExitCode::SUCCESS
+    if args.profile != Profile::Pg {
+        eprintln!(
+            "indexlab-cli: the yb profile (LSM engine) is not built yet; run with --profile pg"
+        );
+        return ExitCode::from(2);
+    }
+    let (report, _engine) = run_pg(&script, &args.settings);
+    finish(&report, &file.display().to_string(), args.json)
+}
+
+fn finish(report: &Report, file: &str, json: bool) -> ExitCode {
+    if json {
+        println!("{}", json::report(report));
+    } else {
+        print!("{}", text::report(report));
+    }
+    match &report.error {
+        None => ExitCode::SUCCESS,
+        Some(e) => {
+            eprintln!("{file}:{}:{}: ERROR:  {}", e.line, e.column, e.message);
+            if let Some(h) = &e.hint {
+                eprintln!("HINT:  {h}");
+            }
+            ExitCode::from(1)
+        }
+    }
 }

@@ -20,8 +20,9 @@
 //! - `shape` and `check`: introspection and invariants.
 //! - [`key`] and `tuple_size`: typed rows to ordered bytes, and their on-page size.
 
-pub mod config;
 mod check;
+mod compare;
+pub mod config;
 mod cursor;
 mod error;
 pub mod key;

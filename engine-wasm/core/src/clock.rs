@@ -10,7 +10,7 @@ pub struct Clock {
 }
 
 /// The scenario's start: 2026-01-01 00:00:00 UTC, in microseconds since 2000-01-01.
-pub const SCENARIO_EPOCH_US: f64 = 820_454_400_000_000.0;
+pub const SCENARIO_EPOCH_US: f64 = 820_540_800_000_000.0;
 
 impl Default for Clock {
     fn default() -> Self {

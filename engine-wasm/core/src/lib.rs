@@ -11,6 +11,7 @@ pub mod clock;
 pub mod metrics;
 pub mod pg;
 pub mod rng;
+pub mod scenario;
 pub mod selftest;
 pub mod settings;
 pub mod sql;

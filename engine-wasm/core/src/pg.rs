@@ -1,1 +1,25 @@
-//! (being written)
+//! The PostgreSQL profile: how tables and indexes become pages.
+//!
+//! - [`heap`]: table storage (pages, line pointers, tuples, MVCC states, VACUUM);
+//! - [`tuple`]: on-page tuple sizes; [`tid`]: tuple addresses;
+//! - [`visibility_map`] and [`free_space_map`]: the heap's other two forks;
+//! - [`held_page`]: the "same page as last time" rule of PostgreSQL scans.
+
+pub mod free_space_map;
+pub mod heap;
+pub mod held_page;
+pub mod tid;
+pub mod tuple;
+pub mod visibility_map;
+
+// The profile's engine: catalog, execution, EXPLAIN (lead's modules).
+mod catalog;
+mod ddl;
+mod dml;
+mod engine;
+mod explain;
+mod io;
+mod scan;
+mod select;
+
+pub use engine::PgEngine;

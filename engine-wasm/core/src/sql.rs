@@ -14,6 +14,7 @@ pub use script::{
 // Parsing: sqlparser's tree converted into IndexLab's own (lead's modules).
 pub mod ast;
 mod convert;
-pub mod parse;
 pub mod eval;
+pub mod parse;
 pub mod plan;
+pub mod deparse;

@@ -31,14 +31,20 @@ impl BTree {
         };
         let root = self.page(self.root);
         if root.level as u32 + 1 != self.height {
-            return Err(format!("root level {} but height {}", root.level, self.height));
+            return Err(format!(
+                "root level {} but height {}",
+                root.level, self.height
+            ));
         }
         self.check_page(self.root, root.level, None, None, &mut walk)?;
         if let Some(i) = walk.seen.iter().position(|s| !s) {
             return Err(format!("page {} is not reachable from the root", i + 1));
         }
         if walk.entries != self.entries {
-            return Err(format!("{} entries found, {} counted", walk.entries, self.entries));
+            return Err(format!(
+                "{} entries found, {} counted",
+                walk.entries, self.entries
+            ));
         }
         for (level, order) in walk.order.iter().enumerate() {
             self.check_chain(level as u8, order)?;
@@ -90,7 +96,11 @@ impl BTree {
             ));
         }
         if page.used() > self.usable {
-            return Err(format!("page {no} uses {} of {} bytes", page.used(), self.usable));
+            return Err(format!(
+                "page {no} uses {} of {} bytes",
+                page.used(),
+                self.usable
+            ));
         }
         if !page.arena_consistent() {
             return Err(format!("page {no} has an inconsistent key arena"));
@@ -103,12 +113,17 @@ impl BTree {
     fn check_chain(&self, level: u8, order: &[PageNo]) -> Result<(), String> {
         let chain = self.level_chain(level);
         if chain != order {
-            return Err(format!("level {level} chain {chain:?} differs from tree order {order:?}"));
+            return Err(format!(
+                "level {level} chain {chain:?} differs from tree order {order:?}"
+            ));
         }
         let mut prev = None;
         for &no in &chain {
             if self.page(no).prev != prev {
-                return Err(format!("page {no} prev is {:?}, expected {prev:?}", self.page(no).prev));
+                return Err(format!(
+                    "page {no} prev is {:?}, expected {prev:?}",
+                    self.page(no).prev
+                ));
             }
             prev = Some(no);
         }
@@ -132,10 +147,16 @@ fn cmp(key: &[u8], payload: u64, fence: &Pivot) -> Ordering {
 /// the leftmost page lacks a low key and only the rightmost lacks a high key.
 fn check_fences(no: PageNo, page: &Page, low: Fence, high: Fence) -> Result<(), String> {
     if page.low.as_ref() != low {
-        return Err(format!("page {no} low key {:?} but parent gives {low:?}", page.low));
+        return Err(format!(
+            "page {no} low key {:?} but parent gives {low:?}",
+            page.low
+        ));
     }
     if page.high() != high {
-        return Err(format!("page {no} high key {:?} but parent gives {high:?}", page.high()));
+        return Err(format!(
+            "page {no} high key {:?} but parent gives {high:?}",
+            page.high()
+        ));
     }
     if page.low.is_some() != page.prev.is_some() || page.high().is_some() != page.next.is_some() {
         return Err(format!("page {no}: fences and sibling links disagree"));
@@ -159,7 +180,9 @@ fn check_items(no: PageNo, page: &Page, low: Fence, high: Fence) -> Result<(), S
             return Err(format!("page {no} item {i} is below the page's low key"));
         }
         if high.is_some_and(|h| cmp(key, payload, h) != Ordering::Less) {
-            return Err(format!("page {no} item {i} is not below the page's high key"));
+            return Err(format!(
+                "page {no} item {i} is not below the page's high key"
+            ));
         }
     }
     Ok(())

@@ -178,6 +178,8 @@ impl Cursor {
     }
 
     fn step_backward(&mut self, page: &Page) -> Step {
+        // Only a cursor used with another tree can be past the end; never index out.
+        self.pos = self.pos.min(page.len());
         if self.pos > 0 {
             if self.range.before(page.key(self.pos - 1)) {
                 return Step::Done;

@@ -42,7 +42,10 @@ impl fmt::Display for BTreeError {
                 write!(f, "index key of {len} bytes is too long")
             }
             BTreeError::DuplicateEntry { payload } => {
-                write!(f, "index entry for this key and heap tid {payload} already exists")
+                write!(
+                    f,
+                    "index entry for this key and heap tid {payload} already exists"
+                )
             }
         }
     }

@@ -140,7 +140,12 @@ fn encode_column(i: usize, value: &Value, ty: SqlType, out: &mut Vec<u8>) -> Res
         (SqlType::Float8, Value::Float(x)) => out.extend_from_slice(&float_bits(*x).to_be_bytes()),
         (SqlType::Bool, Value::Bool(b)) => out.push(*b as u8),
         (SqlType::Text, Value::Text(s)) => encode_text(s.as_bytes(), out),
-        _ => return Err(KeyError::TypeMismatch { column: i, expected: ty }),
+        _ => {
+            return Err(KeyError::TypeMismatch {
+                column: i,
+                expected: ty,
+            })
+        }
     }
     Ok(())
 }
@@ -175,7 +180,11 @@ fn encode_text(bytes: &[u8], out: &mut Vec<u8>) {
 /// Decodes a whole key of `columns` back to values (the inverse of [`encode_key`],
 /// up to -0 becoming 0 and NaNs becoming one NaN).
 pub fn decode_key(bytes: &[u8], columns: &[KeyColumn]) -> Result<Vec<Value>, KeyError> {
-    let mut reader = Reader { bytes, pos: 0, invert: false };
+    let mut reader = Reader {
+        bytes,
+        pos: 0,
+        invert: false,
+    };
     let mut values = Vec::with_capacity(columns.len());
     for column in columns {
         reader.invert = column.order == SortOrder::Desc;
@@ -219,14 +228,22 @@ impl Reader<'_> {
             _ => return Err(KeyError::Malformed { offset: at }),
         }
         Ok(match ty {
-            SqlType::Int4 => Value::Int(((u32::from_be_bytes(self.array()?) ^ (1 << 31)) as i32).into()),
+            SqlType::Int4 => {
+                Value::Int(((u32::from_be_bytes(self.array()?) ^ (1 << 31)) as i32).into())
+            }
             SqlType::Int8 => Value::Int((u64::from_be_bytes(self.array()?) ^ SIGN) as i64),
-            SqlType::Timestamptz => Value::Timestamp((u64::from_be_bytes(self.array()?) ^ SIGN) as i64),
+            SqlType::Timestamptz => {
+                Value::Timestamp((u64::from_be_bytes(self.array()?) ^ SIGN) as i64)
+            }
             SqlType::Float8 => Value::Float(unfloat(u64::from_be_bytes(self.array()?))),
             SqlType::Bool => match self.byte()? {
                 0 => Value::Bool(false),
                 1 => Value::Bool(true),
-                _ => return Err(KeyError::Malformed { offset: self.pos - 1 }),
+                _ => {
+                    return Err(KeyError::Malformed {
+                        offset: self.pos - 1,
+                    })
+                }
             },
             SqlType::Text => Value::Text(self.text()?),
         })
@@ -240,7 +257,11 @@ impl Reader<'_> {
                 ESCAPE => match self.byte()? {
                     ESCAPED_ZERO => bytes.push(0),
                     TERMINATOR => break,
-                    _ => return Err(KeyError::Malformed { offset: self.pos - 1 }),
+                    _ => {
+                        return Err(KeyError::Malformed {
+                            offset: self.pos - 1,
+                        })
+                    }
                 },
                 b => bytes.push(b),
             }
@@ -250,5 +271,9 @@ impl Reader<'_> {
 }
 
 fn unfloat(bits: u64) -> f64 {
-    f64::from_bits(if bits & SIGN != 0 { bits & !SIGN } else { !bits })
+    f64::from_bits(if bits & SIGN != 0 {
+        bits & !SIGN
+    } else {
+        !bits
+    })
 }

@@ -2,8 +2,8 @@
 //!
 //! Items are kept as a sorted vector of slots (PostgreSQL's line-pointer array) and
 //! their key bytes in a page-local arena. An insert copies the key once and shifts
-//! 16-byte slots — the same memmove PostgreSQL's PageAddItem does on line pointers —
-//! so nothing is allocated per entry and a binary search stays inside one page.
+//! 24-byte slots — the memmove PostgreSQL's PageAddItem does on line pointers — so
+//! nothing is allocated per entry and a binary search stays inside one page.
 //!
 //! `used` counts what PostgreSQL would store: each item's MAXALIGN'd tuple plus its
 //! 4-byte line pointer, plus the high key on every page but the rightmost of a level.
@@ -11,6 +11,7 @@
 
 use std::cmp::Ordering;
 
+use super::compare::{abbrev, cmp_bytes, Target};
 use crate::storage::PageNo;
 
 /// PageHeaderData.
@@ -41,10 +42,14 @@ impl Pivot {
 
 #[derive(Debug, Clone, Copy)]
 struct Slot {
+    /// The key's first 8 bytes, big-endian and zero-padded ("abbreviated key"):
+    /// most comparisons end here without touching the arena, which matters when
+    /// random inserts make every leaf a cache miss.
+    abbrev: u64,
+    payload: u64,
     off: u32,
     len: u16,
     size: u16,
-    payload: u64,
 }
 
 #[derive(Debug, Clone)]
@@ -134,20 +139,53 @@ impl Page {
         &self.arena[s.off as usize..s.off as usize + s.len as usize]
     }
 
-    fn cmp_slot(&self, s: &Slot, key: &[u8], payload: u64) -> Ordering {
-        self.slot_key(s).cmp(key).then(s.payload.cmp(&payload))
+    #[inline]
+    fn cmp_slot(&self, s: &Slot, t: &Target) -> Ordering {
+        let by_key = match s.abbrev.cmp(&t.abbrev) {
+            Ordering::Equal => cmp_bytes(self.slot_key(s), t.key),
+            other => other,
+        };
+        by_key.then(s.payload.cmp(&t.payload))
     }
 
     /// Leaf search by (key, payload): Ok(i) if present, Err(i) where it would go.
+    /// Loads in key order insert at one end of a page, so both ends are checked
+    /// before bisecting: two well-predicted comparisons instead of a dozen.
     pub(crate) fn search(&self, key: &[u8], payload: u64) -> Result<usize, usize> {
-        self.slots
-            .binary_search_by(|s| self.cmp_slot(s, key, payload))
+        let t = &Target::new(key, payload);
+        let n = self.slots.len();
+        if n == 0 {
+            return Err(0);
+        }
+        match self.cmp_slot(&self.slots[0], t) {
+            Ordering::Greater => return Err(0),
+            Ordering::Equal => return Ok(0),
+            Ordering::Less => {}
+        }
+        match self.cmp_slot(&self.slots[n - 1], t) {
+            Ordering::Less => return Err(n),
+            Ordering::Equal => return Ok(n - 1),
+            Ordering::Greater => {}
+        }
+        match self.slots[1..n - 1].binary_search_by(|s| self.cmp_slot(s, t)) {
+            Ok(i) => Ok(i + 1),
+            Err(i) => Err(i + 1),
+        }
     }
 
     /// Internal search (_bt_binsrch on a non-leaf page): the last pivot ≤ the target.
-    /// Slot 0 is minus infinity, so it always qualifies.
+    /// Slot 0 is minus infinity, so it always qualifies. Ends first, as in `search`.
     pub(crate) fn child_slot(&self, key: &[u8], payload: u64) -> usize {
-        self.slots[1..].partition_point(|s| self.cmp_slot(s, key, payload) != Ordering::Greater)
+        let t = &Target::new(key, payload);
+        let n = self.slots.len();
+        let above = |i: usize| self.cmp_slot(&self.slots[i], t) == Ordering::Greater;
+        if n <= 1 || above(1) {
+            return 0;
+        }
+        if !above(n - 1) {
+            return n - 1;
+        }
+        1 + self.slots[2..n - 1].partition_point(|s| self.cmp_slot(s, t) != Ordering::Greater)
     }
 
     /// Internal search by a monotone predicate (true, …, true, false, …): the last
@@ -171,8 +209,14 @@ impl Page {
     ) {
         let off = self.arena.len() as u32;
         self.arena.extend_from_slice(key);
-        let len = key.len() as u16;
-        self.slots.insert(i, Slot { off, len, size, payload });
+        let slot = Slot {
+            abbrev: abbrev(key),
+            payload,
+            off,
+            len: key.len() as u16,
+            size,
+        };
+        self.slots.insert(i, slot);
         if let Some(child) = child {
             self.children.insert(i, child);
         }
@@ -255,8 +299,13 @@ impl Page {
     fn push_slot(&mut self, key: &[u8], payload: u64, size: u16) {
         let off = self.arena.len() as u32;
         self.arena.extend_from_slice(key);
-        let len = key.len() as u16;
-        self.slots.push(Slot { off, len, size, payload });
+        self.slots.push(Slot {
+            abbrev: abbrev(key),
+            payload,
+            off,
+            len: key.len() as u16,
+            size,
+        });
     }
 
     /// Recomputes `used` from the items and the high key.

@@ -111,14 +111,21 @@ mod tests {
         let k = choose_split(&input(false, true, 90), 220, size).unwrap();
         let left: u32 = (0..k).map(size).sum::<u32>() + size(k);
         let right: u32 = (k..220).map(size).sum::<u32>() + 28;
-        assert!(left.abs_diff(right) <= 404, "k={k} left={left} right={right}");
+        assert!(
+            left.abs_diff(right) <= 404,
+            "k={k} left={left} right={right}"
+        );
         assert!(k < 110, "k={k}");
     }
 
     #[test]
     fn rightmost_internal_keeps_seventy_percent() {
-        let k = choose_split(&input(true, false, 70), 408, |i| if i == 0 { 12 } else { 20 })
-            .unwrap();
+        let k = choose_split(
+            &input(true, false, 70),
+            408,
+            |i| if i == 0 { 12 } else { 20 },
+        )
+        .unwrap();
         let left_fill = (12.0 + (k - 1) as f64 * 20.0 + 20.0) / 8152.0;
         assert!((0.69..=0.71).contains(&left_fill), "k={k} fill={left_fill}");
     }
@@ -126,7 +133,10 @@ mod tests {
     #[test]
     fn fillfactor_100_packs_the_left_page() {
         let k = choose_split(&input(true, true, 100), 408, |_| 20).unwrap();
-        assert_eq!(k, 406, "left holds 406 items + high key = 8140 of 8152 bytes");
+        assert_eq!(
+            k, 406,
+            "left holds 406 items + high key = 8140 of 8152 bytes"
+        );
     }
 
     #[test]

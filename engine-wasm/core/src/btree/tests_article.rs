@@ -35,7 +35,8 @@ fn article_index() -> BTree {
         key.clear();
         let row = [Value::Timestamp(time_of(id)), Value::Int(id as i64)];
         encode_key_into(&row, &cols, &mut key).unwrap();
-        tree.insert(&key, id, size as u16, &mut NoAccounting).unwrap();
+        tree.insert(&key, id, size as u16, &mut NoAccounting)
+            .unwrap();
     }
     tree
 }
@@ -46,14 +47,22 @@ fn desc_index_loaded_in_time_order_has_half_full_leaves() {
     assert_eq!(tree.len(), ROWS);
     assert_eq!(tree.height(), 3, "root, one internal level, leaves");
     let per_leaf = ROWS as f64 / tree.leaf_count() as f64;
-    assert!((140.0..=150.0).contains(&per_leaf), "{per_leaf} entries per leaf");
+    assert!(
+        (140.0..=150.0).contains(&per_leaf),
+        "{per_leaf} entries per leaf"
+    );
 
     // where value < now() order by value desc limit 50000: a forward scan of the
     // DESC index from just after now().
     let now = [Value::Timestamp(time_of(ROWS + 1))];
     let bound = encode_key(&now, &columns()[..1]).unwrap();
     let mut log = AccessLog::default();
-    let mut cursor = tree.seek(Bound::Excluded(&bound), Bound::Unbounded, Direction::Forward, &mut log);
+    let mut cursor = tree.seek(
+        Bound::Excluded(&bound),
+        Bound::Unbounded,
+        Direction::Forward,
+        &mut log,
+    );
     let mut expect_id = ROWS;
     for _ in 0..50_000 {
         let e = cursor.next(&tree, &mut log).unwrap();
@@ -80,14 +89,24 @@ fn desc_index_loaded_in_time_order_has_half_full_leaves() {
     let oldest_kept = [Value::Timestamp(time_of(ROWS - 49_999))];
     let low = encode_key(&oldest_kept, &columns()[..1]).unwrap();
     let mut back = AccessLog::default();
-    let mut c = tree.seek(Bound::Excluded(&bound), Bound::Included(&low), Direction::Backward, &mut back);
+    let mut c = tree.seek(
+        Bound::Excluded(&bound),
+        Bound::Included(&low),
+        Direction::Backward,
+        &mut back,
+    );
     let mut n = 0;
     while c.next(&tree, &mut back).is_some() {
         n += 1;
     }
     assert_eq!(n, 50_000);
     let mut fwd = AccessLog::default();
-    let mut c = tree.seek(Bound::Excluded(&bound), Bound::Included(&low), Direction::Forward, &mut fwd);
+    let mut c = tree.seek(
+        Bound::Excluded(&bound),
+        Bound::Included(&low),
+        Direction::Forward,
+        &mut fwd,
+    );
     while c.next(&tree, &mut fwd).is_some() {}
     assert_eq!(back.0.len(), fwd.0.len());
 }
@@ -102,7 +121,8 @@ fn bigserial_primary_key_fills_leaves_to_ninety_percent() {
     for id in 1..=200_000i64 {
         key.clear();
         encode_key_into(&[Value::Int(id)], &cols, &mut key).unwrap();
-        tree.insert(&key, id as u64, size, &mut NoAccounting).unwrap();
+        tree.insert(&key, id as u64, size, &mut NoAccounting)
+            .unwrap();
     }
     let chain = tree.leaf_chain();
     let fills: Vec<f64> = chain[..chain.len() - 1]

@@ -40,7 +40,11 @@ fn asc_cmp(a: &Value, b: &Value) -> Ordering {
 fn sql_cmp(a: &[Value], b: &[Value], cols: &[KeyColumn]) -> Ordering {
     for ((x, y), c) in a.iter().zip(b).zip(cols) {
         let ord = asc_cmp(x, y);
-        let ord = if c.order == SortOrder::Desc { ord.reverse() } else { ord };
+        let ord = if c.order == SortOrder::Desc {
+            ord.reverse()
+        } else {
+            ord
+        };
         if ord != Ordering::Equal {
             return ord;
         }
@@ -141,7 +145,10 @@ fn text_prefixes_sort_first() {
     let enc = |s: &str, n| encode_key(&[Value::Text(s.into()), Value::Int(n)], &cols).unwrap();
     assert!(enc("a", 9) < enc("a\0", 0));
     assert!(enc("a\0", 9) < enc("ab", 0));
-    let desc = [KeyColumn::desc(SqlType::Text), KeyColumn::asc(SqlType::Int4)];
+    let desc = [
+        KeyColumn::desc(SqlType::Text),
+        KeyColumn::asc(SqlType::Int4),
+    ];
     let enc_d = |s: &str, n| encode_key(&[Value::Text(s.into()), Value::Int(n)], &desc).unwrap();
     assert!(enc_d("ab", 0) < enc_d("a", 9));
 }

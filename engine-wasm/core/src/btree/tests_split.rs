@@ -8,7 +8,8 @@ fn tree(page_size: u32) -> BTree {
 }
 
 fn put(t: &mut BTree, n: u64, size: u16) -> InsertOutcome {
-    t.insert(&n.to_be_bytes(), n, size, &mut NoAccounting).unwrap()
+    t.insert(&n.to_be_bytes(), n, size, &mut NoAccounting)
+        .unwrap()
 }
 
 fn fill(t: &BTree, page: u32) -> f64 {
@@ -51,7 +52,12 @@ fn leftmost_leaf_splits_go_fifty_fifty() {
     let mut t = tree(8192);
     let mut events = Vec::new();
     for n in (0..50_000u64).rev() {
-        events.extend(put(&mut t, n, 24).splits.into_iter().filter(|s| s.level == 0));
+        events.extend(
+            put(&mut t, n, 24)
+                .splits
+                .into_iter()
+                .filter(|s| s.level == 0),
+        );
     }
     // The first split is of the rightmost (only) leaf: 90/10. All later ones split
     // the leftmost leaf, which is not rightmost: 50/50.
@@ -108,12 +114,17 @@ fn other_internal_splits_go_fifty_fifty() {
     let mut t = tree(1024);
     let mut events = Vec::new();
     for n in (0..60_000u64).rev() {
-        events.extend(put(&mut t, n, 16).splits.into_iter().filter(|s| s.level == 1));
+        events.extend(
+            put(&mut t, n, 16)
+                .splits
+                .into_iter()
+                .filter(|s| s.level == 1),
+        );
     }
     assert!(events.len() > 3);
+    // Counted when the split happened (the left page fills up again afterwards).
     for e in &events[1..] {
-        let (l, r) = (fill(&t, e.left), fill(&t, e.right));
-        assert!((l - r).abs() < 0.05, "{e:?} left {l} right {r}");
+        assert!(e.left_entries.abs_diff(e.right_entries) <= 1, "{e:?}");
     }
     t.check_invariants().unwrap();
 }
@@ -122,7 +133,13 @@ fn other_internal_splits_go_fifty_fifty() {
 fn caller_errors_are_typed() {
     let mut t = tree(8192);
     let big = t.insert(b"k", 1, 2712, &mut NoAccounting);
-    assert_eq!(big, Err(BTreeError::TupleTooLarge { size: 2712, max: 2704 }));
+    assert_eq!(
+        big,
+        Err(BTreeError::TupleTooLarge {
+            size: 2712,
+            max: 2704
+        })
+    );
     assert!(t.insert(b"k", 1, 2704, &mut NoAccounting).is_ok());
     assert_eq!(
         t.insert(b"k", 1, 24, &mut NoAccounting),
@@ -132,7 +149,9 @@ fn caller_errors_are_typed() {
         t.insert(b"k", 2, 20, &mut NoAccounting),
         Err(BTreeError::TupleSizeInvalid { size: 20 })
     );
-    assert!(t.insert(&vec![0; 70_000], 3, 24, &mut NoAccounting).is_err());
+    assert!(t
+        .insert(&vec![0; 70_000], 3, 24, &mut NoAccounting)
+        .is_err());
     assert!(BTree::new(BTreeConfig::with_page_size(12), &mut NoAccounting).is_err());
     assert_eq!(t.len(), 1);
 }
@@ -159,8 +178,14 @@ fn shape_lists_levels_root_first() {
     assert_eq!(shape.levels[0].pages[0].page, t.root());
     let leaves = &shape.levels.last().unwrap().pages;
     assert_eq!(leaves.len() as u32, t.leaf_count());
-    assert_eq!(leaves[0].first_key.as_deref(), Some(&0u64.to_be_bytes()[..]));
-    assert_eq!(leaves.last().unwrap().last_key.as_deref(), Some(&1999u64.to_be_bytes()[..]));
+    assert_eq!(
+        leaves[0].first_key.as_deref(),
+        Some(&0u64.to_be_bytes()[..])
+    );
+    assert_eq!(
+        leaves.last().unwrap().last_key.as_deref(),
+        Some(&1999u64.to_be_bytes()[..])
+    );
     let per_level = t.pages_per_level();
     assert_eq!(per_level.iter().sum::<u32>() + 1, t.page_count());
     assert_eq!(per_level[0], t.leaf_count());

@@ -6,7 +6,7 @@
 
 use super::config::BTreeConfig;
 use super::error::BTreeError;
-use super::page::{Page, Pivot};
+use super::page::{Page, Pivot, LINE_POINTER_BYTES};
 use super::split::{choose_split, SplitInput};
 use crate::storage::{Access, PageAccess, PageNo};
 
@@ -66,6 +66,8 @@ pub struct BTree {
     pub(super) entries: u64,
     /// Scratch stack of (internal page, chosen slot), reused so inserts do not allocate.
     path: Vec<(PageNo, usize)>,
+    /// The rightmost leaf cached for the insert fastpath (PostgreSQL's rd_targblock).
+    fastpath: Option<PageNo>,
 }
 
 impl BTree {
@@ -83,13 +85,15 @@ impl BTree {
             height: 1,
             entries: 0,
             path: Vec::new(),
+            fastpath: None,
         })
     }
 
     /// Adds an entry. `tuple_size` is the on-page size of the index tuple (header
     /// included, MAXALIGN'd). Reports the descent (Read), the leaf (Write), and for
     /// each split the new page (Extend), the old right sibling and the parent (Write);
-    /// a root split also extends the new root and writes the metapage.
+    /// a root split also extends the new root and writes the metapage. Ascending
+    /// loads take PostgreSQL's fastpath and report only the rightmost leaf.
     pub fn insert(
         &mut self,
         key: &[u8],
@@ -100,7 +104,10 @@ impl BTree {
         self.check_tuple(key, tuple_size)?;
         let mut path = std::mem::take(&mut self.path);
         path.clear();
-        let leaf = self.descend_exact(key, payload, io, &mut |no, slot| path.push((no, slot)));
+        let leaf = match self.fastpath_leaf(key, payload, tuple_size, io) {
+            Some(leaf) => leaf,
+            None => self.descend_exact(key, payload, io, &mut |no, slot| path.push((no, slot))),
+        };
         let result = self.insert_into_leaf(leaf, key, payload, tuple_size, &mut path, io);
         self.path = path;
         result
@@ -130,6 +137,38 @@ impl BTree {
         let leaf = self.descend_exact(key, payload, io, &mut |_, _| {});
         io.access(leaf, Access::Read);
         self.page(leaf).search(key, payload).is_ok()
+    }
+
+    /// PostgreSQL's insert fastpath (_bt_search_insert): when the entry sorts after
+    /// the first item of the cached rightmost leaf and fits there without a split,
+    /// the descent is skipped. A failed check still read the cached page.
+    fn fastpath_leaf(
+        &mut self,
+        key: &[u8],
+        payload: u64,
+        size: u16,
+        io: &mut dyn PageAccess,
+    ) -> Option<PageNo> {
+        let no = self.fastpath?;
+        let page = self.page(no);
+        // PageGetFreeSpace(page) > itemsz: free space net of one more line pointer.
+        let room = page.used() + size as u32 + LINE_POINTER_BYTES < self.usable;
+        let past_first = page.len() > 0 && page.search(key, payload).is_err_and(|i| i > 0);
+        if page.is_leaf() && page.next.is_none() && room && past_first {
+            return Some(no);
+        }
+        io.access(no, Access::Read);
+        self.fastpath = None;
+        None
+    }
+
+    /// Caches the rightmost leaf after an insert that did not split it, once the
+    /// root is at level 2 or more (BTREE_FASTPATH_MIN_LEVEL), as _bt_insertonpg does.
+    fn remember_fastpath(&mut self, leaf: PageNo) {
+        let page = self.page(leaf);
+        if page.next.is_none() && leaf != self.root && self.height >= 3 {
+            self.fastpath = Some(leaf);
+        }
     }
 
     /// Walks from the root to the leaf whose range holds (key, payload), reporting
@@ -206,7 +245,9 @@ impl BTree {
             leaf,
             splits: Vec::new(),
         };
-        if self.page(leaf).used() > self.usable {
+        if self.page(leaf).used() <= self.usable {
+            self.remember_fastpath(leaf);
+        } else {
             // The item is placed first and the overfull page split after: the same
             // result as _bt_split's placing the new item while it distributes.
             let (right, k, sep) = self.split(leaf, io);
@@ -295,7 +336,13 @@ impl BTree {
     }
 
     /// Adds a level (_bt_newroot): a new root page and a metapage update.
-    fn new_root(&mut self, left: PageNo, right: PageNo, sep: &Pivot, io: &mut dyn PageAccess) -> PageNo {
+    fn new_root(
+        &mut self,
+        left: PageNo,
+        right: PageNo,
+        sep: &Pivot,
+        io: &mut dyn PageAccess,
+    ) -> PageNo {
         // Unreachable in practice: 255 levels would need more than 3^255 entries.
         let level = self.page(left).level.saturating_add(1);
         self.pages.push(Page::new_root(level, left, sep, right));

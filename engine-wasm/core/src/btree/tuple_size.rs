@@ -37,14 +37,20 @@ pub fn index_tuple_size(values: &[Value], types: &[SqlType]) -> Result<usize, Ke
             | (SqlType::Float8, Value::Float(_)) => align(off, 8) + 8,
             (SqlType::Bool, Value::Bool(_)) => off + 1,
             (SqlType::Text, Value::Text(s)) => text_end(off, s.len()),
-            _ => return Err(KeyError::TypeMismatch { column, expected: ty }),
+            _ => {
+                return Err(KeyError::TypeMismatch {
+                    column,
+                    expected: ty,
+                })
+            }
         };
     }
     Ok(align(off, 8))
 }
 
 fn text_end(off: usize, len: usize) -> usize {
-    if len + 1 <= SHORT_VARLENA_MAX {
+    // The 1-byte header and the data together must not exceed VARATT_SHORT_MAX.
+    if len < SHORT_VARLENA_MAX {
         off + 1 + len
     } else {
         align(off, 4) + 4 + len

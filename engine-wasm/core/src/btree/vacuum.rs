@@ -25,7 +25,11 @@ impl BTree {
                 continue;
             }
             let gone = page.retain(|key, payload| !dead(key, payload)) as u64;
-            let how = if gone > 0 { Access::Write } else { Access::Read };
+            let how = if gone > 0 {
+                Access::Write
+            } else {
+                Access::Read
+            };
             io.access(no, how);
             removed += gone;
         }
@@ -44,7 +48,8 @@ mod tests {
     fn removes_what_the_callback_marks_and_reports_every_page() {
         let mut tree = BTree::new(BTreeConfig::with_page_size(256), &mut NoAccounting).unwrap();
         for i in 0..500u64 {
-            tree.insert(&i.to_be_bytes(), i, 16, &mut NoAccounting).unwrap();
+            tree.insert(&i.to_be_bytes(), i, 16, &mut NoAccounting)
+                .unwrap();
         }
         let mut log = AccessLog::default();
         let removed = tree.bulk_delete(|_, p| p % 3 == 0, &mut log);

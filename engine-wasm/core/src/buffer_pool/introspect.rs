@@ -2,9 +2,9 @@
 //! contents for the UI's buffer pool view (what `pg_buffercache` shows).
 
 use super::frame::FrameInfo;
-use super::{BufferPool, BufferStats, BufferTag, FrameId, RelId, ReplacementPolicy};
 #[cfg(test)]
 use super::MAX_USAGE_COUNT;
+use super::{BufferPool, BufferStats, BufferTag, FrameId, RelId, ReplacementPolicy};
 
 impl BufferPool {
     /// Running totals since the pool was created (or [`reset_stats`](Self::reset_stats)).

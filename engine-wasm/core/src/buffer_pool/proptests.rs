@@ -14,7 +14,12 @@ use std::collections::{BTreeMap, BTreeSet};
 
 #[derive(Debug, Clone)]
 enum Op {
-    Access { rel: u32, page: u32, how: Access, pin: bool },
+    Access {
+        rel: u32,
+        page: u32,
+        how: Access,
+        pin: bool,
+    },
     Unpin(usize),
     Checkpoint,
     Drop(u32),
@@ -61,7 +66,12 @@ impl Model {
 
 fn apply(pool: &mut BufferPool, m: &mut Model, op: Op) {
     match op {
-        Op::Access { rel, page, how, pin } => access(pool, m, BufferTag::main(rel, page), how, pin),
+        Op::Access {
+            rel,
+            page,
+            how,
+            pin,
+        } => access(pool, m, BufferTag::main(rel, page), how, pin),
         Op::Unpin(i) => {
             if !m.pinned.is_empty() {
                 let tag = m.pinned.swap_remove(i % m.pinned.len());
@@ -95,14 +105,21 @@ fn access(pool: &mut BufferPool, m: &mut Model, tag: BufferTag, how: Access, pin
         Ok(o) => o,
         Err(e) => {
             assert_eq!(e, BufferError::NoUnpinnedBuffers);
-            assert!(pool.frames().all(|f| f.pins > 0), "error with a free victim");
+            assert!(
+                pool.frames().all(|f| f.pins > 0),
+                "error with a free victim"
+            );
             assert_eq!(pool.stats(), before);
             return;
         }
     };
     if how != Access::Extend {
         m.lookups += 1;
-        let expected = if was_resident { AccessKind::Hit } else { AccessKind::Read };
+        let expected = if was_resident {
+            AccessKind::Hit
+        } else {
+            AccessKind::Read
+        };
         assert_eq!(o.kind, expected);
     } else {
         m.written += 1;

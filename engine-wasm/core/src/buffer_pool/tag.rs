@@ -55,7 +55,13 @@ impl BufferTag {
 
 impl fmt::Display for BufferTag {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "rel {} {} block {}", self.rel, self.fork.name(), self.page)
+        write!(
+            f,
+            "rel {} {} block {}",
+            self.rel,
+            self.fork.name(),
+            self.page
+        )
     }
 }
 

@@ -80,20 +80,33 @@ fn dirty_victim_is_written_back_clean_one_is_not() {
         })
     );
     let s = p.stats();
-    assert_eq!((s.shared_written, s.evictions, s.io_write_bytes), (1, 2, 8192));
+    assert_eq!(
+        (s.shared_written, s.evictions, s.io_write_bytes),
+        (1, 2, 8192)
+    );
 }
 
 #[test]
 fn checkpoint_writes_in_tag_order() {
     let mut p = pool(8);
-    for tag in [BufferTag::main(2, 0), t(5), BufferTag::new(1, Fork::Vm, 0), t(3)] {
+    for tag in [
+        BufferTag::main(2, 0),
+        t(5),
+        BufferTag::new(1, Fork::Vm, 0),
+        t(3),
+    ] {
         p.access(tag, Access::Write).unwrap();
     }
     p.access(t(9), Access::Read).unwrap();
     let written = p.checkpoint();
     assert_eq!(
         written,
-        vec![t(3), t(5), BufferTag::new(1, Fork::Vm, 0), BufferTag::main(2, 0)]
+        vec![
+            t(3),
+            t(5),
+            BufferTag::new(1, Fork::Vm, 0),
+            BufferTag::main(2, 0)
+        ]
     );
     assert_eq!(p.relation_stats(1).shared_written, 3);
     assert_eq!(p.relation_stats(2).shared_written, 1);
@@ -108,7 +121,7 @@ fn clock_sweep_follows_usage_counts() {
     p.access(t(0), Access::Read).unwrap();
     p.access(t(0), Access::Read).unwrap(); // page 0: usage 3
     p.access(t(1), Access::Read).unwrap(); // page 1: usage 2
-    // Sweep: 3→2, 2→1, 1→0, 2→1, 1→0, then frame 2 (page 2) is at 0.
+                                           // Sweep: 3→2, 2→1, 1→0, 2→1, 1→0, then frame 2 (page 2) is at 0.
     let o = p.access(t(3), Access::Read).unwrap();
     assert_eq!(o.evicted.map(|e| e.tag), Some(t(2)));
     assert_eq!(o.frame, 2);
@@ -187,7 +200,11 @@ fn lru_evicts_least_recently_used() {
     assert_eq!(p.clock_hand(), None);
     p.access_pinned(t(0), Access::Read).unwrap();
     let o = p.access(t(4), Access::Read).unwrap();
-    assert_eq!(o.evicted.map(|e| e.tag), Some(t(1)), "0 is older but pinned");
+    assert_eq!(
+        o.evicted.map(|e| e.tag),
+        Some(t(1)),
+        "0 is older but pinned"
+    );
 }
 
 #[test]
@@ -221,7 +238,11 @@ fn per_relation_counters_and_snapshots() {
     p.access(BufferTag::main(2, 1), Access::Read).unwrap(); // evicts rel 1's dirty page
     let d = p.stats().since(&before);
     assert_eq!((d.shared_read, d.shared_written), (2, 1));
-    assert_eq!(p.relation_stats(1).shared_written, 1, "charged to the page's rel");
+    assert_eq!(
+        p.relation_stats(1).shared_written,
+        1,
+        "charged to the page's rel"
+    );
     assert_eq!(p.relation_stats(2).shared_read, 2);
     assert_eq!(p.relation_stats(3), BufferStats::default());
     assert_eq!(p.relations().count(), 2);
@@ -244,12 +265,22 @@ fn rel_access_forwards_counts_and_observes() {
         io.access(2, Access::Read); // evicts the dirty main page
         let s = io.finish().unwrap();
         assert_eq!((s.extends, s.shared_hit, s.shared_read), (1, 1, 3));
-        assert_eq!((s.evictions, s.shared_written), (2, 2), "extend + write-back");
+        assert_eq!(
+            (s.evictions, s.shared_written),
+            (2, 2),
+            "extend + write-back"
+        );
     }
     assert_eq!(events.len(), 5);
     assert_eq!(events[2].tag, BufferTag::new(5, Fork::Vm, 0));
-    assert_eq!(events[3].outcome.evicted.map(|e| e.written_back), Some(false));
-    assert_eq!(events[4].outcome.evicted.map(|e| e.written_back), Some(true));
+    assert_eq!(
+        events[3].outcome.evicted.map(|e| e.written_back),
+        Some(false)
+    );
+    assert_eq!(
+        events[4].outcome.evicted.map(|e| e.written_back),
+        Some(true)
+    );
     let mut io = RelAccess::new(&mut p, 6);
     io.access_pinned(0, Access::Read).unwrap();
     io.access_pinned(1, Access::Read).unwrap();
@@ -264,7 +295,11 @@ fn rel_access_forwards_counts_and_observes() {
 fn pool_never_exceeds_capacity() {
     let mut p = pool(5);
     for i in 0..500u32 {
-        let how = if i % 3 == 0 { Access::Write } else { Access::Read };
+        let how = if i % 3 == 0 {
+            Access::Write
+        } else {
+            Access::Read
+        };
         p.access(BufferTag::main(i % 4, (i * 7) % 23), how).unwrap();
         assert!(p.used_frames() <= 5);
         p.check_invariants();

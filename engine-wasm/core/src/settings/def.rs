@@ -155,7 +155,12 @@ impl SettingDef {
     }
 }
 
-const fn def(name: &'static str, kind: Kind, scope: Scope, description: &'static str) -> SettingDef {
+const fn def(
+    name: &'static str,
+    kind: Kind,
+    scope: Scope,
+    description: &'static str,
+) -> SettingDef {
     SettingDef {
         name,
         kind,
@@ -175,30 +180,121 @@ pub const US: u64 = 1000 * NS;
 pub const MS: u64 = 1000 * US;
 pub const SEC: u64 = 1000 * MS;
 
-pub const fn int(name: &'static str, default: i64, min: i64, max: i64, unit: &'static str, scope: Scope, description: &'static str) -> SettingDef {
-    def(name, Kind::Int { default, min, max, unit }, scope, description)
+pub const fn int(
+    name: &'static str,
+    default: i64,
+    min: i64,
+    max: i64,
+    unit: &'static str,
+    scope: Scope,
+    description: &'static str,
+) -> SettingDef {
+    def(
+        name,
+        Kind::Int {
+            default,
+            min,
+            max,
+            unit,
+        },
+        scope,
+        description,
+    )
 }
 
-pub const fn bytes(name: &'static str, default: u64, min: u64, max: u64, base: u64, scope: Scope, description: &'static str) -> SettingDef {
-    def(name, Kind::Bytes { default, min, max, base }, scope, description)
+pub const fn bytes(
+    name: &'static str,
+    default: u64,
+    min: u64,
+    max: u64,
+    base: u64,
+    scope: Scope,
+    description: &'static str,
+) -> SettingDef {
+    def(
+        name,
+        Kind::Bytes {
+            default,
+            min,
+            max,
+            base,
+        },
+        scope,
+        description,
+    )
 }
 
-pub const fn float(name: &'static str, default: f64, min: f64, max: f64, scope: Scope, description: &'static str) -> SettingDef {
+pub const fn float(
+    name: &'static str,
+    default: f64,
+    min: f64,
+    max: f64,
+    scope: Scope,
+    description: &'static str,
+) -> SettingDef {
     def(name, Kind::Float { default, min, max }, scope, description)
 }
 
-pub const fn boolean(name: &'static str, default: bool, scope: Scope, description: &'static str) -> SettingDef {
+pub const fn boolean(
+    name: &'static str,
+    default: bool,
+    scope: Scope,
+    description: &'static str,
+) -> SettingDef {
     def(name, Kind::Bool { default }, scope, description)
 }
 
-pub const fn one_of(name: &'static str, default: &'static str, values: &'static [&'static str], scope: Scope, description: &'static str) -> SettingDef {
+pub const fn one_of(
+    name: &'static str,
+    default: &'static str,
+    values: &'static [&'static str],
+    scope: Scope,
+    description: &'static str,
+) -> SettingDef {
     def(name, Kind::Enum { default, values }, scope, description)
 }
 
-pub const fn duration(name: &'static str, default: u64, max: u64, base: u64, scope: Scope, description: &'static str) -> SettingDef {
-    def(name, Kind::Duration { default, min: 0, max, base, presets: &[] }, scope, description)
+pub const fn duration(
+    name: &'static str,
+    default: u64,
+    max: u64,
+    base: u64,
+    scope: Scope,
+    description: &'static str,
+) -> SettingDef {
+    def(
+        name,
+        Kind::Duration {
+            default,
+            min: 0,
+            max,
+            base,
+            presets: &[],
+        },
+        scope,
+        description,
+    )
 }
 
-pub const fn latency(name: &'static str, default: u64, max: u64, base: u64, presets: &'static [(&'static str, u64)], scope: Scope, description: &'static str) -> SettingDef {
-    def(name, Kind::Duration { default, min: 0, max, base, presets }, scope, description)
+pub const fn latency(
+    name: &'static str,
+    default: u64,
+    max: u64,
+    base: u64,
+    presets: &'static [(&'static str, u64)],
+    scope: Scope,
+    description: &'static str,
+) -> SettingDef {
+    def(
+        name,
+        Kind::Duration {
+            default,
+            min: 0,
+            max,
+            base,
+            presets,
+        },
+        scope,
+        description,
+    )
 }

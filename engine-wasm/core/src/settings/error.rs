@@ -69,7 +69,10 @@ impl fmt::Display for SettingError {
                 "{value} is outside the valid range for parameter \"{name}\" ({min} .. {max})"
             ),
             SettingError::Rule { name, value, rule } => {
-                write!(f, "invalid value for parameter \"{name}\": \"{value}\": {rule}")
+                write!(
+                    f,
+                    "invalid value for parameter \"{name}\": \"{value}\": {rule}"
+                )
             }
             SettingError::Inconsistent { message } => f.write_str(message),
             SettingError::WrongType {

@@ -152,14 +152,21 @@ mod tests {
             assert_eq!(lookup(d.name).map(|(j, _)| j), Some(i), "{}", d.name);
             assert!(!d.description.is_empty());
             let ok = match d.kind {
-                Kind::Int { default, min, max, .. } => min <= default && default <= max,
-                Kind::Bytes { default, min, max, base } => {
-                    min <= default && default <= max && default % base == 0
-                }
+                Kind::Int {
+                    default, min, max, ..
+                } => min <= default && default <= max,
+                Kind::Bytes {
+                    default,
+                    min,
+                    max,
+                    base,
+                } => min <= default && default <= max && default % base == 0,
                 Kind::Float { default, min, max } => min <= default && default <= max,
                 Kind::Bool { .. } => true,
                 Kind::Enum { default, values } => values.contains(&default),
-                Kind::Duration { default, min, max, .. } => min <= default && default <= max,
+                Kind::Duration {
+                    default, min, max, ..
+                } => min <= default && default <= max,
             };
             assert!(ok, "default of {} out of range", d.name);
         }

@@ -31,7 +31,10 @@ pub(super) fn convert_select_query(q: sp::Query) -> Result<Select, SqlError> {
             return Err(unsupported("WITH RECURSIVE"));
         }
         for cte in w.cte_tables {
-            with.push((ident_name(&cte.alias.name), convert_select_query(*cte.query)?));
+            with.push((
+                ident_name(&cte.alias.name),
+                convert_select_query(*cte.query)?,
+            ));
         }
     }
     let mut select = match *q.body {

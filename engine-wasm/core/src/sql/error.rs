@@ -71,26 +71,39 @@ impl fmt::Display for Position {
 }
 
 /// Finds line and column of byte offsets in one text without rescanning it from
-/// the start each time (a script can hold thousands of statements).
+/// the start each time: a script can hold thousands of statements, possibly all on
+/// one generated line, so it keeps a checkpoint every few kilobytes and counts
+/// from the nearest one.
 #[derive(Debug, Clone)]
 pub struct LineIndex {
-    /// Byte offset where each line starts; line 1 starts at 0.
-    starts: Vec<usize>,
+    /// (byte offset, its position), every [`LineIndex::STRIDE`] bytes or so.
+    checkpoints: Vec<(usize, Position)>,
 }
 
 impl LineIndex {
+    const STRIDE: usize = 4096;
+
     pub fn new(text: &str) -> LineIndex {
-        let mut starts = vec![0];
-        starts.extend(text.match_indices('\n').map(|(i, _)| i + 1));
-        LineIndex { starts }
+        let mut checkpoints = vec![(0, Position::START)];
+        let (mut last, mut pos) = (0, Position::START);
+        for (i, _) in text.char_indices() {
+            if i - last >= Self::STRIDE {
+                pos = pos.advance(&text[last..], i - last);
+                checkpoints.push((i, pos));
+                last = i;
+            }
+        }
+        LineIndex { checkpoints }
     }
 
     /// The position of byte `offset` of `text` (the text this index was built on).
     pub fn position(&self, text: &str, offset: usize) -> Position {
-        let line = self.starts.partition_point(|&s| s <= offset).max(1);
-        let start = self.starts[line - 1].min(text.len());
-        let line_no = u32::try_from(line).unwrap_or(u32::MAX);
-        Position::new(line_no, 1).advance(&text[start..], offset.saturating_sub(start))
+        let k = self.checkpoints.partition_point(|c| c.0 <= offset).max(1) - 1;
+        let (start, pos) = self.checkpoints[k];
+        match text.get(start..) {
+            Some(rest) => pos.advance(rest, offset - start),
+            None => Position::START.advance(text, offset),
+        }
     }
 }
 
@@ -195,6 +208,16 @@ mod tests {
                 let expected = Position::START.advance(text, offset);
                 assert_eq!(index.position(text, offset), expected, "offset {offset}");
             }
+        }
+    }
+
+    #[test]
+    fn line_index_agrees_with_advance_across_checkpoints() {
+        let text = "é;\n".repeat(3000) + "x";
+        let index = LineIndex::new(&text);
+        for offset in (0..=text.len()).filter(|&o| text.is_char_boundary(o)) {
+            let expected = Position::START.advance(&text, offset);
+            assert_eq!(index.position(&text, offset), expected, "offset {offset}");
         }
     }
 

@@ -293,8 +293,8 @@ pub fn accepts(e: &Bound, row: &[Value], env: &mut EvalEnv) -> Result<bool, SqlE
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::sql::parse::parse_statement;
     use crate::sql::ast::Statement;
+    use crate::sql::parse::parse_statement;
 
     fn where_of(sql: &str) -> Expr {
         match parse_statement(sql).unwrap() {

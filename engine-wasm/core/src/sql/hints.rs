@@ -11,9 +11,9 @@
 //! can print a notice; malformed hints are errors with the byte offset in the
 //! statement (map it with `Statement::position_at`).
 
-mod tokens;
 #[cfg(test)]
 mod tests;
+mod tokens;
 
 use std::fmt;
 use std::ops::Range;
@@ -129,11 +129,19 @@ const JOINS: [(JoinMethod, &str, &str); 4] = [
 const SCANS: [(ScanMethod, &str, &str); 3] = [
     (ScanMethod::SeqScan, "SeqScan", "NoSeqScan"),
     (ScanMethod::IndexScan, "IndexScan", "NoIndexScan"),
-    (ScanMethod::IndexOnlyScan, "IndexOnlyScan", "NoIndexOnlyScan"),
+    (
+        ScanMethod::IndexOnlyScan,
+        "IndexOnlyScan",
+        "NoIndexOnlyScan",
+    ),
 ];
 
 fn join_name(method: JoinMethod, negated: bool) -> &'static str {
-    let (_, yes, no) = JOINS.iter().find(|j| j.0 == method).copied().unwrap_or(JOINS[0]);
+    let (_, yes, no) = JOINS
+        .iter()
+        .find(|j| j.0 == method)
+        .copied()
+        .unwrap_or(JOINS[0]);
     if negated {
         no
     } else {
@@ -142,7 +150,11 @@ fn join_name(method: JoinMethod, negated: bool) -> &'static str {
 }
 
 fn scan_name(method: ScanMethod, negated: bool) -> &'static str {
-    let (_, yes, no) = SCANS.iter().find(|s| s.0 == method).copied().unwrap_or(SCANS[0]);
+    let (_, yes, no) = SCANS
+        .iter()
+        .find(|s| s.0 == method)
+        .copied()
+        .unwrap_or(SCANS[0]);
     if negated {
         no
     } else {
@@ -206,44 +218,78 @@ pub fn parse_hints(sql: &str) -> Result<Option<HintSet>, HintError> {
 /// Turns a parsed `name(args)` into a [`Hint`], checking its arguments.
 fn interpret(sql: &str, name: Arg, args: Arg) -> Result<Hint, HintError> {
     let offset = name.offset;
-    let lower = name.text.to_ascii_lowercase();
-    let fail = |message: String| HintError { message, offset };
-    let items = group(&args);
-    let kind = if lower == "set" {
-        set_hint(items).ok_or_else(|| fail("Set hint needs a setting name and a value: Set(name value)".into()))?
-    } else if lower == "leading" {
-        HintKind::Leading(leading_hint(items).map_err(fail)?)
-    } else if let Some(&(method, yes, _)) = JOINS.iter().find(|j| j.1.eq_ignore_ascii_case(&lower) || j.2.eq_ignore_ascii_case(&lower)) {
-        let relations = names(items).filter(|r| r.len() >= 2).ok_or_else(|| {
-            fail(format!("{} hint needs at least two relation names", name.text))
-        })?;
-        let negated = !yes.eq_ignore_ascii_case(&lower);
-        HintKind::Join { method, negated, relations }
-    } else if let Some(&(method, yes, _)) = SCANS.iter().find(|s| s.1.eq_ignore_ascii_case(&lower) || s.2.eq_ignore_ascii_case(&lower)) {
-        let negated = !yes.eq_ignore_ascii_case(&lower);
-        let max = if negated || method == ScanMethod::SeqScan { 1 } else { usize::MAX };
-        let mut list = names(items).filter(|l| !l.is_empty() && l.len() <= max).ok_or_else(|| {
-            let shape = if max == 1 { "one table name" } else { "a table name and optional index names" };
-            fail(format!("{} hint needs {shape}", name.text))
-        })?;
-        let table = list.remove(0);
-        HintKind::Scan { method, negated, table, indexes: list }
-    } else {
-        let inner = args.span.start + 1..args.span.end.saturating_sub(1);
-        let text = sql.get(inner).unwrap_or("").trim().to_string();
-        HintKind::Unknown { name: name.text, args: text }
+    let kind = match known_hint(&name.text, group(&args)) {
+        Some(known) => known.map_err(|message| HintError { message, offset })?,
+        None => {
+            let inner = args.span.start + 1..args.span.end.saturating_sub(1);
+            let text = sql.get(inner).unwrap_or("").trim().to_string();
+            HintKind::Unknown {
+                name: name.text,
+                args: text,
+            }
+        }
     };
     Ok(Hint { kind, offset })
 }
 
-fn set_hint(items: &[Arg]) -> Option<HintKind> {
+/// The hint, or why its arguments are wrong; `None` for a name IndexLab does not
+/// act on.
+fn known_hint(name: &str, items: &[Arg]) -> Option<Result<HintKind, String>> {
+    let is = |spelling: &str| spelling.eq_ignore_ascii_case(name);
+    if is("Set") {
+        return Some(set_hint(items));
+    }
+    if is("Leading") {
+        return Some(leading_hint(items).map(HintKind::Leading));
+    }
+    if let Some(&(method, _, no)) = JOINS.iter().find(|j| is(j.1) || is(j.2)) {
+        let relations = names(items).filter(|r| r.len() >= 2);
+        return Some(
+            relations
+                .map(|relations| HintKind::Join {
+                    method,
+                    negated: is(no),
+                    relations,
+                })
+                .ok_or_else(|| format!("{name} hint needs at least two relation names")),
+        );
+    }
+    let &(method, _, no) = SCANS.iter().find(|s| is(s.1) || is(s.2))?;
+    Some(scan_hint(name, method, is(no), items))
+}
+
+fn set_hint(items: &[Arg]) -> Result<HintKind, String> {
     match items {
-        [name, value] if name.is_word() && value.is_word() => Some(HintKind::Set {
+        [name, value] if name.is_word() && value.is_word() => Ok(HintKind::Set {
             name: name.identifier(),
             value: value.text.clone(),
         }),
-        _ => None,
+        _ => Err("Set hint needs a setting name and a value: Set(name value)".into()),
     }
+}
+
+/// A scan hint: one table, then index names unless it is `SeqScan` or a `No…` form.
+fn scan_hint(
+    name: &str,
+    method: ScanMethod,
+    negated: bool,
+    items: &[Arg],
+) -> Result<HintKind, String> {
+    let table_only = negated || method == ScanMethod::SeqScan;
+    let max = if table_only { 1 } else { usize::MAX };
+    let mut list = names(items)
+        .filter(|l| !l.is_empty() && l.len() <= max)
+        .ok_or_else(|| match table_only {
+            true => format!("{name} hint needs one table name"),
+            false => format!("{name} hint needs a table name and optional index names"),
+        })?;
+    let table = list.remove(0);
+    Ok(HintKind::Scan {
+        method,
+        negated,
+        table,
+        indexes: list,
+    })
 }
 
 /// `Leading(a b c)` or `Leading((a b))`, `Leading(((a b) c))`.
@@ -253,7 +299,9 @@ fn leading_hint(items: &[Arg]) -> Result<Leading, String> {
         _ => names(items)
             .filter(|list| list.len() >= 2)
             .map(Leading::Order)
-            .ok_or_else(|| "Leading hint needs at least two relations: Leading(a b) or Leading((a b))".into()),
+            .ok_or_else(|| {
+                "Leading hint needs at least two relations: Leading(a b) or Leading((a b))".into()
+            }),
     }
 }
 
@@ -266,11 +314,16 @@ fn join_tree(arg: &Arg) -> Result<JoinTree, String> {
             Box::new(join_tree(outer)?),
             Box::new(join_tree(inner)?),
         )),
-        _ => Err("Leading hint: each parenthesized pair must hold exactly two relations or pairs".into()),
+        _ => Err(
+            "Leading hint: each parenthesized pair must hold exactly two relations or pairs".into(),
+        ),
     }
 }
 
 /// The arguments as names, if they are all plain words.
 fn names(items: &[Arg]) -> Option<Vec<String>> {
-    items.iter().map(|a| a.is_word().then(|| a.identifier())).collect()
+    items
+        .iter()
+        .map(|a| a.is_word().then(|| a.identifier()))
+        .collect()
 }

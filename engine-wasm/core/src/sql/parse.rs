@@ -50,7 +50,9 @@ fn strip_yb_syntax(sql: &str) -> (String, YbSyntax) {
         if rest.len() >= 4 && rest[1] == "into" && rest[3].trim_end_matches(';') == "tablets" {
             if let Ok(n) = rest[2].parse::<u32>() {
                 yb.split_into = Some(n);
-                let end = lower[i..].find("tablets").map_or(lower.len(), |j| i + j + 7);
+                let end = lower[i..]
+                    .find("tablets")
+                    .map_or(lower.len(), |j| i + j + 7);
                 blank(&mut text, i, end - i);
             }
         }
@@ -110,7 +112,7 @@ fn syntax_error(e: sqlparser::parser::ParserError) -> SqlError {
     err
 }
 
-pub(super) fn unsupported(what: impl Into<String>) -> SqlError {
+pub(crate) fn unsupported(what: impl Into<String>) -> SqlError {
     SqlError::new(
         ErrorKind::Unsupported,
         format!("{} is not supported by IndexLab", what.into()),
@@ -162,7 +164,11 @@ fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {
         },
         other => {
             let text = other.to_string();
-            let head: String = text.split_whitespace().take(2).collect::<Vec<_>>().join(" ");
+            let head: String = text
+                .split_whitespace()
+                .take(2)
+                .collect::<Vec<_>>()
+                .join(" ");
             return Err(unsupported(format!("the statement \"{head} …\"")));
         }
     })
@@ -323,7 +329,9 @@ fn convert_delete(d: sp::Delete) -> Result<Statement, SqlError> {
         sp::FromTable::WithFromKeyword(t) | sp::FromTable::WithoutKeyword(t) => t,
     };
     if tables.len() != 1 || d.using.is_some() || d.returning.is_some() {
-        return Err(unsupported("DELETE with USING, RETURNING or several tables"));
+        return Err(unsupported(
+            "DELETE with USING, RETURNING or several tables",
+        ));
     }
     Ok(Statement::Delete {
         table: single_table(&tables[0])?,

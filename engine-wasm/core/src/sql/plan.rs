@@ -183,8 +183,16 @@ fn merge(a: KeyCond, b: KeyCond) -> Option<KeyCond> {
                 upper: u2,
             },
         ) => {
-            let lower = if matches!(l1, Bound::Unbounded) { l2 } else { l1 };
-            let upper = if matches!(u1, Bound::Unbounded) { u2 } else { u1 };
+            let lower = if matches!(l1, Bound::Unbounded) {
+                l2
+            } else {
+                l1
+            };
+            let upper = if matches!(u1, Bound::Unbounded) {
+                u2
+            } else {
+                u1
+            };
             Some(KeyCond::Range { lower, upper })
         }
         _ => None,

@@ -22,7 +22,7 @@
 //!   script file; the statement says so ([`Trigger::EndOfScript`]).
 
 mod lexer;
-pub mod meta;
+mod meta;
 #[cfg(test)]
 mod proptests;
 mod splitter;
@@ -32,8 +32,8 @@ mod tests;
 use std::fmt;
 
 use super::error::{ErrorKind, Position, SqlError};
-use splitter::Splitter;
 pub use meta::{DEFAULT_WATCH_INTERVAL_SECS, MAX_WATCH_COUNT};
+use splitter::Splitter;
 
 /// One thing a script asks for, in script order.
 #[derive(Debug, Clone, PartialEq)]
@@ -111,7 +111,29 @@ struct Segment {
     at: Position,
 }
 
+impl ScriptItem {
+    /// Where the item starts: a statement's first character, a meta-command's `\`.
+    pub fn at(&self) -> Position {
+        match self {
+            ScriptItem::Statement(s) => s.at,
+            ScriptItem::Meta(m) => m.at,
+        }
+    }
+}
+
 impl Statement {
+    /// A statement run once, whose text starts at `at` in its script (for SQL that
+    /// does not come from [`split_script`], such as a single query or a test).
+    pub fn new(sql: impl Into<String>, at: Position) -> Statement {
+        Statement {
+            sql: sql.into(),
+            at,
+            runs: 1,
+            trigger: Trigger::Semicolon,
+            segments: vec![Segment { sql_offset: 0, at }],
+        }
+    }
+
     /// The script position of byte `offset` of [`Statement::sql`], e.g. of an error
     /// a parser or the hint reader found there.
     pub fn position_at(&self, offset: usize) -> Position {

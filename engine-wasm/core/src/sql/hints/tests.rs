@@ -59,7 +59,10 @@ fn no_hint_comment_is_none() {
     assert_eq!(parse_hints("select /* plain */ 1").unwrap(), None);
     // Only words, commas, parentheses and spaces may precede the hint comment.
     assert_eq!(parse_hints("select '/*+ SeqScan(t) */'").unwrap(), None);
-    assert_eq!(parse_hints("/* c */ /*+ SeqScan(t) */ select 1").unwrap(), None);
+    assert_eq!(
+        parse_hints("/* c */ /*+ SeqScan(t) */ select 1").unwrap(),
+        None
+    );
 }
 
 #[test]
@@ -80,7 +83,10 @@ fn set_values_may_be_bare_or_quoted() {
         HintKind::Set { name, value } => (name.clone(), value.clone()),
         other => panic!("{other:?}"),
     };
-    assert_eq!(set("/*+ Set(work_mem 64MB) */"), ("work_mem".into(), "64MB".into()));
+    assert_eq!(
+        set("/*+ Set(work_mem 64MB) */"),
+        ("work_mem".into(), "64MB".into())
+    );
     assert_eq!(set("/*+ set(X '1') */"), ("x".into(), "1".into()));
     assert_eq!(set("/*+ Set(x \"a b\") */"), ("x".into(), "a b".into()));
     assert_eq!(set("/*+ Set(x 'it''s') */"), ("x".into(), "it's".into()));
@@ -88,15 +94,16 @@ fn set_values_may_be_bare_or_quoted() {
 
 #[test]
 fn join_methods_and_their_negations() {
-    let methods: Vec<(JoinMethod, bool)> = kinds(
-        "/*+ HashJoin(a b) MergeJoin(a b c) NoNestLoop(a b) YbBatchedNL(a b) */",
-    )
-    .into_iter()
-    .map(|k| match k {
-        HintKind::Join { method, negated, .. } => (method, negated),
-        other => panic!("{other:?}"),
-    })
-    .collect();
+    let methods: Vec<(JoinMethod, bool)> =
+        kinds("/*+ HashJoin(a b) MergeJoin(a b c) NoNestLoop(a b) YbBatchedNL(a b) */")
+            .into_iter()
+            .map(|k| match k {
+                HintKind::Join {
+                    method, negated, ..
+                } => (method, negated),
+                other => panic!("{other:?}"),
+            })
+            .collect();
     assert_eq!(
         methods,
         [
@@ -181,14 +188,20 @@ fn malformed_hints_are_errors_at_the_right_offset() {
     assert!(e.message.contains("Set(name value)"));
 
     let e = error("select /*+ NestLoop(a) */ 1");
-    assert_eq!((e.offset, e.message.as_str()), (11, "NestLoop hint needs at least two relation names"));
+    assert_eq!(
+        (e.offset, e.message.as_str()),
+        (11, "NestLoop hint needs at least two relation names")
+    );
 
     let e = error("/*+ SeqScan(t) Leading((a b c)) */");
     assert_eq!(e.offset, 15);
     assert!(e.message.contains("exactly two"));
 
     let e = error("/*+ NestLoop(a b */");
-    assert_eq!((e.offset, e.message.as_str()), (12, "unterminated hint: missing \")\""));
+    assert_eq!(
+        (e.offset, e.message.as_str()),
+        (12, "unterminated hint: missing \")\"")
+    );
 
     let e = error("/*+ NestLoop */");
     assert!(e.message.contains("parentheses"), "{}", e.message);
@@ -202,8 +215,12 @@ fn malformed_hints_are_errors_at_the_right_offset() {
 
     assert_eq!(error("/*+ SeqScan(t) /* x */").offset, 15);
     assert_eq!(error("/*+ SeqScan(t)").offset, 0);
-    assert!(error("/*+ SeqScan(a b) */").message.contains("one table name"));
-    assert!(error("/*+ IndexScan() */").message.contains("optional index"));
+    assert!(error("/*+ SeqScan(a b) */")
+        .message
+        .contains("one table name"));
+    assert!(error("/*+ IndexScan() */")
+        .message
+        .contains("optional index"));
     assert!(error("/*+ Leading(a) */").message.contains("at least two"));
 }
 
@@ -216,8 +233,16 @@ fn errors_convert_to_sql_errors() {
 #[test]
 fn never_panics_on_odd_input() {
     for sql in [
-        "/*+", "/*+*/", "/*+ ( */", "/*+ a(((( */", "/*+ é(ü) */", "/*+ 'x */", "/*+\"",
-        "/*+ a() b()) */", "/*+ Leading(()) */", "/*+ Leading((a (b))) */",
+        "/*+",
+        "/*+*/",
+        "/*+ ( */",
+        "/*+ a(((( */",
+        "/*+ é(ü) */",
+        "/*+ 'x */",
+        "/*+\"",
+        "/*+ a() b()) */",
+        "/*+ Leading(()) */",
+        "/*+ Leading((a (b))) */",
     ] {
         let _ = parse_hints(sql);
     }

@@ -67,9 +67,7 @@ pub fn block_comment_end(s: &[u8], start: usize) -> Result<usize, LexError> {
 /// Whether the `'` at `quote` opens an escape string (`E'…'`): the quote follows
 /// a lone `E` or `e` that is not the end of a longer identifier.
 pub fn is_escape_string(s: &[u8], quote: usize) -> bool {
-    quote >= 1
-        && matches!(s[quote - 1], b'e' | b'E')
-        && (quote < 2 || !is_ident_byte(s[quote - 2]))
+    quote >= 1 && matches!(s[quote - 1], b'e' | b'E') && (quote < 2 || !is_ident_byte(s[quote - 2]))
 }
 
 /// The end of a single-quoted string. `''` is a quote inside it; in an escape

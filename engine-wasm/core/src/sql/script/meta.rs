@@ -64,7 +64,11 @@ pub fn scan(text: &str, start: usize) -> Result<MetaLine, LexError> {
             b if b.is_ascii_whitespace() => i += 1,
             b'\\' => {
                 // `\\` is a separator and is consumed; a lone `\` is the next command.
-                line.end = if s.get(i + 1) == Some(&b'\\') { i + 2 } else { i };
+                line.end = if s.get(i + 1) == Some(&b'\\') {
+                    i + 2
+                } else {
+                    i
+                };
                 return Ok(line);
             }
             _ => {
@@ -163,8 +167,9 @@ pub fn watch_options(args: &[Arg]) -> Result<WatchOptions, LexError> {
                     ));
                 }
                 have_interval = true;
-                opts.interval_secs = parse_interval(value)
-                    .ok_or_else(|| fail(format!("\\watch: incorrect interval value \"{value}\"")))?;
+                opts.interval_secs = parse_interval(value).ok_or_else(|| {
+                    fail(format!("\\watch: incorrect interval value \"{value}\""))
+                })?;
             }
             Some("c") | Some("count") => {
                 if opts.count.is_some() {
@@ -245,7 +250,10 @@ mod tests {
         assert_eq!(texts("\\echo \"My T\" ab'c d'e"), ["\"My T\"", "abc de"]);
         assert!(args("\\flush \"T\"")[0].double_quoted);
         let err = scan("\\echo 'abc\nx", 0).unwrap_err();
-        assert_eq!((err.message.as_str(), err.offset), ("unterminated quoted string", 6));
+        assert_eq!(
+            (err.message.as_str(), err.offset),
+            ("unterminated quoted string", 6)
+        );
     }
 
     #[test]
@@ -286,7 +294,9 @@ mod tests {
             err("\\watch m=3").message,
             "\\watch: unrecognized parameter \"m=3\""
         );
-        assert!(err("\\watch c=5000000").message.contains("limit of 1000000"));
+        assert!(err("\\watch c=5000000")
+            .message
+            .contains("limit of 1000000"));
         assert!(err("\\watch c=99999999999").message.contains("incorrect"));
         assert!(err("\\watch i=inf").message.contains("incorrect interval"));
     }

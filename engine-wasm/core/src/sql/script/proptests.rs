@@ -62,7 +62,11 @@ fn piece() -> impl Strategy<Value = String> {
         content.prop_map(|c| format!("\"{}\"", c.replace('"', "\"\""))),
         content.prop_map(|c| format!("$q${}$q$", c.replace('$', "d"))),
         content.prop_map(|c| format!("$${}$$", c.replace('$', "d"))),
-        content.prop_map(|c| format!("/* {} /* {} */ */", c.replace(['*', '/'], ""), c.replace(['*', '/'], ""))),
+        content.prop_map(|c| format!(
+            "/* {} /* {} */ */",
+            c.replace(['*', '/'], ""),
+            c.replace(['*', '/'], "")
+        )),
         content.prop_map(|c| format!("-- {c}\n")),
         "[a-z]{1,5}".prop_map(|w| format!("({w}; {w})")),
     ]

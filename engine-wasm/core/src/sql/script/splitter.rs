@@ -303,7 +303,10 @@ impl<'a> Splitter<'a> {
 fn ordinary_end(s: &[u8], start: usize, whitespace: bool) -> usize {
     let special = |b: u8| {
         b.is_ascii_whitespace() != whitespace
-            || matches!(b, b'-' | b'/' | b'\'' | b'"' | b'$' | b'(' | b')' | b';' | b'\\')
+            || matches!(
+                b,
+                b'-' | b'/' | b'\'' | b'"' | b'$' | b'(' | b')' | b';' | b'\\'
+            )
     };
     (start + 1..s.len())
         .find(|&i| special(s[i]))

@@ -16,7 +16,10 @@ fn statements(text: &str) -> Vec<Statement> {
 
 /// (sql, runs) of each statement.
 fn runs(text: &str) -> Vec<(String, u32)> {
-    statements(text).into_iter().map(|s| (s.sql, s.runs)).collect()
+    statements(text)
+        .into_iter()
+        .map(|s| (s.sql, s.runs))
+        .collect()
 }
 
 fn sqls(text: &str) -> Vec<String> {
@@ -75,7 +78,8 @@ insert into demo(value)
 
 #[test]
 fn article_004_watch_count_with_a_number() {
-    let text = "create table demo (n bigint);\ncreate index nonconcurrently on demo(n)\n\\watch count=3\n";
+    let text =
+        "create table demo (n bigint);\ncreate index nonconcurrently on demo(n)\n\\watch count=3\n";
     assert_eq!(
         runs(text),
         [
@@ -88,7 +92,10 @@ fn article_004_watch_count_with_a_number() {
 #[test]
 fn article_004_shell_variable_is_psqls_error_at_the_option() {
     let e = error("create table demo (n bigint);\ncreate index nonconcurrently on demo(n)\n\\watch count=$i\n");
-    assert_eq!(e.to_string(), "line 3, column 8: \\watch: incorrect iteration count \"$i\"");
+    assert_eq!(
+        e.to_string(),
+        "line 3, column 8: \\watch: incorrect iteration count \"$i\""
+    );
 }
 
 #[test]
@@ -105,7 +112,11 @@ fn a_watched_buffer_does_not_become_the_previous_statement() {
     let text = "select 1;\nselect 2\n\\watch c=2\n\\watch c=3\n";
     assert_eq!(
         runs(text),
-        [("select 1".into(), 1), ("select 2".into(), 2), ("select 1".into(), 3)]
+        [
+            ("select 1".into(), 1),
+            ("select 2".into(), 2),
+            ("select 1".into(), 3)
+        ]
     );
 }
 
@@ -120,15 +131,25 @@ fn watch_without_count_is_refused_with_a_suggestion() {
 #[test]
 fn watch_with_nothing_to_run_is_psqls_error() {
     let e = error("\\watch c=2");
-    assert_eq!(e.to_string(), "line 1, column 1: \\watch cannot be used with an empty query");
+    assert_eq!(
+        e.to_string(),
+        "line 1, column 1: \\watch cannot be used with an empty query"
+    );
     // An empty statement sent with `;` becomes the previous one, as in psql.
-    assert!(error("select 1;\n;\n\\watch c=2").message.contains("empty query"));
-    assert!(error("/* only a comment */\n\\watch c=2").message.contains("empty query"));
+    assert!(error("select 1;\n;\n\\watch c=2")
+        .message
+        .contains("empty query"));
+    assert!(error("/* only a comment */\n\\watch c=2")
+        .message
+        .contains("empty query"));
 }
 
 #[test]
 fn watch_may_follow_sql_on_the_same_line() {
-    assert_eq!(runs("select 1 \\watch c=2\nselect 2;"), [("select 1".into(), 2), ("select 2".into(), 1)]);
+    assert_eq!(
+        runs("select 1 \\watch c=2\nselect 2;"),
+        [("select 1".into(), 2), ("select 2".into(), 1)]
+    );
 }
 
 #[test]
@@ -149,14 +170,23 @@ fn semicolons_inside_quotes_and_comments_do_not_split() {
 #[test]
 fn a_plain_string_keeps_backslashes_literal() {
     // standard_conforming_strings: the backslash does not escape the quote.
-    assert_eq!(sqls("select 'a\\'; select 2;"), ["select 'a\\'", "select 2"]);
+    assert_eq!(
+        sqls("select 'a\\'; select 2;"),
+        ["select 'a\\'", "select 2"]
+    );
     // …but a word ending in e is not an E prefix.
-    assert_eq!(sqls("select some'a\\'; select 2;"), ["select some'a\\'", "select 2"]);
+    assert_eq!(
+        sqls("select some'a\\'; select 2;"),
+        ["select some'a\\'", "select 2"]
+    );
 }
 
 #[test]
 fn semicolons_inside_parentheses_do_not_split() {
-    assert_eq!(sqls("select (1;\n2); select 3;"), ["select (1;\n2)", "select 3"]);
+    assert_eq!(
+        sqls("select (1;\n2); select 3;"),
+        ["select (1;\n2)", "select 3"]
+    );
 }
 
 #[test]
@@ -165,7 +195,10 @@ fn leading_whitespace_and_line_comments_are_dropped_but_hints_stay() {
     assert_eq!(s[0].sql, "/*+ SeqScan(t) */ select * from t");
     assert_eq!(s[0].at, Position::new(3, 3));
     let s = statements("explain (costs off) /*+ nestloop(a b) */\nselect 1;");
-    assert_eq!(s[0].sql, "explain (costs off) /*+ nestloop(a b) */\nselect 1");
+    assert_eq!(
+        s[0].sql,
+        "explain (costs off) /*+ nestloop(a b) */\nselect 1"
+    );
 }
 
 #[test]
@@ -187,13 +220,25 @@ fn empty_input_and_empty_statements_give_nothing() {
 #[test]
 fn unterminated_constructs_point_at_their_start() {
     let e = error("select 1;\nselect 2;\n    'abc");
-    assert_eq!(e.to_string(), "line 3, column 5: unterminated quoted string");
+    assert_eq!(
+        e.to_string(),
+        "line 3, column 5: unterminated quoted string"
+    );
     let e = error("select \"abc");
-    assert_eq!((e.message.as_str(), e.line, e.column), ("unterminated quoted identifier", 1, 8));
+    assert_eq!(
+        (e.message.as_str(), e.line, e.column),
+        ("unterminated quoted identifier", 1, 8)
+    );
     let e = error("select 1 /* a /* b */");
-    assert_eq!((e.message.as_str(), e.column), ("unterminated /* comment", 10));
+    assert_eq!(
+        (e.message.as_str(), e.column),
+        ("unterminated /* comment", 10)
+    );
     let e = error("do $x$ begin end $y$;");
-    assert_eq!((e.message.as_str(), e.column), ("unterminated dollar-quoted string", 4));
+    assert_eq!(
+        (e.message.as_str(), e.column),
+        ("unterminated dollar-quoted string", 4)
+    );
     let e = error("select E'\\';");
     assert_eq!(e.column, 9);
     let e = error("select (1;\nselect 2;");
@@ -205,7 +250,11 @@ fn unterminated_constructs_point_at_their_start() {
 fn unknown_meta_commands_are_named() {
     let e = error("select 1;\n\\i ybwr.sql\n");
     assert_eq!((e.line, e.column), (2, 1));
-    assert!(e.message.starts_with("unsupported meta-command \\i:"), "{}", e.message);
+    assert!(
+        e.message.starts_with("unsupported meta-command \\i:"),
+        "{}",
+        e.message
+    );
     assert!(error("\\! curl -s x").message.contains("\\!"));
     assert!(error("\\WATCH c=1").message.contains("\\WATCH"));
     assert!(error("\\ x").message.starts_with("invalid command \\"));
@@ -226,7 +275,10 @@ fn other_meta_commands() {
         [
             (MetaCommand::Flush(None), Position::new(1, 1)),
             (MetaCommand::Flush(Some("demo".into())), Position::new(2, 1)),
-            (MetaCommand::Compact(Some("My T".into())), Position::new(3, 1)),
+            (
+                MetaCommand::Compact(Some("My T".into())),
+                Position::new(3, 1)
+            ),
             (MetaCommand::Checkpoint, Position::new(4, 1)),
             (MetaCommand::Echo("a  b c".into()), Position::new(5, 1)),
         ]
@@ -236,14 +288,23 @@ fn other_meta_commands() {
 #[test]
 fn meta_command_argument_errors() {
     let e = error("\\checkpoint now");
-    assert_eq!((e.message.as_str(), e.column), ("\\checkpoint: extra argument \"now\"", 13));
+    assert_eq!(
+        (e.message.as_str(), e.column),
+        ("\\checkpoint: extra argument \"now\"", 13)
+    );
     assert_eq!(error("\\flush a b").column, 10);
 }
 
 #[test]
 fn the_query_buffer_survives_other_meta_commands() {
     let items = split("insert into t\n\\flush\nvalues (1);");
-    assert!(matches!(items[0], ScriptItem::Meta(Meta { command: MetaCommand::Flush(None), .. })));
+    assert!(matches!(
+        items[0],
+        ScriptItem::Meta(Meta {
+            command: MetaCommand::Flush(None),
+            ..
+        })
+    ));
     let ScriptItem::Statement(s) = &items[1] else {
         panic!("{items:?}")
     };
@@ -252,7 +313,10 @@ fn the_query_buffer_survives_other_meta_commands() {
     let values = s.sql.find("values").unwrap();
     assert_eq!(s.position_at(values), Position::new(3, 1));
     assert_eq!(s.position_at(7), Position::new(1, 8));
-    assert_eq!(s.script_position(Position::new(2, 3)), Some(Position::new(3, 3)));
+    assert_eq!(
+        s.script_position(Position::new(2, 3)),
+        Some(Position::new(3, 3))
+    );
     assert_eq!(s.script_position(Position::new(9, 1)), None);
 }
 
@@ -269,8 +333,13 @@ fn separator_and_escaped_semicolon() {
     );
     assert_eq!(sqls("\\echo hi \\\\ select 1;"), ["select 1"]);
     assert_eq!(sqls("select 2\\; select 3;"), ["select 2; select 3"]);
-    let ScriptItem::Meta(m) = &items[4] else { panic!() };
-    assert_eq!((m.command.clone(), m.at), (MetaCommand::Echo("b".into()), Position::new(3, 9)));
+    let ScriptItem::Meta(m) = &items[4] else {
+        panic!()
+    };
+    assert_eq!(
+        (m.command.clone(), m.at),
+        (MetaCommand::Echo("b".into()), Position::new(3, 9))
+    );
 }
 
 #[test]
@@ -291,4 +360,12 @@ fn script_errors_convert_to_sql_errors() {
     let e: SqlError = error("'").into();
     assert_eq!(e.kind, ErrorKind::Script);
     assert_eq!(e.at, Some(Position::new(1, 1)));
+}
+
+#[test]
+fn statements_built_by_hand_map_positions_too() {
+    let s = Statement::new("select\n  1", Position::new(4, 3));
+    assert_eq!((s.runs, s.trigger), (1, Trigger::Semicolon));
+    assert_eq!(s.position_at(9), Position::new(5, 3));
+    assert_eq!(ScriptItem::Statement(s).at(), Position::new(4, 3));
 }

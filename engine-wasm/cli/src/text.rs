@@ -1,0 +1,67 @@
+//! psql-like text output.
+
+use indexlab_engine::scenario::{Outcome, Report};
+use std::fmt::Write;
+
+/// A result table as psql aligns it: header, dashes, rows, `(N rows)`.
+fn table(o: &Outcome, out: &mut String) {
+    let lines: Vec<Vec<String>> = match &o.explain {
+        Some(plan) => plan.iter().map(|l| vec![l.clone()]).collect(),
+        None => o.rows.clone(),
+    };
+    let ncol = o.columns.len();
+    let mut widths: Vec<usize> = o.columns.iter().map(|c| c.chars().count()).collect();
+    for r in &lines {
+        for (i, v) in r.iter().enumerate().take(ncol) {
+            widths[i] = widths[i].max(v.chars().count());
+        }
+    }
+    let header: Vec<String> = o
+        .columns
+        .iter()
+        .zip(&widths)
+        .map(|(c, w)| {
+            let pad = w - c.chars().count();
+            format!("{}{c}{}", " ".repeat(pad / 2), " ".repeat(pad - pad / 2))
+        })
+        .collect();
+    let _ = writeln!(out, " {} ", header.join(" | ").trim_end());
+    let dashes: Vec<String> = widths.iter().map(|w| "-".repeat(w + 2)).collect();
+    let _ = writeln!(out, "{}", dashes.join("+"));
+    for r in &lines {
+        let cells: Vec<String> = r
+            .iter()
+            .zip(&widths)
+            .map(|(v, w)| format!("{v:<w$}"))
+            .collect();
+        let _ = writeln!(out, " {}", cells.join(" | ").trim_end());
+    }
+    let n = o.row_count;
+    let _ = writeln!(out, "({n} row{})", if n == 1 { "" } else { "s" });
+}
+
+pub fn report(r: &Report) -> String {
+    let mut out = String::new();
+    for s in &r.statements {
+        let _ = writeln!(out, "{}", s.sql);
+        for n in &s.outcome.notices {
+            let _ = writeln!(out, "NOTICE:  {n}");
+        }
+        if s.outcome.columns.is_empty() {
+            if !s.outcome.tag.is_empty() {
+                let _ = writeln!(out, "{}", s.outcome.tag);
+            }
+        } else {
+            table(&s.outcome, &mut out);
+        }
+        let _ = writeln!(out);
+    }
+    let _ = writeln!(
+        out,
+        "-- {} profile: {} statement run(s), {:.3} ms of virtual time",
+        r.profile,
+        r.statements.len(),
+        r.total_virtual_ms
+    );
+    out
+}

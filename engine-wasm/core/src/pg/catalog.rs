@@ -1,0 +1,154 @@
+//! The PostgreSQL profile's catalog: tables (a heap each) and their B+tree indexes.
+
+use super::heap::Heap;
+use crate::btree::{encode_key_into, index_tuple_size, BTree, KeyColumn, SortOrder};
+use crate::buffer_pool::RelId;
+use crate::sql::ast::{ColumnDef, Order};
+use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::plan::{IndexInfo, TableInfo};
+use crate::value::{SqlType, Value};
+
+/// A heap row: the column values in table order.
+pub type Row = Box<[Value]>;
+
+pub struct Table {
+    pub name: String,
+    pub rel: RelId,
+    pub columns: Vec<ColumnDef>,
+    pub types: Vec<SqlType>,
+    pub heap: Heap<Row>,
+    /// Next value of each serial column's sequence.
+    pub sequences: Vec<Option<i64>>,
+    /// Positions in `Catalog::indexes`.
+    pub indexes: Vec<usize>,
+    /// The VM fork exists once VACUUM has run (before that, an index-only scan finds
+    /// no VM page to read and counts no buffer for it, as PostgreSQL does).
+    pub vm_exists: bool,
+}
+
+pub struct Index {
+    pub name: String,
+    pub rel: RelId,
+    pub table: usize,
+    /// Key columns (positions in the table) with their order.
+    pub key: Vec<(usize, Order)>,
+    pub include: Vec<usize>,
+    pub key_columns: Vec<KeyColumn>,
+    /// Types of the stored columns (key, then INCLUDE).
+    pub stored_types: Vec<SqlType>,
+    pub unique: bool,
+    pub tree: BTree,
+}
+
+impl Index {
+    /// The index key of a heap row, as ordered bytes, and the on-page tuple size.
+    pub fn entry_of(&self, row: &[Value], buf: &mut Vec<u8>) -> Result<u16, SqlError> {
+        let values: Vec<Value> = self.stored_columns().map(|c| row[c].clone()).collect();
+        buf.clear();
+        let nkey = self.key.len();
+        encode_key_into(&values[..nkey], &self.key_columns, buf)
+            .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
+        let size = index_tuple_size(&values, &self.stored_types)
+            .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
+        u16::try_from(size).map_err(|_| {
+            SqlError::new(ErrorKind::Execution, format!("index row size {size} is too large"))
+        })
+    }
+
+    /// Key columns then INCLUDE columns: what an index tuple stores.
+    pub fn stored_columns(&self) -> impl Iterator<Item = usize> + '_ {
+        self.key
+            .iter()
+            .map(|(c, _)| *c)
+            .chain(self.include.iter().copied())
+    }
+}
+
+#[derive(Default)]
+pub struct Catalog {
+    pub tables: Vec<Option<Table>>,
+    pub indexes: Vec<Option<Index>>,
+}
+
+pub fn key_column(ty: SqlType, order: Order) -> KeyColumn {
+    KeyColumn {
+        ty,
+        order: match order {
+            Order::Asc => SortOrder::Asc,
+            Order::Desc => SortOrder::Desc,
+        },
+    }
+}
+
+impl Catalog {
+    pub fn table_id(&self, name: &str) -> Result<usize, SqlError> {
+        self.tables
+            .iter()
+            .position(|t| t.as_ref().is_some_and(|t| t.name == name))
+            .ok_or_else(|| {
+                SqlError::new(
+                    ErrorKind::Semantic,
+                    format!("relation \"{name}\" does not exist"),
+                )
+            })
+    }
+
+    pub fn table(&self, id: usize) -> &Table {
+        self.tables[id].as_ref().expect("table ids come from table_id")
+    }
+
+    pub fn table_mut(&mut self, id: usize) -> &mut Table {
+        self.tables[id].as_mut().expect("table ids come from table_id")
+    }
+
+    pub fn index(&self, id: usize) -> &Index {
+        self.indexes[id].as_ref().expect("index ids come from the table")
+    }
+
+    pub fn index_mut(&mut self, id: usize) -> &mut Index {
+        self.indexes[id].as_mut().expect("index ids come from the table")
+    }
+
+    /// True when a table or index already has this name (they share a namespace).
+    pub fn name_taken(&self, name: &str) -> bool {
+        self.tables.iter().flatten().any(|t| t.name == name)
+            || self.indexes.iter().flatten().any(|i| i.name == name)
+    }
+
+    /// PostgreSQL's default index name: `table_col1_col2_idx`, then `…_idx1`, ….
+    pub fn default_index_name(&self, table: &str, cols: &[String], suffix: &str) -> String {
+        let base = format!("{table}_{}_{suffix}", cols.join("_"));
+        if !self.name_taken(&base) {
+            return base;
+        }
+        (1..)
+            .map(|n| format!("{base}{n}"))
+            .find(|n| !self.name_taken(n))
+            .unwrap_or(base)
+    }
+
+    /// What the planner needs to know about table `id`.
+    pub fn planner_info(&self, id: usize) -> TableInfo {
+        let t = self.table(id);
+        TableInfo {
+            name: t.name.clone(),
+            columns: t
+                .columns
+                .iter()
+                .map(|c| (c.name.clone(), c.ty))
+                .collect(),
+            indexes: t
+                .indexes
+                .iter()
+                .map(|&i| {
+                    let ix = self.index(i);
+                    IndexInfo {
+                        name: ix.name.clone(),
+                        key: ix.key.clone(),
+                        include: ix.include.clone(),
+                    }
+                })
+                .collect(),
+        }
+    }
+}

@@ -1,0 +1,199 @@
+//! CREATE TABLE, CREATE INDEX, DROP TABLE on the PostgreSQL profile.
+
+use super::catalog::{key_column, Index, Table};
+use super::engine::PgEngine;
+use super::heap::{Heap, HeapConfig};
+use crate::btree::{BTree, BTreeConfig};
+use crate::buffer_pool::Fork;
+use crate::scenario::Outcome;
+use crate::sql::ast::{CreateIndex, CreateTable, KeyColumn, Order};
+use crate::sql::error::{ErrorKind, SqlError};
+use crate::value::SqlType;
+
+fn semantic(msg: String) -> SqlError {
+    SqlError::new(ErrorKind::Semantic, msg)
+}
+
+impl PgEngine {
+    fn page_size(&self) -> u32 {
+        self.io.pool.page_size()
+    }
+
+    fn btree_config(&self) -> Result<BTreeConfig, SqlError> {
+        let ff = |n: &str| -> Result<u8, SqlError> {
+            let v = self
+                .settings
+                .get_int(n)
+                .map_err(|e| SqlError::new(ErrorKind::Setting, e.to_string()))?;
+            Ok(v.clamp(10, 100) as u8)
+        };
+        Ok(BTreeConfig {
+            page_size: self.page_size(),
+            leaf_fillfactor: ff("leaf_fillfactor")?,
+            internal_fillfactor: ff("internal_fillfactor")?,
+        })
+    }
+
+    pub(super) fn create_table(&mut self, t: &CreateTable) -> Result<Outcome, SqlError> {
+        if self.catalog.name_taken(&t.name) {
+            if t.if_not_exists {
+                return Ok(Outcome::tag("CREATE TABLE").notice(format!(
+                    "relation \"{}\" already exists, skipping",
+                    t.name
+                )));
+            }
+            return Err(semantic(format!("relation \"{}\" already exists", t.name)));
+        }
+        let fillfactor = self
+            .settings
+            .get_int("heap_fillfactor")
+            .map_err(|e| SqlError::new(ErrorKind::Setting, e.to_string()))?;
+        let heap = Heap::new(HeapConfig {
+            page_size: self.page_size(),
+            fillfactor: fillfactor.clamp(10, 100) as u8,
+        })
+        .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
+        let rel = self.io.add_relation(&t.name);
+        let table = Table {
+            name: t.name.clone(),
+            rel,
+            types: t.columns.iter().map(|c| c.ty).collect(),
+            sequences: t.columns.iter().map(|c| c.serial.then_some(1)).collect(),
+            columns: t.columns.clone(),
+            heap,
+            indexes: Vec::new(),
+            vm_exists: false,
+        };
+        self.catalog.tables.push(Some(table));
+        let mut out = Outcome::tag("CREATE TABLE");
+        if let Some(n) = t.split_into {
+            out.notices.push(format!(
+                "SPLIT INTO {n} TABLETS is YugabyteDB syntax; PostgreSQL ignores it"
+            ));
+        }
+        if let Some(pk) = &t.primary_key {
+            let name = format!("{}_pkey", t.name);
+            self.build_index(&name, &t.name, pk, &[], true)?;
+        }
+        Ok(out)
+    }
+
+    pub(super) fn create_index(&mut self, i: &CreateIndex) -> Result<Outcome, SqlError> {
+        let table = self.catalog.table_id(&i.table)?;
+        let cols: Vec<String> = i.columns.iter().map(|c| c.name.clone()).collect();
+        let name = match &i.name {
+            Some(n) => n.clone(),
+            None => self.catalog.default_index_name(&i.table, &cols, "idx"),
+        };
+        if self.catalog.name_taken(&name) {
+            if i.if_not_exists {
+                return Ok(Outcome::tag("CREATE INDEX")
+                    .notice(format!("relation \"{name}\" already exists, skipping")));
+            }
+            return Err(semantic(format!("relation \"{name}\" already exists")));
+        }
+        let _ = table;
+        self.build_index(&name, &i.table, &i.columns, &i.include, i.unique)?;
+        Ok(Outcome::tag("CREATE INDEX"))
+    }
+
+    fn column_position(&self, table: usize, name: &str) -> Result<usize, SqlError> {
+        let t = self.catalog.table(table);
+        t.columns.iter().position(|c| c.name == name).ok_or_else(|| {
+            semantic(format!(
+                "column \"{name}\" named in key does not exist in table \"{}\"",
+                t.name
+            ))
+        })
+    }
+
+    /// Creates an index and fills it from the table's live rows, in heap order (a
+    /// simplification of PostgreSQL's sorted bulk build: the tree's shape then
+    /// follows the insert rules, which is what the lessons show).
+    fn build_index(
+        &mut self,
+        name: &str,
+        table_name: &str,
+        columns: &[KeyColumn],
+        include: &[String],
+        unique: bool,
+    ) -> Result<(), SqlError> {
+        let table = self.catalog.table_id(table_name)?;
+        let key: Vec<(usize, Order)> = columns
+            .iter()
+            .map(|c| Ok((self.column_position(table, &c.name)?, c.order)))
+            .collect::<Result<_, SqlError>>()?;
+        let include: Vec<usize> = include
+            .iter()
+            .map(|c| self.column_position(table, c))
+            .collect::<Result<_, _>>()?;
+        let types = self.catalog.table(table).types.clone();
+        let key_columns = key.iter().map(|(c, o)| key_column(types[*c], *o)).collect();
+        let stored_types: Vec<SqlType> = key
+            .iter()
+            .map(|(c, _)| types[*c])
+            .chain(include.iter().map(|c| types[*c]))
+            .collect();
+        let config = self.btree_config()?;
+        let rel = self.io.add_relation(name);
+        let (tree, stats) = self.io.rel(rel, Fork::Main, |io| BTree::new(config, io))?;
+        self.count(name, &stats);
+        let tree = tree.map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
+        let id = self.catalog.indexes.len();
+        self.catalog.indexes.push(Some(Index {
+            name: name.to_string(),
+            rel,
+            table,
+            key,
+            include,
+            key_columns,
+            stored_types,
+            unique,
+            tree,
+        }));
+        self.catalog.table_mut(table).indexes.push(id);
+        self.backfill(id)
+    }
+
+    fn backfill(&mut self, index: usize) -> Result<(), SqlError> {
+        let table = self.catalog.index(index).table;
+        let rows: Vec<(u64, super::catalog::Row)> = {
+            let t = self.catalog.table(table);
+            let rel = t.rel;
+            let (rows, stats) = self.io.rel(rel, Fork::Main, |io| {
+                t.heap
+                    .scan(io)
+                    .map(|(tid, row)| (tid.to_u64(), row.clone()))
+                    .collect::<Vec<_>>()
+            })?;
+            let name = t.name.clone();
+            self.count(&name, &stats);
+            rows
+        };
+        for (tid, row) in rows {
+            self.index_insert(index, &row, tid)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn drop_table(&mut self, name: &str, if_exists: bool) -> Result<Outcome, SqlError> {
+        let id = match self.catalog.table_id(name) {
+            Ok(id) => id,
+            Err(_) if if_exists => {
+                return Ok(Outcome::tag("DROP TABLE")
+                    .notice(format!("table \"{name}\" does not exist, skipping")))
+            }
+            Err(e) => return Err(e),
+        };
+        let Some(t) = self.catalog.tables[id].take() else {
+            return Ok(Outcome::tag("DROP TABLE"));
+        };
+        self.io.pool.drop_relation(t.rel);
+        for i in t.indexes {
+            if let Some(ix) = self.catalog.indexes[i].take() {
+                self.io.pool.drop_relation(ix.rel);
+            }
+        }
+        Ok(Outcome::tag("DROP TABLE"))
+    }
+}

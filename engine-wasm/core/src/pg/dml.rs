@@ -1,0 +1,338 @@
+//! INSERT, UPDATE, DELETE and VACUUM on the PostgreSQL profile.
+//!
+//! As in PostgreSQL: INSERT writes a heap tuple then one entry per index; UPDATE
+//! writes a new tuple version (and new entries in every index unless it is HOT);
+//! DELETE only marks; VACUUM removes dead tuples, their index entries, and sets the
+//! visibility map.
+
+use super::catalog::Row;
+use super::engine::PgEngine;
+use super::held_page::HeldPage;
+use super::tid::Tid;
+use super::tuple::heap_tuple_size_for_page;
+use crate::btree::Direction;
+use crate::buffer_pool::Fork;
+use crate::scenario::Outcome;
+use crate::sql::ast::{Expr, Select};
+use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::eval::{bind, coerce, eval, EvalEnv};
+use crate::storage::{Access, NoAccounting, PageAccess, PageNo};
+use crate::trace::Event;
+use crate::value::Value;
+use std::collections::HashSet;
+use std::ops::Bound;
+
+fn exec_error(e: impl std::fmt::Display) -> SqlError {
+    SqlError::new(ErrorKind::Execution, e.to_string())
+}
+
+impl PgEngine {
+    /// Reports a visibility-map page change on the table's VM fork.
+    fn vm_write(&mut self, table: usize, vm_page: Option<PageNo>) -> Result<(), SqlError> {
+        let t = self.catalog.table(table);
+        let (Some(page), true) = (vm_page, t.vm_exists) else {
+            return Ok(());
+        };
+        let (rel, name) = (t.rel, t.name.clone());
+        let ((), stats) = self
+            .io
+            .rel(rel, Fork::Vm, |io| io.access(page, Access::Write))?;
+        self.count(&name, &stats);
+        Ok(())
+    }
+
+    /// Adds the entry of `row` (at heap `tid`) to index `index`, checking
+    /// uniqueness first for a unique index.
+    pub(super) fn index_insert(&mut self, index: usize, row: &[Value], tid: u64) -> Result<(), SqlError> {
+        let mut key = Vec::with_capacity(24);
+        let size = self.catalog.index(index).entry_of(row, &mut key)?;
+        if self.catalog.index(index).unique && !key_has_null(row, index, self) {
+            self.check_unique(index, &key)?;
+        }
+        let ix = self.catalog.index_mut(index);
+        let (rel, name) = (ix.rel, ix.name.clone());
+        let tree = &mut ix.tree;
+        let (outcome, stats) = self.io.rel(rel, Fork::Main, |io| tree.insert(&key, tid, size, io))?;
+        self.count(&name, &stats);
+        let outcome = outcome.map_err(exec_error)?;
+        for s in &outcome.splits {
+            self.io.trace.push(Event::PageSplit {
+                relation: name.clone(),
+                page: s.left,
+                new_page: s.right,
+                level: u32::from(s.level),
+                root_split: s.new_root.is_some(),
+            });
+        }
+        Ok(())
+    }
+
+    /// `_bt_check_unique`: any live row with an equal key is a violation. The probe
+    /// of the index is not counted again (PostgreSQL does it on the leaf its insert
+    /// descent already holds); the heap visits to check liveness are.
+    fn check_unique(&mut self, index: usize, key: &[u8]) -> Result<(), SqlError> {
+        let ix = self.catalog.index(index);
+        let mut probe = NoAccounting;
+        let mut cursor = ix.tree.seek(
+            Bound::Included(key),
+            Bound::Included(key),
+            Direction::Forward,
+            &mut probe,
+        );
+        let mut tids = Vec::new();
+        while let Some(e) = cursor.next(&ix.tree, &mut probe) {
+            tids.push(e.payload);
+        }
+        let (table, name) = (ix.table, ix.name.clone());
+        let t = self.catalog.table(table);
+        let (rel, tname) = (t.rel, t.name.clone());
+        let heap = &t.heap;
+        let (live, stats) = self.io.rel(rel, Fork::Main, |io| {
+            let mut held = HeldPage::new();
+            tids.iter()
+                .any(|&tid| heap.fetch(Tid::from_u64(tid), &mut held, io).is_some())
+        })?;
+        self.count(&tname, &stats);
+        if live {
+            return Err(exec_error(format!(
+                "duplicate key value violates unique constraint \"{name}\""
+            )));
+        }
+        Ok(())
+    }
+
+    /// Inserts one full row: heap tuple, then every index entry.
+    pub(super) fn insert_row(&mut self, table: usize, row: Row) -> Result<(), SqlError> {
+        let page_size = self.io.pool.page_size();
+        let t = self.catalog.table_mut(table);
+        let size = heap_tuple_size_for_page(&row, &t.types, page_size);
+        let (rel, name) = (t.rel, t.name.clone());
+        let heap = &mut t.heap;
+        let row_for_index = row.clone();
+        let (outcome, stats) = self.io.rel(rel, Fork::Main, |io| heap.insert(row, size, io))?;
+        self.count(&name, &stats);
+        let outcome = outcome.map_err(exec_error)?;
+        self.vm_write(table, outcome.vm_cleared)?;
+        if self.io.trace.wants_detail() {
+            self.io.trace.push(Event::TupleInsert {
+                relation: name,
+                page: outcome.tid.page,
+                offset: outcome.tid.offset,
+            });
+        }
+        let tid = outcome.tid.to_u64();
+        for i in self.catalog.table(table).indexes.clone() {
+            self.index_insert(i, &row_for_index, tid)?;
+        }
+        self.io.clock.advance_us(self.io.cost.cpu_row_us);
+        Ok(())
+    }
+
+    /// Builds the full row for INSERT from the target columns' values.
+    fn complete_row(
+        &mut self,
+        table: usize,
+        targets: &[usize],
+        values: Vec<Value>,
+    ) -> Result<Row, SqlError> {
+        let t = self.catalog.table_mut(table);
+        if values.len() > targets.len() {
+            return Err(SqlError::new(
+                ErrorKind::Semantic,
+                "INSERT has more expressions than target columns",
+            ));
+        }
+        let mut row = vec![Value::Null; t.columns.len()];
+        for (v, &c) in values.into_iter().zip(targets) {
+            row[c] = coerce(v, t.types[c])?;
+        }
+        for (c, seq) in t.sequences.iter_mut().enumerate() {
+            if let (Some(next), Value::Null) = (seq.as_mut(), &row[c]) {
+                row[c] = Value::Int(*next);
+                *next += 1;
+            }
+        }
+        Ok(row.into_boxed_slice())
+    }
+
+    pub(super) fn insert(
+        &mut self,
+        table: &str,
+        columns: Option<&[String]>,
+        source: &Select,
+    ) -> Result<Outcome, SqlError> {
+        let id = self.catalog.table_id(table)?;
+        let targets: Vec<usize> = match columns {
+            None => (0..self.catalog.table(id).columns.len()).collect(),
+            Some(cols) => cols
+                .iter()
+                .map(|c| {
+                    self.catalog.table(id).columns.iter().position(|d| &d.name == c).ok_or_else(|| {
+                        SqlError::new(
+                            ErrorKind::Semantic,
+                            format!("column \"{c}\" of relation \"{table}\" does not exist"),
+                        )
+                    })
+                })
+                .collect::<Result<_, _>>()?,
+        };
+        let mut count = 0u64;
+        self.produce(source, &mut |engine, values| {
+            let row = engine.complete_row(id, &targets, values)?;
+            engine.insert_row(id, row)?;
+            count += 1;
+            Ok(())
+        })?;
+        Ok(Outcome::tag(format!("INSERT 0 {count}")).with_count(count))
+    }
+
+    pub(super) fn update(
+        &mut self,
+        table: &str,
+        assignments: &[(String, Expr)],
+        filter: Option<&Expr>,
+    ) -> Result<Outcome, SqlError> {
+        let id = self.catalog.table_id(table)?;
+        let scope = self.table_scope(id);
+        let sets = assignments
+            .iter()
+            .map(|(c, e)| Ok((scope.resolve(None, c)?, bind(e, &scope)?)))
+            .collect::<Result<Vec<_>, SqlError>>()?;
+        let indexed: HashSet<usize> = self.indexed_columns(id);
+        let hot_allowed = sets.iter().all(|(c, _)| !indexed.contains(c));
+        let targets = self.scan_for_change(id, filter)?;
+        let page_size = self.io.pool.page_size();
+        for (tid, old) in &targets {
+            let mut row = old.to_vec();
+            for (c, e) in &sets {
+                let mut env = EvalEnv {
+                    statement_start_us: self.statement_start_us,
+                    clock_us: self.io.clock.timestamp(),
+                    rng: &mut self.rng,
+                };
+                let v = eval(e, old, &mut env)?;
+                row[*c] = coerce(v, self.catalog.table(id).types[*c])?;
+            }
+            let row: Row = row.into_boxed_slice();
+            let t = self.catalog.table_mut(id);
+            let size = heap_tuple_size_for_page(&row, &t.types, page_size);
+            let (rel, name, heap) = (t.rel, t.name.clone(), &mut t.heap);
+            let new_row = row.clone();
+            let (out, stats) = self.io.rel(rel, Fork::Main, |io| {
+                heap.update(Tid::from_u64(*tid), row, size, hot_allowed, io)
+            })?;
+            self.count(&name, &stats);
+            let out = out.map_err(exec_error)?;
+            for vm in out.vm_cleared {
+                self.vm_write(id, vm)?;
+            }
+            if !out.hot {
+                for i in self.catalog.table(id).indexes.clone() {
+                    self.index_insert(i, &new_row, out.new_tid.to_u64())?;
+                }
+            }
+            self.io.clock.advance_us(self.io.cost.cpu_row_us);
+        }
+        let n = targets.len() as u64;
+        Ok(Outcome::tag(format!("UPDATE {n}")).with_count(n))
+    }
+
+    pub(super) fn delete(&mut self, table: &str, filter: Option<&Expr>) -> Result<Outcome, SqlError> {
+        let id = self.catalog.table_id(table)?;
+        let targets = self.scan_for_change(id, filter)?;
+        for (tid, _) in &targets {
+            let t = self.catalog.table_mut(id);
+            let (rel, name, heap) = (t.rel, t.name.clone(), &mut t.heap);
+            let (out, stats) = self
+                .io
+                .rel(rel, Fork::Main, |io| heap.delete(Tid::from_u64(*tid), io))?;
+            self.count(&name, &stats);
+            let out = out.map_err(exec_error)?;
+            self.vm_write(id, out.vm_cleared)?;
+            self.io.clock.advance_us(self.io.cost.cpu_row_us);
+        }
+        let n = targets.len() as u64;
+        Ok(Outcome::tag(format!("DELETE {n}")).with_count(n))
+    }
+
+    fn indexed_columns(&self, table: usize) -> HashSet<usize> {
+        let t = self.catalog.table(table);
+        t.indexes
+            .iter()
+            .flat_map(|&i| self.catalog.index(i).stored_columns().collect::<Vec<_>>())
+            .collect()
+    }
+
+    /// VACUUM: prune the heap, remove index entries of dead tuples, finish the heap
+    /// pass (line pointers freed, visibility map set).
+    pub(super) fn vacuum(&mut self, table: Option<&str>) -> Result<Outcome, SqlError> {
+        let ids: Vec<usize> = match table {
+            Some(name) => vec![self.catalog.table_id(name)?],
+            None => (0..self.catalog.tables.len())
+                .filter(|i| self.catalog.tables[*i].is_some())
+                .collect(),
+        };
+        for id in ids {
+            self.vacuum_table(id)?;
+        }
+        Ok(Outcome::tag("VACUUM"))
+    }
+
+    fn vacuum_table(&mut self, id: usize) -> Result<(), SqlError> {
+        let t = self.catalog.table_mut(id);
+        t.vm_exists = true;
+        let (rel, name, heap) = (t.rel, t.name.clone(), &mut t.heap);
+        let (prune, stats) = self.io.rel(rel, Fork::Main, |io| heap.vacuum_prune(io))?;
+        self.count(&name, &stats);
+        self.vm_accesses(rel, &name, &prune.vm_accesses)?;
+        let dead: HashSet<u64> = prune.dead_tids.iter().map(|t| t.to_u64()).collect();
+        for i in self.catalog.table(id).indexes.clone() {
+            let ix = self.catalog.index_mut(i);
+            let (irel, iname, tree) = (ix.rel, ix.name.clone(), &mut ix.tree);
+            let (_, stats) = self.io.rel(irel, Fork::Main, |io| {
+                tree.bulk_delete(|_, payload| dead.contains(&payload), io)
+            })?;
+            self.count(&iname, &stats);
+        }
+        let heap = &mut self.catalog.table_mut(id).heap;
+        let (report, stats) = self.io.rel(rel, Fork::Main, |io| heap.vacuum_finish(prune, io))?;
+        self.count(&name, &stats);
+        self.vm_accesses(rel, &name, &report.vm_accesses)?;
+        for p in 0..self.catalog.table(id).heap.page_count() {
+            if self.io.trace.wants_detail()
+                && self.catalog.table(id).heap.visibility_map().is_all_visible(p)
+            {
+                self.io.trace.push(Event::VisibilityChange {
+                    relation: name.clone(),
+                    page: p,
+                    all_visible: true,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    fn vm_accesses(
+        &mut self,
+        rel: u32,
+        name: &str,
+        accesses: &[(PageNo, Access)],
+    ) -> Result<(), SqlError> {
+        let ((), stats) = self.io.rel(rel, Fork::Vm, |io| {
+            for (p, how) in accesses {
+                io.access(*p, *how);
+            }
+        })?;
+        self.count(name, &stats);
+        Ok(())
+    }
+}
+
+fn key_has_null(row: &[Value], index: usize, engine: &PgEngine) -> bool {
+    engine
+        .catalog
+        .index(index)
+        .key
+        .iter()
+        .any(|(c, _)| row[*c].is_null())
+}

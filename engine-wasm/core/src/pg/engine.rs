@@ -1,0 +1,175 @@
+//! The PostgreSQL profile: runs parsed statements on heaps and B+trees through the
+//! shared buffer pool, and answers with rows, EXPLAIN text and counters.
+
+use super::catalog::Catalog;
+use super::io::Io;
+use crate::buffer_pool::{BufferPool, BufferStats, ReplacementPolicy};
+use crate::clock::{Clock, CostModel};
+use crate::metrics::{Metrics, RelationMetrics};
+use crate::rng::Rng;
+use crate::scenario::Outcome;
+use crate::settings::Settings;
+use crate::sql::ast::Statement;
+use crate::sql::error::{ErrorKind, SqlError};
+use crate::trace::Trace;
+
+pub struct PgEngine {
+    pub(super) settings: Settings,
+    pub(super) io: Io,
+    pub(super) catalog: Catalog,
+    pub(super) rng: Rng,
+    /// Counters of the statement being run.
+    pub(super) metrics: Metrics,
+    pub(super) relations: RelationMetrics,
+    /// Start of the statement being run (`now()`).
+    pub(super) statement_start_us: i64,
+}
+
+fn setting_error(e: impl std::fmt::Display) -> SqlError {
+    SqlError::new(ErrorKind::Setting, e.to_string())
+}
+
+/// The buffer pool the settings ask for.
+fn make_pool(settings: &Settings) -> Result<BufferPool, SqlError> {
+    let page_size = settings.get_bytes("page_size").map_err(setting_error)? as u32;
+    let bytes = settings.get_bytes("shared_buffers").map_err(setting_error)?;
+    let policy = match settings.get_enum("buffer_replacement").map_err(setting_error)? {
+        "lru" => ReplacementPolicy::Lru,
+        _ => ReplacementPolicy::ClockSweep,
+    };
+    let frames = BufferPool::frames_for(bytes, page_size);
+    BufferPool::new(frames, page_size, policy).map_err(|e| setting_error(e))
+}
+
+pub(super) fn cost_model(settings: &Settings) -> Result<CostModel, SqlError> {
+    let us = |name: &str| -> Result<f64, SqlError> {
+        Ok(settings.get_nanos(name).map_err(setting_error)? as f64 / 1000.0)
+    };
+    Ok(CostModel {
+        cache_hit_us: us("cost_cache_hit")?,
+        device_read_us: us("cost_device_read")?,
+        device_write_us: us("cost_device_write")?,
+        cpu_row_us: us("cost_cpu_row")?,
+        cpu_compare_us: us("cost_cpu_comparison")?,
+    })
+}
+
+impl PgEngine {
+    pub fn new(settings: Settings) -> Result<Self, SqlError> {
+        let pool = make_pool(&settings)?;
+        let budget = settings.get_int("trace_detail_rows").map_err(setting_error)?;
+        let seed = settings.get_int("seed").map_err(setting_error)?;
+        Ok(PgEngine {
+            io: Io {
+                pool,
+                clock: Clock::default(),
+                cost: cost_model(&settings)?,
+                trace: Trace::new(budget.max(0) as usize),
+                names: Vec::new(),
+            },
+            settings,
+            catalog: Catalog::default(),
+            rng: Rng::new(seed as u64),
+            metrics: Metrics::default(),
+            relations: RelationMetrics::default(),
+            statement_start_us: 0,
+        })
+    }
+
+    pub fn clock(&self) -> &Clock {
+        &self.io.clock
+    }
+
+    pub fn trace(&self) -> &Trace {
+        &self.io.trace
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    /// Adds a relation's buffer counters to the statement's metrics.
+    pub(super) fn count(&mut self, relation: &str, s: &BufferStats) {
+        for (name, v) in s.metrics() {
+            self.metrics.add(name, v as f64);
+            self.relations.add(relation, name, v as f64);
+        }
+    }
+
+    /// Runs one statement.
+    pub fn execute(&mut self, stmt: &Statement) -> Result<Outcome, SqlError> {
+        self.statement_start_us = self.io.clock.timestamp();
+        match stmt {
+            Statement::CreateTable(t) => self.create_table(t),
+            Statement::CreateIndex(i) => self.create_index(i),
+            Statement::DropTable { name, if_exists } => self.drop_table(name, *if_exists),
+            Statement::Insert {
+                table,
+                columns,
+                source,
+            } => self.insert(table, columns.as_deref(), source),
+            Statement::Update {
+                table,
+                assignments,
+                filter,
+            } => self.update(table, assignments, filter.as_ref()),
+            Statement::Delete { table, filter } => self.delete(table, filter.as_ref()),
+            Statement::Select(q) => self.select(q, None),
+            Statement::Explain { options, statement } => self.explain(options, statement),
+            Statement::Vacuum { table } => self.vacuum(table.as_deref()),
+            Statement::Set { name, value } => self.set(name, value),
+            Statement::Reset { name } => {
+                self.settings.reset(name).map_err(setting_error)?;
+                Ok(Outcome::tag("RESET"))
+            }
+            Statement::Show { name } => {
+                let v = self.settings.show(name).map_err(setting_error)?;
+                Ok(Outcome::single(name, v))
+            }
+        }
+    }
+
+    fn set(&mut self, name: &str, value: &str) -> Result<Outcome, SqlError> {
+        let def = self.settings.set(name, value).map_err(setting_error)?;
+        let mut out = Outcome::tag("SET");
+        if !def.scope.covers_pg() {
+            out.notices.push(format!(
+                "setting \"{name}\" belongs to the {} profile; PostgreSQL ignores it",
+                def.scope.name()
+            ));
+        }
+        // Cost constants apply at once; pool geometry only to a fresh engine.
+        self.io.cost = cost_model(&self.settings)?;
+        Ok(out)
+    }
+
+    /// Sets a setting for a hint's duration (no notice: the hint asked for it).
+    pub fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError> {
+        self.settings.set(name, value).map_err(setting_error)?;
+        self.io.cost = cost_model(&self.settings)?;
+        Ok(())
+    }
+
+    /// `\checkpoint`: writes every dirty buffer back.
+    pub fn checkpoint(&mut self) -> Outcome {
+        let written = self.io.pool.checkpoint();
+        let bytes = written.len() as f64 * self.io.pool.page_size() as f64;
+        self.io
+            .clock
+            .advance_us(written.len() as f64 * self.io.cost.device_write_us);
+        self.metrics.add("shared_written", written.len() as f64);
+        self.metrics.add("io_write_bytes", bytes);
+        self.io.trace.push(crate::trace::Event::Checkpoint {
+            pages_written: written.len() as u32,
+        });
+        Outcome::tag("CHECKPOINT")
+    }
+
+    /// Hands over the statement's counters and starts new ones.
+    pub fn take_metrics(&mut self) -> (Metrics, RelationMetrics) {
+        (
+            std::mem::take(&mut self.metrics),
+            std::mem::take(&mut self.relations),
+        )
+    }
+}

@@ -1,0 +1,373 @@
+//! A PostgreSQL heap relation: rows stored in insertion order on 8 KiB pages, each
+//! addressed by a [`Tid`], with single-session autocommit MVCC.
+//!
+//! Rows are generic values `T` stored with their on-page size (compute it with
+//! [`heap_tuple_size`](super::tuple::heap_tuple_size)); the page accounting follows
+//! bufpage.c / hio.c / heapam.c so page counts match PostgreSQL's:
+//! - a page is a 24-byte header, 4-byte line pointers and MAXALIGN'd tuples, so a
+//!   `(bigint, timestamptz)` row (40 bytes) gives 185 rows per page and 1 000 000
+//!   rows fill 5406 pages;
+//! - INSERT goes on the relation's current target page if it fits under the
+//!   fillfactor, else on a page the free space map knows has room (after VACUUM),
+//!   else on a new page appended to the relation;
+//! - UPDATE writes a new version and marks the old one dead. The new version goes on
+//!   the same page when it fits there (fillfactor does not apply, it exists for
+//!   this); if the caller says no indexed column changed, that is a HOT update: no
+//!   new index entries, and index scans reach the new version through the old TID;
+//! - DELETE only marks the tuple dead; dead tuples keep their space until VACUUM
+//!   (see [`vacuum`](Heap::vacuum_prune)).
+//!
+//! Every page touched is reported through [`PageAccess`]: `Read` when looked at,
+//! `Write` when modified, `Extend` when added. Visibility map bits are cleared by
+//! any modification of their page; outcomes name the VM page changed (so the caller
+//! can report a `Write` on the VM fork, as `visibilitymap_clear` dirties it).
+//!
+//! Index-only scans and article 000: an Index Only Scan asks the visibility map for
+//! each index entry's heap page; when the page is not all-visible it fetches the
+//! tuple with [`Heap::fetch`], passing the [`HeldPage`] it keeps pinned. Consecutive
+//! entries of a time-ordered index point at the same heap page, and PostgreSQL does
+//! not count an access while the scan stays on the pinned page, so 50 000 heap
+//! fetches over 185-row pages cost ≈270 buffer hits — 346 index pages + 270 heap
+//! pages = 616. After VACUUM every page is all-visible: 0 heap fetches, 346 hits.
+
+mod error;
+mod geometry;
+mod page;
+mod placement;
+mod prune;
+mod scan;
+mod vacuum;
+
+#[cfg(test)]
+mod invariants;
+#[cfg(test)]
+mod proptests;
+#[cfg(test)]
+mod tests;
+
+pub use error::HeapError;
+pub use geometry::{HeapConfig, HeapGeometry};
+pub use scan::{HeapScanCursor, SeqScan};
+pub use vacuum::{Truncation, VacuumPrune, VacuumReport};
+
+use super::free_space_map::FreeSpaceMap;
+use super::held_page::HeldPage;
+use super::tid::{OffsetNumber, Tid};
+use super::visibility_map::VisibilityMap;
+use crate::storage::{Access, PageAccess, PageNo};
+use page::{HeapPage, HeapTuple, LinePointer};
+
+/// Result of an INSERT.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct InsertOutcome {
+    pub tid: Tid,
+    /// A new page was added to the relation for it.
+    pub extended: bool,
+    /// The VM page whose bit for the target page was cleared, if any.
+    pub vm_cleared: Option<PageNo>,
+}
+
+/// Result of an UPDATE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct UpdateOutcome {
+    pub old_tid: Tid,
+    pub new_tid: Tid,
+    /// The new version is on the old version's page.
+    pub same_page: bool,
+    /// Heap-only tuple: the caller must not add index entries for `new_tid`.
+    pub hot: bool,
+    pub extended: bool,
+    /// VM pages whose bits were cleared (old page, new page).
+    pub vm_cleared: [Option<PageNo>; 2],
+}
+
+/// Result of a DELETE.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DeleteOutcome {
+    pub tid: Tid,
+    pub vm_cleared: Option<PageNo>,
+}
+
+/// One page as the UI shows it.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct HeapPageInfo {
+    pub page: PageNo,
+    /// Header + line pointers + tuples.
+    pub used_bytes: u32,
+    /// What INSERT could still use (`PageGetHeapFreeSpace`).
+    pub free_bytes: u32,
+    pub line_pointers: u32,
+    pub live: u32,
+    /// Dead tuples still holding their space.
+    pub dead: u32,
+    /// `LP_DEAD` pointers (pruned, waiting for index cleanup).
+    pub dead_pointers: u32,
+    pub redirects: u32,
+    pub unused: u32,
+    pub all_visible: bool,
+}
+
+/// A line pointer as the UI shows it.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum HeapItem<'a, T> {
+    Unused,
+    Live {
+        size: u16,
+        row: &'a T,
+        heap_only: bool,
+    },
+    Dead {
+        size: u16,
+        row: &'a T,
+        heap_only: bool,
+    },
+    Redirect(OffsetNumber),
+    DeadPointer,
+}
+
+/// A heap relation holding rows of type `T`.
+#[derive(Debug, Clone)]
+pub struct Heap<T> {
+    geom: HeapGeometry,
+    pages: Vec<HeapPage<T>>,
+    /// The page the last insert went to (the relcache's `rd_smgr->smgr_targblock`).
+    target: Option<PageNo>,
+    fsm: FreeSpaceMap,
+    vm: VisibilityMap,
+    live: u64,
+    dead: u64,
+}
+
+impl<T> Heap<T> {
+    pub fn new(config: HeapConfig) -> Result<Self, HeapError> {
+        let geom = HeapGeometry::new(config)?;
+        Ok(Heap {
+            geom,
+            pages: Vec::new(),
+            target: None,
+            fsm: FreeSpaceMap::new(geom.page_size),
+            vm: VisibilityMap::new(geom.page_size),
+            live: 0,
+            dead: 0,
+        })
+    }
+
+    /// INSERT: stores `row`, whose tuple is `size` bytes.
+    pub fn insert(
+        &mut self,
+        row: T,
+        size: u16,
+        io: &mut dyn PageAccess,
+    ) -> Result<InsertOutcome, HeapError> {
+        let len = self.check_size(size)?;
+        let (page, extended) = self.place(len, io, None)?;
+        let offset = self.pages[page as usize].add(new_tuple(row, len, false));
+        self.live += 1;
+        Ok(InsertOutcome {
+            tid: Tid::new(page, offset),
+            extended,
+            vm_cleared: self.clear_all_visible(page),
+        })
+    }
+
+    /// UPDATE of the live tuple at `tid` to `row`. `hot_allowed`: no indexed column
+    /// changes, so a same-page version may be heap-only (PostgreSQL decides HOT the
+    /// same way in `heap_update`).
+    pub fn update(
+        &mut self,
+        tid: Tid,
+        row: T,
+        size: u16,
+        hot_allowed: bool,
+        io: &mut dyn PageAccess,
+    ) -> Result<UpdateOutcome, HeapError> {
+        let len = self.check_size(size)?;
+        self.live_tuple(tid)?;
+        io.access(tid.page, Access::Write);
+        let old_vm = self.clear_all_visible(tid.page);
+        let old_page = &mut self.pages[tid.page as usize];
+        // Same page whenever it fits: `newtupsize <= PageGetHeapFreeSpace(page)`.
+        if len <= old_page.heap_free_space(&self.geom) {
+            let off = old_page.add(new_tuple(row, len, hot_allowed));
+            old_page.kill(tid.offset, hot_allowed.then_some(off));
+            self.dead += 1;
+            return Ok(UpdateOutcome {
+                old_tid: tid,
+                new_tid: Tid::new(tid.page, off),
+                same_page: true,
+                hot: hot_allowed,
+                extended: false,
+                vm_cleared: [old_vm, None],
+            });
+        }
+        let (page, extended) = self.place(len, io, Some(tid.page))?;
+        let off = self.pages[page as usize].add(new_tuple(row, len, false));
+        self.pages[tid.page as usize].kill(tid.offset, None);
+        self.dead += 1;
+        Ok(UpdateOutcome {
+            old_tid: tid,
+            new_tid: Tid::new(page, off),
+            same_page: false,
+            hot: false,
+            extended,
+            vm_cleared: [old_vm, self.clear_all_visible(page)],
+        })
+    }
+
+    /// DELETE: marks the live tuple at `tid` dead. Its space stays used until VACUUM.
+    pub fn delete(
+        &mut self,
+        tid: Tid,
+        io: &mut dyn PageAccess,
+    ) -> Result<DeleteOutcome, HeapError> {
+        self.live_tuple(tid)?;
+        io.access(tid.page, Access::Write);
+        self.pages[tid.page as usize].kill(tid.offset, None);
+        self.live -= 1;
+        self.dead += 1;
+        Ok(DeleteOutcome {
+            tid,
+            vm_cleared: self.clear_all_visible(tid.page),
+        })
+    }
+
+    /// An index scan's heap fetch: the live version reached from `tid` (following a
+    /// HOT chain from its root, as `heap_hot_search_buffer` does), or `None` when the
+    /// row version the index entry names is dead. Reports a read of the page unless
+    /// it is the page `held` (the scan keeps the last page pinned).
+    pub fn fetch(
+        &self,
+        tid: Tid,
+        held: &mut HeldPage,
+        io: &mut dyn PageAccess,
+    ) -> Option<(Tid, &T)> {
+        let page = self.pages.get(tid.page as usize)?;
+        held.switch_to(tid.page, io);
+        let mut off = tid.offset;
+        for _ in 0..=page.items.len() {
+            match page.get(off)? {
+                LinePointer::Redirect(to) => off = *to,
+                LinePointer::Normal(t) if t.live => return Some((Tid::new(tid.page, off), &t.row)),
+                LinePointer::Normal(t) => off = t.hot_next?,
+                LinePointer::Dead | LinePointer::Unused => return None,
+            }
+        }
+        None
+    }
+
+    /// The live row exactly at `tid`, without accounting (tests, the UI).
+    pub fn get(&self, tid: Tid) -> Option<&T> {
+        let t = self.pages.get(tid.page as usize)?.tuple(tid.offset)?;
+        t.live.then_some(&t.row)
+    }
+
+    /// A sequential scan of live rows, page by page (each page reported once).
+    pub fn scan<'h, 'io>(&'h self, io: &'io mut dyn PageAccess) -> SeqScan<'h, 'io, T> {
+        SeqScan::new(self, io)
+    }
+
+    pub fn geometry(&self) -> &HeapGeometry {
+        &self.geom
+    }
+
+    pub fn page_count(&self) -> u32 {
+        self.pages.len() as u32
+    }
+
+    pub fn live_rows(&self) -> u64 {
+        self.live
+    }
+
+    /// Dead tuples still occupying space (`n_dead_tup`).
+    pub fn dead_tuples(&self) -> u64 {
+        self.dead
+    }
+
+    pub fn visibility_map(&self) -> &VisibilityMap {
+        &self.vm
+    }
+
+    pub fn free_space_map(&self) -> &FreeSpaceMap {
+        &self.fsm
+    }
+
+    /// The page the next INSERT tries first.
+    pub fn target_page(&self) -> Option<PageNo> {
+        self.target
+    }
+
+    pub fn page_info(&self, page: PageNo) -> Option<HeapPageInfo> {
+        let p = self.pages.get(page as usize)?;
+        Some(HeapPageInfo {
+            page,
+            used_bytes: p.used_bytes(),
+            free_bytes: p.heap_free_space(&self.geom),
+            line_pointers: p.items.len() as u32,
+            live: p.live,
+            dead: p.dead,
+            dead_pointers: p.dead_pointers,
+            redirects: p.redirects,
+            unused: p.unused,
+            all_visible: p.all_visible,
+        })
+    }
+
+    /// The line pointers of a page, in offset order (offset = index + 1).
+    pub fn items(&self, page: PageNo) -> impl Iterator<Item = HeapItem<'_, T>> + '_ {
+        let items = self.pages.get(page as usize).map(|p| p.items.as_slice());
+        items.unwrap_or(&[]).iter().map(|lp| match lp {
+            LinePointer::Unused => HeapItem::Unused,
+            LinePointer::Redirect(to) => HeapItem::Redirect(*to),
+            LinePointer::Dead => HeapItem::DeadPointer,
+            LinePointer::Normal(t) if t.live => HeapItem::Live {
+                size: t.size,
+                row: &t.row,
+                heap_only: t.heap_only,
+            },
+            LinePointer::Normal(t) => HeapItem::Dead {
+                size: t.size,
+                row: &t.row,
+                heap_only: t.heap_only,
+            },
+        })
+    }
+
+    fn check_size(&self, size: u16) -> Result<u32, HeapError> {
+        let len = super::tuple::maxalign(size as u32);
+        if len > self.geom.max_tuple_size {
+            return Err(HeapError::TupleTooLarge {
+                size: len,
+                max: self.geom.max_tuple_size,
+            });
+        }
+        Ok(len)
+    }
+
+    fn live_tuple(&self, tid: Tid) -> Result<(), HeapError> {
+        let page = self
+            .pages
+            .get(tid.page as usize)
+            .ok_or(HeapError::InvalidTid(tid))?;
+        match page.get(tid.offset) {
+            None => Err(HeapError::InvalidTid(tid)),
+            Some(LinePointer::Normal(t)) if t.live => Ok(()),
+            Some(_) => Err(HeapError::NotLive(tid)),
+        }
+    }
+
+    /// Clears `PD_ALL_VISIBLE` and the VM bit; returns the VM page if it changed.
+    fn clear_all_visible(&mut self, page: PageNo) -> Option<PageNo> {
+        self.pages[page as usize].all_visible = false;
+        self.vm.clear(page).then(|| self.vm.vm_page_for(page))
+    }
+}
+
+fn new_tuple<T>(row: T, len: u32, heap_only: bool) -> HeapTuple<T> {
+    HeapTuple {
+        row,
+        size: len as u16,
+        live: true,
+        heap_only,
+        hot_next: None,
+    }
+}

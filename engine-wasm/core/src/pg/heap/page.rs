@@ -1,0 +1,190 @@
+//! One heap page: a line pointer array growing from the header, tuples growing from
+//! the end (bufpage.h). Only sizes are tracked; rows are kept as values.
+//!
+//! ```text
+//! | header 24 | lp 1 | lp 2 | … → free space ← | tuple 2 | tuple 1 |
+//!             ^ lower                          ^ upper
+//! ```
+//!
+//! Line pointer states follow PostgreSQL (itemid.h): `LP_NORMAL` (a tuple with
+//! storage, live or dead), `LP_REDIRECT` (root of a HOT chain whose first members
+//! were pruned; index entries point here), `LP_DEAD` (tuple pruned, the pointer
+//! stays until index entries pointing at it are gone) and `LP_UNUSED` (reusable).
+
+use super::super::tid::OffsetNumber;
+use super::super::tuple::{ITEM_ID_SIZE, PAGE_HEADER_SIZE};
+use super::HeapGeometry;
+
+/// A tuple with storage on the page.
+#[derive(Debug, Clone)]
+pub(crate) struct HeapTuple<T> {
+    pub row: T,
+    /// MAXALIGN'd size on the page.
+    pub size: u16,
+    /// Not deleted nor superseded (autocommit: every change is committed at once).
+    pub live: bool,
+    /// Created by a HOT update: no index entry points at it (`HEAP_ONLY_TUPLE`).
+    pub heap_only: bool,
+    /// Its successor version on the same page, if it was HOT-updated
+    /// (`HEAP_HOT_UPDATED` + `t_ctid`).
+    pub hot_next: Option<OffsetNumber>,
+}
+
+/// A line pointer.
+#[derive(Debug, Clone)]
+pub(crate) enum LinePointer<T> {
+    Unused,
+    Normal(HeapTuple<T>),
+    Redirect(OffsetNumber),
+    Dead,
+}
+
+/// A heap page.
+#[derive(Debug, Clone)]
+pub(crate) struct HeapPage<T> {
+    pub items: Vec<LinePointer<T>>,
+    /// Bytes of tuple storage (sum of MAXALIGN'd sizes of `Normal` items).
+    pub tuple_bytes: u32,
+    pub live: u32,
+    pub dead: u32,
+    pub dead_pointers: u32,
+    pub redirects: u32,
+    pub unused: u32,
+    /// `PD_ALL_VISIBLE`: mirrors the page's visibility map bit.
+    pub all_visible: bool,
+}
+
+impl<T> HeapPage<T> {
+    pub fn new(capacity: usize) -> Self {
+        HeapPage {
+            items: Vec::with_capacity(capacity),
+            tuple_bytes: 0,
+            live: 0,
+            dead: 0,
+            dead_pointers: 0,
+            redirects: 0,
+            unused: 0,
+            all_visible: false,
+        }
+    }
+
+    /// `pd_lower`: end of the line pointer array.
+    pub fn lower(&self) -> u32 {
+        PAGE_HEADER_SIZE + ITEM_ID_SIZE * self.items.len() as u32
+    }
+
+    /// `pd_upper`: start of tuple storage.
+    pub fn upper(&self, g: &HeapGeometry) -> u32 {
+        g.page_size - self.tuple_bytes
+    }
+
+    /// Bytes in use: header, line pointers and tuples.
+    pub fn used_bytes(&self) -> u32 {
+        self.lower() + self.tuple_bytes
+    }
+
+    /// `PageGetHeapFreeSpace`: the hole minus one line pointer, or 0 when the page
+    /// already has `MaxHeapTuplesPerPage` line pointers and none is free.
+    pub fn heap_free_space(&self, g: &HeapGeometry) -> u32 {
+        let hole = self.upper(g).saturating_sub(self.lower());
+        let space = hole.saturating_sub(ITEM_ID_SIZE);
+        if self.items.len() as u32 >= g.max_tuples_per_page && self.unused == 0 {
+            return 0;
+        }
+        space
+    }
+
+    pub fn get(&self, off: OffsetNumber) -> Option<&LinePointer<T>> {
+        self.items.get((off as usize).checked_sub(1)?)
+    }
+
+    /// The tuple at `off` if it has storage.
+    pub fn tuple(&self, off: OffsetNumber) -> Option<&HeapTuple<T>> {
+        match self.get(off)? {
+            LinePointer::Normal(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// `PageAddItem`: reuses the first unused line pointer, else appends one.
+    /// The caller has checked the space.
+    pub fn add(&mut self, tuple: HeapTuple<T>) -> OffsetNumber {
+        let lp = LinePointer::Normal(tuple);
+        self.tally(&lp, true);
+        if self.unused > 0 {
+            if let Some(i) = self
+                .items
+                .iter()
+                .position(|l| matches!(l, LinePointer::Unused))
+            {
+                self.unused -= 1;
+                self.items[i] = lp;
+                return (i + 1) as OffsetNumber;
+            }
+        }
+        self.items.push(lp);
+        self.items.len() as OffsetNumber
+    }
+
+    /// Replaces the line pointer at `off` (which must exist), keeping the counters.
+    pub fn set(&mut self, off: OffsetNumber, lp: LinePointer<T>) -> LinePointer<T> {
+        let i = off as usize - 1;
+        self.tally(&lp, true);
+        let old = std::mem::replace(&mut self.items[i], lp);
+        self.tally(&old, false);
+        old
+    }
+
+    /// Marks the live tuple at `off` dead (its xmax committed), optionally linking
+    /// its HOT successor. Returns false if there is no live tuple there.
+    pub fn kill(&mut self, off: OffsetNumber, hot_next: Option<OffsetNumber>) -> bool {
+        let Some(LinePointer::Normal(t)) = self.items.get_mut((off as usize).wrapping_sub(1))
+        else {
+            return false;
+        };
+        if !t.live {
+            return false;
+        }
+        t.live = false;
+        t.hot_next = hot_next;
+        self.live -= 1;
+        self.dead += 1;
+        true
+    }
+
+    /// `PageTruncateLinePointerArray`: drops unused line pointers at the end, so an
+    /// emptied page gets its line pointer space back.
+    pub fn truncate_unused_tail(&mut self) {
+        while matches!(self.items.last(), Some(LinePointer::Unused)) {
+            self.items.pop();
+            self.unused -= 1;
+        }
+    }
+
+    /// No line pointer in use: VACUUM may truncate the page away.
+    pub fn is_empty(&self) -> bool {
+        self.items.len() as u32 == self.unused
+    }
+
+    /// Whether VACUUM may mark the page all-visible: no dead tuple or dead pointer.
+    pub fn is_clean(&self) -> bool {
+        self.dead == 0 && self.dead_pointers == 0
+    }
+
+    fn tally(&mut self, lp: &LinePointer<T>, add: bool) {
+        let (counter, bytes) = match lp {
+            LinePointer::Unused => (&mut self.unused, 0),
+            LinePointer::Redirect(_) => (&mut self.redirects, 0),
+            LinePointer::Dead => (&mut self.dead_pointers, 0),
+            LinePointer::Normal(t) if t.live => (&mut self.live, t.size as u32),
+            LinePointer::Normal(t) => (&mut self.dead, t.size as u32),
+        };
+        if add {
+            *counter += 1;
+            self.tuple_bytes += bytes;
+        } else {
+            *counter -= 1;
+            self.tuple_bytes -= bytes;
+        }
+    }
+}

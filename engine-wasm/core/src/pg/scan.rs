@@ -1,0 +1,276 @@
+//! Executes a planned scan on the PostgreSQL profile: Seq Scan, Index Scan (either
+//! direction) and Index Only Scan, counting buffers as PostgreSQL does.
+//!
+//! An index scan keeps its current heap page pinned ([`HeldPage`]), so consecutive
+//! entries pointing at the same page count one buffer access; an index-only scan
+//! asks the visibility map first and visits the heap only for pages that are not
+//! all-visible (`Heap Fetches`).
+
+use super::catalog::Row;
+use super::engine::PgEngine;
+use super::explain::PlanNode;
+use super::held_page::HeldPage;
+use super::tid::Tid;
+use crate::btree::{encode_key, Direction, KeyColumn, SortOrder};
+use crate::buffer_pool::{BufferStats, Fork};
+use crate::sql::ast::Expr;
+use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::eval::{accepts, bind, coerce, eval, Bound as BoundExpr, EvalEnv, Scope};
+use crate::sql::plan::{AccessPath, KeyCond, ScanDirection, ScanPlan};
+use crate::value::Value;
+use std::ops::Bound;
+
+/// Rows a scan produced (heap TID packed, row) and its EXPLAIN node.
+pub struct ScanOutput {
+    pub rows: Vec<(u64, Row)>,
+    pub node: PlanNode,
+}
+
+/// A byte range of the index to read, in scan order.
+type ByteRange = (Bound<Vec<u8>>, Bound<Vec<u8>>);
+
+fn as_ref(b: &Bound<Vec<u8>>) -> Bound<&[u8]> {
+    match b {
+        Bound::Included(v) => Bound::Included(v.as_slice()),
+        Bound::Excluded(v) => Bound::Excluded(v.as_slice()),
+        Bound::Unbounded => Bound::Unbounded,
+    }
+}
+
+struct ScanState {
+    filter: Vec<BoundExpr>,
+    limit: Option<u64>,
+    rows: Vec<(u64, Row)>,
+    removed: u64,
+    first_us: Option<f64>,
+}
+
+impl PgEngine {
+    pub(super) fn table_scope(&self, table: usize) -> Scope {
+        let t = self.catalog.table(table);
+        Scope {
+            columns: t
+                .columns
+                .iter()
+                .map(|c| (t.name.clone(), c.name.clone(), c.ty))
+                .collect(),
+        }
+    }
+
+    fn env(&mut self) -> EvalEnv<'_> {
+        EvalEnv {
+            statement_start_us: self.statement_start_us,
+            clock_us: self.io.clock.timestamp(),
+            rng: &mut self.rng,
+        }
+    }
+
+    /// Offers a row to the scan: filter, count, keep. False once the limit is met.
+    fn offer(&mut self, st: &mut ScanState, tid: u64, row: &Row) -> Result<bool, SqlError> {
+        self.io.clock.advance_us(self.io.cost.cpu_row_us);
+        for f in &st.filter {
+            let mut env = self.env();
+            if !accepts(f, row, &mut env)? {
+                st.removed += 1;
+                return Ok(true);
+            }
+        }
+        st.first_us.get_or_insert(self.io.clock.now_us());
+        st.rows.push((tid, row.clone()));
+        Ok(st.limit.is_none_or(|l| (st.rows.len() as u64) < l))
+    }
+
+    /// Runs `plan` on `table`, stopping after `limit` accepted rows when given.
+    pub(super) fn run_scan(
+        &mut self,
+        table: usize,
+        plan: &ScanPlan,
+        limit: Option<u64>,
+    ) -> Result<ScanOutput, SqlError> {
+        let scope = self.table_scope(table);
+        let filter = plan
+            .filter
+            .iter()
+            .map(|f| bind(f, &scope))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut st = ScanState {
+            filter,
+            limit,
+            rows: Vec::new(),
+            removed: 0,
+            first_us: None,
+        };
+        let start = self.io.clock.now_us();
+        let mut buffers = BufferStats::default();
+        let mut heap_fetches = None;
+        if limit != Some(0) {
+            match &plan.access {
+                AccessPath::Seq => self.seq_scan(table, &mut st, &mut buffers)?,
+                AccessPath::Index {
+                    index,
+                    direction,
+                    only,
+                    cond,
+                    ..
+                } => {
+                    let ix = self.catalog.table(table).indexes[*index];
+                    let ranges = self.byte_ranges(ix, cond.as_ref(), *direction)?;
+                    let fetches =
+                        self.index_scan(ix, &ranges, *direction, *only, &mut st, &mut buffers)?;
+                    heap_fetches = only.then_some(fetches);
+                }
+            }
+        }
+        let counts = (st.rows.len() as u64, st.removed, st.first_us);
+        let node = self.scan_node(table, plan, counts, start, buffers, heap_fetches);
+        Ok(ScanOutput {
+            rows: st.rows,
+            node,
+        })
+    }
+
+    fn seq_scan(
+        &mut self,
+        table: usize,
+        st: &mut ScanState,
+        buffers: &mut BufferStats,
+    ) -> Result<(), SqlError> {
+        let t = self.catalog.table(table);
+        let (rel, name) = (t.rel, t.name.clone());
+        // Read the pages (counting each once), then filter: same counts, and the
+        // filter may use the engine (clock, random()).
+        let (candidates, stats) = self.io.rel(rel, Fork::Main, |io| {
+            t.heap
+                .scan(io)
+                .map(|(tid, row)| (tid.to_u64(), row.clone()))
+                .collect::<Vec<_>>()
+        })?;
+        self.count(&name, &stats);
+        buffers.add(&stats);
+        for (tid, row) in candidates {
+            if !self.offer(st, tid, &row)? {
+                break;
+            }
+        }
+        Ok(())
+    }
+
+    /// Turns the first-column condition into index byte ranges, in scan order.
+    fn byte_ranges(
+        &mut self,
+        index: usize,
+        cond: Option<&KeyCond>,
+        dir: ScanDirection,
+    ) -> Result<Vec<ByteRange>, SqlError> {
+        let col = self.catalog.index(index).key_columns[0];
+        let scope = Scope::default();
+        let mut value_of = |e: &Expr| -> Result<Vec<u8>, SqlError> {
+            let b = bind(e, &scope)?;
+            let mut env = self.env();
+            let v = coerce(eval(&b, &[], &mut env)?, col.ty)?;
+            encode_key(&[v], &[col]).map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))
+        };
+        let mut ranges = match cond {
+            None => vec![(Bound::Unbounded, Bound::Unbounded)],
+            Some(KeyCond::Range { lower, upper }) => {
+                let map = |b: &Bound<Expr>, f: &mut dyn FnMut(&Expr) -> Result<Vec<u8>, SqlError>| {
+                    Ok::<_, SqlError>(match b {
+                        Bound::Included(e) => Bound::Included(f(e)?),
+                        Bound::Excluded(e) => Bound::Excluded(f(e)?),
+                        Bound::Unbounded => Bound::Unbounded,
+                    })
+                };
+                let (lo, hi) = (map(lower, &mut value_of)?, map(upper, &mut value_of)?);
+                vec![flip_for(col, lo, hi)]
+            }
+            Some(KeyCond::Points(list)) => {
+                let mut keys = list.iter().map(&mut value_of).collect::<Result<Vec<_>, _>>()?;
+                keys.sort();
+                keys.dedup();
+                keys.into_iter()
+                    .map(|k| (Bound::Included(k.clone()), Bound::Included(k)))
+                    .collect()
+            }
+        };
+        if dir == ScanDirection::Backward {
+            ranges.reverse();
+        }
+        Ok(ranges)
+    }
+
+    fn index_scan(
+        &mut self,
+        index: usize,
+        ranges: &[ByteRange],
+        dir: ScanDirection,
+        only: bool,
+        st: &mut ScanState,
+        buffers: &mut BufferStats,
+    ) -> Result<u64, SqlError> {
+        let ix = self.catalog.index(index);
+        let (irel, iname, table) = (ix.rel, ix.name.clone(), ix.table);
+        let t = self.catalog.table(table);
+        let (hrel, hname, vm_exists) = (t.rel, t.name.clone(), t.vm_exists);
+        let direction = match dir {
+            ScanDirection::Forward => Direction::Forward,
+            ScanDirection::Backward => Direction::Backward,
+        };
+        let (mut held_heap, mut held_vm) = (HeldPage::new(), HeldPage::new());
+        let (mut idx_stats, mut heap_stats) = (BufferStats::default(), BufferStats::default());
+        let mut fetches = 0u64;
+        'ranges: for (lo, hi) in ranges {
+            let tree = &self.catalog.index(index).tree;
+            let (mut cursor, stats) = self.io.rel(irel, Fork::Main, |io| {
+                tree.seek(as_ref(lo), as_ref(hi), direction, io)
+            })?;
+            idx_stats.add(&stats);
+            loop {
+                let tree = &self.catalog.index(index).tree;
+                let (next, stats) = self
+                    .io
+                    .rel(irel, Fork::Main, |io| cursor.next(tree, io).map(|e| e.payload))?;
+                idx_stats.add(&stats);
+                let Some(payload) = next else { break };
+                let tid = Tid::from_u64(payload);
+                let heap = &self.catalog.table(table).heap;
+                let visible = only && vm_exists && {
+                    let vm = heap.visibility_map();
+                    let (v, stats) = self
+                        .io
+                        .rel(hrel, Fork::Vm, |io| vm.check(tid.page, &mut held_vm, io))?;
+                    heap_stats.add(&stats);
+                    v
+                };
+                let row = if visible {
+                    heap.get(tid).cloned()
+                } else {
+                    fetches += 1;
+                    let (r, stats) = self.io.rel(hrel, Fork::Main, |io| {
+                        heap.fetch(tid, &mut held_heap, io).map(|(_, r)| r.clone())
+                    })?;
+                    heap_stats.add(&stats);
+                    r
+                };
+                if let Some(row) = row {
+                    if !self.offer(st, payload, &row)? {
+                        break 'ranges;
+                    }
+                }
+            }
+        }
+        self.count(&iname, &idx_stats);
+        self.count(&hname, &heap_stats);
+        buffers.add(&idx_stats);
+        buffers.add(&heap_stats);
+        Ok(fetches)
+    }
+}
+
+/// A DESC column stores values in reverse byte order, so a value range's lower
+/// bound becomes the byte range's upper bound.
+fn flip_for(col: KeyColumn, lo: Bound<Vec<u8>>, hi: Bound<Vec<u8>>) -> ByteRange {
+    match col.order {
+        SortOrder::Asc => (lo, hi),
+        SortOrder::Desc => (hi, lo),
+    }
+}

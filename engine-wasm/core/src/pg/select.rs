@@ -1,0 +1,400 @@
+//! SELECT on the PostgreSQL profile, and the row sources INSERT reads from
+//! (VALUES, `generate_series`, another query).
+
+use super::catalog::Row;
+use super::engine::PgEngine;
+use super::explain::{type_width, PlanNode};
+use crate::scenario::Outcome;
+use crate::sql::ast::{Expr, FromItem, OrderItem, Select, SelectItem};
+use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::eval::{bind, compare, eval, Bound, EvalEnv, Scope};
+use crate::sql::parse::unsupported;
+use crate::sql::plan::plan_scan;
+use crate::value::{SqlType, Value};
+use std::cmp::Ordering;
+
+/// A query's output: column names and rows.
+#[derive(Debug, Default)]
+pub struct QueryResult {
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<Value>>,
+}
+
+fn limit_error(msg: String) -> SqlError {
+    SqlError::new(ErrorKind::Limit, msg)
+}
+
+impl PgEngine {
+    fn eval_const(&mut self, e: &Expr) -> Result<Value, SqlError> {
+        let b = bind(e, &Scope::default())?;
+        let mut env = EvalEnv {
+            statement_start_us: self.statement_start_us,
+            clock_us: self.io.clock.timestamp(),
+            rng: &mut self.rng,
+        };
+        eval(&b, &[], &mut env)
+    }
+
+    fn eval_limit(&mut self, e: Option<&Expr>) -> Result<Option<u64>, SqlError> {
+        let Some(e) = e else { return Ok(None) };
+        match self.eval_const(e)? {
+            Value::Int(n) if n >= 0 => Ok(Some(n as u64)),
+            Value::Null => Ok(None),
+            other => Err(SqlError::new(
+                ErrorKind::Execution,
+                format!("LIMIT must be a non-negative integer, not {other:?}"),
+            )),
+        }
+    }
+
+    pub(super) fn select(&mut self, q: &Select, _hint: Option<()>) -> Result<Outcome, SqlError> {
+        let (_, result) = self.run_select(q, true)?;
+        Ok(Outcome::rows(result.columns, &result.rows))
+    }
+
+    /// Plans `q` and, when `execute`, runs it. Returns the plan tree with actuals.
+    pub(super) fn run_select(
+        &mut self,
+        q: &Select,
+        execute: bool,
+    ) -> Result<(PlanNode, QueryResult), SqlError> {
+        if !q.with.is_empty() || !q.joins.is_empty() || q.from.len() > 1 {
+            return Err(unsupported(
+                "a join or WITH query on the PostgreSQL profile (coming with Nested Loop)",
+            ));
+        }
+        match q.from.first() {
+            Some(FromItem::Table { name, .. }) => {
+                let name = name.clone();
+                self.select_table(&name, q, execute)
+            }
+            _ => {
+                let mut result = QueryResult::default();
+                let mut node = PlanNode {
+                    title: "Result".into(),
+                    loops: 1,
+                    ..PlanNode::default()
+                };
+                self.produce_named(q, &mut result.columns, &mut |_, row| {
+                    result.rows.push(row);
+                    Ok(())
+                })?;
+                node.rows = result.rows.len() as u64;
+                Ok((node, result))
+            }
+        }
+    }
+
+    fn select_table(
+        &mut self,
+        name: &str,
+        q: &Select,
+        execute: bool,
+    ) -> Result<(PlanNode, QueryResult), SqlError> {
+        let id = self.catalog.table_id(name)?;
+        let info = self.catalog.planner_info(id);
+        let plan = plan_scan(&info, q)?;
+        let limit = self.eval_limit(q.limit.as_ref())?;
+        let need_sort = !plan.ordered;
+        let scan_limit = if need_sort { None } else { limit };
+        let start = self.io.clock.now_us();
+        let scope = self.table_scope(id);
+        let (mut node, mut rows): (PlanNode, Vec<Row>) = if execute {
+            let out = self.run_scan(id, &plan, scan_limit)?;
+            (out.node, out.rows.into_iter().map(|(_, r)| r).collect())
+        } else {
+            let node = self.scan_node(id, &plan, (0, 0, None), start, Default::default(), None);
+            (node, Vec::new())
+        };
+        if need_sort {
+            node = self.sort(node, &mut rows, &q.order_by, &scope, start)?;
+        }
+        if let Some(l) = limit {
+            rows.truncate(l as usize);
+            node = wrap_limit(node, rows.len() as u64, l);
+        }
+        let (columns, exprs) = projection(&q.items, &scope)?;
+        let mut result = QueryResult {
+            columns,
+            rows: Vec::with_capacity(rows.len()),
+        };
+        for r in &rows {
+            let mut env = EvalEnv {
+                statement_start_us: self.statement_start_us,
+                clock_us: self.io.clock.timestamp(),
+                rng: &mut self.rng,
+            };
+            let out = exprs
+                .iter()
+                .map(|e| eval(e, r, &mut env))
+                .collect::<Result<Vec<_>, _>>()?;
+            result.rows.push(out);
+        }
+        Ok((node, result))
+    }
+
+    fn sort(
+        &mut self,
+        child: PlanNode,
+        rows: &mut [Row],
+        order: &[OrderItem],
+        scope: &Scope,
+        start: f64,
+    ) -> Result<PlanNode, SqlError> {
+        let keys = order
+            .iter()
+            .map(|o| Ok((bind(&o.expr, scope)?, o.order)))
+            .collect::<Result<Vec<_>, SqlError>>()?;
+        let mut err = None;
+        let n = rows.len().max(2) as f64;
+        rows.sort_by(|a, b| {
+            for (k, ord) in &keys {
+                let (x, y) = match (key_value(k, a), key_value(k, b)) {
+                    (Ok(x), Ok(y)) => (x, y),
+                    (Err(e), _) | (_, Err(e)) => {
+                        err.get_or_insert(e);
+                        return Ordering::Equal;
+                    }
+                };
+                let c = sql_order(&x, &y);
+                let c = if *ord == crate::sql::ast::Order::Desc { c.reverse() } else { c };
+                if c != Ordering::Equal {
+                    return c;
+                }
+            }
+            Ordering::Equal
+        });
+        if let Some(e) = err {
+            return Err(e);
+        }
+        self.io
+            .clock
+            .advance_us(n * n.log2() * self.io.cost.cpu_compare_us);
+        let key_text: Vec<String> = order
+            .iter()
+            .map(|o| {
+                let d = crate::sql::deparse::deparse(&o.expr);
+                if o.order == crate::sql::ast::Order::Desc {
+                    format!("{d} DESC")
+                } else {
+                    d
+                }
+            })
+            .collect();
+        let kb = (rows.len() as u64 * u64::from(child.width + 24)).div_ceil(1024).max(25);
+        Ok(PlanNode {
+            title: "Sort".into(),
+            details: vec![
+                format!("Sort Key: {}", key_text.join(", ")),
+                format!("Sort Method: quicksort  Memory: {kb}kB"),
+            ],
+            rows: rows.len() as u64,
+            loops: 1,
+            first_us: self.io.clock.now_us() - start,
+            last_us: self.io.clock.now_us() - start,
+            buffers: child.buffers,
+            est_cost: (child.est_cost.1, child.est_cost.1 + n * n.log2() * 0.0025),
+            est_rows: child.est_rows,
+            width: child.width,
+            children: vec![child],
+        })
+    }
+
+    /// Runs a row source (VALUES, `generate_series`, a constant SELECT, or a query)
+    /// and hands each output row to `sink`, one at a time, so `clock_timestamp()`
+    /// advances between rows as the sink's work costs time.
+    pub(super) fn produce(
+        &mut self,
+        q: &Select,
+        sink: &mut dyn FnMut(&mut PgEngine, Vec<Value>) -> Result<(), SqlError>,
+    ) -> Result<(), SqlError> {
+        let mut columns = Vec::new();
+        self.produce_named(q, &mut columns, sink)
+    }
+
+    fn produce_named(
+        &mut self,
+        q: &Select,
+        columns: &mut Vec<String>,
+        sink: &mut dyn FnMut(&mut PgEngine, Vec<Value>) -> Result<(), SqlError>,
+    ) -> Result<(), SqlError> {
+        let max_rows = self.settings.get_int("max_rows").unwrap_or(10_000_000) as u64;
+        if let Some(rows) = &q.values {
+            if rows.len() as u64 > max_rows {
+                return Err(limit_error(format!("VALUES has {} rows, over max_rows={max_rows}", rows.len())));
+            }
+            for r in rows {
+                let v = r.iter().map(|e| self.eval_const(e)).collect::<Result<_, _>>()?;
+                sink(self, v)?;
+            }
+            return Ok(());
+        }
+        match q.from.as_slice() {
+            [] => {
+                let (cols, exprs) = projection(&q.items, &Scope::default())?;
+                *columns = cols;
+                let v = exprs.iter().map(|e| self.eval_bound(e, &[])).collect::<Result<_, _>>()?;
+                sink(self, v)
+            }
+            [FromItem::Series {
+                start,
+                stop,
+                step,
+                alias,
+            }] => {
+                let (a, b) = (self.eval_const(start)?, self.eval_const(stop)?);
+                let s = match step {
+                    Some(e) => self.eval_const(e)?,
+                    None => Value::Int(1),
+                };
+                let (Value::Int(a), Value::Int(b), Value::Int(s)) = (a, b, s) else {
+                    return Err(SqlError::new(
+                        ErrorKind::Semantic,
+                        "generate_series needs integer arguments",
+                    ));
+                };
+                if s == 0 {
+                    return Err(SqlError::new(ErrorKind::Execution, "step size cannot equal zero"));
+                }
+                let n = if (s > 0 && b >= a) || (s < 0 && b <= a) {
+                    ((b as i128 - a as i128) / s as i128 + 1) as u128
+                } else {
+                    0
+                };
+                if n > max_rows as u128 {
+                    return Err(limit_error(format!(
+                        "generate_series({a}, {b}) would make {n} rows, over max_rows={max_rows}"
+                    ))
+                    .with_hint("raise it with SET max_rows, or --set max_rows=N (at most 10000000)"));
+                }
+                let name = alias.clone().unwrap_or_else(|| "generate_series".into());
+                let scope = Scope {
+                    columns: vec![(name.clone(), name, SqlType::Int8)],
+                };
+                let (cols, exprs) = projection(&q.items, &scope)?;
+                *columns = cols;
+                let filter = q.filter.as_ref().map(|f| bind(f, &scope)).transpose()?;
+                let mut x = a;
+                for _ in 0..n {
+                    let row = [Value::Int(x)];
+                    x = x.wrapping_add(s);
+                    if let Some(f) = &filter {
+                        if self.eval_bound(f, &row)? != Value::Bool(true) {
+                            continue;
+                        }
+                    }
+                    let v = exprs.iter().map(|e| self.eval_bound(e, &row)).collect::<Result<_, _>>()?;
+                    sink(self, v)?;
+                }
+                Ok(())
+            }
+            _ => {
+                let (_, result) = self.run_select(q, true)?;
+                *columns = result.columns;
+                for r in result.rows {
+                    sink(self, r)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn eval_bound(&mut self, e: &Bound, row: &[Value]) -> Result<Value, SqlError> {
+        let mut env = EvalEnv {
+            statement_start_us: self.statement_start_us,
+            clock_us: self.io.clock.timestamp(),
+            rng: &mut self.rng,
+        };
+        eval(e, row, &mut env)
+    }
+
+    /// The rows an UPDATE or DELETE changes, found with the planner's access path.
+    pub(super) fn scan_for_change(
+        &mut self,
+        table: usize,
+        filter: Option<&Expr>,
+    ) -> Result<Vec<(u64, Row)>, SqlError> {
+        let q = Select {
+            with: Vec::new(),
+            items: Vec::new(),
+            from: Vec::new(),
+            joins: Vec::new(),
+            filter: filter.cloned(),
+            order_by: Vec::new(),
+            limit: None,
+            values: None,
+        };
+        let info = self.catalog.planner_info(table);
+        let plan = plan_scan(&info, &q)?;
+        Ok(self.run_scan(table, &plan, None)?.rows)
+    }
+}
+
+fn key_value(k: &Bound, row: &[Value]) -> Result<Value, SqlError> {
+    match k {
+        Bound::Col(i) => Ok(row.get(*i).cloned().unwrap_or(Value::Null)),
+        other => Err(unsupported(format!("ORDER BY expression {other:?}"))),
+    }
+}
+
+/// ORDER BY order: NULLs sort last ascending, as PostgreSQL's default.
+fn sql_order(a: &Value, b: &Value) -> Ordering {
+    match (a.is_null(), b.is_null()) {
+        (true, true) => Ordering::Equal,
+        (true, false) => Ordering::Greater,
+        (false, true) => Ordering::Less,
+        _ => compare(a, b).unwrap_or(Ordering::Equal),
+    }
+}
+
+fn wrap_limit(child: PlanNode, rows: u64, limit: u64) -> PlanNode {
+    PlanNode {
+        title: "Limit".into(),
+        details: Vec::new(),
+        rows,
+        loops: 1,
+        first_us: child.first_us,
+        last_us: child.last_us,
+        buffers: child.buffers,
+        est_cost: child.est_cost,
+        est_rows: child.est_rows.min(limit as f64),
+        width: child.width,
+        children: vec![child],
+    }
+}
+
+/// Output column names and bound expressions of a select list.
+fn projection(items: &[SelectItem], scope: &Scope) -> Result<(Vec<String>, Vec<Bound>), SqlError> {
+    let mut names = Vec::new();
+    let mut exprs = Vec::new();
+    for item in items {
+        match item {
+            SelectItem::Wildcard => {
+                for (i, (_, c, _)) in scope.columns.iter().enumerate() {
+                    names.push(c.clone());
+                    exprs.push(Bound::Col(i));
+                }
+            }
+            SelectItem::Expr { expr, alias } => {
+                names.push(alias.clone().unwrap_or_else(|| output_name(expr)));
+                exprs.push(bind(expr, scope)?);
+            }
+        }
+    }
+    Ok((names, exprs))
+}
+
+/// PostgreSQL's column name for an unnamed select item.
+fn output_name(e: &Expr) -> String {
+    match e {
+        Expr::Column { name, .. } => name.clone(),
+        Expr::Call(f) => f.name().to_string(),
+        Expr::Cast { expr, .. } => output_name(expr),
+        _ => "?column?".to_string(),
+    }
+}
+
+/// Width of the projected row, for EXPLAIN.
+pub fn row_width(types: &[SqlType]) -> u32 {
+    types.iter().map(|t| type_width(*t)).sum()
+}

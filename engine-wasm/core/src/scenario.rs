@@ -1,0 +1,280 @@
+//! Layer 5: a scenario is a script + settings + profile → a [`Report`] (per
+//! statement: rows, EXPLAIN text, metrics, virtual time) and the engine's trace.
+//!
+//! The script runs like psql with `ON_ERROR_STOP`: the first error stops it, and
+//! the report says where (line and column in the script).
+
+use crate::metrics::{Metrics, RelationMetrics};
+use crate::pg::PgEngine;
+use crate::settings::Settings;
+use crate::sql::error::{ErrorKind, Position, SqlError};
+use crate::sql::hints::{parse_hints, HintKind};
+use crate::sql::parse::parse_statement;
+use crate::sql::script::{split_script, MetaCommand, ScriptItem};
+use crate::value::Value;
+
+/// Rows kept per statement for display; `row_count` has the exact count.
+pub const MAX_ROWS_SHOWN: usize = 1000;
+
+/// What one statement produced, before the scenario adds time and counters.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outcome {
+    /// psql's command tag (`INSERT 0 10000`, `CREATE TABLE`, `SELECT 3`).
+    pub tag: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    pub row_count: u64,
+    /// EXPLAIN output, one line per plan line.
+    pub explain: Option<Vec<String>>,
+    pub notices: Vec<String>,
+}
+
+impl Outcome {
+    pub fn tag(tag: impl Into<String>) -> Self {
+        Outcome {
+            tag: tag.into(),
+            ..Outcome::default()
+        }
+    }
+
+    pub fn notice(mut self, n: impl Into<String>) -> Self {
+        self.notices.push(n.into());
+        self
+    }
+
+    pub fn with_count(mut self, n: u64) -> Self {
+        self.row_count = n;
+        self
+    }
+
+    /// A one-row, one-column result (SHOW).
+    pub fn single(column: &str, value: String) -> Self {
+        Outcome {
+            tag: "SHOW".into(),
+            columns: vec![column.to_string()],
+            rows: vec![vec![value]],
+            row_count: 1,
+            ..Outcome::default()
+        }
+    }
+
+    pub fn rows(columns: Vec<String>, rows: &[Vec<Value>]) -> Self {
+        Outcome {
+            tag: format!("SELECT {}", rows.len()),
+            columns,
+            rows: rows
+                .iter()
+                .take(MAX_ROWS_SHOWN)
+                .map(|r| r.iter().map(Value::pg_text).collect())
+                .collect(),
+            row_count: rows.len() as u64,
+            ..Outcome::default()
+        }
+    }
+
+    pub fn explain(lines: Vec<String>) -> Self {
+        Outcome {
+            tag: "EXPLAIN".into(),
+            columns: vec!["QUERY PLAN".into()],
+            row_count: lines.len() as u64,
+            explain: Some(lines),
+            ..Outcome::default()
+        }
+    }
+}
+
+/// One run of one statement (a `\watch c=100` gives 100 of these).
+#[derive(Debug, Clone, PartialEq)]
+pub struct StatementReport {
+    pub sql: String,
+    pub line: u32,
+    pub column: u32,
+    /// 1-based run number when the statement runs several times.
+    pub run: u32,
+    pub outcome: Outcome,
+    pub metrics: Metrics,
+    pub relations: RelationMetrics,
+    pub virtual_ms: f64,
+}
+
+/// Where and why a scenario stopped.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReportError {
+    pub kind: ErrorKind,
+    pub message: String,
+    pub hint: Option<String>,
+    pub line: u32,
+    pub column: u32,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub struct Report {
+    pub profile: &'static str,
+    /// Settings that differ from their defaults, as SHOW prints them.
+    pub settings: Vec<(String, String)>,
+    pub statements: Vec<StatementReport>,
+    pub totals: Metrics,
+    pub total_virtual_ms: f64,
+    pub error: Option<ReportError>,
+}
+
+fn report_error(e: SqlError, fallback: Position) -> ReportError {
+    let at = e.at.unwrap_or(fallback);
+    ReportError {
+        kind: e.kind,
+        message: e.message,
+        hint: e.hint,
+        line: at.line,
+        column: at.column,
+    }
+}
+
+/// Applies `--set`-style overrides to fresh settings.
+pub fn settings_with(overrides: &[(String, String)]) -> Result<Settings, SqlError> {
+    let mut s = Settings::new();
+    for (name, value) in overrides {
+        s.set(name, value)
+            .map_err(|e| SqlError::new(ErrorKind::Setting, e.to_string()))?;
+    }
+    Ok(s)
+}
+
+/// Runs `script` on the PostgreSQL profile.
+pub fn run_pg(script: &str, overrides: &[(String, String)]) -> (Report, Option<PgEngine>) {
+    let mut report = Report {
+        profile: "pg",
+        settings: Vec::new(),
+        statements: Vec::new(),
+        totals: Metrics::default(),
+        total_virtual_ms: 0.0,
+        error: None,
+    };
+    let engine = settings_with(overrides).and_then(PgEngine::new);
+    let mut engine = match engine {
+        Ok(e) => e,
+        Err(e) => {
+            report.error = Some(report_error(e, Position::START));
+            return (report, None);
+        }
+    };
+    report.settings = engine
+        .settings()
+        .changed()
+        .into_iter()
+        .map(|(k, v)| (k.to_string(), v))
+        .collect();
+    if let Err(e) = run_items(script, &mut engine, &mut report) {
+        report.error = Some(e);
+    }
+    for s in &report.statements {
+        report.totals.merge(&s.metrics);
+        report.total_virtual_ms += s.virtual_ms;
+    }
+    (report, Some(engine))
+}
+
+fn run_items(script: &str, engine: &mut PgEngine, report: &mut Report) -> Result<(), ReportError> {
+    let items = split_script(script).map_err(|e| ReportError {
+        kind: ErrorKind::Script,
+        message: e.message.clone(),
+        hint: None,
+        line: e.line,
+        column: e.column,
+    })?;
+    for item in items {
+        match item {
+            ScriptItem::Statement(s) => {
+                let stmt = parse_statement(&s.sql).map_err(|e| {
+                    let at = e.at.and_then(|p| s.script_position(p)).unwrap_or(s.at);
+                    report_error(e, at)
+                })?;
+                for run in 1..=s.runs {
+                    let r = run_statement(engine, &s.sql, &stmt)
+                        .map_err(|e| report_error(e, s.at))?;
+                    report.statements.push(StatementReport {
+                        sql: s.sql.clone(),
+                        line: s.at.line,
+                        column: s.at.column,
+                        run,
+                        ..r
+                    });
+                }
+            }
+            ScriptItem::Meta(m) => {
+                let start = engine.clock().now_us();
+                let outcome = match &m.command {
+                    MetaCommand::Checkpoint => engine.checkpoint(),
+                    MetaCommand::Echo(text) => Outcome::tag("").notice(text.clone()),
+                    MetaCommand::Flush(_) | MetaCommand::Compact(_) => Outcome::tag("")
+                        .notice("\\flush and \\compact act on LSM storage; PostgreSQL ignores them"),
+                };
+                let (metrics, relations) = engine.take_metrics();
+                report.statements.push(StatementReport {
+                    sql: meta_text(&m.command),
+                    line: m.at.line,
+                    column: m.at.column,
+                    run: 1,
+                    outcome,
+                    metrics,
+                    relations,
+                    virtual_ms: (engine.clock().now_us() - start) / 1000.0,
+                });
+            }
+        }
+    }
+    Ok(())
+}
+
+/// Runs one statement with its hints' settings in force, then restores them.
+fn run_statement(
+    engine: &mut PgEngine,
+    sql: &str,
+    stmt: &crate::sql::ast::Statement,
+) -> Result<StatementReport, SqlError> {
+    let start = engine.clock().now_us();
+    let mut notices = Vec::new();
+    let mut restore = Vec::new();
+    if let Some(hints) = parse_hints(sql).map_err(|e| SqlError::new(ErrorKind::Hint, e.message))? {
+        for h in &hints.hints {
+            match &h.kind {
+                HintKind::Set { name, value } => {
+                    restore.push((name.clone(), engine.settings().show(name).ok()));
+                    engine.set_quietly(name, value)?;
+                }
+                HintKind::Unknown { name, .. } => {
+                    notices.push(format!("hint \"{name}\" is not known; ignored"))
+                }
+                _ => {}
+            }
+        }
+    }
+    let result = engine.execute(stmt);
+    for (name, old) in restore.into_iter().rev() {
+        if let Some(v) = old {
+            engine.set_quietly(&name, &v)?;
+        }
+    }
+    let mut outcome = result?;
+    outcome.notices.splice(0..0, notices);
+    let (metrics, relations) = engine.take_metrics();
+    Ok(StatementReport {
+        sql: String::new(),
+        line: 0,
+        column: 0,
+        run: 1,
+        outcome,
+        metrics,
+        relations,
+        virtual_ms: (engine.clock().now_us() - start) / 1000.0,
+    })
+}
+
+/// A meta-command as the script wrote it, for the report.
+fn meta_text(m: &MetaCommand) -> String {
+    match m {
+        MetaCommand::Flush(t) => format!("\\flush {}", t.as_deref().unwrap_or("")).trim_end().to_string(),
+        MetaCommand::Compact(t) => format!("\\compact {}", t.as_deref().unwrap_or("")).trim_end().to_string(),
+        MetaCommand::Checkpoint => "\\checkpoint".to_string(),
+        MetaCommand::Echo(t) => format!("\\echo {t}"),
+    }
+}

@@ -1,0 +1,89 @@
+//! Prints expressions the way PostgreSQL's EXPLAIN does (`(value < now())`,
+//! `(id = ANY ('{100,200,300}'::integer[]))`).
+
+use super::ast::{BinOp, Expr};
+use crate::value::Value;
+
+fn literal(v: &Value) -> String {
+    match v {
+        Value::Null => "NULL".into(),
+        Value::Text(s) => format!("'{}'::text", s.replace('\'', "''")),
+        other => other.pg_text(),
+    }
+}
+
+/// An expression as EXPLAIN shows it; comparisons and boolean operators are
+/// parenthesised, as PostgreSQL's deparser does.
+pub fn deparse(e: &Expr) -> String {
+    match e {
+        Expr::Column { name, .. } => name.clone(),
+        Expr::Literal(v) => literal(v),
+        Expr::Call(f) => format!("{}()", f.name()),
+        Expr::Unary { expr, .. } => format!("(NOT {})", deparse(expr)),
+        Expr::Binary { op, left, right } => {
+            let (l, r) = (deparse(left), deparse(right));
+            match op {
+                BinOp::And | BinOp::Or => format!("({l} {} {r})", op.symbol()),
+                _ => format!("({l} {} {r})", op.symbol()),
+            }
+        }
+        Expr::InList {
+            expr,
+            list,
+            negated,
+        } => {
+            let items: Vec<String> = list
+                .iter()
+                .map(|x| match x {
+                    Expr::Literal(v) => v.pg_text(),
+                    other => deparse(other),
+                })
+                .collect();
+            let op = if *negated { "<> ALL" } else { "= ANY" };
+            format!("({} {op} ('{{{}}}'::integer[]))", deparse(expr), items.join(","))
+        }
+        Expr::Between {
+            expr,
+            low,
+            high,
+            negated,
+        } => {
+            let x = deparse(expr);
+            let (lo, hi) = (deparse(low), deparse(high));
+            if *negated {
+                format!("(({x} < {lo}) OR ({x} > {hi}))")
+            } else {
+                format!("(({x} >= {lo}) AND ({x} <= {hi}))")
+            }
+        }
+        Expr::IsNull { expr, negated } => {
+            let not = if *negated { " NOT" } else { "" };
+            format!("({} IS{not} NULL)", deparse(expr))
+        }
+        Expr::Cast { expr, ty } => format!("({})::{}", deparse(expr), ty.pg_name()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::sql::ast::Statement;
+    use crate::sql::parse::parse_statement;
+
+    fn filter(sql: &str) -> String {
+        match parse_statement(sql).unwrap() {
+            Statement::Select(s) => deparse(&s.filter.unwrap()),
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn prints_like_postgres() {
+        assert_eq!(filter("select * from d where value < now()"), "(value < now())");
+        assert_eq!(
+            filter("select * from d where id in (100,200,300)"),
+            "(id = ANY ('{100,200,300}'::integer[]))"
+        );
+        assert_eq!(filter("select * from d where x = 0 and y >= 2"), "((x = 0) AND (y >= 2))");
+    }
+}
