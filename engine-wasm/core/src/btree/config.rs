@@ -44,7 +44,7 @@ impl BTreeConfig {
     /// Rejects sizes and fillfactors PostgreSQL would reject (fillfactor 10..=100).
     pub fn validate(&self) -> Result<(), BTreeError> {
         let size_ok =
-            (MIN_PAGE_SIZE..=MAX_PAGE_SIZE).contains(&self.page_size) && self.page_size % 8 == 0;
+            (MIN_PAGE_SIZE..=MAX_PAGE_SIZE).contains(&self.page_size) && self.page_size & 7 == 0;
         if !size_ok {
             return Err(BTreeError::PageSize {
                 page_size: self.page_size,

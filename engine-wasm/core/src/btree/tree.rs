@@ -213,7 +213,7 @@ impl BTree {
                 max: self.max_tuple,
             });
         }
-        if size < 8 || size % 8 != 0 {
+        if size < 8 || size & 7 != 0 {
             return Err(BTreeError::TupleSizeInvalid { size });
         }
         if key.len() > u16::MAX as usize {

@@ -104,7 +104,7 @@ fn convert_select(s: sp::Select) -> Result<Select, SqlError> {
     if s.distinct.is_some() || s.having.is_some() || !group_by_empty(&s.group_by) {
         return Err(unsupported("DISTINCT, GROUP BY and HAVING"));
     }
-    let items = s
+    let items: Vec<SelectItem> = s
         .projection
         .iter()
         .map(|item| match item {
@@ -124,6 +124,10 @@ fn convert_select(s: sp::Select) -> Result<Select, SqlError> {
         .collect::<Result<_, SqlError>>()?;
     let mut from = Vec::new();
     let mut joins = Vec::new();
+    let mut items = items;
+    if s.from.is_empty() {
+        series_in_select_list(&s.projection, &mut items, &mut from)?;
+    }
     for twj in &s.from {
         from.push(convert_table_factor(&twj.relation)?);
         for j in &twj.joins {
@@ -137,6 +141,43 @@ fn convert_select(s: sp::Select) -> Result<Select, SqlError> {
         filter: s.selection.as_ref().map(convert_expr).transpose()?,
         ..empty_select()
     })
+}
+
+/// `SELECT generate_series(1, 10)` (no FROM) as PostgreSQL runs it: a row per value.
+/// Rewritten to `SELECT generate_series FROM generate_series(1, 10)`.
+fn series_in_select_list(
+    projection: &[sp::SelectItem],
+    items: &mut [SelectItem],
+    from: &mut Vec<FromItem>,
+) -> Result<(), SqlError> {
+    for (i, p) in projection.iter().enumerate() {
+        let (sp::SelectItem::UnnamedExpr(sp::Expr::Function(f))
+        | sp::SelectItem::ExprWithAlias {
+            expr: sp::Expr::Function(f),
+            ..
+        }) = p
+        else {
+            continue;
+        };
+        if object_name(&f.name) != "generate_series" {
+            continue;
+        }
+        if !from.is_empty() {
+            return Err(unsupported("two generate_series() calls in one select list"));
+        }
+        let args = match &f.args {
+            sp::FunctionArguments::List(l) => function_args(&l.args)?,
+            _ => Vec::new(),
+        };
+        from.push(series(args, None)?);
+        if let SelectItem::Expr { expr, .. } = &mut items[i] {
+            *expr = Expr::Column {
+                table: None,
+                name: "generate_series".into(),
+            };
+        }
+    }
+    Ok(())
 }
 
 fn group_by_empty(g: &sp::GroupByExpr) -> bool {
@@ -214,11 +255,8 @@ fn convert_function(f: &sp::Function) -> Result<Expr, SqlError> {
         "now" | "transaction_timestamp" | "current_timestamp" => Func::Now,
         "clock_timestamp" => Func::ClockTimestamp,
         "random" => Func::Random,
-        "generate_series" => {
-            return Err(unsupported(
-                "generate_series() in the select list; write FROM generate_series(…)",
-            ))
-        }
+        // Placeholder: `series_in_select_list` replaces it by the series column.
+        "generate_series" => return Ok(Expr::Literal(Value::Null)),
         other => return Err(unsupported(format!("the function {other}()"))),
     };
     if !args.is_empty() {
