@@ -184,8 +184,10 @@ fn run_items(script: &str, engine: &mut PgEngine, report: &mut Report) -> Result
     for item in items {
         match item {
             ScriptItem::Statement(s) => {
-                let stmt = parse_statement(&s.sql).map_err(|e| {
+                let stmt = parse_statement(&s.sql).map_err(|mut e| {
+                    // Parser positions are relative to the statement: map them back.
                     let at = e.at.and_then(|p| s.script_position(p)).unwrap_or(s.at);
+                    e.at = Some(at);
                     report_error(e, at)
                 })?;
                 for run in 1..=s.runs {

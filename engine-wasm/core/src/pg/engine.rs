@@ -80,6 +80,10 @@ impl PgEngine {
         &self.io.clock
     }
 
+    pub fn buffer_pool(&self) -> &BufferPool {
+        &self.io.pool
+    }
+
     pub fn trace(&self) -> &Trace {
         &self.io.trace
     }

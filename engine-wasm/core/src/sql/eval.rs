@@ -60,7 +60,17 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
         Expr::Column { table, name } => Bound::Col(scope.resolve(table.as_deref(), name)?),
         Expr::Literal(v) => Bound::Lit(v.clone()),
         Expr::Unary { expr, .. } => Bound::Not(b(expr)?),
-        Expr::Binary { op, left, right } => Bound::Bin(*op, b(left)?, b(right)?),
+        Expr::Binary { op, left, right } => {
+            let (l, r) = (b(left)?, b(right)?);
+            let (l, r) = if op.is_comparison() {
+                let l2 = typed_literal(l, &r, scope)?;
+                let r2 = typed_literal(r, &l2, scope)?;
+                (l2, r2)
+            } else {
+                (l, r)
+            };
+            Bound::Bin(*op, l, r)
+        }
         Expr::Call(f) => Bound::Call(*f),
         Expr::InList {
             expr,
@@ -82,6 +92,36 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
         Expr::IsNull { expr, negated } => Bound::IsNull(b(expr)?, *negated),
         Expr::Cast { expr, ty } => Bound::Cast(b(expr)?, *ty),
     })
+}
+
+/// A quoted literal compared with a typed column takes the column's type, as
+/// PostgreSQL resolves `a < '5'`; text that does not parse is an error at once.
+fn typed_literal(lit: Box<Bound>, other: &Bound, scope: &Scope) -> Result<Box<Bound>, SqlError> {
+    let (Bound::Lit(Value::Text(s)), Bound::Col(i)) = (lit.as_ref(), other) else {
+        return Ok(lit);
+    };
+    let Some((_, _, ty)) = scope.columns.get(*i) else {
+        return Ok(lit);
+    };
+    let bad = || {
+        SqlError::new(
+            ErrorKind::Semantic,
+            format!("invalid input syntax for type {}: \"{s}\"", ty.pg_name()),
+        )
+    };
+    let t = s.trim();
+    let v = match ty {
+        SqlType::Text => return Ok(lit),
+        SqlType::Int4 | SqlType::Int8 => Value::Int(t.parse().map_err(|_| bad())?),
+        SqlType::Float8 => Value::Float(t.parse().map_err(|_| bad())?),
+        SqlType::Bool => match t.to_ascii_lowercase().as_str() {
+            "t" | "true" | "on" | "yes" | "1" => Value::Bool(true),
+            "f" | "false" | "off" | "no" | "0" => Value::Bool(false),
+            _ => return Err(bad()),
+        },
+        SqlType::Timestamptz => return Err(bad()),
+    };
+    Ok(Box::new(Bound::Lit(v)))
 }
 
 /// What functions need: the statement's start time (`now()`), the virtual clock
