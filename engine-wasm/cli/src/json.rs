@@ -5,7 +5,11 @@ use indexlab_engine::scenario::Report;
 use serde_json::{json, Map, Value};
 
 fn metrics(m: &Metrics) -> Value {
-    Value::Object(m.iter().map(|(k, v)| (k.to_string(), json!(v))).collect::<Map<_, _>>())
+    Value::Object(
+        m.iter()
+            .map(|(k, v)| (k.to_string(), json!(v)))
+            .collect::<Map<_, _>>(),
+    )
 }
 
 pub fn report(r: &Report) -> Value {

@@ -191,8 +191,8 @@ fn run_items(script: &str, engine: &mut PgEngine, report: &mut Report) -> Result
                     report_error(e, at)
                 })?;
                 for run in 1..=s.runs {
-                    let r = run_statement(engine, &s.sql, &stmt)
-                        .map_err(|e| report_error(e, s.at))?;
+                    let r =
+                        run_statement(engine, &s.sql, &stmt).map_err(|e| report_error(e, s.at))?;
                     report.statements.push(StatementReport {
                         sql: s.sql.clone(),
                         line: s.at.line,
@@ -207,8 +207,9 @@ fn run_items(script: &str, engine: &mut PgEngine, report: &mut Report) -> Result
                 let outcome = match &m.command {
                     MetaCommand::Checkpoint => engine.checkpoint(),
                     MetaCommand::Echo(text) => Outcome::tag("").notice(text.clone()),
-                    MetaCommand::Flush(_) | MetaCommand::Compact(_) => Outcome::tag("")
-                        .notice("\\flush and \\compact act on LSM storage; PostgreSQL ignores them"),
+                    MetaCommand::Flush(_) | MetaCommand::Compact(_) => Outcome::tag("").notice(
+                        "\\flush and \\compact act on LSM storage; PostgreSQL ignores them",
+                    ),
                 };
                 let (metrics, relations) = engine.take_metrics();
                 report.statements.push(StatementReport {
@@ -274,8 +275,12 @@ fn run_statement(
 /// A meta-command as the script wrote it, for the report.
 fn meta_text(m: &MetaCommand) -> String {
     match m {
-        MetaCommand::Flush(t) => format!("\\flush {}", t.as_deref().unwrap_or("")).trim_end().to_string(),
-        MetaCommand::Compact(t) => format!("\\compact {}", t.as_deref().unwrap_or("")).trim_end().to_string(),
+        MetaCommand::Flush(t) => format!("\\flush {}", t.as_deref().unwrap_or(""))
+            .trim_end()
+            .to_string(),
+        MetaCommand::Compact(t) => format!("\\compact {}", t.as_deref().unwrap_or(""))
+            .trim_end()
+            .to_string(),
         MetaCommand::Checkpoint => "\\checkpoint".to_string(),
         MetaCommand::Echo(t) => format!("\\echo {t}"),
     }

@@ -11,10 +11,10 @@ pub use script::{
     split_script, Meta, MetaCommand, ScriptError, ScriptItem, Statement, Trigger, Watch,
 };
 
-// Parsing: sqlparser's tree converted into IndexLab's own (lead's modules).
+// Parsing, binding, planning: sqlparser's tree converted into IndexLab's own.
 pub mod ast;
 mod convert;
+pub mod deparse;
 pub mod eval;
 pub mod parse;
 pub mod plan;
-pub mod deparse;

@@ -115,11 +115,20 @@ mod tests {
     #[test]
     fn timestamps_print_like_postgres() {
         assert_eq!(Value::Timestamp(0).pg_text(), "2000-01-01 00:00:00+00");
-        assert_eq!(Value::Timestamp(1_500_000).pg_text(), "2000-01-01 00:00:01.5+00");
+        assert_eq!(
+            Value::Timestamp(1_500_000).pg_text(),
+            "2000-01-01 00:00:01.5+00"
+        );
         // 2026-01-01 is 9497 days after 2000-01-01.
         let us = 9497 * 86_400_000_000i64 + 3_723_000_001;
-        assert_eq!(Value::Timestamp(us).pg_text(), "2026-01-01 01:02:03.000001+00");
-        assert_eq!(Value::Timestamp(-1).pg_text(), "1999-12-31 23:59:59.999999+00");
+        assert_eq!(
+            Value::Timestamp(us).pg_text(),
+            "2026-01-01 01:02:03.000001+00"
+        );
+        assert_eq!(
+            Value::Timestamp(-1).pg_text(),
+            "1999-12-31 23:59:59.999999+00"
+        );
     }
 
     #[test]

@@ -6,7 +6,9 @@ use indexlab_engine::sql::error::ErrorKind;
 
 fn error_of(script: &str) -> ReportError {
     let (report, _) = run_pg(script, &[]);
-    report.error.unwrap_or_else(|| panic!("expected an error from:\n{script}"))
+    report
+        .error
+        .unwrap_or_else(|| panic!("expected an error from:\n{script}"))
 }
 
 #[test]
@@ -27,7 +29,11 @@ fn unknown_column() {
 fn type_mismatch() {
     let e = error_of("create table t (a int);\ninsert into t values ('x');");
     assert_eq!(e.kind, ErrorKind::Semantic);
-    assert!(e.message.contains("column is of type integer"), "{}", e.message);
+    assert!(
+        e.message.contains("column is of type integer"),
+        "{}",
+        e.message
+    );
     let e = error_of("create table t (a int);\nselect * from t where a < 'x';");
     assert_eq!(e.message, "invalid input syntax for type integer: \"x\"");
 }
@@ -50,7 +56,9 @@ fn unsupported_statement_is_named() {
 
 #[test]
 fn row_count_over_the_limit() {
-    let e = error_of("create table t (a bigint);\ninsert into t select generate_series(1, 1000000000000);");
+    let e = error_of(
+        "create table t (a bigint);\ninsert into t select generate_series(1, 1000000000000);",
+    );
     assert_eq!(e.kind, ErrorKind::Limit);
     assert!(e.message.contains("max_rows=10000000"), "{}", e.message);
     assert!(e.hint.is_some());
@@ -58,11 +66,21 @@ fn row_count_over_the_limit() {
 
 #[test]
 fn duplicate_key_and_unknown_setting() {
-    let e = error_of("create table t (a int primary key);\ninsert into t values (1);\ninsert into t values (1);");
-    assert_eq!(e.message, "duplicate key value violates unique constraint \"t_pkey\"");
+    let e = error_of(
+        "create table t (a int primary key);\ninsert into t values (1);\ninsert into t values (1);",
+    );
+    assert_eq!(
+        e.message,
+        "duplicate key value violates unique constraint \"t_pkey\""
+    );
     assert_eq!(e.line, 3);
     let e = error_of("set nope = 1;");
-    assert!(e.message.contains("unrecognized configuration parameter \"nope\""), "{}", e.message);
+    assert!(
+        e.message
+            .contains("unrecognized configuration parameter \"nope\""),
+        "{}",
+        e.message
+    );
 }
 
 #[test]
@@ -75,7 +93,17 @@ fn absurd_settings_are_refused() {
 
 #[test]
 fn garbage_never_panics() {
-    for script in ["", ";;;", "\\watch", "select", "insert into", "(((", "'", "$$", "\\bogus"] {
+    for script in [
+        "",
+        ";;;",
+        "\\watch",
+        "select",
+        "insert into",
+        "(((",
+        "'",
+        "$$",
+        "\\bogus",
+    ] {
         let _ = run_pg(script, &[]);
     }
 }

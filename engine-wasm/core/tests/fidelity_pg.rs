@@ -59,12 +59,21 @@ fn article_000_index_only_scan_buffers_before_and_after_vacuum() {
     assert_eq!(explain_figure(before, "rows="), 50_000);
     let hit_before = explain_figure(before, "shared hit=");
     let hit_after = explain_figure(after, "shared hit=");
-    assert!(within_10_percent(hit_before, 616), "before VACUUM: {hit_before}");
-    assert!(within_10_percent(hit_after, 346), "after VACUUM: {hit_after}");
+    assert!(
+        within_10_percent(hit_before, 616),
+        "before VACUUM: {hit_before}"
+    );
+    assert!(
+        within_10_percent(hit_after, 346),
+        "after VACUUM: {hit_after}"
+    );
     // Everything was in cache: the article's query reads nothing from storage.
     assert_eq!(before.metrics.get("shared_read"), 0.0);
     let text = before.outcome.explain.as_ref().unwrap().join("\n");
-    assert!(text.contains("Index Only Scan using demo_value on demo"), "{text}");
+    assert!(
+        text.contains("Index Only Scan using demo_value on demo"),
+        "{text}"
+    );
     assert!(text.contains("Index Cond: (value < now())"), "{text}");
 }
 
@@ -80,7 +89,10 @@ fn article_003_btree_reads_the_same_pages_forward_and_backward() {
     assert!(plan.contains("Backward using demo_pkey"), "{plan}");
     assert_eq!(explain_figure(e[2], "rows="), 1000); // the estimate line comes first
     let in_list = e[2].outcome.explain.as_ref().unwrap().join("\n");
-    assert!(in_list.contains("actual time=") && in_list.contains("rows=3 loops=1"), "{in_list}");
+    assert!(
+        in_list.contains("actual time=") && in_list.contains("rows=3 loops=1"),
+        "{in_list}"
+    );
     assert!(in_list.contains("Index Cond: (id = ANY ('{100,200,300}'::integer[]))"));
 }
 
@@ -112,7 +124,12 @@ fn article_004_each_index_adds_insert_and_update_cost_not_delete() {
             for verb in ["insert", "update"] {
                 let p = prev.iter().find(|x| x.0 == verb).unwrap();
                 let c = cur.iter().find(|x| x.0 == verb).unwrap();
-                assert!(c.1 > p.1 * 1.05, "{verb} time, {k} indexes: {} vs {}", c.1, p.1);
+                assert!(
+                    c.1 > p.1 * 1.05,
+                    "{verb} time, {k} indexes: {} vs {}",
+                    c.1,
+                    p.1
+                );
                 assert!(c.2 > p.2, "{verb} buffers, {k} indexes");
             }
             let p = prev.iter().find(|x| x.0 == "delete").unwrap();
@@ -124,7 +141,10 @@ fn article_004_each_index_adds_insert_and_update_cost_not_delete() {
 }
 
 fn reads_per_insert(shared_buffers: &str) -> f64 {
-    let r = run(&script("002-iibench.sql"), &[("shared_buffers", shared_buffers)]);
+    let r = run(
+        &script("002-iibench.sql"),
+        &[("shared_buffers", shared_buffers)],
+    );
     // The steady state: the last quarter of the load.
     let inserts: Vec<_> = r
         .statements
@@ -140,7 +160,13 @@ fn reads_per_insert(shared_buffers: &str) -> f64 {
 fn article_002_btree_reads_per_insert_explode_when_the_cache_shrinks() {
     let large = reads_per_insert("128MB");
     let small = reads_per_insert("1MB");
-    assert!(large < 0.01, "the working set fits in 128MB: {large} reads/insert");
-    assert!(small > 1.0, "random secondary-index leaves miss a 1MB cache: {small}");
+    assert!(
+        large < 0.01,
+        "the working set fits in 128MB: {large} reads/insert"
+    );
+    assert!(
+        small > 1.0,
+        "random secondary-index leaves miss a 1MB cache: {small}"
+    );
     assert!(small > 100.0 * large.max(0.001));
 }

@@ -16,8 +16,16 @@ enum Op {
     DeleteBelow(i64),
     Vacuum,
     Checkpoint,
-    ScanKey { lo: i64, hi: i64, desc: bool, limit: Option<u16> },
-    ScanValue { lo: i64, hi: i64 },
+    ScanKey {
+        lo: i64,
+        hi: i64,
+        desc: bool,
+        limit: Option<u16>,
+    },
+    ScanValue {
+        lo: i64,
+        hi: i64,
+    },
 }
 
 fn op() -> impl Strategy<Value = Op> {
@@ -79,7 +87,12 @@ fn build(ops: &[Op]) -> (String, Vec<Vec<(i64, i64)>>) {
             }
             Op::Vacuum => script += "vacuum t;\n",
             Op::Checkpoint => script += "\\checkpoint\n",
-            Op::ScanKey { lo, hi, desc, limit } => {
+            Op::ScanKey {
+                lo,
+                hi,
+                desc,
+                limit,
+            } => {
                 let mut rows: Vec<(i64, i64)> =
                     model.range(lo..=hi).map(|(k, v)| (*k, *v)).collect();
                 if *desc {
@@ -103,9 +116,8 @@ fn build(ops: &[Op]) -> (String, Vec<Vec<(i64, i64)>>) {
                     .collect();
                 rows.sort_by_key(|(k, v)| (*v, *k));
                 expected.push(rows);
-                script += &format!(
-                    "select k, v from t where v >= {lo} and v <= {hi} order by v, k;\n"
-                );
+                script +=
+                    &format!("select k, v from t where v >= {lo} and v <= {hi} order by v, k;\n");
             }
         }
     }

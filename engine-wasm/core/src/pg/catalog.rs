@@ -51,7 +51,10 @@ impl Index {
         let size = index_tuple_size(&values, &self.stored_types)
             .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
         u16::try_from(size).map_err(|_| {
-            SqlError::new(ErrorKind::Execution, format!("index row size {size} is too large"))
+            SqlError::new(
+                ErrorKind::Execution,
+                format!("index row size {size} is too large"),
+            )
         })
     }
 
@@ -94,19 +97,27 @@ impl Catalog {
     }
 
     pub fn table(&self, id: usize) -> &Table {
-        self.tables[id].as_ref().expect("table ids come from table_id")
+        self.tables[id]
+            .as_ref()
+            .expect("table ids come from table_id")
     }
 
     pub fn table_mut(&mut self, id: usize) -> &mut Table {
-        self.tables[id].as_mut().expect("table ids come from table_id")
+        self.tables[id]
+            .as_mut()
+            .expect("table ids come from table_id")
     }
 
     pub fn index(&self, id: usize) -> &Index {
-        self.indexes[id].as_ref().expect("index ids come from the table")
+        self.indexes[id]
+            .as_ref()
+            .expect("index ids come from the table")
     }
 
     pub fn index_mut(&mut self, id: usize) -> &mut Index {
-        self.indexes[id].as_mut().expect("index ids come from the table")
+        self.indexes[id]
+            .as_mut()
+            .expect("index ids come from the table")
     }
 
     /// True when a table or index already has this name (they share a namespace).
@@ -132,11 +143,7 @@ impl Catalog {
         let t = self.table(id);
         TableInfo {
             name: t.name.clone(),
-            columns: t
-                .columns
-                .iter()
-                .map(|c| (c.name.clone(), c.ty))
-                .collect(),
+            columns: t.columns.iter().map(|c| (c.name.clone(), c.ty)).collect(),
             indexes: t
                 .indexes
                 .iter()

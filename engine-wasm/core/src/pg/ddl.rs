@@ -37,10 +37,8 @@ impl PgEngine {
     pub(super) fn create_table(&mut self, t: &CreateTable) -> Result<Outcome, SqlError> {
         if self.catalog.name_taken(&t.name) {
             if t.if_not_exists {
-                return Ok(Outcome::tag("CREATE TABLE").notice(format!(
-                    "relation \"{}\" already exists, skipping",
-                    t.name
-                )));
+                return Ok(Outcome::tag("CREATE TABLE")
+                    .notice(format!("relation \"{}\" already exists, skipping", t.name)));
             }
             return Err(semantic(format!("relation \"{}\" already exists", t.name)));
         }
@@ -99,12 +97,15 @@ impl PgEngine {
 
     fn column_position(&self, table: usize, name: &str) -> Result<usize, SqlError> {
         let t = self.catalog.table(table);
-        t.columns.iter().position(|c| c.name == name).ok_or_else(|| {
-            semantic(format!(
-                "column \"{name}\" named in key does not exist in table \"{}\"",
-                t.name
-            ))
-        })
+        t.columns
+            .iter()
+            .position(|c| c.name == name)
+            .ok_or_else(|| {
+                semantic(format!(
+                    "column \"{name}\" named in key does not exist in table \"{}\"",
+                    t.name
+                ))
+            })
     }
 
     /// Creates an index and fills it from the table's live rows, in heap order (a

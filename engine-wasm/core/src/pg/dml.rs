@@ -43,7 +43,12 @@ impl PgEngine {
 
     /// Adds the entry of `row` (at heap `tid`) to index `index`, checking
     /// uniqueness first for a unique index.
-    pub(super) fn index_insert(&mut self, index: usize, row: &[Value], tid: u64) -> Result<(), SqlError> {
+    pub(super) fn index_insert(
+        &mut self,
+        index: usize,
+        row: &[Value],
+        tid: u64,
+    ) -> Result<(), SqlError> {
         let mut key = Vec::with_capacity(24);
         let size = self.catalog.index(index).entry_of(row, &mut key)?;
         if self.catalog.index(index).unique && !key_has_null(row, index, self) {
@@ -52,7 +57,9 @@ impl PgEngine {
         let ix = self.catalog.index_mut(index);
         let (rel, name) = (ix.rel, ix.name.clone());
         let tree = &mut ix.tree;
-        let (outcome, stats) = self.io.rel(rel, Fork::Main, |io| tree.insert(&key, tid, size, io))?;
+        let (outcome, stats) = self
+            .io
+            .rel(rel, Fork::Main, |io| tree.insert(&key, tid, size, io))?;
         self.count(&name, &stats);
         let outcome = outcome.map_err(exec_error)?;
         for s in &outcome.splits {
@@ -109,7 +116,9 @@ impl PgEngine {
         let (rel, name) = (t.rel, t.name.clone());
         let heap = &mut t.heap;
         let row_for_index = row.clone();
-        let (outcome, stats) = self.io.rel(rel, Fork::Main, |io| heap.insert(row, size, io))?;
+        let (outcome, stats) = self
+            .io
+            .rel(rel, Fork::Main, |io| heap.insert(row, size, io))?;
         self.count(&name, &stats);
         let outcome = outcome.map_err(exec_error)?;
         self.vm_write(table, outcome.vm_cleared)?;
@@ -167,12 +176,17 @@ impl PgEngine {
             Some(cols) => cols
                 .iter()
                 .map(|c| {
-                    self.catalog.table(id).columns.iter().position(|d| &d.name == c).ok_or_else(|| {
-                        SqlError::new(
-                            ErrorKind::Semantic,
-                            format!("column \"{c}\" of relation \"{table}\" does not exist"),
-                        )
-                    })
+                    self.catalog
+                        .table(id)
+                        .columns
+                        .iter()
+                        .position(|d| &d.name == c)
+                        .ok_or_else(|| {
+                            SqlError::new(
+                                ErrorKind::Semantic,
+                                format!("column \"{c}\" of relation \"{table}\" does not exist"),
+                            )
+                        })
                 })
                 .collect::<Result<_, _>>()?,
         };
@@ -237,7 +251,11 @@ impl PgEngine {
         Ok(Outcome::tag(format!("UPDATE {n}")).with_count(n))
     }
 
-    pub(super) fn delete(&mut self, table: &str, filter: Option<&Expr>) -> Result<Outcome, SqlError> {
+    pub(super) fn delete(
+        &mut self,
+        table: &str,
+        filter: Option<&Expr>,
+    ) -> Result<Outcome, SqlError> {
         let id = self.catalog.table_id(table)?;
         let targets = self.scan_for_change(id, filter)?;
         for (tid, _) in &targets {
@@ -295,12 +313,19 @@ impl PgEngine {
             self.count(&iname, &stats);
         }
         let heap = &mut self.catalog.table_mut(id).heap;
-        let (report, stats) = self.io.rel(rel, Fork::Main, |io| heap.vacuum_finish(prune, io))?;
+        let (report, stats) = self
+            .io
+            .rel(rel, Fork::Main, |io| heap.vacuum_finish(prune, io))?;
         self.count(&name, &stats);
         self.vm_accesses(rel, &name, &report.vm_accesses)?;
         for p in 0..self.catalog.table(id).heap.page_count() {
             if self.io.trace.wants_detail()
-                && self.catalog.table(id).heap.visibility_map().is_all_visible(p)
+                && self
+                    .catalog
+                    .table(id)
+                    .heap
+                    .visibility_map()
+                    .is_all_visible(p)
             {
                 self.io.trace.push(Event::VisibilityChange {
                     relation: name.clone(),

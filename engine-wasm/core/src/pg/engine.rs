@@ -32,13 +32,18 @@ fn setting_error(e: impl std::fmt::Display) -> SqlError {
 /// The buffer pool the settings ask for.
 fn make_pool(settings: &Settings) -> Result<BufferPool, SqlError> {
     let page_size = settings.get_bytes("page_size").map_err(setting_error)? as u32;
-    let bytes = settings.get_bytes("shared_buffers").map_err(setting_error)?;
-    let policy = match settings.get_enum("buffer_replacement").map_err(setting_error)? {
+    let bytes = settings
+        .get_bytes("shared_buffers")
+        .map_err(setting_error)?;
+    let policy = match settings
+        .get_enum("buffer_replacement")
+        .map_err(setting_error)?
+    {
         "lru" => ReplacementPolicy::Lru,
         _ => ReplacementPolicy::ClockSweep,
     };
     let frames = BufferPool::frames_for(bytes, page_size);
-    BufferPool::new(frames, page_size, policy).map_err(|e| setting_error(e))
+    BufferPool::new(frames, page_size, policy).map_err(setting_error)
 }
 
 pub(super) fn cost_model(settings: &Settings) -> Result<CostModel, SqlError> {
@@ -57,7 +62,9 @@ pub(super) fn cost_model(settings: &Settings) -> Result<CostModel, SqlError> {
 impl PgEngine {
     pub fn new(settings: Settings) -> Result<Self, SqlError> {
         let pool = make_pool(&settings)?;
-        let budget = settings.get_int("trace_detail_rows").map_err(setting_error)?;
+        let budget = settings
+            .get_int("trace_detail_rows")
+            .map_err(setting_error)?;
         let seed = settings.get_int("seed").map_err(setting_error)?;
         Ok(PgEngine {
             io: Io {

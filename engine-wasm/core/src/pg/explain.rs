@@ -61,7 +61,11 @@ impl PgEngine {
                 ..
             } => {
                 let ix = self.catalog.index(t.indexes[*index]);
-                let kind = if *only { "Index Only Scan" } else { "Index Scan" };
+                let kind = if *only {
+                    "Index Only Scan"
+                } else {
+                    "Index Scan"
+                };
                 let back = if *direction == ScanDirection::Backward {
                     " Backward"
                 } else {
@@ -184,7 +188,10 @@ pub fn format_node(node: &PlanNode, depth: usize, o: &ExplainOptions, out: &mut 
                 node.loops
             ));
         } else {
-            line.push_str(&format!(" (actual rows={} loops={})", node.rows, node.loops));
+            line.push_str(&format!(
+                " (actual rows={} loops={})",
+                node.rows, node.loops
+            ));
         }
     }
     out.push(line);

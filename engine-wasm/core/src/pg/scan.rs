@@ -17,7 +17,6 @@ use crate::sql::ast::Expr;
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{accepts, bind, coerce, eval, Bound as BoundExpr, EvalEnv, Scope};
 use crate::sql::plan::{AccessPath, KeyCond, ScanDirection, ScanPlan};
-use crate::value::Value;
 use std::ops::Bound;
 
 /// Rows a scan produced (heap TID packed, row) and its EXPLAIN node.
@@ -173,18 +172,22 @@ impl PgEngine {
         let mut ranges = match cond {
             None => vec![(Bound::Unbounded, Bound::Unbounded)],
             Some(KeyCond::Range { lower, upper }) => {
-                let map = |b: &Bound<Expr>, f: &mut dyn FnMut(&Expr) -> Result<Vec<u8>, SqlError>| {
-                    Ok::<_, SqlError>(match b {
-                        Bound::Included(e) => Bound::Included(f(e)?),
-                        Bound::Excluded(e) => Bound::Excluded(f(e)?),
-                        Bound::Unbounded => Bound::Unbounded,
-                    })
-                };
+                let map =
+                    |b: &Bound<Expr>, f: &mut dyn FnMut(&Expr) -> Result<Vec<u8>, SqlError>| {
+                        Ok::<_, SqlError>(match b {
+                            Bound::Included(e) => Bound::Included(f(e)?),
+                            Bound::Excluded(e) => Bound::Excluded(f(e)?),
+                            Bound::Unbounded => Bound::Unbounded,
+                        })
+                    };
                 let (lo, hi) = (map(lower, &mut value_of)?, map(upper, &mut value_of)?);
                 vec![flip_for(col, lo, hi)]
             }
             Some(KeyCond::Points(list)) => {
-                let mut keys = list.iter().map(&mut value_of).collect::<Result<Vec<_>, _>>()?;
+                let mut keys = list
+                    .iter()
+                    .map(&mut value_of)
+                    .collect::<Result<Vec<_>, _>>()?;
                 keys.sort();
                 keys.dedup();
                 keys.into_iter()
@@ -226,9 +229,9 @@ impl PgEngine {
             idx_stats.add(&stats);
             loop {
                 let tree = &self.catalog.index(index).tree;
-                let (next, stats) = self
-                    .io
-                    .rel(irel, Fork::Main, |io| cursor.next(tree, io).map(|e| e.payload))?;
+                let (next, stats) = self.io.rel(irel, Fork::Main, |io| {
+                    cursor.next(tree, io).map(|e| e.payload)
+                })?;
                 idx_stats.add(&stats);
                 let Some(payload) = next else { break };
                 let tid = Tid::from_u64(payload);

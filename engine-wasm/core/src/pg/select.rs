@@ -3,7 +3,7 @@
 
 use super::catalog::Row;
 use super::engine::PgEngine;
-use super::explain::{type_width, PlanNode};
+use super::explain::PlanNode;
 use crate::scenario::Outcome;
 use crate::sql::ast::{Expr, FromItem, OrderItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
@@ -12,6 +12,9 @@ use crate::sql::parse::unsupported;
 use crate::sql::plan::plan_scan;
 use crate::value::{SqlType, Value};
 use std::cmp::Ordering;
+
+/// Receives INSERT's source rows one at a time.
+pub type RowSink<'a> = dyn FnMut(&mut PgEngine, Vec<Value>) -> Result<(), SqlError> + 'a;
 
 /// A query's output: column names and rows.
 #[derive(Debug, Default)]
@@ -157,7 +160,11 @@ impl PgEngine {
                     }
                 };
                 let c = sql_order(&x, &y);
-                let c = if *ord == crate::sql::ast::Order::Desc { c.reverse() } else { c };
+                let c = if *ord == crate::sql::ast::Order::Desc {
+                    c.reverse()
+                } else {
+                    c
+                };
                 if c != Ordering::Equal {
                     return c;
                 }
@@ -181,7 +188,9 @@ impl PgEngine {
                 }
             })
             .collect();
-        let kb = (rows.len() as u64 * u64::from(child.width + 24)).div_ceil(1024).max(25);
+        let kb = (rows.len() as u64 * u64::from(child.width + 24))
+            .div_ceil(1024)
+            .max(25);
         Ok(PlanNode {
             title: "Sort".into(),
             details: vec![
@@ -203,11 +212,7 @@ impl PgEngine {
     /// Runs a row source (VALUES, `generate_series`, a constant SELECT, or a query)
     /// and hands each output row to `sink`, one at a time, so `clock_timestamp()`
     /// advances between rows as the sink's work costs time.
-    pub(super) fn produce(
-        &mut self,
-        q: &Select,
-        sink: &mut dyn FnMut(&mut PgEngine, Vec<Value>) -> Result<(), SqlError>,
-    ) -> Result<(), SqlError> {
+    pub(super) fn produce(&mut self, q: &Select, sink: &mut RowSink) -> Result<(), SqlError> {
         let mut columns = Vec::new();
         self.produce_named(q, &mut columns, sink)
     }
@@ -216,15 +221,21 @@ impl PgEngine {
         &mut self,
         q: &Select,
         columns: &mut Vec<String>,
-        sink: &mut dyn FnMut(&mut PgEngine, Vec<Value>) -> Result<(), SqlError>,
+        sink: &mut RowSink,
     ) -> Result<(), SqlError> {
         let max_rows = self.settings.get_int("max_rows").unwrap_or(10_000_000) as u64;
         if let Some(rows) = &q.values {
             if rows.len() as u64 > max_rows {
-                return Err(limit_error(format!("VALUES has {} rows, over max_rows={max_rows}", rows.len())));
+                return Err(limit_error(format!(
+                    "VALUES has {} rows, over max_rows={max_rows}",
+                    rows.len()
+                )));
             }
             for r in rows {
-                let v = r.iter().map(|e| self.eval_const(e)).collect::<Result<_, _>>()?;
+                let v = r
+                    .iter()
+                    .map(|e| self.eval_const(e))
+                    .collect::<Result<_, _>>()?;
                 sink(self, v)?;
             }
             return Ok(());
@@ -233,7 +244,10 @@ impl PgEngine {
             [] => {
                 let (cols, exprs) = projection(&q.items, &Scope::default())?;
                 *columns = cols;
-                let v = exprs.iter().map(|e| self.eval_bound(e, &[])).collect::<Result<_, _>>()?;
+                let v = exprs
+                    .iter()
+                    .map(|e| self.eval_bound(e, &[]))
+                    .collect::<Result<_, _>>()?;
                 sink(self, v)
             }
             [FromItem::Series {
@@ -254,7 +268,10 @@ impl PgEngine {
                     ));
                 };
                 if s == 0 {
-                    return Err(SqlError::new(ErrorKind::Execution, "step size cannot equal zero"));
+                    return Err(SqlError::new(
+                        ErrorKind::Execution,
+                        "step size cannot equal zero",
+                    ));
                 }
                 let n = if (s > 0 && b >= a) || (s < 0 && b <= a) {
                     ((b as i128 - a as i128) / s as i128 + 1) as u128
@@ -265,7 +282,9 @@ impl PgEngine {
                     return Err(limit_error(format!(
                         "generate_series({a}, {b}) would make {n} rows, over max_rows={max_rows}"
                     ))
-                    .with_hint("raise it with SET max_rows, or --set max_rows=N (at most 10000000)"));
+                    .with_hint(
+                        "raise it with SET max_rows, or --set max_rows=N (at most 10000000)",
+                    ));
                 }
                 let name = alias.clone().unwrap_or_else(|| "generate_series".into());
                 let scope = Scope {
@@ -283,7 +302,10 @@ impl PgEngine {
                             continue;
                         }
                     }
-                    let v = exprs.iter().map(|e| self.eval_bound(e, &row)).collect::<Result<_, _>>()?;
+                    let v = exprs
+                        .iter()
+                        .map(|e| self.eval_bound(e, &row))
+                        .collect::<Result<_, _>>()?;
                     sink(self, v)?;
                 }
                 Ok(())
@@ -392,9 +414,4 @@ fn output_name(e: &Expr) -> String {
         Expr::Cast { expr, .. } => output_name(expr),
         _ => "?column?".to_string(),
     }
-}
-
-/// Width of the projected row, for EXPLAIN.
-pub fn row_width(types: &[SqlType]) -> u32 {
-    types.iter().map(|t| type_width(*t)).sum()
 }

@@ -163,7 +163,9 @@ fn series_in_select_list(
             continue;
         }
         if !from.is_empty() {
-            return Err(unsupported("two generate_series() calls in one select list"));
+            return Err(unsupported(
+                "two generate_series() calls in one select list",
+            ));
         }
         let args = match &f.args {
             sp::FunctionArguments::List(l) => function_args(&l.args)?,

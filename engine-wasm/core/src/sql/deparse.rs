@@ -40,7 +40,11 @@ pub fn deparse(e: &Expr) -> String {
                 })
                 .collect();
             let op = if *negated { "<> ALL" } else { "= ANY" };
-            format!("({} {op} ('{{{}}}'::integer[]))", deparse(expr), items.join(","))
+            format!(
+                "({} {op} ('{{{}}}'::integer[]))",
+                deparse(expr),
+                items.join(",")
+            )
         }
         Expr::Between {
             expr,
@@ -79,11 +83,17 @@ mod tests {
 
     #[test]
     fn prints_like_postgres() {
-        assert_eq!(filter("select * from d where value < now()"), "(value < now())");
+        assert_eq!(
+            filter("select * from d where value < now()"),
+            "(value < now())"
+        );
         assert_eq!(
             filter("select * from d where id in (100,200,300)"),
             "(id = ANY ('{100,200,300}'::integer[]))"
         );
-        assert_eq!(filter("select * from d where x = 0 and y >= 2"), "((x = 0) AND (y >= 2))");
+        assert_eq!(
+            filter("select * from d where x = 0 and y >= 2"),
+            "((x = 0) AND (y >= 2))"
+        );
     }
 }
