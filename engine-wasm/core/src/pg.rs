@@ -19,6 +19,7 @@ mod dml;
 mod engine;
 mod explain;
 mod io;
+mod join;
 mod scan;
 mod select;
 

@@ -18,3 +18,4 @@ pub mod deparse;
 pub mod eval;
 pub mod parse;
 pub mod plan;
+pub mod rewrite;

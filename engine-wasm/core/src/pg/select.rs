@@ -10,6 +10,7 @@ use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, compare, eval, Bound, EvalEnv, Scope};
 use crate::sql::parse::unsupported;
 use crate::sql::plan::plan_scan;
+use crate::sql::rewrite::{inline_cte, unqualify};
 use crate::value::{SqlType, Value};
 use std::cmp::Ordering;
 
@@ -61,10 +62,24 @@ impl PgEngine {
         q: &Select,
         execute: bool,
     ) -> Result<(PlanNode, QueryResult), SqlError> {
-        if !q.with.is_empty() || !q.joins.is_empty() || q.from.len() > 1 {
-            return Err(unsupported(
-                "a join or WITH query on the PostgreSQL profile (coming with Nested Loop)",
-            ));
+        if !q.joins.is_empty() || q.from.len() > 1 {
+            return self.select_join(q, execute);
+        }
+        if let (false, Some(item)) = (q.with.is_empty(), q.from.first()) {
+            // A query over a simple CTE runs on the CTE's table (PostgreSQL inlines it).
+            let (item, extra) = inline_cte(item, &q.with)?;
+            let mut inlined = q.clone();
+            inlined.with.clear();
+            inlined.from = vec![item];
+            inlined.filter = match (inlined.filter.take(), extra) {
+                (Some(a), Some(b)) => Some(Expr::Binary {
+                    op: crate::sql::ast::BinOp::And,
+                    left: Box::new(a),
+                    right: Box::new(b),
+                }),
+                (a, b) => a.or(b),
+            };
+            return self.run_select(&inlined, execute);
         }
         match q.from.first() {
             Some(FromItem::Table { name, .. }) => {
@@ -88,6 +103,29 @@ impl PgEngine {
         }
     }
 
+    /// Sorts (when the scan did not give ORDER BY's order) and applies LIMIT.
+    pub(super) fn finish_rows(
+        &mut self,
+        mut node: PlanNode,
+        rows: &mut Vec<Row>,
+        q: &Select,
+        scope: &Scope,
+        start: f64,
+    ) -> Result<PlanNode, SqlError> {
+        if !q.order_by.is_empty() {
+            node = self.sort(node, rows, &q.order_by, scope, start)?;
+        }
+        if let Some(l) = self.limit_of(q)? {
+            rows.truncate(l as usize);
+            node = wrap_limit(node, rows.len() as u64, l);
+        }
+        Ok(node)
+    }
+
+    pub(super) fn limit_of(&mut self, q: &Select) -> Result<Option<u64>, SqlError> {
+        self.eval_limit(q.limit.as_ref())
+    }
+
     fn select_table(
         &mut self,
         name: &str,
@@ -95,6 +133,8 @@ impl PgEngine {
         execute: bool,
     ) -> Result<(PlanNode, QueryResult), SqlError> {
         let id = self.catalog.table_id(name)?;
+        // One table: qualifiers (`demo.id`, `d.id`) can only mean it.
+        let q = &unqualify_select(q);
         let info = self.catalog.planner_info(id);
         let plan = plan_scan(&info, q)?;
         let limit = self.eval_limit(q.limit.as_ref())?;
@@ -350,6 +390,20 @@ impl PgEngine {
         let plan = plan_scan(&info, &q)?;
         Ok(self.run_scan(table, &plan, None)?.rows)
     }
+}
+
+fn unqualify_select(q: &Select) -> Select {
+    let mut q = q.clone();
+    q.filter = q.filter.as_ref().map(unqualify);
+    for o in &mut q.order_by {
+        o.expr = unqualify(&o.expr);
+    }
+    for item in &mut q.items {
+        if let SelectItem::Expr { expr, .. } = item {
+            *expr = unqualify(expr);
+        }
+    }
+    q
 }
 
 fn key_value(k: &Bound, row: &[Value]) -> Result<Value, SqlError> {

@@ -16,6 +16,10 @@ fn literal(v: &Value) -> String {
 /// parenthesised, as PostgreSQL's deparser does.
 pub fn deparse(e: &Expr) -> String {
     match e {
+        Expr::Column {
+            table: Some(t),
+            name,
+        } => format!("{t}.{name}"),
         Expr::Column { name, .. } => name.clone(),
         Expr::Literal(v) => literal(v),
         Expr::Call(f) => format!("{}()", f.name()),

@@ -1,0 +1,415 @@
+//! Nested Loop joins of two tables on the PostgreSQL profile: the outer side is
+//! scanned once; for each outer row the inner side is searched through an index on
+//! the join column (`Index Cond: (id = a.id)`, loops = outer rows), or scanned in
+//! full when no index fits. Hash and merge joins are not simulated.
+
+use super::catalog::Row;
+use super::engine::PgEngine;
+use super::explain::PlanNode;
+use super::select::QueryResult;
+use crate::sql::ast::{BinOp, Expr, FromItem, Select, SelectItem};
+use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::eval::{accepts, bind, eval, Bound as BoundExpr, EvalEnv, Scope};
+use crate::sql::parse::unsupported;
+use crate::sql::plan::{conjuncts, plan_scan, AccessPath, KeyCond, ScanDirection, ScanPlan};
+use crate::sql::rewrite::{column_refs, inline_cte, unqualify};
+use crate::value::Value;
+use std::ops::Bound;
+
+/// One side of the join: its table and the name the query uses for it.
+struct Side {
+    table: usize,
+    name: String,
+}
+
+#[derive(PartialEq)]
+enum Belongs {
+    Outer,
+    Inner,
+    Both,
+}
+
+fn and_all(parts: Vec<Expr>) -> Option<Expr> {
+    parts.into_iter().reduce(|a, b| Expr::Binary {
+        op: BinOp::And,
+        left: Box::new(a),
+        right: Box::new(b),
+    })
+}
+
+impl PgEngine {
+    fn side(&self, item: &FromItem) -> Result<Side, SqlError> {
+        match item {
+            FromItem::Table { name, alias } => Ok(Side {
+                table: self.catalog.table_id(name)?,
+                name: alias.clone().unwrap_or_else(|| name.clone()),
+            }),
+            FromItem::Series { .. } => Err(unsupported("joining generate_series()")),
+        }
+    }
+
+    fn has_column(&self, side: &Side, col: &str) -> bool {
+        self.catalog
+            .table(side.table)
+            .columns
+            .iter()
+            .any(|c| c.name == col)
+    }
+
+    fn belongs(&self, e: &Expr, outer: &Side, inner: &Side) -> Result<Belongs, SqlError> {
+        let mut refs = Vec::new();
+        column_refs(e, &mut refs);
+        let (mut o, mut i) = (false, false);
+        for (q, c) in refs {
+            match q.as_deref() {
+                Some(n) if n == outer.name => o = true,
+                Some(n) if n == inner.name => i = true,
+                Some(n) => {
+                    return Err(SqlError::new(
+                        ErrorKind::Semantic,
+                        format!("missing FROM-clause entry for table \"{n}\""),
+                    ))
+                }
+                None if self.has_column(outer, &c) => o = true,
+                None => i = true,
+            }
+        }
+        Ok(match (o, i) {
+            (true, true) => Belongs::Both,
+            (false, true) => Belongs::Inner,
+            _ => Belongs::Outer,
+        })
+    }
+
+    /// The combined row's columns: outer's then inner's.
+    fn join_scope(&self, outer: &Side, inner: &Side) -> Scope {
+        let mut columns = Vec::new();
+        for s in [outer, inner] {
+            for c in &self.catalog.table(s.table).columns {
+                columns.push((s.name.clone(), c.name.clone(), c.ty));
+            }
+        }
+        Scope { columns }
+    }
+
+    /// Finds `inner.col = <outer expr>` with an index on `inner.col` first.
+    fn lookup_key(
+        &self,
+        conds: &[Expr],
+        outer: &Side,
+        inner: &Side,
+    ) -> Result<Option<(usize, usize, Expr, Expr)>, SqlError> {
+        let info = self.catalog.planner_info(inner.table);
+        for (n, c) in conds.iter().enumerate() {
+            let Expr::Binary {
+                op: BinOp::Eq,
+                left,
+                right,
+            } = c
+            else {
+                continue;
+            };
+            for (a, b) in [(left, right), (right, left)] {
+                let (Expr::Column { name, .. }, true) =
+                    (a.as_ref(), self.belongs(a, outer, inner)? == Belongs::Inner)
+                else {
+                    continue;
+                };
+                if self.belongs(b, outer, inner)? != Belongs::Outer {
+                    continue;
+                }
+                let col = info.columns.iter().position(|(c, _)| c == name);
+                let index = info.indexes.iter().position(|i| Some(i.key[0].0) == col);
+                if let Some(index) = index {
+                    return Ok(Some((n, index, b.as_ref().clone(), c.clone())));
+                }
+            }
+        }
+        Ok(None)
+    }
+
+    pub(super) fn select_join(
+        &mut self,
+        q: &Select,
+        execute: bool,
+    ) -> Result<(PlanNode, QueryResult), SqlError> {
+        let (outer_item, inner_item, on, using) = match (q.from.as_slice(), q.joins.as_slice()) {
+            ([a], [j]) => (a, &j.item, j.on.clone(), j.using.clone()),
+            ([a, b], []) => (a, b, None, Vec::new()),
+            _ => return Err(unsupported("joins of more than two tables")),
+        };
+        let (outer_item, f1) = inline_cte(outer_item, &q.with)?;
+        let (inner_item, f2) = inline_cte(inner_item, &q.with)?;
+        let (outer, inner) = (self.side(&outer_item)?, self.side(&inner_item)?);
+        let mut parts = Vec::new();
+        for e in [q.filter.clone(), on, f1, f2].into_iter().flatten() {
+            conjuncts(&e, &mut parts);
+        }
+        for c in &using {
+            parts.push(Expr::Binary {
+                op: BinOp::Eq,
+                left: Box::new(Expr::Column {
+                    table: Some(outer.name.clone()),
+                    name: c.clone(),
+                }),
+                right: Box::new(Expr::Column {
+                    table: Some(inner.name.clone()),
+                    name: c.clone(),
+                }),
+            });
+        }
+        let (mut outer_f, mut inner_f, mut both) = (Vec::new(), Vec::new(), Vec::new());
+        for p in parts {
+            match self.belongs(&p, &outer, &inner)? {
+                Belongs::Outer => outer_f.push(unqualify(&p)),
+                Belongs::Inner => inner_f.push(unqualify(&p)),
+                Belongs::Both => both.push(p),
+            }
+        }
+        let key = self.lookup_key(&both, &outer, &inner)?;
+        if let Some((n, ..)) = &key {
+            both.remove(*n);
+        }
+        let scope = self.join_scope(&outer, &inner);
+        let join_filter = both
+            .iter()
+            .map(|e| bind(e, &scope))
+            .collect::<Result<Vec<_>, _>>()?;
+        let outer_q = Select {
+            filter: and_all(outer_f),
+            ..empty_select()
+        };
+        let outer_plan = plan_scan(&self.catalog.planner_info(outer.table), &outer_q)?;
+        let start = self.io.clock.now_us();
+        let outer_out = if execute {
+            self.run_scan(outer.table, &outer_plan, None)?
+        } else {
+            self.run_scan(outer.table, &outer_plan, Some(0))?
+        };
+        let mut outer_node = outer_out.node;
+        alias_title(
+            &mut outer_node,
+            &self.catalog.table(outer.table).name,
+            &outer.name,
+        );
+        let outer_scope = self.join_scope(&outer, &outer);
+        let key_expr = match &key {
+            Some((_, _, e, _)) => Some(bind(
+                &unqualify(e),
+                &Scope {
+                    columns: outer_scope.columns[..self.catalog.table(outer.table).columns.len()]
+                        .to_vec(),
+                },
+            )?),
+            None => None,
+        };
+        let limit = if q.order_by.is_empty() {
+            self.limit_of(q)?
+        } else {
+            None
+        };
+        let mut joined: Vec<Row> = Vec::new();
+        let mut inner_node: Option<PlanNode> = None;
+        let mut inner_rows_total = 0u64;
+        let mut loops = 0u64;
+        for (_, orow) in &outer_out.rows {
+            if limit.is_some_and(|l| joined.len() as u64 >= l) {
+                break;
+            }
+            let plan = match (&key, &key_expr) {
+                (Some((_, index, _, shown)), Some(k)) => {
+                    let v = self.eval_row(k, orow)?;
+                    ScanPlan {
+                        access: AccessPath::Index {
+                            index: *index,
+                            direction: ScanDirection::Forward,
+                            only: false,
+                            cond: Some(KeyCond::Range {
+                                lower: Bound::Included(Expr::Literal(v.clone())),
+                                upper: Bound::Included(Expr::Literal(v)),
+                            }),
+                            cond_exprs: vec![index_cond_shown(shown, &inner.name)],
+                        },
+                        filter: inner_f.clone(),
+                        ordered: true,
+                    }
+                }
+                _ => plan_scan(
+                    &self.catalog.planner_info(inner.table),
+                    &Select {
+                        filter: and_all(inner_f.clone()),
+                        ..empty_select()
+                    },
+                )?,
+            };
+            let out = self.run_scan(inner.table, &plan, None)?;
+            loops += 1;
+            inner_rows_total += out.rows.len() as u64;
+            for (_, irow) in &out.rows {
+                let combined: Row = orow.iter().chain(irow.iter()).cloned().collect();
+                if self.passes(&join_filter, &combined)? {
+                    joined.push(combined);
+                }
+            }
+            merge_loop(&mut inner_node, out.node);
+        }
+        let mut inner_node = inner_node.unwrap_or_default();
+        alias_title(
+            &mut inner_node,
+            &self.catalog.table(inner.table).name,
+            &inner.name,
+        );
+        inner_node.loops = loops;
+        inner_node.rows = inner_rows_total.checked_div(loops).unwrap_or(0);
+        let mut node = PlanNode {
+            title: "Nested Loop".into(),
+            details: both
+                .iter()
+                .map(|e| format!("Join Filter: {}", crate::sql::deparse::deparse(e)))
+                .collect(),
+            rows: joined.len() as u64,
+            loops: 1,
+            first_us: outer_node.first_us,
+            last_us: self.io.clock.now_us() - start,
+            buffers: {
+                let mut b = outer_node.buffers;
+                b.add(&inner_node.buffers);
+                b
+            },
+            est_cost: (0.0, outer_node.est_cost.1 + inner_node.est_cost.1),
+            est_rows: outer_node.est_rows,
+            width: outer_node.width + inner_node.width,
+            children: vec![outer_node, inner_node],
+        };
+        let (columns, exprs) = join_projection(&q.items, &scope, &using, &outer, &inner)?;
+        node = self.finish_rows(node, &mut joined, q, &scope, start)?;
+        let rows = joined
+            .iter()
+            .map(|r| {
+                exprs
+                    .iter()
+                    .map(|e| self.eval_row(e, r))
+                    .collect::<Result<Vec<_>, _>>()
+            })
+            .collect::<Result<Vec<_>, _>>()?;
+        Ok((node, QueryResult { columns, rows }))
+    }
+
+    pub(super) fn eval_row(&mut self, e: &BoundExpr, row: &[Value]) -> Result<Value, SqlError> {
+        let mut env = EvalEnv {
+            statement_start_us: self.statement_start_us,
+            clock_us: self.io.clock.timestamp(),
+            rng: &mut self.rng,
+        };
+        eval(e, row, &mut env)
+    }
+
+    fn passes(&mut self, filter: &[BoundExpr], row: &[Value]) -> Result<bool, SqlError> {
+        for f in filter {
+            let mut env = EvalEnv {
+                statement_start_us: self.statement_start_us,
+                clock_us: self.io.clock.timestamp(),
+                rng: &mut self.rng,
+            };
+            if !accepts(f, row, &mut env)? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+fn empty_select() -> Select {
+    Select {
+        with: Vec::new(),
+        items: Vec::new(),
+        from: Vec::new(),
+        joins: Vec::new(),
+        filter: None,
+        order_by: Vec::new(),
+        limit: None,
+        values: None,
+    }
+}
+
+/// `Seq Scan on demo` → `Seq Scan on demo a` when the query names it `a`.
+fn alias_title(node: &mut PlanNode, table: &str, alias: &str) {
+    if alias != table && node.title.ends_with(&format!(" on {table}")) {
+        node.title.push(' ');
+        node.title.push_str(alias);
+    }
+}
+
+/// The Index Cond as PostgreSQL prints it: the inner column unqualified.
+fn index_cond_shown(cond: &Expr, inner: &str) -> Expr {
+    let Expr::Binary { op, left, right } = cond else {
+        return cond.clone();
+    };
+    let is_inner = |e: &Expr| matches!(e, Expr::Column { table: Some(t), .. } if t == inner);
+    let (l, r) = if is_inner(right) {
+        (right, left)
+    } else {
+        (left, right)
+    };
+    Expr::Binary {
+        op: *op,
+        left: Box::new(unqualify(l)),
+        right: r.clone(),
+    }
+}
+
+/// Adds one loop's inner-scan node into the running total.
+fn merge_loop(total: &mut Option<PlanNode>, one: PlanNode) {
+    match total {
+        None => *total = Some(one),
+        Some(t) => {
+            t.buffers.add(&one.buffers);
+            t.last_us = t.last_us.max(one.last_us);
+        }
+    }
+}
+
+/// `SELECT *` of a join: USING columns once, then the rest of each side.
+fn join_projection(
+    items: &[SelectItem],
+    scope: &Scope,
+    using: &[String],
+    outer: &Side,
+    inner: &Side,
+) -> Result<(Vec<String>, Vec<BoundExpr>), SqlError> {
+    let mut names = Vec::new();
+    let mut exprs = Vec::new();
+    for item in items {
+        match item {
+            SelectItem::Wildcard => {
+                for c in using {
+                    names.push(c.clone());
+                    exprs.push(BoundExpr::Col(scope.resolve(Some(&outer.name), c)?));
+                }
+                for (i, (t, c, _)) in scope.columns.iter().enumerate() {
+                    let skip = using.contains(c) && (t == &outer.name || t == &inner.name);
+                    if !skip {
+                        names.push(c.clone());
+                        exprs.push(BoundExpr::Col(i));
+                    }
+                }
+            }
+            SelectItem::Expr { expr, alias } => {
+                let name = match expr {
+                    Expr::Column { name, .. } => name.clone(),
+                    _ => "?column?".into(),
+                };
+                names.push(alias.clone().unwrap_or(name));
+                let e = match expr {
+                    Expr::Column { table: None, name } if using.contains(name) => Expr::Column {
+                        table: Some(outer.name.clone()),
+                        name: name.clone(),
+                    },
+                    other => other.clone(),
+                };
+                exprs.push(bind(&e, scope)?);
+            }
+        }
+    }
+    Ok((names, exprs))
+}
