@@ -107,9 +107,15 @@ impl Trace {
         }
     }
 
-    /// Whether a detail event would still be kept (lets callers skip building it).
-    pub fn wants_detail(&self) -> bool {
-        self.used < self.budget
+    /// Records a detail event, built only if the budget still has room; otherwise
+    /// counts it as dropped.
+    pub fn detail(&mut self, make: impl FnOnce() -> Event) {
+        if self.used < self.budget {
+            self.used += 1;
+            self.events.push(make());
+        } else {
+            self.dropped += 1;
+        }
     }
 
     pub fn events(&self) -> &[Event] {
@@ -139,7 +145,7 @@ mod tests {
             at_us: 0.0,
         });
         for p in 0..5 {
-            t.push(access(p));
+            t.detail(|| access(p));
         }
         t.push(Event::Checkpoint { pages_written: 1 });
         assert_eq!(t.events().len(), 4);
@@ -149,7 +155,7 @@ mod tests {
             sql: "y".into(),
             at_us: 1.0,
         });
-        t.push(access(9));
+        t.detail(|| access(9));
         assert_eq!(t.events().len(), 6);
     }
 }

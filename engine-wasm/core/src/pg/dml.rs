@@ -122,13 +122,11 @@ impl PgEngine {
         self.count(&name, &stats);
         let outcome = outcome.map_err(exec_error)?;
         self.vm_write(table, outcome.vm_cleared)?;
-        if self.io.trace.wants_detail() {
-            self.io.trace.push(Event::TupleInsert {
-                relation: name,
-                page: outcome.tid.page,
-                offset: outcome.tid.offset,
-            });
-        }
+        self.io.trace.detail(|| Event::TupleInsert {
+            relation: name,
+            page: outcome.tid.page,
+            offset: outcome.tid.offset,
+        });
         let tid = outcome.tid.to_u64();
         for i in self.catalog.table(table).indexes.clone() {
             self.index_insert(i, &row_for_index, tid)?;
@@ -319,15 +317,14 @@ impl PgEngine {
         self.count(&name, &stats);
         self.vm_accesses(rel, &name, &report.vm_accesses)?;
         for p in 0..self.catalog.table(id).heap.page_count() {
-            if self.io.trace.wants_detail()
-                && self
-                    .catalog
-                    .table(id)
-                    .heap
-                    .visibility_map()
-                    .is_all_visible(p)
+            if self
+                .catalog
+                .table(id)
+                .heap
+                .visibility_map()
+                .is_all_visible(p)
             {
-                self.io.trace.push(Event::VisibilityChange {
+                self.io.trace.detail(|| Event::VisibilityChange {
                     relation: name.clone(),
                     page: p,
                     all_visible: true,

@@ -42,16 +42,19 @@ impl BufferObserver for Observer<'_> {
             if ev.written_back {
                 self.clock.advance_us(self.cost.device_write_us);
             }
-            if ev.written_back || self.trace.wants_detail() {
-                self.trace.push(Event::PageEvict {
-                    relation: name(ev.tag.rel),
-                    page: ev.tag.page,
-                    written: ev.written_back,
-                });
+            let evict = || Event::PageEvict {
+                relation: name(ev.tag.rel),
+                page: ev.tag.page,
+                written: ev.written_back,
+            };
+            if ev.written_back {
+                self.trace.push(evict());
+            } else {
+                self.trace.detail(evict);
             }
         }
-        if self.trace.wants_detail() && e.tag.fork == Fork::Main {
-            self.trace.push(Event::PageAccess {
+        if e.tag.fork == Fork::Main {
+            self.trace.detail(|| Event::PageAccess {
                 relation: name(e.tag.rel),
                 page: e.tag.page,
                 hit: o.kind != AccessKind::Read,

@@ -17,6 +17,7 @@ use crate::sql::ast::Expr;
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{accepts, bind, coerce, eval, Bound as BoundExpr, EvalEnv, Scope};
 use crate::sql::plan::{AccessPath, KeyCond, ScanDirection, ScanPlan};
+use crate::trace::Event;
 use std::ops::Bound;
 
 /// Rows a scan produced (heap TID packed, row) and its EXPLAIN node.
@@ -221,6 +222,7 @@ impl PgEngine {
         let (mut held_heap, mut held_vm) = (HeldPage::new(), HeldPage::new());
         let (mut idx_stats, mut heap_stats) = (BufferStats::default(), BufferStats::default());
         let mut fetches = 0u64;
+        let mut last_leaf = None;
         'ranges: for (lo, hi) in ranges {
             let tree = &self.catalog.index(index).tree;
             let (mut cursor, stats) = self.io.rel(irel, Fork::Main, |io| {
@@ -234,6 +236,16 @@ impl PgEngine {
                 })?;
                 idx_stats.add(&stats);
                 let Some(payload) = next else { break };
+                if cursor.page() != last_leaf {
+                    last_leaf = cursor.page();
+                    if let Some(page) = last_leaf {
+                        self.io.trace.detail(|| Event::CursorStep {
+                            relation: iname.clone(),
+                            page,
+                            backward: dir == ScanDirection::Backward,
+                        });
+                    }
+                }
                 let tid = Tid::from_u64(payload);
                 let heap = &self.catalog.table(table).heap;
                 let visible = only && vm_exists && {
