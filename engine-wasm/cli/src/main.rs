@@ -1,6 +1,5 @@
 //! `indexlab-cli`: runs IndexLab scenario files natively (see DESIGN §3).
 
-mod json;
 mod text;
 
 use clap::Parser;
@@ -78,7 +77,7 @@ fn main() -> ExitCode {
 
 fn finish(report: &Report, file: &str, json: bool) -> ExitCode {
     if json {
-        println!("{}", json::report(report));
+        println!("{}", indexlab_engine::report_json::report(report));
     } else {
         print!("{}", text::report(report));
     }

@@ -10,6 +10,7 @@ pub mod buffer_pool;
 pub mod clock;
 pub mod metrics;
 pub mod pg;
+pub mod report_json;
 pub mod rng;
 pub mod scenario;
 pub mod selftest;

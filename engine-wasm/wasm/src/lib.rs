@@ -48,3 +48,24 @@ pub fn selftest(seed: u32, count: u32) -> String {
 pub fn panic_for_test(message: &str) {
     panic!("deliberate test panic: {message}");
 }
+
+/// Runs a scenario and returns its report as JSON (the CLI's `--json` shape).
+/// `settings` is `name=value` lines, like the CLI's `--set`.
+#[wasm_bindgen]
+pub fn run_scenario(script: &str, profile: &str, settings: &str) -> Result<String, JsError> {
+    if profile != "pg" {
+        return Err(JsError::new(&format!(
+            "profile \"{profile}\" is not available yet; use \"pg\""
+        )));
+    }
+    let overrides: Vec<(String, String)> = settings
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| match l.split_once('=') {
+            Some((k, v)) => Ok((k.trim().to_string(), v.trim().to_string())),
+            None => Err(JsError::new(&format!("expected name=value, got \"{l}\""))),
+        })
+        .collect::<Result<_, _>>()?;
+    let (report, _) = indexlab_engine::scenario::run_pg(script, &overrides);
+    Ok(indexlab_engine::report_json::report(&report).to_string())
+}

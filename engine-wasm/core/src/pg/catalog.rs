@@ -37,14 +37,21 @@ pub struct Index {
     /// Types of the stored columns (key, then INCLUDE).
     pub stored_types: Vec<SqlType>,
     pub unique: bool,
+    /// The stored columns are the table's first columns, in order (no copy needed).
+    pub identity_prefix: bool,
     pub tree: BTree,
 }
 
 impl Index {
     /// The index key of a heap row, as ordered bytes, and the on-page tuple size.
     pub fn entry_of(&self, row: &[Value], buf: &mut Vec<u8>) -> Result<u16, SqlError> {
-        let values: Vec<Value> = self.stored_columns().map(|c| row[c].clone()).collect();
         buf.clear();
+        // Stored columns are usually the key in table order; copy only when not.
+        let values: std::borrow::Cow<[Value]> = if self.identity_prefix {
+            std::borrow::Cow::Borrowed(&row[..self.stored_types.len()])
+        } else {
+            std::borrow::Cow::Owned(self.stored_columns().map(|c| row[c].clone()).collect())
+        };
         let nkey = self.key.len();
         encode_key_into(&values[..nkey], &self.key_columns, buf)
             .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;

@@ -138,7 +138,7 @@ impl PgEngine {
         let config = self.btree_config()?;
         let rel = self.io.add_relation(name);
         let (tree, stats) = self.io.rel(rel, Fork::Main, |io| BTree::new(config, io))?;
-        self.count(name, &stats);
+        self.count(rel, &stats);
         let tree = tree.map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
         let id = self.catalog.indexes.len();
         self.catalog.indexes.push(Some(Index {
@@ -150,8 +150,12 @@ impl PgEngine {
             key_columns,
             stored_types,
             unique,
+            identity_prefix: false,
             tree,
         }));
+        let ix = self.catalog.index_mut(id);
+        let identity = ix.stored_columns().enumerate().all(|(i, c)| i == c);
+        ix.identity_prefix = identity;
         self.catalog.table_mut(table).indexes.push(id);
         self.backfill(id)
     }
@@ -167,8 +171,7 @@ impl PgEngine {
                     .map(|(tid, row)| (tid.to_u64(), row.clone()))
                     .collect::<Vec<_>>()
             })?;
-            let name = t.name.clone();
-            self.count(&name, &stats);
+            self.count(rel, &stats);
             rows
         };
         for (tid, row) in rows {

@@ -33,11 +33,11 @@ impl PgEngine {
         let (Some(page), true) = (vm_page, t.vm_exists) else {
             return Ok(());
         };
-        let (rel, name) = (t.rel, t.name.clone());
+        let rel = t.rel;
         let ((), stats) = self
             .io
             .rel(rel, Fork::Vm, |io| io.access(page, Access::Write))?;
-        self.count(&name, &stats);
+        self.count(rel, &stats);
         Ok(())
     }
 
@@ -49,22 +49,23 @@ impl PgEngine {
         row: &[Value],
         tid: u64,
     ) -> Result<(), SqlError> {
-        let mut key = Vec::with_capacity(24);
+        // One key buffer for the whole statement: this runs once per row and index.
+        let mut key = std::mem::take(&mut self.key_buf);
         let size = self.catalog.index(index).entry_of(row, &mut key)?;
         if self.catalog.index(index).unique && !key_has_null(row, index, self) {
             self.check_unique(index, &key)?;
         }
         let ix = self.catalog.index_mut(index);
-        let (rel, name) = (ix.rel, ix.name.clone());
-        let tree = &mut ix.tree;
+        let (rel, tree) = (ix.rel, &mut ix.tree);
         let (outcome, stats) = self
             .io
             .rel(rel, Fork::Main, |io| tree.insert(&key, tid, size, io))?;
-        self.count(&name, &stats);
+        self.key_buf = key;
+        self.count(rel, &stats);
         let outcome = outcome.map_err(exec_error)?;
         for s in &outcome.splits {
             self.io.trace.push(Event::PageSplit {
-                relation: name.clone(),
+                relation: self.catalog.index(index).name.clone(),
                 page: s.left,
                 new_page: s.right,
                 level: u32::from(s.level),
@@ -90,16 +91,19 @@ impl PgEngine {
         while let Some(e) = cursor.next(&ix.tree, &mut probe) {
             tids.push(e.payload);
         }
+        if tids.is_empty() {
+            return Ok(());
+        }
         let (table, name) = (ix.table, ix.name.clone());
         let t = self.catalog.table(table);
-        let (rel, tname) = (t.rel, t.name.clone());
+        let rel = t.rel;
         let heap = &t.heap;
         let (live, stats) = self.io.rel(rel, Fork::Main, |io| {
             let mut held = HeldPage::new();
             tids.iter()
                 .any(|&tid| heap.fetch(Tid::from_u64(tid), &mut held, io).is_some())
         })?;
-        self.count(&tname, &stats);
+        self.count(rel, &stats);
         if live {
             return Err(exec_error(format!(
                 "duplicate key value violates unique constraint \"{name}\""
@@ -119,7 +123,7 @@ impl PgEngine {
         let (outcome, stats) = self
             .io
             .rel(rel, Fork::Main, |io| heap.insert(row, size, io))?;
-        self.count(&name, &stats);
+        self.count(rel, &stats);
         let outcome = outcome.map_err(exec_error)?;
         self.vm_write(table, outcome.vm_cleared)?;
         self.io.trace.detail(|| Event::TupleInsert {
@@ -228,12 +232,12 @@ impl PgEngine {
             let row: Row = row.into_boxed_slice();
             let t = self.catalog.table_mut(id);
             let size = heap_tuple_size_for_page(&row, &t.types, page_size);
-            let (rel, name, heap) = (t.rel, t.name.clone(), &mut t.heap);
+            let (rel, heap) = (t.rel, &mut t.heap);
             let new_row = row.clone();
             let (out, stats) = self.io.rel(rel, Fork::Main, |io| {
                 heap.update(Tid::from_u64(*tid), row, size, hot_allowed, io)
             })?;
-            self.count(&name, &stats);
+            self.count(rel, &stats);
             let out = out.map_err(exec_error)?;
             for vm in out.vm_cleared {
                 self.vm_write(id, vm)?;
@@ -258,11 +262,11 @@ impl PgEngine {
         let targets = self.scan_for_change(id, filter)?;
         for (tid, _) in &targets {
             let t = self.catalog.table_mut(id);
-            let (rel, name, heap) = (t.rel, t.name.clone(), &mut t.heap);
+            let (rel, heap) = (t.rel, &mut t.heap);
             let (out, stats) = self
                 .io
                 .rel(rel, Fork::Main, |io| heap.delete(Tid::from_u64(*tid), io))?;
-            self.count(&name, &stats);
+            self.count(rel, &stats);
             let out = out.map_err(exec_error)?;
             self.vm_write(id, out.vm_cleared)?;
             self.io.clock.advance_us(self.io.cost.cpu_row_us);
@@ -299,23 +303,23 @@ impl PgEngine {
         t.vm_exists = true;
         let (rel, name, heap) = (t.rel, t.name.clone(), &mut t.heap);
         let (prune, stats) = self.io.rel(rel, Fork::Main, |io| heap.vacuum_prune(io))?;
-        self.count(&name, &stats);
-        self.vm_accesses(rel, &name, &prune.vm_accesses)?;
+        self.count(rel, &stats);
+        self.vm_accesses(rel, &prune.vm_accesses)?;
         let dead: HashSet<u64> = prune.dead_tids.iter().map(|t| t.to_u64()).collect();
         for i in self.catalog.table(id).indexes.clone() {
             let ix = self.catalog.index_mut(i);
-            let (irel, iname, tree) = (ix.rel, ix.name.clone(), &mut ix.tree);
+            let (irel, tree) = (ix.rel, &mut ix.tree);
             let (_, stats) = self.io.rel(irel, Fork::Main, |io| {
                 tree.bulk_delete(|_, payload| dead.contains(&payload), io)
             })?;
-            self.count(&iname, &stats);
+            self.count(irel, &stats);
         }
         let heap = &mut self.catalog.table_mut(id).heap;
         let (report, stats) = self
             .io
             .rel(rel, Fork::Main, |io| heap.vacuum_finish(prune, io))?;
-        self.count(&name, &stats);
-        self.vm_accesses(rel, &name, &report.vm_accesses)?;
+        self.count(rel, &stats);
+        self.vm_accesses(rel, &report.vm_accesses)?;
         for p in 0..self.catalog.table(id).heap.page_count() {
             if self
                 .catalog
@@ -334,18 +338,13 @@ impl PgEngine {
         Ok(())
     }
 
-    fn vm_accesses(
-        &mut self,
-        rel: u32,
-        name: &str,
-        accesses: &[(PageNo, Access)],
-    ) -> Result<(), SqlError> {
+    fn vm_accesses(&mut self, rel: u32, accesses: &[(PageNo, Access)]) -> Result<(), SqlError> {
         let ((), stats) = self.io.rel(rel, Fork::Vm, |io| {
             for (p, how) in accesses {
                 io.access(*p, *how);
             }
         })?;
-        self.count(name, &stats);
+        self.count(rel, &stats);
         Ok(())
     }
 }

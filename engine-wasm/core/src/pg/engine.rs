@@ -3,7 +3,7 @@
 
 use super::catalog::Catalog;
 use super::io::Io;
-use crate::buffer_pool::{BufferPool, BufferStats, ReplacementPolicy};
+use crate::buffer_pool::{BufferPool, BufferStats, RelId, ReplacementPolicy};
 use crate::clock::{Clock, CostModel};
 use crate::metrics::{Metrics, RelationMetrics};
 use crate::rng::Rng;
@@ -20,7 +20,10 @@ pub struct PgEngine {
     pub(super) rng: Rng,
     /// Counters of the statement being run.
     pub(super) metrics: Metrics,
-    pub(super) relations: RelationMetrics,
+    /// Buffer counters of the statement being run, by relation id.
+    pub(super) rel_stats: Vec<BufferStats>,
+    /// Reused key buffer for index inserts (saves an allocation per entry).
+    pub(super) key_buf: Vec<u8>,
     /// Start of the statement being run (`now()`).
     pub(super) statement_start_us: i64,
 }
@@ -78,7 +81,8 @@ impl PgEngine {
             catalog: Catalog::default(),
             rng: Rng::new(seed as u64),
             metrics: Metrics::default(),
-            relations: RelationMetrics::default(),
+            rel_stats: Vec::new(),
+            key_buf: Vec::with_capacity(64),
             statement_start_us: 0,
         })
     }
@@ -100,11 +104,14 @@ impl PgEngine {
     }
 
     /// Adds a relation's buffer counters to the statement's metrics.
-    pub(super) fn count(&mut self, relation: &str, s: &BufferStats) {
-        for (name, v) in s.metrics() {
-            self.metrics.add(name, v as f64);
-            self.relations.add(relation, name, v as f64);
+    /// Adds a relation's buffer counters to the statement's (cheap: called per row;
+    /// turned into named metrics once, at the end of the statement).
+    pub(super) fn count(&mut self, rel: RelId, s: &BufferStats) {
+        let i = rel as usize;
+        if self.rel_stats.len() <= i {
+            self.rel_stats.resize(i + 1, BufferStats::default());
         }
+        self.rel_stats[i].add(s);
     }
 
     /// Runs one statement.
@@ -178,9 +185,15 @@ impl PgEngine {
 
     /// Hands over the statement's counters and starts new ones.
     pub fn take_metrics(&mut self) -> (Metrics, RelationMetrics) {
-        (
-            std::mem::take(&mut self.metrics),
-            std::mem::take(&mut self.relations),
-        )
+        let mut metrics = std::mem::take(&mut self.metrics);
+        let mut relations = RelationMetrics::default();
+        for (rel, s) in std::mem::take(&mut self.rel_stats).iter().enumerate() {
+            let name = self.io.names.get(rel).map_or("?", String::as_str);
+            for (metric, v) in s.metrics() {
+                metrics.add(metric, v as f64);
+                relations.add(name, metric, v as f64);
+            }
+        }
+        (metrics, relations)
     }
 }

@@ -136,7 +136,7 @@ impl PgEngine {
         buffers: &mut BufferStats,
     ) -> Result<(), SqlError> {
         let t = self.catalog.table(table);
-        let (rel, name) = (t.rel, t.name.clone());
+        let rel = t.rel;
         // Read the pages (counting each once), then filter: same counts, and the
         // filter may use the engine (clock, random()).
         let (candidates, stats) = self.io.rel(rel, Fork::Main, |io| {
@@ -145,7 +145,7 @@ impl PgEngine {
                 .map(|(tid, row)| (tid.to_u64(), row.clone()))
                 .collect::<Vec<_>>()
         })?;
-        self.count(&name, &stats);
+        self.count(rel, &stats);
         buffers.add(&stats);
         for (tid, row) in candidates {
             if !self.offer(st, tid, &row)? {
@@ -214,7 +214,7 @@ impl PgEngine {
         let ix = self.catalog.index(index);
         let (irel, iname, table) = (ix.rel, ix.name.clone(), ix.table);
         let t = self.catalog.table(table);
-        let (hrel, hname, vm_exists) = (t.rel, t.name.clone(), t.vm_exists);
+        let (hrel, vm_exists) = (t.rel, t.vm_exists);
         let direction = match dir {
             ScanDirection::Forward => Direction::Forward,
             ScanDirection::Backward => Direction::Backward,
@@ -273,8 +273,8 @@ impl PgEngine {
                 }
             }
         }
-        self.count(&iname, &idx_stats);
-        self.count(&hname, &heap_stats);
+        self.count(irel, &idx_stats);
+        self.count(hrel, &heap_stats);
         buffers.add(&idx_stats);
         buffers.add(&heap_stats);
         Ok(fetches)

@@ -1,7 +1,8 @@
-//! `--json`: one object per profile, shaped as DESIGN §3 describes.
+//! A report as JSON: one object per profile, shaped as DESIGN §3 describes. The
+//! CLI's `--json` prints it and the web worker hands it to the page.
 
-use indexlab_engine::metrics::Metrics;
-use indexlab_engine::scenario::Report;
+use crate::metrics::Metrics;
+use crate::scenario::Report;
 use serde_json::{json, Map, Value};
 
 fn metrics(m: &Metrics) -> Value {

@@ -1,0 +1,335 @@
+//! Cursors over one source each — a memtable, an SST, or a level of SSTs with
+//! disjoint key ranges — positioned on internal entries. The merging iterator
+//! drives them; SST cursors report every block they enter to the read context.
+//!
+//! Block reads follow RocksDB's `BlockBasedTableIterator`: opening a table reads
+//! its top index block; moving to a data block reads the index blocks below the
+//! top that lead to it when they change, then the data block — unless the cursor
+//! is already in that block (a re-seek inside the current block reads nothing).
+
+use super::block_cache::BlockKind;
+use super::memtable::Memtable;
+use super::read_ctx::ReadCtx;
+use super::read_stats::Position;
+use super::skiplist::{HEAD, NIL};
+use super::sst::Sst;
+use super::types::cmp_internal;
+
+const NONE: u32 = u32::MAX;
+
+/// A cursor over one memtable (no block reads: memtables are in memory).
+pub(crate) struct MemCursor<'a> {
+    mem: &'a Memtable,
+    node: u32,
+}
+
+impl<'a> MemCursor<'a> {
+    pub(crate) fn new(mem: &'a Memtable) -> Self {
+        MemCursor { mem, node: NIL }
+    }
+
+    #[inline]
+    pub(crate) fn valid(&self) -> bool {
+        self.node != NIL
+    }
+    #[inline]
+    pub(crate) fn key(&self) -> &'a [u8] {
+        self.mem.list().key(self.node)
+    }
+    #[inline]
+    pub(crate) fn trailer(&self) -> u64 {
+        self.mem.list().trailer(self.node)
+    }
+    #[inline]
+    pub(crate) fn value(&self) -> &'a [u8] {
+        self.mem.list().value(self.node)
+    }
+    pub(crate) fn position(&self) -> Position {
+        Position::Memtable {
+            memtable: self.mem.id(),
+        }
+    }
+
+    fn or_nil(n: u32) -> u32 {
+        if n == HEAD {
+            NIL
+        } else {
+            n
+        }
+    }
+
+    pub(crate) fn seek(&mut self, key: &[u8], trailer: u64) {
+        self.node = self.mem.list().find_ge(key, trailer);
+    }
+    pub(crate) fn seek_for_prev(&mut self, key: &[u8], trailer: u64) {
+        self.node = Self::or_nil(self.mem.list().find_last_at_or_before(key, trailer));
+    }
+    pub(crate) fn seek_to_first(&mut self) {
+        self.node = self.mem.list().next(HEAD, 0);
+    }
+    pub(crate) fn seek_to_last(&mut self) {
+        self.node = Self::or_nil(self.mem.list().last());
+    }
+    #[inline]
+    pub(crate) fn next(&mut self) {
+        if self.valid() {
+            self.node = self.mem.list().next(self.node, 0);
+        }
+    }
+    /// A skip list has no back links: find the last node before this one, as
+    /// RocksDB's memtable iterator does (O(log n)).
+    pub(crate) fn prev(&mut self) {
+        if self.valid() {
+            let (k, t) = (self.key(), self.trailer());
+            self.node = Self::or_nil(self.mem.list().find_last_before(k, t));
+        }
+    }
+}
+
+/// A cursor over one SST.
+pub(crate) struct TableCursor<'a> {
+    sst: &'a Sst,
+    level: u32,
+    entry: u32,
+    block: u32,
+    opened: bool,
+    /// Index block loaded at each level below the top.
+    loaded: Vec<u32>,
+}
+
+impl<'a> TableCursor<'a> {
+    pub(crate) fn new(sst: &'a Sst, level: u32) -> Self {
+        TableCursor {
+            sst,
+            level,
+            entry: NONE,
+            block: NONE,
+            opened: false,
+            loaded: vec![NONE; sst.index.num_levels().saturating_sub(1)],
+        }
+    }
+
+    #[inline]
+    pub(crate) fn valid(&self) -> bool {
+        self.entry != NONE
+    }
+    #[inline]
+    pub(crate) fn key(&self) -> &'a [u8] {
+        self.sst.user_key(self.entry)
+    }
+    #[inline]
+    pub(crate) fn trailer(&self) -> u64 {
+        self.sst.trailer(self.entry)
+    }
+    #[inline]
+    pub(crate) fn value(&self) -> &'a [u8] {
+        self.sst.value(self.entry)
+    }
+    pub(crate) fn position(&self) -> Position {
+        Position::Sst {
+            sst: self.sst.id(),
+            level: self.level,
+            block: self.block,
+        }
+    }
+    pub(crate) fn sst(&self) -> &'a Sst {
+        self.sst
+    }
+
+    /// Reads the top index block, once per cursor.
+    fn open(&mut self, ctx: &mut ReadCtx) {
+        if self.opened {
+            return;
+        }
+        self.opened = true;
+        let index = &self.sst.index;
+        let top = index.num_levels() - 1;
+        let number = index.block_number(top, 0);
+        ctx.read_block(self.sst, self.level, BlockKind::Index, number, index.block_bytes(top, 0));
+    }
+
+    /// Enters data block `b`: the index blocks leading to it, then the block.
+    fn load_block(&mut self, ctx: &mut ReadCtx, b: u32) {
+        if self.block == b {
+            return;
+        }
+        let index = &self.sst.index;
+        let below_top = self.loaded.len();
+        let mut path = [0u32; 16];
+        let mut child = b;
+        for (lvl, slot) in path.iter_mut().enumerate().take(below_top.min(16)) {
+            child = index.levels[lvl].block_of(child);
+            *slot = child;
+        }
+        for lvl in (0..below_top.min(16)).rev() {
+            if self.loaded[lvl] != path[lvl] {
+                self.loaded[lvl] = path[lvl];
+                let number = index.block_number(lvl, path[lvl]);
+                ctx.read_block(self.sst, self.level, BlockKind::Index, number, index.block_bytes(lvl, path[lvl]));
+            }
+        }
+        self.block = b;
+        ctx.read_block(self.sst, self.level, BlockKind::Data, b, self.sst.data_block_bytes(b));
+    }
+
+    pub(crate) fn seek(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
+        self.open(ctx);
+        let Some(b) = self.sst.index.find(key, trailer) else {
+            self.entry = NONE;
+            return;
+        };
+        self.load_block(ctx, b);
+        if let Some(e) = self.sst.seek_in_block(b, key, trailer) {
+            self.entry = e;
+        } else if b + 1 < self.sst.num_data_blocks() {
+            // The target fell between the block's last key and its separator.
+            self.load_block(ctx, b + 1);
+            self.entry = self.sst.block_entries(b + 1).start;
+        } else {
+            self.entry = NONE;
+        }
+    }
+
+    pub(crate) fn seek_for_prev(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
+        self.seek(ctx, key, trailer);
+        if !self.valid() {
+            self.seek_to_last(ctx);
+        } else if cmp_internal(self.key(), self.trailer(), key, trailer).is_gt() {
+            self.prev(ctx);
+        }
+    }
+
+    pub(crate) fn seek_to_first(&mut self, ctx: &mut ReadCtx) {
+        self.open(ctx);
+        self.load_block(ctx, 0);
+        self.entry = 0;
+    }
+
+    pub(crate) fn seek_to_last(&mut self, ctx: &mut ReadCtx) {
+        self.open(ctx);
+        self.load_block(ctx, self.sst.num_data_blocks() - 1);
+        self.entry = self.sst.len() as u32 - 1;
+    }
+
+    #[inline]
+    pub(crate) fn next(&mut self, ctx: &mut ReadCtx) {
+        if !self.valid() {
+            return;
+        }
+        self.entry += 1;
+        if self.entry as usize == self.sst.len() {
+            self.entry = NONE;
+        } else if self.entry >= self.sst.block_entries(self.block).end {
+            self.load_block(ctx, self.block + 1);
+        }
+    }
+
+    pub(crate) fn prev(&mut self, ctx: &mut ReadCtx) {
+        if !self.valid() {
+            return;
+        }
+        if self.entry == 0 {
+            self.entry = NONE;
+            return;
+        }
+        self.entry -= 1;
+        if self.entry < self.sst.block_entries(self.block).start {
+            self.load_block(ctx, self.block - 1);
+        }
+    }
+}
+
+/// A cursor over the SSTs of one level ≥ 1 (sorted, disjoint key ranges; a user
+/// key never spans two files), opening one table at a time as RocksDB's
+/// `LevelIterator` does.
+pub(crate) struct LevelCursor<'a> {
+    files: Vec<&'a Sst>,
+    level: u32,
+    idx: usize,
+    cur: Option<TableCursor<'a>>,
+}
+
+impl<'a> LevelCursor<'a> {
+    pub(crate) fn new(files: Vec<&'a Sst>, level: u32) -> Self {
+        LevelCursor {
+            files,
+            level,
+            idx: 0,
+            cur: None,
+        }
+    }
+
+    pub(crate) fn table(&self) -> Option<&TableCursor<'a>> {
+        self.cur.as_ref().filter(|c| c.valid())
+    }
+
+    /// The cursor of file `i`, reusing the open one (and the blocks it holds).
+    fn open(&mut self, i: usize) -> &mut TableCursor<'a> {
+        if self.idx != i {
+            self.idx = i;
+            self.cur = None;
+        }
+        let (files, level) = (&self.files, self.level);
+        self.cur.get_or_insert_with(|| TableCursor::new(files[i], level))
+    }
+
+    pub(crate) fn seek(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
+        let i = self.files.partition_point(|f| f.largest_key() < key);
+        if i == self.files.len() {
+            self.cur = None;
+            return;
+        }
+        self.open(i).seek(ctx, key, trailer);
+        if !self.open(i).valid() && i + 1 < self.files.len() {
+            self.open(i + 1).seek_to_first(ctx);
+        }
+    }
+
+    pub(crate) fn seek_for_prev(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
+        let i = self.files.partition_point(|f| f.smallest_key() <= key);
+        if i == 0 {
+            self.cur = None;
+            return;
+        }
+        self.open(i - 1).seek_for_prev(ctx, key, trailer);
+        if !self.open(i - 1).valid() && i >= 2 {
+            self.open(i - 2).seek_to_last(ctx);
+        }
+    }
+
+    pub(crate) fn seek_to_first(&mut self, ctx: &mut ReadCtx) {
+        if !self.files.is_empty() {
+            self.open(0).seek_to_first(ctx);
+        }
+    }
+
+    pub(crate) fn seek_to_last(&mut self, ctx: &mut ReadCtx) {
+        if let Some(last) = self.files.len().checked_sub(1) {
+            self.open(last).seek_to_last(ctx);
+        }
+    }
+
+    pub(crate) fn next(&mut self, ctx: &mut ReadCtx) {
+        let Some(cur) = &mut self.cur else { return };
+        if !cur.valid() {
+            return;
+        }
+        cur.next(ctx);
+        if !cur.valid() && self.idx + 1 < self.files.len() {
+            let i = self.idx + 1;
+            self.open(i).seek_to_first(ctx);
+        }
+    }
+
+    pub(crate) fn prev(&mut self, ctx: &mut ReadCtx) {
+        let Some(cur) = &mut self.cur else { return };
+        if !cur.valid() {
+            return;
+        }
+        cur.prev(ctx);
+        if !cur.valid() && self.idx > 0 {
+            let i = self.idx - 1;
+            self.open(i).seek_to_last(ctx);
+        }
+    }
+}

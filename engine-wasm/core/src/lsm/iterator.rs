@@ -1,0 +1,255 @@
+//! The user-level iterator (RocksDB's `DBIter`) over a merging iterator: it shows
+//! each user key once, with its newest version visible at the read's sequence
+//! number, and hides keys whose newest visible version is a tombstone.
+//!
+//! Going forward, the merging iterator stays on the entry shown and `next` skips
+//! the rest of that key's versions. Going backward, `prev` scans all versions of
+//! the previous key (oldest to newest) to find the newest visible one, leaving the
+//! merging iterator on the key before it. Changing direction re-seeks.
+//!
+//! Counters follow RocksDB: every seek variant counts in `number_db_seek`, `_found`
+//! when it lands on an entry; `iter_bytes_read` adds the user key and value of
+//! every entry shown.
+
+use super::block_cache::CacheMode;
+use super::merging::MergingIter;
+use super::read_ctx::ReadCtx;
+use super::read_stats::{IterOp, Position, ReadEvent, ReadStats};
+use super::types::{seek_trailer, trailer_kind, trailer_seq, SeqNo, ValueKind, LAST_TRAILER, MAX_SEQ};
+
+pub struct DbIter<'a> {
+    merge: MergingIter<'a>,
+    ctx: ReadCtx<'a>,
+    seq: SeqNo,
+    valid: bool,
+    forward: bool,
+    key: Vec<u8>,
+    value: Vec<u8>,
+    position: Option<Position>,
+}
+
+impl<'a> DbIter<'a> {
+    pub(crate) fn new(merge: MergingIter<'a>, ctx: ReadCtx<'a>, seq: SeqNo) -> Self {
+        DbIter {
+            merge,
+            ctx,
+            seq,
+            valid: false,
+            forward: true,
+            key: Vec::new(),
+            value: Vec::new(),
+            position: None,
+        }
+    }
+
+    pub fn valid(&self) -> bool {
+        self.valid
+    }
+
+    /// The current user key (empty when not valid).
+    pub fn key(&self) -> &[u8] {
+        if self.valid {
+            &self.key
+        } else {
+            &[]
+        }
+    }
+
+    pub fn value(&self) -> &[u8] {
+        if self.valid {
+            &self.value
+        } else {
+            &[]
+        }
+    }
+
+    /// Where the current entry came from.
+    pub fn position(&self) -> Option<Position> {
+        self.position.filter(|_| self.valid)
+    }
+
+    /// The read sequence number this iterator sees.
+    pub fn sequence(&self) -> SeqNo {
+        self.seq
+    }
+
+    /// What this iterator has done so far (block reads included).
+    pub fn stats(&self) -> &ReadStats {
+        &self.ctx.stats
+    }
+
+    /// Events recorded so far, drained.
+    pub fn take_events(&mut self) -> Vec<ReadEvent> {
+        self.ctx.events.as_mut().map(std::mem::take).unwrap_or_default()
+    }
+
+    /// Changes how later block reads use the cache.
+    pub fn set_cache_mode(&mut self, mode: CacheMode) {
+        self.ctx.mode = mode;
+    }
+
+    /// Positions at the first key ≥ `target`.
+    pub fn seek(&mut self, target: &[u8]) -> bool {
+        self.merge.seek(&mut self.ctx, target, seek_trailer(self.seq));
+        self.forward = true;
+        self.find_next_user_entry(false);
+        self.finish_seek(IterOp::Seek, Some(target))
+    }
+
+    /// Positions at the last key ≤ `target`.
+    pub fn seek_for_prev(&mut self, target: &[u8]) -> bool {
+        self.merge.seek_for_prev(&mut self.ctx, target, LAST_TRAILER);
+        self.forward = false;
+        self.prev_user_entry();
+        self.finish_seek(IterOp::SeekForPrev, Some(target))
+    }
+
+    pub fn seek_to_first(&mut self) -> bool {
+        self.merge.seek_to_first(&mut self.ctx);
+        self.forward = true;
+        self.find_next_user_entry(false);
+        self.finish_seek(IterOp::SeekToFirst, None)
+    }
+
+    pub fn seek_to_last(&mut self) -> bool {
+        self.merge.seek_to_last(&mut self.ctx);
+        self.forward = false;
+        self.prev_user_entry();
+        self.finish_seek(IterOp::SeekToLast, None)
+    }
+
+    /// Moves to the next key; false (and no count) when not valid.
+    pub fn next(&mut self) -> bool {
+        if !self.valid {
+            return false;
+        }
+        self.ctx.stats.number_db_next += 1;
+        if self.forward {
+            self.merge.next(&mut self.ctx);
+        } else {
+            // Back to the first version of the current key; the skip below passes it.
+            self.merge.seek(&mut self.ctx, &self.key, seek_trailer(MAX_SEQ));
+            self.forward = true;
+        }
+        self.find_next_user_entry(true);
+        if self.valid {
+            self.ctx.stats.number_db_next_found += 1;
+        }
+        self.finish_step(IterOp::Next)
+    }
+
+    /// Moves to the previous key; false (and no count) when not valid.
+    pub fn prev(&mut self) -> bool {
+        if !self.valid {
+            return false;
+        }
+        self.ctx.stats.number_db_prev += 1;
+        if self.forward {
+            // To the last entry before the current key (RocksDB's ReverseToBackward).
+            self.merge.seek_for_prev(&mut self.ctx, &self.key, LAST_TRAILER);
+            while self.merge.valid() && self.merge.key().0 >= self.key.as_slice() {
+                self.merge.prev(&mut self.ctx);
+            }
+            self.forward = false;
+        }
+        self.prev_user_entry();
+        if self.valid {
+            self.ctx.stats.number_db_prev_found += 1;
+        }
+        self.finish_step(IterOp::Prev)
+    }
+
+    fn finish_seek(&mut self, op: IterOp, target: Option<&[u8]>) -> bool {
+        self.ctx.stats.number_db_seek += 1;
+        if self.valid {
+            self.ctx.stats.number_db_seek_found += 1;
+        }
+        self.record(op, target);
+        self.valid
+    }
+
+    fn finish_step(&mut self, op: IterOp) -> bool {
+        self.record(op, None);
+        self.valid
+    }
+
+    fn record(&mut self, op: IterOp, target: Option<&[u8]>) {
+        if self.valid {
+            self.ctx.stats.iter_bytes_read += (self.key.len() + self.value.len()) as u64;
+        }
+        if self.ctx.recording() {
+            let event = ReadEvent::Iter {
+                op,
+                target: target.map(<[u8]>::to_vec),
+                key: self.valid.then(|| self.key.clone()),
+                position: self.position(),
+            };
+            self.ctx.push(event);
+        }
+    }
+
+    fn save_current(&mut self) {
+        let (k, _) = self.merge.key();
+        self.key.clear();
+        self.key.extend_from_slice(k);
+        self.value.clear();
+        self.value.extend_from_slice(self.merge.value());
+        self.position = self.merge.position();
+    }
+
+    /// RocksDB's `FindNextUserEntry`: from the merging iterator's entry forward,
+    /// the first visible, non-deleted version of a key other than the one being
+    /// skipped.
+    fn find_next_user_entry(&mut self, mut skipping: bool) {
+        while self.merge.valid() {
+            let (k, t) = self.merge.key();
+            if trailer_seq(t) <= self.seq {
+                if skipping && k == self.key.as_slice() {
+                    self.ctx.stats.internal_key_skipped += 1;
+                } else if trailer_kind(t) == ValueKind::Delete {
+                    self.key.clear();
+                    self.key.extend_from_slice(k);
+                    skipping = true;
+                    self.ctx.stats.internal_delete_skipped += 1;
+                } else {
+                    self.save_current();
+                    self.valid = true;
+                    return;
+                }
+            }
+            self.merge.next(&mut self.ctx);
+        }
+        self.valid = false;
+    }
+
+    /// RocksDB's `PrevInternal`: the previous key whose newest visible version is
+    /// a value, leaving the merging iterator on the key before it.
+    fn prev_user_entry(&mut self) {
+        while self.merge.valid() {
+            let (k, _) = self.merge.key();
+            self.key.clear();
+            self.key.extend_from_slice(k);
+            let mut live = false;
+            // Versions come oldest first going backward: the last visible one wins.
+            while self.merge.valid() && self.merge.key().0 == self.key.as_slice() {
+                let t = self.merge.key().1;
+                if trailer_seq(t) <= self.seq {
+                    live = trailer_kind(t) == ValueKind::Put;
+                    if live {
+                        self.value.clear();
+                        self.value.extend_from_slice(self.merge.value());
+                        self.position = self.merge.position();
+                    } else {
+                        self.ctx.stats.internal_delete_skipped += 1;
+                    }
+                }
+                self.merge.prev(&mut self.ctx);
+            }
+            if live {
+                self.valid = true;
+                return;
+            }
+        }
+        self.valid = false;
+    }
+}

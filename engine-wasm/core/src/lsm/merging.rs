@@ -1,0 +1,209 @@
+//! The merging iterator: one cursor per source (each memtable, each L0 SST, one
+//! per deeper level), positioned on internal entries in internal-key order.
+//!
+//! RocksDB keeps its children in a heap; we pick the smallest (forward) or
+//! largest (backward) child by a linear scan, because a tree has few sources and
+//! the scan makes both directions equally simple. A direction change is a re-seek
+//! of every child, done by the user-level iterator (as `DBIter` re-seeks on a
+//! direction change).
+
+use std::cmp::Ordering;
+
+use super::cursor::{LevelCursor, MemCursor, TableCursor};
+use super::read_ctx::ReadCtx;
+use super::read_stats::Position;
+use super::types::cmp_internal;
+
+pub(crate) enum Child<'a> {
+    Mem(MemCursor<'a>),
+    Table(TableCursor<'a>),
+    Level(LevelCursor<'a>),
+}
+
+impl<'a> Child<'a> {
+    #[inline]
+    fn valid(&self) -> bool {
+        match self {
+            Child::Mem(c) => c.valid(),
+            Child::Table(c) => c.valid(),
+            Child::Level(c) => c.table().is_some(),
+        }
+    }
+
+    #[inline]
+    fn key(&self) -> (&'a [u8], u64) {
+        match self {
+            Child::Mem(c) => (c.key(), c.trailer()),
+            Child::Table(c) => (c.key(), c.trailer()),
+            Child::Level(c) => c.table().map_or((&[][..], 0), |t| (t.key(), t.trailer())),
+        }
+    }
+
+    #[inline]
+    fn value(&self) -> &'a [u8] {
+        match self {
+            Child::Mem(c) => c.value(),
+            Child::Table(c) => c.value(),
+            Child::Level(c) => c.table().map_or(&[][..], |t| t.value()),
+        }
+    }
+
+    fn position(&self) -> Option<Position> {
+        match self {
+            Child::Mem(c) => Some(c.position()),
+            Child::Table(c) => Some(c.position()),
+            Child::Level(c) => c.table().map(|t| t.position()),
+        }
+    }
+
+    fn seek(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
+        match self {
+            Child::Mem(c) => c.seek(key, trailer),
+            Child::Table(c) => c.seek(ctx, key, trailer),
+            Child::Level(c) => c.seek(ctx, key, trailer),
+        }
+    }
+
+    fn seek_for_prev(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
+        match self {
+            Child::Mem(c) => c.seek_for_prev(key, trailer),
+            Child::Table(c) => c.seek_for_prev(ctx, key, trailer),
+            Child::Level(c) => c.seek_for_prev(ctx, key, trailer),
+        }
+    }
+
+    fn seek_to_first(&mut self, ctx: &mut ReadCtx) {
+        match self {
+            Child::Mem(c) => c.seek_to_first(),
+            Child::Table(c) => c.seek_to_first(ctx),
+            Child::Level(c) => c.seek_to_first(ctx),
+        }
+    }
+
+    fn seek_to_last(&mut self, ctx: &mut ReadCtx) {
+        match self {
+            Child::Mem(c) => c.seek_to_last(),
+            Child::Table(c) => c.seek_to_last(ctx),
+            Child::Level(c) => c.seek_to_last(ctx),
+        }
+    }
+
+    #[inline]
+    fn next(&mut self, ctx: &mut ReadCtx) {
+        match self {
+            Child::Mem(c) => c.next(),
+            Child::Table(c) => c.next(ctx),
+            Child::Level(c) => c.next(ctx),
+        }
+    }
+
+    fn prev(&mut self, ctx: &mut ReadCtx) {
+        match self {
+            Child::Mem(c) => c.prev(),
+            Child::Table(c) => c.prev(ctx),
+            Child::Level(c) => c.prev(ctx),
+        }
+    }
+}
+
+pub(crate) struct MergingIter<'a> {
+    children: Vec<Child<'a>>,
+    current: Option<usize>,
+}
+
+impl<'a> MergingIter<'a> {
+    pub(crate) fn new(children: Vec<Child<'a>>) -> Self {
+        MergingIter {
+            children,
+            current: None,
+        }
+    }
+
+    #[inline]
+    pub(crate) fn valid(&self) -> bool {
+        self.current.is_some()
+    }
+
+    /// The current entry's user key and trailer (call only when valid).
+    #[inline]
+    pub(crate) fn key(&self) -> (&'a [u8], u64) {
+        self.current.map_or((&[][..], 0), |c| self.children[c].key())
+    }
+
+    #[inline]
+    pub(crate) fn value(&self) -> &'a [u8] {
+        self.current.map_or(&[][..], |c| self.children[c].value())
+    }
+
+    pub(crate) fn position(&self) -> Option<Position> {
+        self.current.and_then(|c| self.children[c].position())
+    }
+
+    /// The valid child whose key compares `want` against all others.
+    fn pick(&mut self, want: Ordering) {
+        let mut best: Option<(usize, &'a [u8], u64)> = None;
+        for (i, c) in self.children.iter().enumerate() {
+            if !c.valid() {
+                continue;
+            }
+            let (k, t) = c.key();
+            let better = match best {
+                None => true,
+                Some((_, bk, bt)) => cmp_internal(k, t, bk, bt) == want,
+            };
+            if better {
+                best = Some((i, k, t));
+            }
+        }
+        self.current = best.map(|b| b.0);
+    }
+
+    pub(crate) fn seek(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
+        for c in &mut self.children {
+            c.seek(ctx, key, trailer);
+        }
+        self.pick(Ordering::Less);
+    }
+
+    pub(crate) fn seek_for_prev(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
+        for c in &mut self.children {
+            c.seek_for_prev(ctx, key, trailer);
+        }
+        self.pick(Ordering::Greater);
+    }
+
+    pub(crate) fn seek_to_first(&mut self, ctx: &mut ReadCtx) {
+        for c in &mut self.children {
+            c.seek_to_first(ctx);
+        }
+        self.pick(Ordering::Less);
+    }
+
+    pub(crate) fn seek_to_last(&mut self, ctx: &mut ReadCtx) {
+        for c in &mut self.children {
+            c.seek_to_last(ctx);
+        }
+        self.pick(Ordering::Greater);
+    }
+
+    /// Moves forward (only after a forward positioning).
+    #[inline]
+    pub(crate) fn next(&mut self, ctx: &mut ReadCtx) {
+        if let Some(c) = self.current {
+            self.children[c].next(ctx);
+            if self.children.len() == 1 {
+                self.current = self.children[0].valid().then_some(0);
+            } else {
+                self.pick(Ordering::Less);
+            }
+        }
+    }
+
+    /// Moves backward (only after a backward positioning).
+    pub(crate) fn prev(&mut self, ctx: &mut ReadCtx) {
+        if let Some(c) = self.current {
+            self.children[c].prev(ctx);
+            self.pick(Ordering::Greater);
+        }
+    }
+}

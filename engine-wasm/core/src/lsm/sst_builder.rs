@@ -1,0 +1,181 @@
+//! Builds an [`Sst`] from entries in internal-key order (flush and compaction
+//! output), accounting every block as `BlockBasedTableBuilder` would write it:
+//! data blocks closed by the size policy, one index entry per data block keyed by
+//! the shortest separator between the block's last key and the next block's first
+//! key, filter keys hashed into fixed-size filter blocks.
+
+use super::block::{block_is_full, short_successor, shortest_separator, BlockSizer, BLOCK_TRAILER_BYTES, FOOTER_BYTES};
+use super::error::LsmError;
+use super::filter::FilterBuilder;
+use super::index::IndexBuilder;
+use super::options::TableOptions;
+use super::properties::TableProperties;
+use super::sst::Sst;
+use super::types::{internal_common_prefix, seek_trailer, trailer_kind, trailer_seq, KeyList, SstId, ValueKind, MAX_SEQ};
+
+pub(crate) struct SstBuilder<'o> {
+    opts: &'o TableOptions,
+    id: SstId,
+    keys: KeyList,
+    values: KeyList,
+    trailers: Vec<u64>,
+    block_first: Vec<u32>,
+    block_bytes: Vec<u32>,
+    block: BlockSizer,
+    index: IndexBuilder,
+    filter: Option<FilterBuilder>,
+    sep_buf: Vec<u8>,
+    props: TableProperties,
+}
+
+/// RocksDB's `InternalKeyComparator::FindShortestSeparator` / `FindShortSuccessor`:
+/// shorten the user key; keep the shortened key only if it is physically shorter
+/// and logically larger, then tag it with the largest trailer so it sorts before
+/// every real version of that user key. Writes the separator's user key to `out`
+/// and returns its trailer.
+fn internal_separator(last: &[u8], last_trailer: u64, next: Option<&[u8]>, out: &mut Vec<u8>) -> u64 {
+    let shortened = match next {
+        Some(n) => shortest_separator(last, n, out),
+        None => short_successor(last, out),
+    };
+    if shortened && out.len() < last.len() && last < out.as_slice() {
+        seek_trailer(MAX_SEQ)
+    } else {
+        out.clear();
+        out.extend_from_slice(last);
+        last_trailer
+    }
+}
+
+impl<'o> SstBuilder<'o> {
+    /// A builder; `hint` is the expected number of entries (to size the arrays).
+    pub(crate) fn new(id: SstId, opts: &'o TableOptions, hint: usize) -> Self {
+        let filter = (opts.bloom_bits_per_key > 0)
+            .then(|| FilterBuilder::new(opts.filter_block_size, opts.bloom_bits_per_key));
+        SstBuilder {
+            opts,
+            id,
+            keys: KeyList::with_capacity(hint, hint * 24),
+            values: KeyList::with_capacity(hint, hint * 8),
+            trailers: Vec::with_capacity(hint),
+            block_first: Vec::new(),
+            block_bytes: Vec::new(),
+            block: BlockSizer::new(opts.block_restart_interval),
+            index: IndexBuilder::new(opts.index_block_size, opts.block_size_deviation, opts.min_keys_per_index_block),
+            filter,
+            sep_buf: Vec::new(),
+            props: TableProperties {
+                smallest_seq: MAX_SEQ,
+                ..TableProperties::default()
+            },
+        }
+    }
+
+    pub(crate) fn is_empty(&self) -> bool {
+        self.trailers.is_empty()
+    }
+
+    /// Bytes written so far (data blocks, including the open one): what RocksDB's
+    /// `FileSize()` reports when compaction decides to cut an output file.
+    pub(crate) fn file_size(&self) -> u64 {
+        self.props.data_size + if self.block.is_empty() { 0 } else { self.block.size() }
+    }
+
+    /// Adds the next entry; entries must come in strictly increasing internal order.
+    #[inline]
+    pub(crate) fn add(&mut self, key: &[u8], trailer: u64, value: &[u8]) -> Result<(), LsmError> {
+        let key_len = key.len() as u32 + 8;
+        let value_len = value.len() as u32;
+        let o = self.opts;
+        if block_is_full(&self.block, o.block_size, o.block_size_deviation, 1, key_len, value_len) {
+            self.close_block(Some(key))?;
+        }
+        let n = self.trailers.len();
+        let shared = if self.block.next_is_restart() {
+            0
+        } else {
+            internal_common_prefix(self.keys.get(n - 1), self.trailers[n - 1], key, trailer) as u32
+        };
+        if self.block.is_empty() {
+            self.block_first.push(n as u32);
+        }
+        self.block.add(shared, key_len, value_len);
+        if !self.keys.push(key) || !self.values.push(value) {
+            return Err(LsmError::TableTooLarge);
+        }
+        self.trailers.push(trailer);
+        if let Some(f) = &mut self.filter {
+            f.add(o.bloom_key.apply(key));
+        }
+        self.count(key_len, value_len, trailer);
+        Ok(())
+    }
+
+    #[inline]
+    fn count(&mut self, key_len: u32, value_len: u32, trailer: u64) {
+        let p = &mut self.props;
+        p.num_entries += 1;
+        p.raw_key_size += key_len as u64;
+        p.raw_value_size += value_len as u64;
+        if trailer_kind(trailer) == ValueKind::Delete {
+            p.num_deletions += 1;
+        }
+        let seq = trailer_seq(trailer);
+        p.smallest_seq = p.smallest_seq.min(seq);
+        p.largest_seq = p.largest_seq.max(seq);
+    }
+
+    /// Closes the open data block and adds its index entry.
+    fn close_block(&mut self, next: Option<&[u8]>) -> Result<(), LsmError> {
+        let bytes = self.block.size();
+        let n = self.trailers.len() - 1;
+        let sep_trailer = internal_separator(self.keys.get(n), self.trailers[n], next, &mut self.sep_buf);
+        let offset = self.props.data_size;
+        if !self.index.add(&self.sep_buf, sep_trailer, offset, bytes) {
+            return Err(LsmError::TableTooLarge);
+        }
+        self.block_bytes.push(bytes as u32);
+        self.props.data_size += bytes + BLOCK_TRAILER_BYTES;
+        self.props.data_block_bytes += bytes;
+        self.props.num_data_blocks += 1;
+        self.block.reset();
+        Ok(())
+    }
+
+    /// The finished table (`None` if nothing was added).
+    pub(crate) fn finish(mut self) -> Result<Option<Sst>, LsmError> {
+        if self.is_empty() {
+            return Ok(None);
+        }
+        self.close_block(None)?;
+        let index = self.index.finish();
+        let filter = self.filter.and_then(|f| f.finish());
+        let mut props = self.props;
+        props.index_size = index.total_bytes;
+        props.num_index_blocks = index.num_blocks() as u64;
+        props.index_levels = index.num_levels() as u64;
+        if let Some(f) = &filter {
+            props.filter_size = f.blocks_total_bytes();
+            props.num_filter_blocks = f.blocks.len() as u64;
+            props.filter_index_size = f.index_total_bytes();
+            props.filter_keys = f.keys;
+        }
+        props.file_size = props.data_size + props.index_size + props.filter_size + props.filter_index_size + FOOTER_BYTES;
+        let (mut keys, mut values) = (self.keys, self.values);
+        keys.shrink_to_fit();
+        values.shrink_to_fit();
+        let mut trailers = self.trailers;
+        trailers.shrink_to_fit();
+        Ok(Some(Sst {
+            id: self.id,
+            keys,
+            values,
+            trailers,
+            block_first: self.block_first,
+            block_bytes: self.block_bytes,
+            index,
+            filter,
+            props,
+        }))
+    }
+}
