@@ -22,5 +22,6 @@ mod io;
 mod join;
 mod scan;
 mod select;
+mod wal;
 
 pub use engine::PgEngine;

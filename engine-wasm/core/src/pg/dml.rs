@@ -41,6 +41,17 @@ impl PgEngine {
         Ok(())
     }
 
+    /// WAL for a change of heap page `page` carrying `payload` bytes.
+    fn log_heap(&mut self, table: usize, page: PageNo, payload: u64) {
+        let t = self.catalog.table(table);
+        let page_size = u64::from(self.io.pool.page_size());
+        self.wal.log(t.rel, page, payload, || {
+            t.heap
+                .page_info(page)
+                .map_or(page_size, |p| u64::from(p.used_bytes))
+        });
+    }
+
     /// Adds the entry of `row` (at heap `tid`) to index `index`, checking
     /// uniqueness first for a unique index.
     pub(super) fn index_insert(
@@ -63,6 +74,17 @@ impl PgEngine {
         self.key_buf = key;
         self.count(rel, &stats);
         let outcome = outcome.map_err(exec_error)?;
+        let ix = self.catalog.index(index);
+        let page_size = u64::from(self.io.pool.page_size());
+        self.wal.log(rel, outcome.leaf, u64::from(size), || {
+            ix.tree
+                .page_info(outcome.leaf)
+                .map_or(page_size, |p| u64::from(p.used_bytes))
+        });
+        for s in &outcome.splits {
+            // A split logs both halves whole (`xl_btree_split` carries the new page).
+            self.wal.log(rel, s.right, page_size / 2, || 0);
+        }
         for s in &outcome.splits {
             self.io.trace.push(Event::PageSplit {
                 relation: self.catalog.index(index).name.clone(),
@@ -125,6 +147,7 @@ impl PgEngine {
             .rel(rel, Fork::Main, |io| heap.insert(row, size, io))?;
         self.count(rel, &stats);
         let outcome = outcome.map_err(exec_error)?;
+        self.log_heap(table, outcome.tid.page, u64::from(size));
         self.vm_write(table, outcome.vm_cleared)?;
         self.io.trace.detail(|| Event::TupleInsert {
             relation: name,
@@ -239,6 +262,10 @@ impl PgEngine {
             })?;
             self.count(rel, &stats);
             let out = out.map_err(exec_error)?;
+            self.log_heap(id, out.old_tid.page, 8);
+            if !out.same_page {
+                self.log_heap(id, out.new_tid.page, u64::from(size));
+            }
             for vm in out.vm_cleared {
                 self.vm_write(id, vm)?;
             }
@@ -268,6 +295,7 @@ impl PgEngine {
                 .rel(rel, Fork::Main, |io| heap.delete(Tid::from_u64(*tid), io))?;
             self.count(rel, &stats);
             let out = out.map_err(exec_error)?;
+            self.log_heap(id, out.tid.page, 8);
             self.vm_write(id, out.vm_cleared)?;
             self.io.clock.advance_us(self.io.cost.cpu_row_us);
         }

@@ -22,6 +22,7 @@ pub struct PgEngine {
     pub(super) metrics: Metrics,
     /// Buffer counters of the statement being run, by relation id.
     pub(super) rel_stats: Vec<BufferStats>,
+    pub(super) wal: super::wal::Wal,
     /// Reused key buffer for index inserts (saves an allocation per entry).
     pub(super) key_buf: Vec<u8>,
     /// Start of the statement being run (`now()`).
@@ -83,6 +84,7 @@ impl PgEngine {
             metrics: Metrics::default(),
             rel_stats: Vec::new(),
             key_buf: Vec::with_capacity(64),
+            wal: super::wal::Wal::default(),
             statement_start_us: 0,
         })
     }
@@ -171,6 +173,7 @@ impl PgEngine {
     /// `\checkpoint`: writes every dirty buffer back.
     pub fn checkpoint(&mut self) -> Outcome {
         let written = self.io.pool.checkpoint();
+        self.wal.checkpoint();
         let bytes = written.len() as f64 * self.io.pool.page_size() as f64;
         self.io
             .clock
@@ -186,6 +189,10 @@ impl PgEngine {
     /// Hands over the statement's counters and starts new ones.
     pub fn take_metrics(&mut self) -> (Metrics, RelationMetrics) {
         let mut metrics = std::mem::take(&mut self.metrics);
+        let wal = self.wal.take();
+        metrics.add("wal_records", wal.records as f64);
+        metrics.add("wal_fpi", wal.fpi as f64);
+        metrics.add("wal_bytes", wal.bytes as f64);
         let mut relations = RelationMetrics::default();
         for (rel, s) in std::mem::take(&mut self.rel_stats).iter().enumerate() {
             let name = self.io.names.get(rel).map_or("?", String::as_str);
