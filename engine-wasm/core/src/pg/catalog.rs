@@ -37,6 +37,8 @@ pub struct Index {
     /// Types of the stored columns (key, then INCLUDE).
     pub stored_types: Vec<SqlType>,
     pub unique: bool,
+    /// The largest key ever inserted (never lowered: deletes leave it an upper bound).
+    pub max_key: Option<Vec<u8>>,
     /// The stored columns are the table's first columns, in order (no copy needed).
     pub identity_prefix: bool,
     pub tree: BTree,

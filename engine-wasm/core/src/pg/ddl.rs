@@ -151,6 +151,7 @@ impl PgEngine {
             stored_types,
             unique,
             identity_prefix: false,
+            max_key: None,
             tree,
         }));
         let ix = self.catalog.index_mut(id);

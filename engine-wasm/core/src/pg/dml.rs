@@ -63,7 +63,11 @@ impl PgEngine {
         // One key buffer for the whole statement: this runs once per row and index.
         let mut key = std::mem::take(&mut self.key_buf);
         let size = self.catalog.index(index).entry_of(row, &mut key)?;
-        if self.catalog.index(index).unique && !key_has_null(row, index, self) {
+        let ix = self.catalog.index(index);
+        // A key above every key ever inserted cannot collide (the common case of a
+        // serial primary key), so the probe is skipped, like nbtree's fastpath.
+        let above_all = ix.max_key.as_deref().is_none_or(|m| key.as_slice() > m);
+        if ix.unique && !above_all && !key_has_null(row, index, self) {
             self.check_unique(index, &key)?;
         }
         let ix = self.catalog.index_mut(index);
@@ -71,6 +75,9 @@ impl PgEngine {
         let (outcome, stats) = self
             .io
             .rel(rel, Fork::Main, |io| tree.insert(&key, tid, size, io))?;
+        if ix.max_key.as_deref().is_none_or(|m| key.as_slice() > m) {
+            ix.max_key = Some(key.clone());
+        }
         self.key_buf = key;
         self.count(rel, &stats);
         let outcome = outcome.map_err(exec_error)?;

@@ -7,7 +7,6 @@
 
 use crate::buffer_pool::RelId;
 use crate::storage::PageNo;
-use std::collections::HashSet;
 
 /// `XLogRecord` (24 bytes) + one `XLogRecordBlockHeader` with its `RelFileLocator`
 /// and block number (20 bytes) + a short data header (2 bytes).
@@ -25,8 +24,9 @@ pub struct WalStats {
 
 #[derive(Debug, Default)]
 pub struct Wal {
-    /// Pages already imaged since the last checkpoint.
-    imaged: HashSet<(RelId, PageNo)>,
+    /// Pages already imaged since the last checkpoint: a bitset per relation
+    /// (checked on every change, so no hashing).
+    imaged: Vec<Vec<u64>>,
     pub stats: WalStats,
 }
 
@@ -39,12 +39,27 @@ impl Wal {
     /// `page_used` gives the page's used bytes, asked only when an image is due.
     pub fn log(&mut self, rel: RelId, page: PageNo, payload: u64, page_used: impl FnOnce() -> u64) {
         let mut bytes = RECORD_OVERHEAD + payload;
-        if self.imaged.insert((rel, page)) {
+        if self.mark_imaged(rel, page) {
             bytes += FPI_HEADER + page_used();
             self.stats.fpi += 1;
         }
         self.stats.records += 1;
         self.stats.bytes += maxalign(bytes);
+    }
+
+    /// Marks the page imaged; true if it was not yet.
+    fn mark_imaged(&mut self, rel: RelId, page: PageNo) -> bool {
+        let (r, word, bit) = (rel as usize, page as usize / 64, page % 64);
+        if self.imaged.len() <= r {
+            self.imaged.resize_with(r + 1, Vec::new);
+        }
+        let bits = &mut self.imaged[r];
+        if bits.len() <= word {
+            bits.resize(word + 1, 0);
+        }
+        let fresh = bits[word] & (1 << bit) == 0;
+        bits[word] |= 1 << bit;
+        fresh
     }
 
     /// A checkpoint: the next change of every page logs an image again.
