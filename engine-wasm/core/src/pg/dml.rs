@@ -62,28 +62,56 @@ impl PgEngine {
     ) -> Result<(), SqlError> {
         // One key buffer for the whole statement: this runs once per row and index.
         let mut key = std::mem::take(&mut self.key_buf);
-        let size = self.catalog.index(index).entry_of(row, &mut key)?;
+        let prepared = self.prepare_entry(index, row, &mut key);
+        let r = prepared.and_then(|p| self.insert_entry(index, &key, p, tid));
+        self.key_buf = key;
+        r
+    }
+
+    /// Encodes the index entry of `row` into `key` (before its heap tuple exists).
+    fn prepare_entry(
+        &self,
+        index: usize,
+        row: &[Value],
+        key: &mut Vec<u8>,
+    ) -> Result<Prepared, SqlError> {
+        let size = self.catalog.index(index).entry_of(row, key)?;
+        Ok(Prepared {
+            size,
+            null_key: key_has_null(row, index, self),
+        })
+    }
+
+    /// Inserts a prepared entry pointing at heap `tid`.
+    fn insert_entry(
+        &mut self,
+        index: usize,
+        key: &[u8],
+        p: Prepared,
+        tid: u64,
+    ) -> Result<(), SqlError> {
         let ix = self.catalog.index(index);
         // A key above every key ever inserted cannot collide (the common case of a
         // serial primary key), so the probe is skipped, like nbtree's fastpath.
-        let above_all = ix.max_key.as_deref().is_none_or(|m| key.as_slice() > m);
-        if ix.unique && !above_all && !key_has_null(row, index, self) {
-            self.check_unique(index, &key)?;
+        let above_all = ix.max_key.as_deref().is_none_or(|m| key > m);
+        if ix.unique && !above_all && !p.null_key {
+            self.check_unique(index, key)?;
         }
         let ix = self.catalog.index_mut(index);
         let (rel, tree) = (ix.rel, &mut ix.tree);
         let (outcome, stats) = self
             .io
-            .rel(rel, Fork::Main, |io| tree.insert(&key, tid, size, io))?;
-        if ix.max_key.as_deref().is_none_or(|m| key.as_slice() > m) {
-            ix.max_key = Some(key.clone());
+            .rel(rel, Fork::Main, |io| tree.insert(key, tid, p.size, io))?;
+        if above_all {
+            let max = ix.max_key.get_or_insert_with(Vec::new);
+            max.clear();
+            max.extend_from_slice(key);
         }
-        self.key_buf = key;
         self.count(rel, &stats);
         let outcome = outcome.map_err(exec_error)?;
         let ix = self.catalog.index(index);
         let page_size = u64::from(self.io.pool.page_size());
-        self.wal.log(rel, outcome.leaf, u64::from(size), || {
+        self.wal.log(rel, outcome.leaf, u64::from(p.size), || {
             ix.tree
                 .page_info(outcome.leaf)
                 .map_or(page_size, |p| u64::from(p.used_bytes))
@@ -141,14 +169,21 @@ impl PgEngine {
         Ok(())
     }
 
-    /// Inserts one full row: heap tuple, then every index entry.
+    /// Inserts one full row: heap tuple, then every index entry. Keys are encoded
+    /// first, so the row moves into the heap without a copy.
     pub(super) fn insert_row(&mut self, table: usize, row: Row) -> Result<(), SqlError> {
+        let nindex = self.catalog.table(table).indexes.len();
+        let mut keys = std::mem::take(&mut self.key_bufs);
+        keys.resize_with(nindex.max(keys.len()), Vec::new);
+        let mut prepared = Vec::with_capacity(nindex);
+        for (k, key) in keys.iter_mut().enumerate().take(nindex) {
+            let index = self.catalog.table(table).indexes[k];
+            prepared.push(self.prepare_entry(index, &row, key)?);
+        }
         let page_size = self.io.pool.page_size();
         let t = self.catalog.table_mut(table);
         let size = heap_tuple_size_for_page(&row, &t.types, page_size);
-        let (rel, name) = (t.rel, t.name.clone());
-        let heap = &mut t.heap;
-        let row_for_index = row.clone();
+        let (rel, heap) = (t.rel, &mut t.heap);
         let (outcome, stats) = self
             .io
             .rel(rel, Fork::Main, |io| heap.insert(row, size, io))?;
@@ -156,17 +191,24 @@ impl PgEngine {
         let outcome = outcome.map_err(exec_error)?;
         self.log_heap(table, outcome.tid.page, u64::from(size));
         self.vm_write(table, outcome.vm_cleared)?;
-        self.io.trace.detail(|| Event::TupleInsert {
-            relation: name,
+        let io = &mut self.io;
+        io.trace.detail(|| Event::TupleInsert {
+            relation: io.names[rel as usize].clone(),
             page: outcome.tid.page,
             offset: outcome.tid.offset,
         });
         let tid = outcome.tid.to_u64();
-        for i in self.catalog.table(table).indexes.clone() {
-            self.index_insert(i, &row_for_index, tid)?;
+        let mut result = Ok(());
+        for (k, p) in prepared.into_iter().enumerate() {
+            let index = self.catalog.table(table).indexes[k];
+            result = self.insert_entry(index, &keys[k], p, tid);
+            if result.is_err() {
+                break;
+            }
         }
+        self.key_bufs = keys;
         self.io.clock.advance_us(self.io.cost.cpu_row_us);
-        Ok(())
+        result
     }
 
     /// Builds the full row for INSERT from the target columns' values.
@@ -382,6 +424,12 @@ impl PgEngine {
         self.count(rel, &stats);
         Ok(())
     }
+}
+
+/// An index entry encoded before its heap tuple exists.
+struct Prepared {
+    size: u16,
+    null_key: bool,
 }
 
 fn key_has_null(row: &[Value], index: usize, engine: &PgEngine) -> bool {

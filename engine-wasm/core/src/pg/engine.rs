@@ -25,6 +25,8 @@ pub struct PgEngine {
     pub(super) wal: super::wal::Wal,
     /// Reused key buffer for index inserts (saves an allocation per entry).
     pub(super) key_buf: Vec<u8>,
+    /// One reused key buffer per index of the table being inserted into.
+    pub(super) key_bufs: Vec<Vec<u8>>,
     /// Start of the statement being run (`now()`).
     pub(super) statement_start_us: i64,
 }
@@ -84,6 +86,7 @@ impl PgEngine {
             metrics: Metrics::default(),
             rel_stats: Vec::new(),
             key_buf: Vec::with_capacity(64),
+            key_bufs: Vec::new(),
             wal: super::wal::Wal::default(),
             statement_start_us: 0,
         })
