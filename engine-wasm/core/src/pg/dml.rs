@@ -216,7 +216,7 @@ impl PgEngine {
         &mut self,
         table: usize,
         targets: &[usize],
-        values: Vec<Value>,
+        values: &[Value],
     ) -> Result<Row, SqlError> {
         let t = self.catalog.table_mut(table);
         if values.len() > targets.len() {
@@ -226,7 +226,7 @@ impl PgEngine {
             ));
         }
         let mut row = vec![Value::Null; t.columns.len()];
-        for (v, &c) in values.into_iter().zip(targets) {
+        for (v, &c) in values.iter().cloned().zip(targets) {
             row[c] = coerce(v, t.types[c])?;
         }
         for (c, seq) in t.sequences.iter_mut().enumerate() {

@@ -15,7 +15,7 @@ use crate::value::{SqlType, Value};
 use std::cmp::Ordering;
 
 /// Receives INSERT's source rows one at a time.
-pub type RowSink<'a> = dyn FnMut(&mut PgEngine, Vec<Value>) -> Result<(), SqlError> + 'a;
+pub type RowSink<'a> = dyn FnMut(&mut PgEngine, &[Value]) -> Result<(), SqlError> + 'a;
 
 /// A query's output: column names and rows.
 #[derive(Debug, Default)]
@@ -94,7 +94,7 @@ impl PgEngine {
                     ..PlanNode::default()
                 };
                 self.produce_named(q, &mut result.columns, &mut |_, row| {
-                    result.rows.push(row);
+                    result.rows.push(row.to_vec());
                     Ok(())
                 })?;
                 node.rows = result.rows.len() as u64;
@@ -275,8 +275,8 @@ impl PgEngine {
                 let v = r
                     .iter()
                     .map(|e| self.eval_const(e))
-                    .collect::<Result<_, _>>()?;
-                sink(self, v)?;
+                    .collect::<Result<Vec<_>, _>>()?;
+                sink(self, &v)?;
             }
             return Ok(());
         }
@@ -287,8 +287,8 @@ impl PgEngine {
                 let v = exprs
                     .iter()
                     .map(|e| self.eval_bound(e, &[]))
-                    .collect::<Result<_, _>>()?;
-                sink(self, v)
+                    .collect::<Result<Vec<_>, _>>()?;
+                sink(self, &v)
             }
             [FromItem::Series {
                 start,
@@ -334,6 +334,7 @@ impl PgEngine {
                 *columns = cols;
                 let filter = q.filter.as_ref().map(|f| bind(f, &scope)).transpose()?;
                 let mut x = a;
+                let mut out = Vec::with_capacity(exprs.len());
                 for _ in 0..n {
                     let row = [Value::Int(x)];
                     x = x.wrapping_add(s);
@@ -342,11 +343,14 @@ impl PgEngine {
                             continue;
                         }
                     }
-                    let v = exprs
-                        .iter()
-                        .map(|e| self.eval_bound(e, &row))
-                        .collect::<Result<_, _>>()?;
-                    sink(self, v)?;
+                    // One output buffer for the whole series: a million-row
+                    // INSERT … SELECT allocates nothing per row here.
+                    out.clear();
+                    for e in &exprs {
+                        let v = self.eval_bound(e, &row)?;
+                        out.push(v);
+                    }
+                    sink(self, &out)?;
                 }
                 Ok(())
             }
@@ -354,7 +358,7 @@ impl PgEngine {
                 let (_, result) = self.run_select(q, true)?;
                 *columns = result.columns;
                 for r in result.rows {
-                    sink(self, r)?;
+                    sink(self, &r)?;
                 }
                 Ok(())
             }
