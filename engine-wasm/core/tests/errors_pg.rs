@@ -107,3 +107,27 @@ fn garbage_never_panics() {
         let _ = run_pg(script, &[]);
     }
 }
+
+#[test]
+fn yugabyte_dialect_bits_are_ignored_with_a_notice() {
+    let (r, _) = run_pg(
+        "create table t (n bigint) split into 3 tablets;
+         create index nonconcurrently on t (n);
+         explain (analyze, dist, debug, costs off) select * from t;
+         \\flush t",
+        &[],
+    );
+    assert!(r.error.is_none(), "{:?}", r.error);
+    let notices: Vec<&String> = r
+        .statements
+        .iter()
+        .flat_map(|s| &s.outcome.notices)
+        .collect();
+    assert!(
+        notices.iter().any(|n| n.contains("SPLIT INTO 3 TABLETS")),
+        "{notices:?}"
+    );
+    assert!(notices.iter().any(|n| n.contains("DIST")), "{notices:?}");
+    assert!(notices.iter().any(|n| n.contains("DEBUG")), "{notices:?}");
+    assert!(notices.iter().any(|n| n.contains("\\flush")), "{notices:?}");
+}

@@ -126,16 +126,20 @@ impl PgEngine {
                 lines.push(format!("Execution Time: {ms:.3} ms"));
             }
         }
-        for l in &options_notices(options) {
-            lines.push(l.clone());
-        }
-        Ok(Outcome::explain(lines))
+        let mut out = Outcome::explain(lines);
+        out.notices = options_notices(options);
+        Ok(out)
     }
 }
 
-/// YugabyteDB-only options are accepted and ignored, with a notice.
-fn options_notices(_o: &ExplainOptions) -> Vec<String> {
-    Vec::new()
+/// YugabyteDB-only options are accepted and ignored, with a notice, so one script
+/// runs on both profiles.
+fn options_notices(o: &ExplainOptions) -> Vec<String> {
+    [("DIST", o.dist), ("DEBUG", o.debug)]
+        .iter()
+        .filter(|(_, on)| *on)
+        .map(|(name, _)| format!("EXPLAIN option {name} is YugabyteDB's; PostgreSQL ignores it"))
+        .collect()
 }
 
 fn wrap_and(parts: &[String]) -> String {
