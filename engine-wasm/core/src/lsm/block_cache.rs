@@ -20,6 +20,7 @@
 
 use std::collections::HashMap;
 
+pub use super::cache_stats::{CacheStats, KindStats};
 use super::hash::FxBuild;
 use super::types::SstId;
 
@@ -60,115 +61,6 @@ pub enum CacheOutcome {
     Miss,
     /// Read from storage without looking at the cache.
     Bypassed,
-}
-
-/// Counters for one block kind.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct KindStats {
-    pub hit: u64,
-    pub miss: u64,
-    pub add: u64,
-    pub bytes_read: u64,
-    pub bytes_write: u64,
-}
-
-/// Block cache counters (running totals, or the part one operation caused).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CacheStats {
-    pub data: KindStats,
-    pub index: KindStats,
-    pub filter: KindStats,
-    /// Blocks read without the cache ([`CacheMode::Bypass`]).
-    pub bypass_reads: u64,
-    pub bypass_bytes: u64,
-    /// Bytes read from storage: misses and bypassed reads.
-    pub storage_read_bytes: u64,
-    /// Blocks pushed out to make room.
-    pub evictions: u64,
-}
-
-impl CacheStats {
-    pub fn kind(&self, kind: BlockKind) -> &KindStats {
-        match kind {
-            BlockKind::Data => &self.data,
-            BlockKind::Index => &self.index,
-            BlockKind::Filter => &self.filter,
-        }
-    }
-
-    fn kind_mut(&mut self, kind: BlockKind) -> &mut KindStats {
-        match kind {
-            BlockKind::Data => &mut self.data,
-            BlockKind::Index => &mut self.index,
-            BlockKind::Filter => &mut self.filter,
-        }
-    }
-
-    fn sum(&self, f: impl Fn(&KindStats) -> u64) -> u64 {
-        f(&self.data) + f(&self.index) + f(&self.filter)
-    }
-
-    /// `rocksdb_block_cache_hit`.
-    pub fn hits(&self) -> u64 {
-        self.sum(|k| k.hit)
-    }
-    /// `rocksdb_block_cache_miss`.
-    pub fn misses(&self) -> u64 {
-        self.sum(|k| k.miss)
-    }
-    /// `rocksdb_block_cache_add`.
-    pub fn adds(&self) -> u64 {
-        self.sum(|k| k.add)
-    }
-    /// `rocksdb_block_cache_bytes_read`.
-    pub fn bytes_read(&self) -> u64 {
-        self.sum(|k| k.bytes_read)
-    }
-    /// `rocksdb_block_cache_bytes_write`.
-    pub fn bytes_write(&self) -> u64 {
-        self.sum(|k| k.bytes_write)
-    }
-
-    /// Counts one read.
-    pub fn record(&mut self, kind: BlockKind, outcome: CacheOutcome, bytes: u32) {
-        let bytes = bytes as u64;
-        let k = self.kind_mut(kind);
-        match outcome {
-            CacheOutcome::Hit => {
-                k.hit += 1;
-                k.bytes_read += bytes;
-            }
-            CacheOutcome::MissAdded => {
-                k.miss += 1;
-                k.add += 1;
-                k.bytes_write += bytes;
-            }
-            CacheOutcome::Miss => k.miss += 1,
-            CacheOutcome::Bypassed => {
-                self.bypass_reads += 1;
-                self.bypass_bytes += bytes;
-            }
-        }
-        if outcome != CacheOutcome::Hit {
-            self.storage_read_bytes += bytes;
-        }
-    }
-
-    /// Adds another set of counters to this one.
-    pub fn merge(&mut self, o: &CacheStats) {
-        for kind in [BlockKind::Data, BlockKind::Index, BlockKind::Filter] {
-            let (a, b) = (self.kind_mut(kind), o.kind(kind));
-            a.hit += b.hit;
-            a.miss += b.miss;
-            a.add += b.add;
-            a.bytes_read += b.bytes_read;
-            a.bytes_write += b.bytes_write;
-        }
-        self.bypass_reads += o.bypass_reads;
-        self.bypass_bytes += o.bypass_bytes;
-        self.storage_read_bytes += o.storage_read_bytes;
-        self.evictions += o.evictions;
-    }
 }
 
 const NIL: u32 = u32::MAX;
@@ -389,11 +281,26 @@ mod tests {
     #[test]
     fn hits_misses_and_adds_are_counted_per_kind() {
         let mut c = BlockCache::new(10_000);
-        assert_eq!(c.access(id(1, BlockKind::Data, 0), 1000, CacheMode::Fill), CacheOutcome::MissAdded);
-        assert_eq!(c.access(id(1, BlockKind::Data, 0), 1000, CacheMode::Fill), CacheOutcome::Hit);
-        assert_eq!(c.access(id(1, BlockKind::Index, 0), 300, CacheMode::Fill), CacheOutcome::MissAdded);
-        assert_eq!(c.access(id(1, BlockKind::Filter, 0), 200, CacheMode::Fill), CacheOutcome::MissAdded);
-        assert_eq!(c.access(id(1, BlockKind::Filter, 0), 200, CacheMode::Fill), CacheOutcome::Hit);
+        assert_eq!(
+            c.access(id(1, BlockKind::Data, 0), 1000, CacheMode::Fill),
+            CacheOutcome::MissAdded
+        );
+        assert_eq!(
+            c.access(id(1, BlockKind::Data, 0), 1000, CacheMode::Fill),
+            CacheOutcome::Hit
+        );
+        assert_eq!(
+            c.access(id(1, BlockKind::Index, 0), 300, CacheMode::Fill),
+            CacheOutcome::MissAdded
+        );
+        assert_eq!(
+            c.access(id(1, BlockKind::Filter, 0), 200, CacheMode::Fill),
+            CacheOutcome::MissAdded
+        );
+        assert_eq!(
+            c.access(id(1, BlockKind::Filter, 0), 200, CacheMode::Fill),
+            CacheOutcome::Hit
+        );
         let s = c.stats();
         assert_eq!((s.data.hit, s.data.miss, s.data.add), (1, 1, 1));
         assert_eq!((s.index.hit, s.index.miss), (0, 1));
@@ -431,27 +338,39 @@ mod tests {
     #[test]
     fn no_fill_and_bypass_do_not_insert() {
         let mut c = BlockCache::new(10_000);
-        assert_eq!(c.access(id(1, BlockKind::Data, 0), 100, CacheMode::NoFill), CacheOutcome::Miss);
+        assert_eq!(
+            c.access(id(1, BlockKind::Data, 0), 100, CacheMode::NoFill),
+            CacheOutcome::Miss
+        );
         assert!(c.is_empty());
         c.access(id(1, BlockKind::Data, 0), 100, CacheMode::Fill);
         // NoFill still hits what is there.
-        assert_eq!(c.access(id(1, BlockKind::Data, 0), 100, CacheMode::NoFill), CacheOutcome::Hit);
+        assert_eq!(
+            c.access(id(1, BlockKind::Data, 0), 100, CacheMode::NoFill),
+            CacheOutcome::Hit
+        );
         // Bypass neither looks up nor counts a hit or miss.
         let before = *c.stats();
-        assert_eq!(c.access(id(1, BlockKind::Data, 0), 100, CacheMode::Bypass), CacheOutcome::Bypassed);
+        assert_eq!(
+            c.access(id(1, BlockKind::Data, 0), 100, CacheMode::Bypass),
+            CacheOutcome::Bypassed
+        );
         let after = c.stats();
         assert_eq!(after.hits(), before.hits());
         assert_eq!(after.misses(), before.misses());
         assert_eq!(after.bypass_reads, 1);
         assert_eq!(after.bypass_bytes, 100);
-        assert_eq!(after.storage_read_bytes, 200);
+        assert_eq!(after.storage_read_bytes, 300);
     }
 
     #[test]
     fn zero_capacity_disables() {
         let mut c = BlockCache::new(0);
         for _ in 0..3 {
-            assert_eq!(c.access(id(1, BlockKind::Index, 0), 10, CacheMode::Fill), CacheOutcome::Miss);
+            assert_eq!(
+                c.access(id(1, BlockKind::Index, 0), 10, CacheMode::Fill),
+                CacheOutcome::Miss
+            );
         }
         assert_eq!(c.stats().index.miss, 3);
         assert_eq!(c.stats().adds(), 0);

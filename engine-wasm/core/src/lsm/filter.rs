@@ -4,9 +4,13 @@
 //!
 //! Filter keys are the bloom keys of the table's entries (the user key through the
 //! table's [`BloomKey`](super::BloomKey)), added once per run of equal keys and
-//! never when empty, as `BlockBasedTableBuilder::Add` does.
+//! never when empty, as `BlockBasedTableBuilder::Add` does. The table builder
+//! passes the last key added along (it is a slice of a key the table already
+//! holds), so the filter copies no key.
 
-use super::block::{handle_len, shortest_separator, short_successor, BlockSizer, BLOCK_TRAILER_BYTES};
+use super::block::{
+    handle_len, short_successor, shortest_separator, BlockSizer, BLOCK_TRAILER_BYTES,
+};
 use super::bloom::{BloomBlock, BloomLayout};
 use super::hash::hash64;
 use super::types::KeyList;
@@ -59,7 +63,6 @@ pub(crate) struct FilterBuilder {
     blocks: Vec<BloomBlock>,
     seps: KeyList,
     sep_buf: Vec<u8>,
-    last_key: Vec<u8>,
     keys: u64,
     index: BlockSizer,
     meta_offset: u64,
@@ -74,35 +77,33 @@ impl FilterBuilder {
             blocks: Vec::new(),
             seps: KeyList::default(),
             sep_buf: Vec::new(),
-            last_key: Vec::new(),
             keys: 0,
             index: BlockSizer::new(1),
             meta_offset: 0,
         }
     }
 
+    /// Adds a filter key; `last` is the previous key added (the caller skips
+    /// empty keys and repeats of `last`).
     #[inline]
-    pub(crate) fn add(&mut self, key: &[u8]) {
-        if key.is_empty() || (self.keys > 0 && key == self.last_key.as_slice()) {
-            return;
-        }
-        if self.hashes.len() as u32 >= self.layout.capacity {
-            self.close_block(Some(key));
+    pub(crate) fn add(&mut self, key: &[u8], last: Option<&[u8]>) {
+        if let Some(last) = last {
+            if self.hashes.len() as u32 >= self.layout.capacity {
+                self.close_block(last, Some(key));
+            }
         }
         self.hashes.push(hash64(key));
-        self.last_key.clear();
-        self.last_key.extend_from_slice(key);
         self.keys += 1;
     }
 
-    fn close_block(&mut self, next: Option<&[u8]>) {
+    fn close_block(&mut self, last: &[u8], next: Option<&[u8]>) {
         let block = BloomBlock::build(self.layout, &self.hashes);
         self.hashes.clear();
         let bytes = block.bytes() as u64;
         self.blocks.push(block);
         match next {
-            Some(n) => shortest_separator(&self.last_key, n, &mut self.sep_buf),
-            None => short_successor(&self.last_key, &mut self.sep_buf),
+            Some(n) => shortest_separator(last, n, &mut self.sep_buf),
+            None => short_successor(last, &mut self.sep_buf),
         };
         self.seps.push(&self.sep_buf);
         let handle = handle_len(self.meta_offset, bytes);
@@ -111,11 +112,10 @@ impl FilterBuilder {
     }
 
     /// The filter, or `None` when no key had a non-empty filter key.
-    pub(crate) fn finish(mut self) -> Option<Filter> {
-        if self.keys == 0 {
-            return None;
-        }
-        self.close_block(None);
+    /// `last` is the last key added.
+    pub(crate) fn finish(mut self, last: Option<&[u8]>) -> Option<Filter> {
+        let last = last.filter(|_| self.keys > 0)?;
+        self.close_block(last, None);
         Some(Filter {
             layout: self.layout,
             blocks: self.blocks,
@@ -136,12 +136,15 @@ mod tests {
         let mut b = FilterBuilder::new(512, 10);
         let cap = b.layout.capacity as u64;
         let n = cap * 3 + 5;
+        let mut last: Option<String> = None;
         for i in 0..n {
             let k = format!("k{i:08}");
-            b.add(k.as_bytes());
-            b.add(k.as_bytes()); // duplicates count once
+            b.add(k.as_bytes(), last.as_deref().map(str::as_bytes));
+            last = Some(k);
         }
-        let f = b.finish().expect("filter");
+        let f = b
+            .finish(last.as_deref().map(str::as_bytes))
+            .expect("filter");
         assert_eq!(f.keys, n);
         assert_eq!(f.blocks.len(), 4);
         assert!(f.blocks[..3].iter().all(|blk| blk.keys() as u64 == cap));
@@ -153,14 +156,15 @@ mod tests {
         }
         assert_eq!(f.locate(b"z"), None);
         assert_eq!(f.locate(b"a"), Some(0));
-        assert_eq!(f.blocks_total_bytes(), 4 * (f.layout.block_bytes() as u64 + 5));
+        assert_eq!(
+            f.blocks_total_bytes(),
+            4 * (f.layout.block_bytes() as u64 + 5)
+        );
         assert!(f.index_bytes > 4 * 8);
     }
 
     #[test]
-    fn empty_keys_are_not_filtered() {
-        let mut b = FilterBuilder::new(512, 10);
-        b.add(b"");
-        assert!(b.finish().is_none());
+    fn no_keys_no_filter() {
+        assert!(FilterBuilder::new(512, 10).finish(None).is_none());
     }
 }

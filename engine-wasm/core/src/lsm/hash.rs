@@ -28,10 +28,15 @@ pub(crate) fn hash64(bytes: &[u8]) -> u64 {
     let mut chunks = bytes.chunks_exact(8);
     for c in &mut chunks {
         let w = u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
-        h = (h ^ round(0, w)).rotate_left(27).wrapping_mul(P1).wrapping_add(P3);
+        h = (h ^ round(0, w))
+            .rotate_left(27)
+            .wrapping_mul(P1)
+            .wrapping_add(P3);
     }
     for &b in chunks.remainder() {
-        h = (h ^ (b as u64).wrapping_mul(P5)).rotate_left(11).wrapping_mul(P1);
+        h = (h ^ (b as u64).wrapping_mul(P5))
+            .rotate_left(11)
+            .wrapping_mul(P1);
     }
     h ^= h >> 33;
     h = h.wrapping_mul(P2);

@@ -49,7 +49,8 @@ impl Index {
         let (mut lo, mut hi) = (0usize, self.trailers.len());
         while lo < hi {
             let mid = (lo + hi) / 2;
-            if cmp_internal(self.seps.get(mid), self.trailers[mid], key, trailer) == Ordering::Less {
+            if cmp_internal(self.seps.get(mid), self.trailers[mid], key, trailer) == Ordering::Less
+            {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -69,7 +70,10 @@ impl Index {
     /// A number unique among this table's index blocks (leaf blocks first), for
     /// block cache keys.
     pub(crate) fn block_number(&self, level: usize, block: u32) -> u32 {
-        let below: u32 = self.levels[..level].iter().map(|l| l.bytes.len() as u32).sum();
+        let below: u32 = self.levels[..level]
+            .iter()
+            .map(|l| l.bytes.len() as u32)
+            .sum();
         below + block
     }
 
@@ -110,8 +114,15 @@ impl LevelBuilder {
         self.children += 1;
         self.last_added = sep;
         // YB checks the policy *after* adding the entry (MultiLevelIndexBuilder).
-        block_is_full(&self.sizer, limits.block_size, limits.deviation, limits.min_keys, key_len, handle)
-            .then(|| self.close())
+        block_is_full(
+            &self.sizer,
+            limits.block_size,
+            limits.deviation,
+            limits.min_keys,
+            key_len,
+            handle,
+        )
+        .then(|| self.close())
     }
 
     fn close(&mut self) -> u32 {
@@ -164,7 +175,10 @@ impl IndexBuilder {
         self.trailers.push(trailer);
         let n = (self.trailers.len() - 1) as u32;
         let key_len = sep.len() as u32 + 8;
-        if let Some(bytes) = self.leaf.add(key_len, handle_len(offset, size), n, &self.limits) {
+        if let Some(bytes) = self
+            .leaf
+            .add(key_len, handle_len(offset, size), n, &self.limits)
+        {
             self.meta_offset += bytes as u64 + BLOCK_TRAILER_BYTES;
         }
         true
@@ -172,7 +186,7 @@ impl IndexBuilder {
 
     pub(crate) fn finish(mut self) -> Index {
         let mut levels = Vec::new();
-        let mut current = self.leaf;
+        let mut current = std::mem::replace(&mut self.leaf, LevelBuilder::new());
         loop {
             if !current.sizer.is_empty() {
                 let bytes = current.close();

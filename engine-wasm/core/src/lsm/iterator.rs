@@ -9,13 +9,15 @@
 //!
 //! Counters follow RocksDB: every seek variant counts in `number_db_seek`, `_found`
 //! when it lands on an entry; `iter_bytes_read` adds the user key and value of
-//! every entry shown.
+//! every entry shown (`key().size() + value().size()` in `DBIter`).
 
 use super::block_cache::CacheMode;
 use super::merging::MergingIter;
 use super::read_ctx::ReadCtx;
 use super::read_stats::{IterOp, Position, ReadEvent, ReadStats};
-use super::types::{seek_trailer, trailer_kind, trailer_seq, SeqNo, ValueKind, LAST_TRAILER, MAX_SEQ};
+use super::types::{
+    seek_trailer, trailer_kind, trailer_seq, SeqNo, ValueKind, LAST_TRAILER, MAX_SEQ,
+};
 
 pub struct DbIter<'a> {
     merge: MergingIter<'a>,
@@ -80,7 +82,11 @@ impl<'a> DbIter<'a> {
 
     /// Events recorded so far, drained.
     pub fn take_events(&mut self) -> Vec<ReadEvent> {
-        self.ctx.events.as_mut().map(std::mem::take).unwrap_or_default()
+        self.ctx
+            .events
+            .as_mut()
+            .map(std::mem::take)
+            .unwrap_or_default()
     }
 
     /// Changes how later block reads use the cache.
@@ -90,7 +96,8 @@ impl<'a> DbIter<'a> {
 
     /// Positions at the first key ≥ `target`.
     pub fn seek(&mut self, target: &[u8]) -> bool {
-        self.merge.seek(&mut self.ctx, target, seek_trailer(self.seq));
+        self.merge
+            .seek(&mut self.ctx, target, seek_trailer(self.seq));
         self.forward = true;
         self.find_next_user_entry(false);
         self.finish_seek(IterOp::Seek, Some(target))
@@ -98,7 +105,8 @@ impl<'a> DbIter<'a> {
 
     /// Positions at the last key ≤ `target`.
     pub fn seek_for_prev(&mut self, target: &[u8]) -> bool {
-        self.merge.seek_for_prev(&mut self.ctx, target, LAST_TRAILER);
+        self.merge
+            .seek_for_prev(&mut self.ctx, target, LAST_TRAILER);
         self.forward = false;
         self.prev_user_entry();
         self.finish_seek(IterOp::SeekForPrev, Some(target))
@@ -119,18 +127,29 @@ impl<'a> DbIter<'a> {
     }
 
     /// Moves to the next key; false (and no count) when not valid.
+    ///
+    /// As in YugabyteDB's `DBIter::Next`, a step that runs off the end of the
+    /// merged data is not counted in `number_db_next`.
+    // Named after RocksDB's `Iterator::Next`: this is a cursor over borrowed
+    // entries, not a `std::iter::Iterator`.
+    #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> bool {
         if !self.valid {
             return false;
         }
-        self.ctx.stats.number_db_next += 1;
         if self.forward {
             self.merge.next(&mut self.ctx);
         } else {
             // Back to the first version of the current key; the skip below passes it.
-            self.merge.seek(&mut self.ctx, &self.key, seek_trailer(MAX_SEQ));
+            self.merge
+                .seek(&mut self.ctx, &self.key, seek_trailer(MAX_SEQ));
             self.forward = true;
         }
+        if !self.merge.valid() {
+            self.valid = false;
+            return self.finish_step(IterOp::Next);
+        }
+        self.ctx.stats.number_db_next += 1;
         self.find_next_user_entry(true);
         if self.valid {
             self.ctx.stats.number_db_next_found += 1;
@@ -146,7 +165,8 @@ impl<'a> DbIter<'a> {
         self.ctx.stats.number_db_prev += 1;
         if self.forward {
             // To the last entry before the current key (RocksDB's ReverseToBackward).
-            self.merge.seek_for_prev(&mut self.ctx, &self.key, LAST_TRAILER);
+            self.merge
+                .seek_for_prev(&mut self.ctx, &self.key, LAST_TRAILER);
             while self.merge.valid() && self.merge.key().0 >= self.key.as_slice() {
                 self.merge.prev(&mut self.ctx);
             }

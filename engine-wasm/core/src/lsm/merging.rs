@@ -9,13 +9,16 @@
 
 use std::cmp::Ordering;
 
-use super::cursor::{LevelCursor, MemCursor, TableCursor};
+use super::level_cursor::LevelCursor;
+use super::mem_cursor::{MemCursor, TailCursor};
 use super::read_ctx::ReadCtx;
 use super::read_stats::Position;
+use super::table_cursor::TableCursor;
 use super::types::cmp_internal;
 
 pub(crate) enum Child<'a> {
     Mem(MemCursor<'a>),
+    Tail(TailCursor<'a>),
     Table(TableCursor<'a>),
     Level(LevelCursor<'a>),
 }
@@ -25,6 +28,7 @@ impl<'a> Child<'a> {
     fn valid(&self) -> bool {
         match self {
             Child::Mem(c) => c.valid(),
+            Child::Tail(c) => c.valid(),
             Child::Table(c) => c.valid(),
             Child::Level(c) => c.table().is_some(),
         }
@@ -34,6 +38,7 @@ impl<'a> Child<'a> {
     fn key(&self) -> (&'a [u8], u64) {
         match self {
             Child::Mem(c) => (c.key(), c.trailer()),
+            Child::Tail(c) => (c.key(), c.trailer()),
             Child::Table(c) => (c.key(), c.trailer()),
             Child::Level(c) => c.table().map_or((&[][..], 0), |t| (t.key(), t.trailer())),
         }
@@ -43,6 +48,7 @@ impl<'a> Child<'a> {
     fn value(&self) -> &'a [u8] {
         match self {
             Child::Mem(c) => c.value(),
+            Child::Tail(c) => c.value(),
             Child::Table(c) => c.value(),
             Child::Level(c) => c.table().map_or(&[][..], |t| t.value()),
         }
@@ -51,6 +57,7 @@ impl<'a> Child<'a> {
     fn position(&self) -> Option<Position> {
         match self {
             Child::Mem(c) => Some(c.position()),
+            Child::Tail(c) => Some(c.position()),
             Child::Table(c) => Some(c.position()),
             Child::Level(c) => c.table().map(|t| t.position()),
         }
@@ -59,6 +66,7 @@ impl<'a> Child<'a> {
     fn seek(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
         match self {
             Child::Mem(c) => c.seek(key, trailer),
+            Child::Tail(c) => c.seek(key, trailer),
             Child::Table(c) => c.seek(ctx, key, trailer),
             Child::Level(c) => c.seek(ctx, key, trailer),
         }
@@ -67,6 +75,7 @@ impl<'a> Child<'a> {
     fn seek_for_prev(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
         match self {
             Child::Mem(c) => c.seek_for_prev(key, trailer),
+            Child::Tail(c) => c.seek_for_prev(key, trailer),
             Child::Table(c) => c.seek_for_prev(ctx, key, trailer),
             Child::Level(c) => c.seek_for_prev(ctx, key, trailer),
         }
@@ -75,6 +84,7 @@ impl<'a> Child<'a> {
     fn seek_to_first(&mut self, ctx: &mut ReadCtx) {
         match self {
             Child::Mem(c) => c.seek_to_first(),
+            Child::Tail(c) => c.seek_to_first(),
             Child::Table(c) => c.seek_to_first(ctx),
             Child::Level(c) => c.seek_to_first(ctx),
         }
@@ -83,6 +93,7 @@ impl<'a> Child<'a> {
     fn seek_to_last(&mut self, ctx: &mut ReadCtx) {
         match self {
             Child::Mem(c) => c.seek_to_last(),
+            Child::Tail(c) => c.seek_to_last(),
             Child::Table(c) => c.seek_to_last(ctx),
             Child::Level(c) => c.seek_to_last(ctx),
         }
@@ -92,6 +103,7 @@ impl<'a> Child<'a> {
     fn next(&mut self, ctx: &mut ReadCtx) {
         match self {
             Child::Mem(c) => c.next(),
+            Child::Tail(c) => c.next(),
             Child::Table(c) => c.next(ctx),
             Child::Level(c) => c.next(ctx),
         }
@@ -100,6 +112,7 @@ impl<'a> Child<'a> {
     fn prev(&mut self, ctx: &mut ReadCtx) {
         match self {
             Child::Mem(c) => c.prev(),
+            Child::Tail(c) => c.prev(),
             Child::Table(c) => c.prev(ctx),
             Child::Level(c) => c.prev(ctx),
         }
@@ -127,7 +140,8 @@ impl<'a> MergingIter<'a> {
     /// The current entry's user key and trailer (call only when valid).
     #[inline]
     pub(crate) fn key(&self) -> (&'a [u8], u64) {
-        self.current.map_or((&[][..], 0), |c| self.children[c].key())
+        self.current
+            .map_or((&[][..], 0), |c| self.children[c].key())
     }
 
     #[inline]

@@ -19,7 +19,9 @@ pub const MAX_WRITE_BUFFER: u64 = 2 << 30;
 /// The function must return a prefix of its argument, so that keys sharing a
 /// filter key are contiguous in key order (file range checks rely on it).
 #[derive(Clone)]
-pub struct BloomKey(Arc<dyn Fn(&[u8]) -> &[u8] + Send + Sync>);
+pub struct BloomKey(Arc<BloomKeyFn>);
+
+type BloomKeyFn = dyn Fn(&[u8]) -> &[u8] + Send + Sync;
 
 impl BloomKey {
     pub fn new<F>(f: F) -> Self
@@ -187,28 +189,79 @@ fn in_range(name: &'static str, v: u64, lo: u64, hi: u64) -> Result<(), LsmError
 impl TableOptions {
     pub fn validate(&self) -> Result<(), LsmError> {
         in_range("block_size", self.block_size as u64, 64, 1 << 30)?;
-        in_range("block_restart_interval", self.block_restart_interval as u64, 1, 1 << 16)?;
-        in_range("block_size_deviation", self.block_size_deviation as u64, 0, 100)?;
-        in_range("index_block_size", self.index_block_size as u64, 64, 1 << 30)?;
-        in_range("min_keys_per_index_block", self.min_keys_per_index_block as u64, 2, 1 << 20)?;
-        in_range("filter_block_size", self.filter_block_size as u64, 64, 1 << 26)?;
+        in_range(
+            "block_restart_interval",
+            self.block_restart_interval as u64,
+            1,
+            1 << 16,
+        )?;
+        in_range(
+            "block_size_deviation",
+            self.block_size_deviation as u64,
+            0,
+            100,
+        )?;
+        in_range(
+            "index_block_size",
+            self.index_block_size as u64,
+            64,
+            1 << 30,
+        )?;
+        in_range(
+            "min_keys_per_index_block",
+            self.min_keys_per_index_block as u64,
+            2,
+            1 << 20,
+        )?;
+        in_range(
+            "filter_block_size",
+            self.filter_block_size as u64,
+            64,
+            1 << 26,
+        )?;
         in_range("bloom_bits_per_key", self.bloom_bits_per_key as u64, 0, 64)
     }
 }
 
 impl CompactionOptions {
     pub fn validate(&self) -> Result<(), LsmError> {
-        in_range("level0_file_num_compaction_trigger", self.level0_file_num_compaction_trigger as u64, 1, 1 << 16)?;
-        in_range("max_bytes_for_level_base", self.max_bytes_for_level_base, 1, u64::MAX >> 8)?;
+        in_range(
+            "level0_file_num_compaction_trigger",
+            self.level0_file_num_compaction_trigger as u64,
+            1,
+            1 << 16,
+        )?;
+        in_range(
+            "max_bytes_for_level_base",
+            self.max_bytes_for_level_base,
+            1,
+            u64::MAX >> 8,
+        )?;
         let m = self.max_bytes_for_level_multiplier;
         if !(m.is_finite() && (1.0..=1000.0).contains(&m)) {
-            return Err(invalid("max_bytes_for_level_multiplier", format!("{m} is outside 1..=1000")));
+            return Err(invalid(
+                "max_bytes_for_level_multiplier",
+                format!("{m} is outside 1..=1000"),
+            ));
         }
-        in_range("target_file_size_base", self.target_file_size_base, 1, u64::MAX >> 8)?;
+        in_range(
+            "target_file_size_base",
+            self.target_file_size_base,
+            1,
+            u64::MAX >> 8,
+        )?;
         in_range("num_levels", self.num_levels as u64, 2, 64)?;
-        in_range("universal_min_merge_width", self.universal_min_merge_width as u64, 2, u32::MAX as u64)?;
+        in_range(
+            "universal_min_merge_width",
+            self.universal_min_merge_width as u64,
+            2,
+            u32::MAX as u64,
+        )?;
         if self.universal_max_merge_width < self.universal_min_merge_width {
-            return Err(invalid("universal_max_merge_width", "below universal_min_merge_width"));
+            return Err(invalid(
+                "universal_max_merge_width",
+                "below universal_min_merge_width",
+            ));
         }
         Ok(())
     }
@@ -216,7 +269,12 @@ impl CompactionOptions {
 
 impl LsmOptions {
     pub fn validate(&self) -> Result<(), LsmError> {
-        in_range("write_buffer_size", self.write_buffer_size, 64, MAX_WRITE_BUFFER)?;
+        in_range(
+            "write_buffer_size",
+            self.write_buffer_size,
+            64,
+            MAX_WRITE_BUFFER,
+        )?;
         self.table.validate()?;
         self.compaction.validate()
     }
@@ -240,7 +298,13 @@ mod tests {
             write_buffer_size: 1,
             ..LsmOptions::default()
         };
-        assert!(matches!(o.validate(), Err(LsmError::InvalidOption { name: "write_buffer_size", .. })));
+        assert!(matches!(
+            o.validate(),
+            Err(LsmError::InvalidOption {
+                name: "write_buffer_size",
+                ..
+            })
+        ));
         o.write_buffer_size = 1 << 20;
         o.compaction.max_bytes_for_level_multiplier = f64::NAN;
         assert!(o.validate().is_err());

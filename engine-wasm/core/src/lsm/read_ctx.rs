@@ -18,7 +18,12 @@ pub(crate) struct ReadCtx<'c> {
 }
 
 impl<'c> ReadCtx<'c> {
-    pub(crate) fn new(cache: &'c mut BlockCache, owner: u32, mode: CacheMode, record: bool) -> Self {
+    pub(crate) fn new(
+        cache: &'c mut BlockCache,
+        owner: u32,
+        mode: CacheMode,
+        record: bool,
+    ) -> Self {
         ReadCtx {
             cache,
             owner,
@@ -31,7 +36,14 @@ impl<'c> ReadCtx<'c> {
     }
 
     /// Reads one block of an SST.
-    pub(crate) fn read_block(&mut self, sst: &Sst, level: u32, kind: BlockKind, block: u32, bytes: u32) {
+    pub(crate) fn read_block(
+        &mut self,
+        sst: &Sst,
+        level: u32,
+        kind: BlockKind,
+        block: u32,
+        bytes: u32,
+    ) {
         let mut mode = self.mode;
         if kind == BlockKind::Data {
             self.data_blocks += 1;

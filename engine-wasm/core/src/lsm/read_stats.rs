@@ -106,5 +106,9 @@ pub enum ReadEvent {
         outcome: CacheOutcome,
     },
     /// One bloom filter probe of an SST.
-    Bloom { sst: SstId, level: u32, may_match: bool },
+    Bloom {
+        sst: SstId,
+        level: u32,
+        may_match: bool,
+    },
 }

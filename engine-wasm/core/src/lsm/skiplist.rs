@@ -1,7 +1,13 @@
 //! The memtable's ordered structure: a skip list over an arena, as RocksDB's
-//! `InlineSkipList` (branching factor 4, 12 levels). Nodes, links and key/value
-//! bytes live in three growing vectors indexed by `u32`, so an insert allocates
-//! nothing once the vectors have grown.
+//! `InlineSkipList` (branching factor 4, 12 levels). Nodes and their links live
+//! in one growing `u64` slab and key/value bytes in a byte arena, both indexed by
+//! `u32`, so an insert allocates nothing once they have grown.
+//!
+//! Locality decides the speed of a large skip list: a search visits ~30 nodes
+//! scattered in memory. As RocksDB's inline skip list keeps a node's links next to
+//! its key, a node here is one contiguous run of words — the first 8 key bytes
+//! (so most comparisons never touch the arena), the trailer, where the key and
+//! value are, and the links — and a visit costs one cache miss, not three.
 //!
 //! Inserts go through a *splice* (RocksDB's `Splice`, kept from the previous
 //! insert): the predecessors and successors of the last insert position at every
@@ -11,30 +17,47 @@
 
 use std::cmp::Ordering;
 
-use super::types::cmp_internal;
-
 pub(crate) const MAX_HEIGHT: usize = 12;
 const BRANCHING: u64 = 4;
 pub(crate) const NIL: u32 = u32::MAX;
 pub(crate) const HEAD: u32 = 0;
 
-#[derive(Debug, Clone)]
-struct Node {
-    /// Key bytes start here in the arena; the value follows the key.
-    offset: u32,
-    key_len: u32,
-    value_len: u32,
+/// Words before a node's links: prefix, trailer, offset|key_len, value_len|height.
+const HEADER_WORDS: usize = 4;
+
+/// The first 8 bytes of a key as a big-endian number (zero-padded): comparing two
+/// prefixes orders keys unless the prefixes are equal.
+#[inline]
+fn prefix_of(key: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let n = key.len().min(8);
+    b[..n].copy_from_slice(&key[..n]);
+    u64::from_be_bytes(b)
+}
+
+/// A search target: key, its prefix, trailer.
+#[derive(Clone, Copy)]
+struct Target<'k> {
+    key: &'k [u8],
+    prefix: u64,
     trailer: u64,
-    /// Index of this node's level-0 link in `links`.
-    links: u32,
-    height: u8,
+}
+
+impl<'k> Target<'k> {
+    fn new(key: &'k [u8], trailer: u64) -> Self {
+        Target {
+            key,
+            prefix: prefix_of(key),
+            trailer,
+        }
+    }
 }
 
 #[derive(Debug, Clone)]
 pub(crate) struct SkipList {
     arena: Vec<u8>,
-    nodes: Vec<Node>,
-    links: Vec<u32>,
+    slab: Vec<u64>,
+    len: usize,
     height: usize,
     splice_prev: [u32; MAX_HEIGHT],
     splice_next: [u32; MAX_HEIGHT],
@@ -43,18 +66,15 @@ pub(crate) struct SkipList {
 
 impl SkipList {
     pub(crate) fn new(seed: u64) -> Self {
-        let head = Node {
-            offset: 0,
-            key_len: 0,
-            value_len: 0,
-            trailer: 0,
-            links: 0,
-            height: MAX_HEIGHT as u8,
-        };
+        let mut slab = vec![0u64; HEADER_WORDS + MAX_HEIGHT / 2];
+        slab[3] = (MAX_HEIGHT as u64) << 32;
+        for w in &mut slab[HEADER_WORDS..] {
+            *w = u64::MAX; // NIL links
+        }
         SkipList {
             arena: Vec::new(),
-            nodes: vec![head],
-            links: vec![NIL; MAX_HEIGHT],
+            slab,
+            len: 0,
             height: 1,
             splice_prev: [HEAD; MAX_HEIGHT],
             splice_next: [NIL; MAX_HEIGHT],
@@ -62,8 +82,9 @@ impl SkipList {
         }
     }
 
+    /// Linked nodes.
     pub(crate) fn len(&self) -> usize {
-        self.nodes.len() - 1
+        self.len
     }
 
     /// Height of a new node: 1, then +1 with probability 1/4 per level.
@@ -75,7 +96,7 @@ impl SkipList {
             self.rng ^= self.rng << 25;
             self.rng ^= self.rng >> 27;
             let r = self.rng.wrapping_mul(0x2545_F491_4F6C_DD1D) >> 32;
-            if r % BRANCHING != 0 {
+            if !r.is_multiple_of(BRANCHING) {
                 break;
             }
             h += 1;
@@ -84,99 +105,188 @@ impl SkipList {
     }
 
     #[inline]
+    fn word(&self, n: u32, i: usize) -> u64 {
+        self.slab[n as usize + i]
+    }
+
+    #[inline]
     pub(crate) fn key(&self, n: u32) -> &[u8] {
-        let node = &self.nodes[n as usize];
-        &self.arena[node.offset as usize..(node.offset + node.key_len) as usize]
+        let w = self.word(n, 2);
+        let (offset, len) = (w as u32 as usize, (w >> 32) as usize);
+        &self.arena[offset..offset + len]
     }
 
     #[inline]
     pub(crate) fn trailer(&self, n: u32) -> u64 {
-        self.nodes[n as usize].trailer
+        self.word(n, 1)
     }
 
     #[inline]
     pub(crate) fn value(&self, n: u32) -> &[u8] {
-        let node = &self.nodes[n as usize];
-        let start = (node.offset + node.key_len) as usize;
-        &self.arena[start..start + node.value_len as usize]
-    }
-
-    pub(crate) fn node_height(&self, n: u32) -> usize {
-        self.nodes[n as usize].height as usize
+        let w = self.word(n, 2);
+        let start = w as u32 as usize + (w >> 32) as usize;
+        let len = self.word(n, 3) as u32 as usize;
+        &self.arena[start..start + len]
     }
 
     #[inline]
     pub(crate) fn next(&self, n: u32, level: usize) -> u32 {
-        self.links[self.nodes[n as usize].links as usize + level]
+        (self.word(n, HEADER_WORDS + level / 2) >> (32 * (level % 2))) as u32
     }
 
     #[inline]
     fn set_next(&mut self, n: u32, level: usize, to: u32) {
-        let i = self.nodes[n as usize].links as usize + level;
-        self.links[i] = to;
+        let w = &mut self.slab[n as usize + HEADER_WORDS + level / 2];
+        let shift = 32 * (level % 2);
+        *w = (*w & !(0xFFFF_FFFFu64 << shift)) | ((to as u64) << shift);
     }
 
-    /// Node `n` sorts before the target.
+    /// Order of node `n` against the target.
     #[inline]
-    fn before(&self, n: u32, key: &[u8], trailer: u64) -> bool {
-        cmp_internal(self.key(n), self.trailer(n), key, trailer) == Ordering::Less
+    fn cmp(&self, n: u32, t: &Target) -> Ordering {
+        let p = self.word(n, 0);
+        if p != t.prefix {
+            return p.cmp(&t.prefix);
+        }
+        match self.key(n).cmp(t.key) {
+            Ordering::Equal => t.trailer.cmp(&self.trailer(n)),
+            other => other,
+        }
+    }
+
+    #[inline]
+    fn before(&self, n: u32, t: &Target) -> bool {
+        self.cmp(n, t) == Ordering::Less
     }
 
     /// Whether the splice at `level` brackets the target.
     #[inline]
-    fn brackets(&self, level: usize, key: &[u8], trailer: u64) -> bool {
+    fn brackets(&self, level: usize, t: &Target) -> bool {
         let (p, n) = (self.splice_prev[level], self.splice_next[level]);
-        (p == HEAD || self.before(p, key, trailer)) && (n == NIL || !self.before(n, key, trailer))
+        (p == HEAD || self.before(p, t)) && (n == NIL || !self.before(n, t))
     }
 
-    /// Inserts an entry whose internal key is not already present. Returns the
-    /// new node's height (for memory accounting); `None` when the arena would
-    /// pass 4 GiB.
+    /// Whether a node fits: the arena and the slab use 32-bit offsets.
+    pub(crate) fn has_room(&self, key_len: usize, value_len: usize) -> bool {
+        let words = HEADER_WORDS + MAX_HEIGHT / 2;
+        self.arena.len() + key_len + value_len <= u32::MAX as usize
+            && self.slab.len() + words < NIL as usize
+    }
+
+    /// Appends a node without linking it (see [`link`](Self::link)); returns its
+    /// id and height. The caller checks [`has_room`](Self::has_room) first.
+    pub(crate) fn alloc(&mut self, key: &[u8], trailer: u64, value: &[u8]) -> (u32, usize) {
+        let height = self.random_height();
+        let offset = self.arena.len() as u64;
+        self.arena.extend_from_slice(key);
+        self.arena.extend_from_slice(value);
+        let id = self.slab.len() as u32;
+        self.slab.push(prefix_of(key));
+        self.slab.push(trailer);
+        self.slab.push(offset | (key.len() as u64) << 32);
+        self.slab.push(value.len() as u64 | (height as u64) << 32);
+        self.slab
+            .extend(std::iter::repeat_n(u64::MAX, height.div_ceil(2)));
+        (id, height)
+    }
+
+    fn node_height(&self, n: u32) -> usize {
+        (self.word(n, 3) >> 32) as usize
+    }
+
+    /// The search target of node `n`'s own key.
+    fn target_of(&self, n: u32) -> Target<'_> {
+        Target {
+            key: self.key(n),
+            prefix: self.word(n, 0),
+            trailer: self.trailer(n),
+        }
+    }
+
+    /// Links an allocated node whose internal key is not already linked, starting
+    /// from the splice of the previous link.
+    pub(crate) fn link(&mut self, node: u32) {
+        let height = self.node_height(node);
+        self.height = self.height.max(height);
+        let (mut prev, mut next) = (self.splice_prev, self.splice_next);
+        {
+            let t = self.target_of(node);
+            // Lowest level whose splice still brackets the key; recompute below.
+            // Levels at and above it bracket the key too: the splice describes one
+            // position at every level, so a bracket at one level holds above it.
+            let mut level = 0;
+            while level < self.height && !self.brackets(level, &t) {
+                level += 1;
+            }
+            let mut x = if level == self.height {
+                HEAD
+            } else {
+                prev[level]
+            };
+            for l in (0..level).rev() {
+                loop {
+                    let n = self.next(x, l);
+                    if n != NIL && self.before(n, &t) {
+                        x = n;
+                    } else {
+                        break;
+                    }
+                }
+                prev[l] = x;
+                next[l] = self.next(x, l);
+            }
+        }
+        for l in 0..height {
+            self.set_next(node, l, next[l]);
+            self.set_next(prev[l], l, node);
+            prev[l] = node;
+        }
+        self.splice_prev = prev;
+        self.splice_next = next;
+        self.len += 1;
+    }
+
+    /// Allocates and links (tests; the memtable links in batches).
+    #[cfg(test)]
     pub(crate) fn insert(&mut self, key: &[u8], trailer: u64, value: &[u8]) -> Option<usize> {
-        let offset = self.arena.len();
-        if offset + key.len() + value.len() > u32::MAX as usize {
+        if !self.has_room(key.len(), value.len()) {
             return None;
         }
-        let height = self.random_height();
-        self.height = self.height.max(height);
-        // Lowest level whose splice still brackets the key; recompute below it.
-        let mut level = 0;
-        while level < self.height && !self.brackets(level, key, trailer) {
-            level += 1;
-        }
-        let mut x = if level == self.height { HEAD } else { self.splice_prev[level] };
-        for l in (0..level).rev() {
+        let (node, height) = self.alloc(key, trailer, value);
+        self.link(node);
+        Some(height)
+    }
+
+    /// Internal-key order of two allocated nodes.
+    pub(crate) fn cmp_nodes(&self, a: u32, b: u32) -> Ordering {
+        self.cmp(a, &self.target_of(b))
+    }
+
+    /// Order of node `n` against a target key.
+    pub(crate) fn cmp_key(&self, n: u32, key: &[u8], trailer: u64) -> Ordering {
+        self.cmp(n, &Target::new(key, trailer))
+    }
+
+    /// The cached 8-byte key prefix of node `n`.
+    pub(crate) fn prefix(&self, n: u32) -> u64 {
+        self.word(n, 0)
+    }
+
+    /// Last node for which `keep_going(node)` holds along the search path, or HEAD.
+    #[inline]
+    fn descend(&self, mut advance: impl FnMut(u32) -> bool) -> u32 {
+        let mut x = HEAD;
+        for l in (0..self.height).rev() {
             loop {
                 let n = self.next(x, l);
-                if n != NIL && self.before(n, key, trailer) {
+                if n != NIL && advance(n) {
                     x = n;
                 } else {
                     break;
                 }
             }
-            self.splice_prev[l] = x;
-            self.splice_next[l] = self.next(x, l);
         }
-        // Levels at and above `level` already bracket the key: the splice describes
-        // one position at every level, so a bracket at one level holds above it.
-        self.arena.extend_from_slice(key);
-        self.arena.extend_from_slice(value);
-        let node = self.nodes.len() as u32;
-        self.nodes.push(Node {
-            offset: offset as u32,
-            key_len: key.len() as u32,
-            value_len: value.len() as u32,
-            trailer,
-            links: self.links.len() as u32,
-            height: height as u8,
-        });
-        for l in 0..height {
-            self.links.push(self.splice_next[l]);
-            let prev = self.splice_prev[l];
-            self.set_next(prev, l, node);
-            self.splice_prev[l] = node;
-        }
-        Some(height)
+        x
     }
 
     /// First node at or after the target, or `NIL`.
@@ -187,52 +297,26 @@ impl SkipList {
 
     /// Last node strictly before the target, or `HEAD`.
     pub(crate) fn find_last_before(&self, key: &[u8], trailer: u64) -> u32 {
-        let mut x = HEAD;
-        for l in (0..self.height).rev() {
-            loop {
-                let n = self.next(x, l);
-                if n != NIL && self.before(n, key, trailer) {
-                    x = n;
-                } else {
-                    break;
-                }
-            }
-        }
-        x
+        let t = Target::new(key, trailer);
+        self.descend(|n| self.before(n, &t))
     }
 
     /// Last node at or before the target, or `HEAD`.
     pub(crate) fn find_last_at_or_before(&self, key: &[u8], trailer: u64) -> u32 {
-        let mut x = HEAD;
-        for l in (0..self.height).rev() {
-            loop {
-                let n = self.next(x, l);
-                if n != NIL && cmp_internal(self.key(n), self.trailer(n), key, trailer) != Ordering::Greater {
-                    x = n;
-                } else {
-                    break;
-                }
-            }
-        }
-        x
+        let t = Target::new(key, trailer);
+        self.descend(|n| self.cmp(n, &t) != Ordering::Greater)
     }
 
     /// The last node, or `HEAD` when empty.
     pub(crate) fn last(&self) -> u32 {
-        let mut x = HEAD;
-        for l in (0..self.height).rev() {
-            while self.next(x, l) != NIL {
-                x = self.next(x, l);
-            }
-        }
-        x
+        self.descend(|_| true)
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lsm::types::{pack, ValueKind};
+    use crate::lsm::types::{cmp_internal, pack, ValueKind};
     use crate::rng::Rng;
 
     fn collect(list: &SkipList) -> Vec<(Vec<u8>, u64)> {
@@ -251,7 +335,10 @@ mod tests {
             let mut n = list.next(HEAD, l);
             let mut prev: Option<u32> = None;
             while n != NIL {
-                assert!(list.node_height(n) > l);
+                assert!(
+                    list.word(n, 3) >> 32 > l as u64,
+                    "node on a level above its height"
+                );
                 if let Some(p) = prev {
                     assert_eq!(
                         cmp_internal(list.key(p), list.trailer(p), list.key(n), list.trailer(n)),
@@ -276,7 +363,10 @@ mod tests {
                     1 => 1_000_000 - i,
                     _ => rng.below(500),
                 };
-                let key = k.to_be_bytes().to_vec();
+                // Variable lengths, shared 8-byte prefixes: the full-key path.
+                let mut key = b"prefix--".to_vec();
+                key.extend_from_slice(&k.to_be_bytes()[..(k % 9) as usize]);
+                key.extend_from_slice(&k.to_be_bytes());
                 let t = pack(i + 1, ValueKind::Put);
                 list.insert(&key, t, b"v").expect("fits");
                 expected.push((key, t));

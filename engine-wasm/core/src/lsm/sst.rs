@@ -59,7 +59,12 @@ impl Sst {
     /// Entry `i`: user key, sequence number, kind and value.
     pub fn entry(&self, i: usize) -> (&[u8], SeqNo, ValueKind, &[u8]) {
         let t = self.trailers[i];
-        (self.keys.get(i), trailer_seq(t), trailer_kind(t), self.values.get(i))
+        (
+            self.keys.get(i),
+            trailer_seq(t),
+            trailer_kind(t),
+            self.values.get(i),
+        )
     }
 
     pub fn num_data_blocks(&self) -> u32 {
@@ -74,7 +79,11 @@ impl Sst {
     /// Entries of data block `b`: `start..end`.
     pub fn block_entries(&self, b: u32) -> std::ops::Range<u32> {
         let start = self.block_first[b as usize];
-        let end = self.block_first.get(b as usize + 1).copied().unwrap_or(self.len() as u32);
+        let end = self
+            .block_first
+            .get(b as usize + 1)
+            .copied()
+            .unwrap_or(self.len() as u32);
         start..end
     }
 
@@ -91,12 +100,6 @@ impl Sst {
     #[inline]
     pub(crate) fn value(&self, i: u32) -> &[u8] {
         self.values.get(i as usize)
-    }
-
-    /// The data block holding entry `i`.
-    #[inline]
-    pub(crate) fn block_of(&self, i: u32) -> u32 {
-        (self.block_first.partition_point(|&f| f <= i) - 1) as u32
     }
 
     /// First entry of block `b` at or after the target (binary search, as a

@@ -4,14 +4,20 @@
 //! the shortest separator between the block's last key and the next block's first
 //! key, filter keys hashed into fixed-size filter blocks.
 
-use super::block::{block_is_full, short_successor, shortest_separator, BlockSizer, BLOCK_TRAILER_BYTES, FOOTER_BYTES};
+use super::block::{
+    block_is_full, short_successor, shortest_separator, BlockSizer, BLOCK_TRAILER_BYTES,
+    FOOTER_BYTES,
+};
 use super::error::LsmError;
 use super::filter::FilterBuilder;
 use super::index::IndexBuilder;
 use super::options::TableOptions;
 use super::properties::TableProperties;
 use super::sst::Sst;
-use super::types::{internal_common_prefix, seek_trailer, trailer_kind, trailer_seq, KeyList, SstId, ValueKind, MAX_SEQ};
+use super::types::{
+    internal_common_prefix, seek_trailer, trailer_kind, trailer_seq, KeyList, SstId, ValueKind,
+    MAX_SEQ,
+};
 
 pub(crate) struct SstBuilder<'o> {
     opts: &'o TableOptions,
@@ -25,7 +31,17 @@ pub(crate) struct SstBuilder<'o> {
     index: IndexBuilder,
     filter: Option<FilterBuilder>,
     sep_buf: Vec<u8>,
+    /// Entry whose filter key was added last.
+    last_filter: Option<u32>,
     props: TableProperties,
+}
+
+/// Expected size of a table, to size its arrays once.
+#[derive(Debug, Clone, Copy, Default)]
+pub(crate) struct SizeHint {
+    pub(crate) entries: usize,
+    pub(crate) key_bytes: usize,
+    pub(crate) value_bytes: usize,
 }
 
 /// RocksDB's `InternalKeyComparator::FindShortestSeparator` / `FindShortSuccessor`:
@@ -33,7 +49,12 @@ pub(crate) struct SstBuilder<'o> {
 /// and logically larger, then tag it with the largest trailer so it sorts before
 /// every real version of that user key. Writes the separator's user key to `out`
 /// and returns its trailer.
-fn internal_separator(last: &[u8], last_trailer: u64, next: Option<&[u8]>, out: &mut Vec<u8>) -> u64 {
+fn internal_separator(
+    last: &[u8],
+    last_trailer: u64,
+    next: Option<&[u8]>,
+    out: &mut Vec<u8>,
+) -> u64 {
     let shortened = match next {
         Some(n) => shortest_separator(last, n, out),
         None => short_successor(last, out),
@@ -48,22 +69,26 @@ fn internal_separator(last: &[u8], last_trailer: u64, next: Option<&[u8]>, out: 
 }
 
 impl<'o> SstBuilder<'o> {
-    /// A builder; `hint` is the expected number of entries (to size the arrays).
-    pub(crate) fn new(id: SstId, opts: &'o TableOptions, hint: usize) -> Self {
+    pub(crate) fn new(id: SstId, opts: &'o TableOptions, hint: SizeHint) -> Self {
         let filter = (opts.bloom_bits_per_key > 0)
             .then(|| FilterBuilder::new(opts.filter_block_size, opts.bloom_bits_per_key));
         SstBuilder {
             opts,
             id,
-            keys: KeyList::with_capacity(hint, hint * 24),
-            values: KeyList::with_capacity(hint, hint * 8),
-            trailers: Vec::with_capacity(hint),
+            keys: KeyList::with_capacity(hint.entries, hint.key_bytes),
+            values: KeyList::with_capacity(hint.entries, hint.value_bytes),
+            trailers: Vec::with_capacity(hint.entries),
             block_first: Vec::new(),
             block_bytes: Vec::new(),
             block: BlockSizer::new(opts.block_restart_interval),
-            index: IndexBuilder::new(opts.index_block_size, opts.block_size_deviation, opts.min_keys_per_index_block),
+            index: IndexBuilder::new(
+                opts.index_block_size,
+                opts.block_size_deviation,
+                opts.min_keys_per_index_block,
+            ),
             filter,
             sep_buf: Vec::new(),
+            last_filter: None,
             props: TableProperties {
                 smallest_seq: MAX_SEQ,
                 ..TableProperties::default()
@@ -78,7 +103,12 @@ impl<'o> SstBuilder<'o> {
     /// Bytes written so far (data blocks, including the open one): what RocksDB's
     /// `FileSize()` reports when compaction decides to cut an output file.
     pub(crate) fn file_size(&self) -> u64 {
-        self.props.data_size + if self.block.is_empty() { 0 } else { self.block.size() }
+        self.props.data_size
+            + if self.block.is_empty() {
+                0
+            } else {
+                self.block.size()
+            }
     }
 
     /// Adds the next entry; entries must come in strictly increasing internal order.
@@ -87,7 +117,14 @@ impl<'o> SstBuilder<'o> {
         let key_len = key.len() as u32 + 8;
         let value_len = value.len() as u32;
         let o = self.opts;
-        if block_is_full(&self.block, o.block_size, o.block_size_deviation, 1, key_len, value_len) {
+        if block_is_full(
+            &self.block,
+            o.block_size,
+            o.block_size_deviation,
+            1,
+            key_len,
+            value_len,
+        ) {
             self.close_block(Some(key))?;
         }
         let n = self.trailers.len();
@@ -105,7 +142,14 @@ impl<'o> SstBuilder<'o> {
         }
         self.trailers.push(trailer);
         if let Some(f) = &mut self.filter {
-            f.add(o.bloom_key.apply(key));
+            let fk = o.bloom_key.apply(key);
+            let last = self
+                .last_filter
+                .map(|i| o.bloom_key.apply(self.keys.get(i as usize)));
+            if !fk.is_empty() && last != Some(fk) {
+                f.add(fk, last);
+                self.last_filter = Some(n as u32);
+            }
         }
         self.count(key_len, value_len, trailer);
         Ok(())
@@ -129,7 +173,8 @@ impl<'o> SstBuilder<'o> {
     fn close_block(&mut self, next: Option<&[u8]>) -> Result<(), LsmError> {
         let bytes = self.block.size();
         let n = self.trailers.len() - 1;
-        let sep_trailer = internal_separator(self.keys.get(n), self.trailers[n], next, &mut self.sep_buf);
+        let sep_trailer =
+            internal_separator(self.keys.get(n), self.trailers[n], next, &mut self.sep_buf);
         let offset = self.props.data_size;
         if !self.index.add(&self.sep_buf, sep_trailer, offset, bytes) {
             return Err(LsmError::TableTooLarge);
@@ -149,7 +194,10 @@ impl<'o> SstBuilder<'o> {
         }
         self.close_block(None)?;
         let index = self.index.finish();
-        let filter = self.filter.and_then(|f| f.finish());
+        let last = self
+            .last_filter
+            .map(|i| self.opts.bloom_key.apply(self.keys.get(i as usize)));
+        let filter = self.filter.and_then(|f| f.finish(last));
         let mut props = self.props;
         props.index_size = index.total_bytes;
         props.num_index_blocks = index.num_blocks() as u64;
@@ -160,7 +208,11 @@ impl<'o> SstBuilder<'o> {
             props.filter_index_size = f.index_total_bytes();
             props.filter_keys = f.keys;
         }
-        props.file_size = props.data_size + props.index_size + props.filter_size + props.filter_index_size + FOOTER_BYTES;
+        props.file_size = props.data_size
+            + props.index_size
+            + props.filter_size
+            + props.filter_index_size
+            + FOOTER_BYTES;
         let (mut keys, mut values) = (self.keys, self.values);
         keys.shrink_to_fit();
         values.shrink_to_fit();

@@ -166,6 +166,7 @@ impl KeyList {
         self.len().checked_sub(1).map(|i| self.get(i))
     }
 
+    #[cfg(test)]
     pub(crate) fn total_bytes(&self) -> usize {
         self.bytes.len()
     }
@@ -198,8 +199,14 @@ mod tests {
         assert_eq!(cmp_internal(b"a", newer, b"a", older), Ordering::Less);
         assert_eq!(cmp_internal(b"a", older, b"b", newer), Ordering::Less);
         // A seek target at snapshot 5 sorts between the two versions.
-        assert_eq!(cmp_internal(b"a", seek_trailer(5), b"a", older), Ordering::Less);
-        assert_eq!(cmp_internal(b"a", seek_trailer(5), b"a", newer), Ordering::Greater);
+        assert_eq!(
+            cmp_internal(b"a", seek_trailer(5), b"a", older),
+            Ordering::Less
+        );
+        assert_eq!(
+            cmp_internal(b"a", seek_trailer(5), b"a", newer),
+            Ordering::Greater
+        );
         assert_eq!(trailer_seq(newer), 9);
         assert_eq!(trailer_kind(pack(4, ValueKind::Delete)), ValueKind::Delete);
     }
@@ -210,13 +217,14 @@ mod tests {
         assert_eq!(common_prefix(b"abc", b"abd"), 2);
         assert_eq!(common_prefix(b"", b"abd"), 0);
         assert_eq!(common_prefix(b"same-key", b"same-key"), 8);
-        // Equal user keys share the key and the high trailer bytes that agree.
+        // Equal user keys share the key and the leading (little-endian) trailer
+        // bytes that agree: the kind byte, here.
         let t1 = pack(1, ValueKind::Put);
         let t2 = pack(2, ValueKind::Put);
-        assert_eq!(internal_common_prefix(b"k", t1, b"k", t2), 1);
+        assert_eq!(internal_common_prefix(b"k", t1, b"k", t2), 2);
         assert_eq!(internal_common_prefix(b"k", t1, b"k", t1), 9);
-        // "k" + trailer vs "k\x01": the trailer's first byte (the kind, 1) matches.
-        assert_eq!(internal_common_prefix(b"k", t1, b"k\x01", t1), 2);
+        // "k" 01 01 00… vs "k" 01 | 01 01 00…: three bytes agree.
+        assert_eq!(internal_common_prefix(b"k", t1, b"k\x01", t1), 3);
     }
 
     #[test]

@@ -1,0 +1,139 @@
+//! Runs a compaction task: merges the input SSTs in internal-key order, drops what
+//! [`VersionFilter`](crate::lsm::gc::VersionFilter) says is obsolete, and writes
+//! the survivors into new SSTs, cut at the task's output file size — never inside
+//! a user key, so that a key's versions stay in one file and files of a level stay
+//! disjoint by user key.
+
+use std::collections::BTreeMap;
+
+use super::merge::{MergeHeap, Run};
+use super::{older_ranges, CompactionTask, LevelsSnapshot};
+use crate::lsm::error::LsmError;
+use crate::lsm::gc::VersionFilter;
+use crate::lsm::options::TableOptions;
+use crate::lsm::sst::Sst;
+use crate::lsm::sst_builder::{SizeHint, SstBuilder};
+use crate::lsm::types::{SeqNo, SstId};
+
+/// What a compaction produced.
+#[derive(Debug)]
+pub(crate) struct CompactionOutput {
+    pub(crate) ssts: Vec<Sst>,
+    pub(crate) read_bytes: u64,
+    pub(crate) write_bytes: u64,
+    pub(crate) input_entries: u64,
+    pub(crate) dropped_versions: u64,
+    pub(crate) dropped_tombstones: u64,
+}
+
+/// The input files grouped into sorted runs: each L0 file alone, each deeper
+/// level's files together (they are disjoint and already in key order).
+fn runs<'a>(
+    task: &CompactionTask,
+    ssts: &'a BTreeMap<SstId, Sst>,
+) -> Result<Vec<Run<'a>>, LsmError> {
+    let mut out = Vec::new();
+    for input in &task.inputs {
+        let mut files = Vec::with_capacity(input.ssts.len());
+        for id in &input.ssts {
+            files.push(ssts.get(id).ok_or(LsmError::UnknownSst { id: *id })?);
+        }
+        if input.level == 0 {
+            out.extend(files.into_iter().map(|f| Run::new(vec![f])));
+        } else {
+            files.sort_by(|a, b| a.smallest_key().cmp(b.smallest_key()));
+            out.push(Run::new(files));
+        }
+    }
+    Ok(out)
+}
+
+/// Merges the task's inputs into new SSTs numbered from `next_id`.
+pub(crate) fn execute(
+    task: &CompactionTask,
+    snapshot: &LevelsSnapshot,
+    ssts: &BTreeMap<SstId, Sst>,
+    opts: &TableOptions,
+    snapshots: &[SeqNo],
+    next_id: &mut SstId,
+) -> Result<CompactionOutput, LsmError> {
+    let runs = runs(task, ssts)?;
+    let read_bytes: u64 = task
+        .input_ids()
+        .filter_map(|id| ssts.get(&id))
+        .map(|s| s.file_size())
+        .sum();
+    let input_entries: u64 = task
+        .input_ids()
+        .filter_map(|id| ssts.get(&id))
+        .map(|s| s.len() as u64)
+        .sum();
+    let older = if task.bottommost {
+        Vec::new()
+    } else {
+        older_ranges(snapshot, task)
+    };
+    let below = |k: &[u8]| !older.iter().any(|(lo, hi)| *lo <= k && k <= *hi);
+    let mut heap = MergeHeap::new(runs);
+    let mut filter = VersionFilter::new(snapshots);
+    let max_size = task.max_output_file_size.unwrap_or(u64::MAX);
+    let hint = output_hint(task, ssts, read_bytes, max_size);
+    let mut outputs = Vec::new();
+    let mut builder = SstBuilder::new(*next_id, opts, hint);
+    while let Some((key, trailer, value)) = heap.peek() {
+        let new_key = !filter.same_key(key);
+        if filter.keep(key, trailer, below) {
+            if new_key && !builder.is_empty() && builder.file_size() >= max_size {
+                let done =
+                    std::mem::replace(&mut builder, SstBuilder::new(*next_id + 1, opts, hint));
+                push_finished(done, &mut outputs, next_id)?;
+            }
+            builder.add(key, trailer, value)?;
+        }
+        heap.advance();
+    }
+    push_finished(builder, &mut outputs, next_id)?;
+    let write_bytes = outputs.iter().map(Sst::file_size).sum();
+    Ok(CompactionOutput {
+        ssts: outputs,
+        read_bytes,
+        write_bytes,
+        input_entries,
+        dropped_versions: filter.dropped_versions,
+        dropped_tombstones: filter.dropped_tombstones,
+    })
+}
+
+/// Arrays sized for one output file: the inputs' totals, scaled down when the
+/// output is cut into files of `max_size`.
+fn output_hint(
+    task: &CompactionTask,
+    ssts: &BTreeMap<SstId, Sst>,
+    read_bytes: u64,
+    max_size: u64,
+) -> SizeHint {
+    let inputs = || task.input_ids().filter_map(|id| ssts.get(&id));
+    let entries: u64 = inputs().map(|s| s.properties().num_entries).sum();
+    let keys: u64 = inputs().map(|s| s.properties().raw_key_size).sum::<u64>() - 8 * entries;
+    let values: u64 = inputs().map(|s| s.properties().raw_value_size).sum();
+    let scale = |n: u64| {
+        (n as f64 * (max_size as f64 / read_bytes.max(1) as f64).min(1.0) * 1.05) as usize + 16
+    };
+    SizeHint {
+        entries: scale(entries),
+        key_bytes: scale(keys),
+        value_bytes: scale(values),
+    }
+}
+
+fn push_finished(
+    builder: SstBuilder,
+    outputs: &mut Vec<Sst>,
+    next_id: &mut SstId,
+) -> Result<(), LsmError> {
+    if let Some(sst) = builder.finish()? {
+        *next_id = sst.id() + 1;
+        outputs.push(sst);
+    }
+    Ok(())
+}
