@@ -31,7 +31,6 @@
 
 mod error;
 mod frame;
-mod fx_hash;
 mod introspect;
 mod rel_access;
 mod replacement;
@@ -45,9 +44,9 @@ mod tests;
 
 pub use error::BufferError;
 pub use frame::{FrameId, FrameInfo, MAX_USAGE_COUNT};
-pub use fx_hash::{FxHashMap, FxHasher};
 pub use rel_access::{BufferEvent, BufferObserver, RelAccess};
 pub use replacement::ReplacementPolicy;
+use rustc_hash::FxHashMap;
 pub use stats::BufferStats;
 pub use tag::{BufferTag, Fork, RelId};
 

@@ -21,8 +21,8 @@
 use std::collections::HashMap;
 
 pub use super::cache_stats::{CacheStats, KindStats};
-use super::hash::FxBuild;
 use super::types::SstId;
+use rustc_hash::FxBuildHasher as FxBuild;
 
 /// Which kind of block.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]

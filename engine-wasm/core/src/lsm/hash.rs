@@ -1,10 +1,8 @@
-//! Deterministic hashes: a 64-bit byte-string hash for bloom filters, and the Fx
-//! hasher for the block cache's lookup table.
+//! A deterministic 64-bit byte-string hash for bloom filters (the block cache's
+//! table uses `rustc_hash`'s Fx hasher).
 //!
-//! Both must give the same answer natively and in wasm, run after run, so neither
-//! uses a random seed (std's `RandomState` does).
-
-use std::hash::{BuildHasherDefault, Hasher};
+//! It must give the same answer natively and in wasm, run after run, so it uses no
+//! random seed (std's `RandomState` does).
 
 const P1: u64 = 0x9E37_79B1_85EB_CA87;
 const P2: u64 = 0xC2B2_AE3D_27D4_EB4F;
@@ -44,55 +42,6 @@ pub(crate) fn hash64(bytes: &[u8]) -> u64 {
     h = h.wrapping_mul(P3);
     h ^ (h >> 32)
 }
-
-/// Multiplier of the Fx hash (rustc's): cheap, fine for small fixed-size keys.
-const FX_SEED: u64 = 0x51_7c_c1_b7_27_22_0a_95;
-
-/// The Fx hasher: rotate, xor, multiply per word.
-#[derive(Debug, Default, Clone, Copy)]
-pub(crate) struct FxHasher {
-    hash: u64,
-}
-
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(FX_SEED);
-    }
-}
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.add(u64::from_le_bytes(word));
-        }
-    }
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.hash
-    }
-}
-
-pub(crate) type FxBuild = BuildHasherDefault<FxHasher>;
 
 #[cfg(test)]
 mod tests {

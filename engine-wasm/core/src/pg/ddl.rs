@@ -163,18 +163,7 @@ impl PgEngine {
 
     fn backfill(&mut self, index: usize) -> Result<(), SqlError> {
         let table = self.catalog.index(index).table;
-        let rows: Vec<(u64, super::catalog::Row)> = {
-            let t = self.catalog.table(table);
-            let rel = t.rel;
-            let (rows, stats) = self.io.rel(rel, Fork::Main, |io| {
-                t.heap
-                    .scan(io)
-                    .map(|(tid, row)| (tid.to_u64(), row.clone()))
-                    .collect::<Vec<_>>()
-            })?;
-            self.count(rel, &stats);
-            rows
-        };
+        let (rows, _) = self.heap_rows(table)?;
         for (tid, row) in rows {
             self.index_insert(index, &row, tid)?;
         }

@@ -177,7 +177,7 @@ impl PgEngine {
             .collect::<Result<Vec<_>, _>>()?;
         let outer_q = Select {
             filter: and_all(outer_f),
-            ..empty_select()
+            ..Select::empty()
         };
         let outer_plan = plan_scan(&self.catalog.planner_info(outer.table), &outer_q)?;
         let start = self.io.clock.now_us();
@@ -238,7 +238,7 @@ impl PgEngine {
                     &self.catalog.planner_info(inner.table),
                     &Select {
                         filter: and_all(inner_f.clone()),
-                        ..empty_select()
+                        ..Select::empty()
                     },
                 )?,
             };
@@ -316,19 +316,6 @@ impl PgEngine {
             }
         }
         Ok(true)
-    }
-}
-
-fn empty_select() -> Select {
-    Select {
-        with: Vec::new(),
-        items: Vec::new(),
-        from: Vec::new(),
-        joins: Vec::new(),
-        filter: None,
-        order_by: Vec::new(),
-        limit: None,
-        values: None,
     }
 }
 

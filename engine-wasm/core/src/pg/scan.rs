@@ -129,23 +129,32 @@ impl PgEngine {
         })
     }
 
-    fn seq_scan(
+    /// Every live row of the table, in page order, each page counted once.
+    pub(super) fn heap_rows(
         &mut self,
         table: usize,
-        st: &mut ScanState,
-        buffers: &mut BufferStats,
-    ) -> Result<(), SqlError> {
+    ) -> Result<(Vec<(u64, Row)>, BufferStats), SqlError> {
         let t = self.catalog.table(table);
         let rel = t.rel;
-        // Read the pages (counting each once), then filter: same counts, and the
-        // filter may use the engine (clock, random()).
-        let (candidates, stats) = self.io.rel(rel, Fork::Main, |io| {
+        let (rows, stats) = self.io.rel(rel, Fork::Main, |io| {
             t.heap
                 .scan(io)
                 .map(|(tid, row)| (tid.to_u64(), row.clone()))
                 .collect::<Vec<_>>()
         })?;
         self.count(rel, &stats);
+        Ok((rows, stats))
+    }
+
+    fn seq_scan(
+        &mut self,
+        table: usize,
+        st: &mut ScanState,
+        buffers: &mut BufferStats,
+    ) -> Result<(), SqlError> {
+        // Read the pages (counting each once), then filter: same counts, and the
+        // filter may use the engine (clock, random()).
+        let (candidates, stats) = self.heap_rows(table)?;
         buffers.add(&stats);
         for (tid, row) in candidates {
             if !self.offer(st, tid, &row)? {

@@ -381,14 +381,8 @@ impl PgEngine {
         filter: Option<&Expr>,
     ) -> Result<Vec<(u64, Row)>, SqlError> {
         let q = Select {
-            with: Vec::new(),
-            items: Vec::new(),
-            from: Vec::new(),
-            joins: Vec::new(),
             filter: filter.cloned(),
-            order_by: Vec::new(),
-            limit: None,
-            values: None,
+            ..Select::empty()
         };
         let info = self.catalog.planner_info(table);
         let plan = plan_scan(&info, &q)?;

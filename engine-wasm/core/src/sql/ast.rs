@@ -217,6 +217,22 @@ pub struct Select {
     pub values: Option<Vec<Vec<Expr>>>,
 }
 
+impl Select {
+    /// A query with nothing in it: the base for row sources built in code.
+    pub fn empty() -> Select {
+        Select {
+            with: Vec::new(),
+            items: Vec::new(),
+            from: Vec::new(),
+            joins: Vec::new(),
+            filter: None,
+            order_by: Vec::new(),
+            limit: None,
+            values: None,
+        }
+    }
+}
+
 /// EXPLAIN options, as PostgreSQL and YugabyteDB accept them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct ExplainOptions {

@@ -75,19 +75,6 @@ pub(super) fn convert_select_query(q: sp::Query) -> Result<Select, SqlError> {
     Ok(select)
 }
 
-fn empty_select() -> Select {
-    Select {
-        with: Vec::new(),
-        items: Vec::new(),
-        from: Vec::new(),
-        joins: Vec::new(),
-        filter: None,
-        order_by: Vec::new(),
-        limit: None,
-        values: None,
-    }
-}
-
 fn values_select(v: sp::Values) -> Result<Select, SqlError> {
     let rows = v
         .rows
@@ -96,7 +83,7 @@ fn values_select(v: sp::Values) -> Result<Select, SqlError> {
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Select {
         values: Some(rows),
-        ..empty_select()
+        ..Select::empty()
     })
 }
 
@@ -139,7 +126,7 @@ fn convert_select(s: sp::Select) -> Result<Select, SqlError> {
         from,
         joins,
         filter: s.selection.as_ref().map(convert_expr).transpose()?,
-        ..empty_select()
+        ..Select::empty()
     })
 }
 
