@@ -77,7 +77,8 @@ impl PgEngine {
     }
 
     pub(super) fn create_index(&mut self, i: &CreateIndex) -> Result<Outcome, SqlError> {
-        let table = self.catalog.table_id(&i.table)?;
+        // The table must exist before anything else is checked, as in PostgreSQL.
+        self.catalog.table_id(&i.table)?;
         let cols: Vec<String> = i.columns.iter().map(|c| c.name.clone()).collect();
         let name = match &i.name {
             Some(n) => n.clone(),
@@ -90,7 +91,6 @@ impl PgEngine {
             }
             return Err(semantic(format!("relation \"{name}\" already exists")));
         }
-        let _ = table;
         self.build_index(&name, &i.table, &i.columns, &i.include, i.unique)?;
         Ok(Outcome::tag("CREATE INDEX"))
     }

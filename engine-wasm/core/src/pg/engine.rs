@@ -137,7 +137,7 @@ impl PgEngine {
                 filter,
             } => self.update(table, assignments, filter.as_ref()),
             Statement::Delete { table, filter } => self.delete(table, filter.as_ref()),
-            Statement::Select(q) => self.select(q, None),
+            Statement::Select(q) => self.select(q),
             Statement::Explain { options, statement } => self.explain(options, statement),
             Statement::Vacuum { table } => self.vacuum(table.as_deref()),
             Statement::Set { name, value } => self.set(name, value),

@@ -51,7 +51,7 @@ impl PgEngine {
         }
     }
 
-    pub(super) fn select(&mut self, q: &Select, _hint: Option<()>) -> Result<Outcome, SqlError> {
+    pub(super) fn select(&mut self, q: &Select) -> Result<Outcome, SqlError> {
         let (_, result) = self.run_select(q, true)?;
         Ok(Outcome::rows(result.columns, &result.rows))
     }
