@@ -15,7 +15,7 @@ use crate::buffer_pool::Fork;
 use crate::scenario::Outcome;
 use crate::sql::ast::{Expr, Select};
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::sql::eval::{bind, coerce, eval, EvalEnv};
+use crate::sql::eval::{bind, coerce, eval};
 use crate::storage::{Access, NoAccounting, PageAccess, PageNo};
 use crate::trace::Event;
 use crate::value::Value;
@@ -293,12 +293,7 @@ impl PgEngine {
         for (tid, old) in &targets {
             let mut row = old.to_vec();
             for (c, e) in &sets {
-                let mut env = EvalEnv {
-                    statement_start_us: self.statement_start_us,
-                    clock_us: self.io.clock.timestamp(),
-                    rng: &mut self.rng,
-                };
-                let v = eval(e, old, &mut env)?;
+                let v = eval(e, old, &mut self.env())?;
                 row[*c] = coerce(v, self.catalog.table(id).types[*c])?;
             }
             let row: Row = row.into_boxed_slice();

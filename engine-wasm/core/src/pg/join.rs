@@ -9,7 +9,7 @@ use super::explain::PlanNode;
 use super::select::QueryResult;
 use crate::sql::ast::{BinOp, Expr, FromItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::sql::eval::{accepts, bind, eval, Bound as BoundExpr, EvalEnv, Scope};
+use crate::sql::eval::{accepts, bind, Bound as BoundExpr, Scope};
 use crate::sql::parse::unsupported;
 use crate::sql::plan::{conjuncts, plan_scan, AccessPath, KeyCond, ScanDirection, ScanPlan};
 use crate::sql::rewrite::{column_refs, inline_cte, unqualify};
@@ -218,7 +218,7 @@ impl PgEngine {
             }
             let plan = match (&key, &key_expr) {
                 (Some((_, index, _, shown)), Some(k)) => {
-                    let v = self.eval_row(k, orow)?;
+                    let v = self.eval_bound(k, orow)?;
                     ScanPlan {
                         access: AccessPath::Index {
                             index: *index,
@@ -288,30 +288,16 @@ impl PgEngine {
             .map(|r| {
                 exprs
                     .iter()
-                    .map(|e| self.eval_row(e, r))
+                    .map(|e| self.eval_bound(e, r))
                     .collect::<Result<Vec<_>, _>>()
             })
             .collect::<Result<Vec<_>, _>>()?;
         Ok((node, QueryResult { columns, rows }))
     }
 
-    pub(super) fn eval_row(&mut self, e: &BoundExpr, row: &[Value]) -> Result<Value, SqlError> {
-        let mut env = EvalEnv {
-            statement_start_us: self.statement_start_us,
-            clock_us: self.io.clock.timestamp(),
-            rng: &mut self.rng,
-        };
-        eval(e, row, &mut env)
-    }
-
     fn passes(&mut self, filter: &[BoundExpr], row: &[Value]) -> Result<bool, SqlError> {
         for f in filter {
-            let mut env = EvalEnv {
-                statement_start_us: self.statement_start_us,
-                clock_us: self.io.clock.timestamp(),
-                rng: &mut self.rng,
-            };
-            if !accepts(f, row, &mut env)? {
+            if !accepts(f, row, &mut self.env())? {
                 return Ok(false);
             }
         }

@@ -57,7 +57,8 @@ impl PgEngine {
         }
     }
 
-    fn env(&mut self) -> EvalEnv<'_> {
+    /// What expressions evaluate with: `now()`, the virtual clock, the seeded RNG.
+    pub(super) fn env(&mut self) -> EvalEnv<'_> {
         EvalEnv {
             statement_start_us: self.statement_start_us,
             clock_us: self.io.clock.timestamp(),

@@ -7,7 +7,7 @@ use super::explain::PlanNode;
 use crate::scenario::Outcome;
 use crate::sql::ast::{Expr, FromItem, OrderItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::sql::eval::{bind, compare, eval, Bound, EvalEnv, Scope};
+use crate::sql::eval::{bind, compare, eval, Bound, Scope};
 use crate::sql::parse::unsupported;
 use crate::sql::plan::plan_scan;
 use crate::sql::rewrite::{inline_cte, unqualify};
@@ -31,12 +31,7 @@ fn limit_error(msg: String) -> SqlError {
 impl PgEngine {
     fn eval_const(&mut self, e: &Expr) -> Result<Value, SqlError> {
         let b = bind(e, &Scope::default())?;
-        let mut env = EvalEnv {
-            statement_start_us: self.statement_start_us,
-            clock_us: self.io.clock.timestamp(),
-            rng: &mut self.rng,
-        };
-        eval(&b, &[], &mut env)
+        eval(&b, &[], &mut self.env())
     }
 
     fn eval_limit(&mut self, e: Option<&Expr>) -> Result<Option<u64>, SqlError> {
@@ -162,11 +157,7 @@ impl PgEngine {
             rows: Vec::with_capacity(rows.len()),
         };
         for r in &rows {
-            let mut env = EvalEnv {
-                statement_start_us: self.statement_start_us,
-                clock_us: self.io.clock.timestamp(),
-                rng: &mut self.rng,
-            };
+            let mut env = self.env();
             let out = exprs
                 .iter()
                 .map(|e| eval(e, r, &mut env))
@@ -365,13 +356,8 @@ impl PgEngine {
         }
     }
 
-    fn eval_bound(&mut self, e: &Bound, row: &[Value]) -> Result<Value, SqlError> {
-        let mut env = EvalEnv {
-            statement_start_us: self.statement_start_us,
-            clock_us: self.io.clock.timestamp(),
-            rng: &mut self.rng,
-        };
-        eval(e, row, &mut env)
+    pub(super) fn eval_bound(&mut self, e: &Bound, row: &[Value]) -> Result<Value, SqlError> {
+        eval(e, row, &mut self.env())
     }
 
     /// The rows an UPDATE or DELETE changes, found with the planner's access path.
