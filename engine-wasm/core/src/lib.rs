@@ -8,6 +8,7 @@
 pub mod btree;
 pub mod buffer_pool;
 pub mod clock;
+pub mod exec;
 pub mod lsm;
 pub mod metrics;
 pub mod pg;

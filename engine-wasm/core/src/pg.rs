@@ -19,9 +19,8 @@ mod dml;
 mod engine;
 mod explain;
 mod io;
-mod join;
+mod query_engine;
 mod scan;
-mod select;
 mod wal;
 
 pub use engine::PgEngine;

@@ -8,8 +8,7 @@ use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::plan::{IndexInfo, TableInfo};
 use crate::value::{SqlType, Value};
 
-/// A heap row: the column values in table order.
-pub type Row = Box<[Value]>;
+pub use crate::exec::Row;
 
 pub struct Table {
     pub name: String,

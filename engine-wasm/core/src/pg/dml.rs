@@ -12,6 +12,7 @@ use super::tid::Tid;
 use super::tuple::heap_tuple_size_for_page;
 use crate::btree::Direction;
 use crate::buffer_pool::Fork;
+use crate::exec::{Executor, QueryEngine};
 use crate::scenario::Outcome;
 use crate::sql::ast::{Expr, Select};
 use crate::sql::error::{ErrorKind, SqlError};

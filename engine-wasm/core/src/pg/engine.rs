@@ -5,6 +5,7 @@ use super::catalog::Catalog;
 use super::io::Io;
 use crate::buffer_pool::{BufferPool, BufferStats, RelId, ReplacementPolicy};
 use crate::clock::{Clock, CostModel};
+use crate::exec::Executor;
 use crate::metrics::{Metrics, RelationMetrics};
 use crate::rng::Rng;
 use crate::scenario::Outcome;
@@ -138,7 +139,9 @@ impl PgEngine {
             } => self.update(table, assignments, filter.as_ref()),
             Statement::Delete { table, filter } => self.delete(table, filter.as_ref()),
             Statement::Select(q) => self.select(q),
-            Statement::Explain { options, statement } => self.explain(options, statement),
+            Statement::Explain { options, statement } => {
+                crate::exec::explain::explain(self, options, statement)
+            }
             Statement::Vacuum { table } => self.vacuum(table.as_deref()),
             Statement::Set { name, value } => self.set(name, value),
             Statement::Reset { name } => {

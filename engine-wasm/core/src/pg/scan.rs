@@ -6,25 +6,19 @@
 //! asks the visibility map first and visits the heap only for pages that are not
 //! all-visible (`Heap Fetches`).
 
-use super::catalog::Row;
 use super::engine::PgEngine;
-use super::explain::PlanNode;
 use super::held_page::HeldPage;
 use super::tid::Tid;
 use crate::btree::{encode_key, Direction, KeyColumn, SortOrder};
 use crate::buffer_pool::{BufferStats, Fork};
+use crate::exec::QueryEngine;
+use crate::exec::{Row, ScanOutput};
 use crate::sql::ast::Expr;
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::sql::eval::{accepts, bind, coerce, eval, Bound as BoundExpr, EvalEnv, Scope};
+use crate::sql::eval::{accepts, bind, coerce, eval, Bound as BoundExpr, Scope};
 use crate::sql::plan::{AccessPath, KeyCond, ScanDirection, ScanPlan};
 use crate::trace::Event;
 use std::ops::Bound;
-
-/// Rows a scan produced (heap TID packed, row) and its EXPLAIN node.
-pub struct ScanOutput {
-    pub rows: Vec<(u64, Row)>,
-    pub node: PlanNode,
-}
 
 /// A byte range of the index to read, in scan order.
 type ByteRange = (Bound<Vec<u8>>, Bound<Vec<u8>>);
@@ -46,26 +40,6 @@ struct ScanState {
 }
 
 impl PgEngine {
-    pub(super) fn table_scope(&self, table: usize) -> Scope {
-        let t = self.catalog.table(table);
-        Scope {
-            columns: t
-                .columns
-                .iter()
-                .map(|c| (t.name.clone(), c.name.clone(), c.ty))
-                .collect(),
-        }
-    }
-
-    /// What expressions evaluate with: `now()`, the virtual clock, the seeded RNG.
-    pub(super) fn env(&mut self) -> EvalEnv<'_> {
-        EvalEnv {
-            statement_start_us: self.statement_start_us,
-            clock_us: self.io.clock.timestamp(),
-            rng: &mut self.rng,
-        }
-    }
-
     /// Offers a row to the scan: filter, count, keep. False once the limit is met.
     fn offer(&mut self, st: &mut ScanState, tid: u64, row: &Row) -> Result<bool, SqlError> {
         self.io.clock.advance_us(self.io.cost.cpu_row_us);
@@ -82,7 +56,7 @@ impl PgEngine {
     }
 
     /// Runs `plan` on `table`, stopping after `limit` accepted rows when given.
-    pub(super) fn run_scan(
+    pub(super) fn scan(
         &mut self,
         table: usize,
         plan: &ScanPlan,

@@ -1,12 +1,11 @@
-//! Nested Loop joins of two tables on the PostgreSQL profile: the outer side is
+//! Nested Loop joins of two tables on any profile: the outer side is
 //! scanned once; for each outer row the inner side is searched through an index on
 //! the join column (`Index Cond: (id = a.id)`, loops = outer rows), or scanned in
 //! full when no index fits. Hash and merge joins are not simulated.
 
-use super::catalog::Row;
-use super::engine::PgEngine;
-use super::explain::PlanNode;
-use super::select::QueryResult;
+use super::engine::Row;
+use super::plan_node::PlanNode;
+use super::select::{Executor, QueryResult};
 use crate::sql::ast::{BinOp, Expr, FromItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{accepts, bind, Bound as BoundExpr, Scope};
@@ -17,13 +16,14 @@ use crate::value::Value;
 use std::ops::Bound;
 
 /// One side of the join: its table and the name the query uses for it.
-struct Side {
+pub struct Side {
     table: usize,
     name: String,
 }
 
+/// Which side of a join an expression's columns come from.
 #[derive(PartialEq)]
-enum Belongs {
+pub enum Belongs {
     Outer,
     Inner,
     Both,
@@ -37,11 +37,12 @@ fn and_all(parts: Vec<Expr>) -> Option<Expr> {
     })
 }
 
-impl PgEngine {
+/// The join half of the executor.
+pub trait JoinExec: Executor {
     fn side(&self, item: &FromItem) -> Result<Side, SqlError> {
         match item {
             FromItem::Table { name, alias } => Ok(Side {
-                table: self.catalog.table_id(name)?,
+                table: self.table_id(name)?,
                 name: alias.clone().unwrap_or_else(|| name.clone()),
             }),
             FromItem::Series { .. } => Err(unsupported("joining generate_series()")),
@@ -49,11 +50,10 @@ impl PgEngine {
     }
 
     fn has_column(&self, side: &Side, col: &str) -> bool {
-        self.catalog
-            .table(side.table)
+        self.planner_info(side.table)
             .columns
             .iter()
-            .any(|c| c.name == col)
+            .any(|(c, _)| c == col)
     }
 
     fn belongs(&self, e: &Expr, outer: &Side, inner: &Side) -> Result<Belongs, SqlError> {
@@ -85,8 +85,8 @@ impl PgEngine {
     fn join_scope(&self, outer: &Side, inner: &Side) -> Scope {
         let mut columns = Vec::new();
         for s in [outer, inner] {
-            for c in &self.catalog.table(s.table).columns {
-                columns.push((s.name.clone(), c.name.clone(), c.ty));
+            for (c, ty) in self.planner_info(s.table).columns {
+                columns.push((s.name.clone(), c, ty));
             }
         }
         Scope { columns }
@@ -99,7 +99,7 @@ impl PgEngine {
         outer: &Side,
         inner: &Side,
     ) -> Result<Option<(usize, usize, Expr, Expr)>, SqlError> {
-        let info = self.catalog.planner_info(inner.table);
+        let info = self.planner_info(inner.table);
         for (n, c) in conds.iter().enumerate() {
             let Expr::Binary {
                 op: BinOp::Eq,
@@ -128,7 +128,7 @@ impl PgEngine {
         Ok(None)
     }
 
-    pub(super) fn select_join(
+    fn select_join(
         &mut self,
         q: &Select,
         execute: bool,
@@ -179,8 +179,8 @@ impl PgEngine {
             filter: and_all(outer_f),
             ..Select::empty()
         };
-        let outer_plan = plan_scan(&self.catalog.planner_info(outer.table), &outer_q)?;
-        let start = self.io.clock.now_us();
+        let outer_plan = plan_scan(&self.planner_info(outer.table), &outer_q)?;
+        let start = self.now_us();
         let outer_out = if execute {
             self.run_scan(outer.table, &outer_plan, None)?
         } else {
@@ -189,7 +189,7 @@ impl PgEngine {
         let mut outer_node = outer_out.node;
         alias_title(
             &mut outer_node,
-            &self.catalog.table(outer.table).name,
+            &self.planner_info(outer.table).name,
             &outer.name,
         );
         let outer_scope = self.join_scope(&outer, &outer);
@@ -197,7 +197,7 @@ impl PgEngine {
             Some((_, _, e, _)) => Some(bind(
                 &unqualify(e),
                 &Scope {
-                    columns: outer_scope.columns[..self.catalog.table(outer.table).columns.len()]
+                    columns: outer_scope.columns[..self.planner_info(outer.table).columns.len()]
                         .to_vec(),
                 },
             )?),
@@ -235,7 +235,7 @@ impl PgEngine {
                     }
                 }
                 _ => plan_scan(
-                    &self.catalog.planner_info(inner.table),
+                    &self.planner_info(inner.table),
                     &Select {
                         filter: and_all(inner_f.clone()),
                         ..Select::empty()
@@ -256,7 +256,7 @@ impl PgEngine {
         let mut inner_node = inner_node.unwrap_or_default();
         alias_title(
             &mut inner_node,
-            &self.catalog.table(inner.table).name,
+            &self.planner_info(inner.table).name,
             &inner.name,
         );
         inner_node.loops = loops;
@@ -270,7 +270,7 @@ impl PgEngine {
             rows: joined.len() as u64,
             loops: 1,
             first_us: outer_node.first_us,
-            last_us: self.io.clock.now_us() - start,
+            last_us: self.now_us() - start,
             buffers: {
                 let mut b = outer_node.buffers;
                 b.add(&inner_node.buffers);
@@ -280,6 +280,7 @@ impl PgEngine {
             est_rows: outer_node.est_rows,
             width: outer_node.width + inner_node.width,
             children: vec![outer_node, inner_node],
+            ..PlanNode::default()
         };
         let (columns, exprs) = join_projection(&q.items, &scope, &using, &outer, &inner)?;
         node = self.finish_rows(node, &mut joined, q, &scope, start)?;
@@ -304,6 +305,8 @@ impl PgEngine {
         Ok(true)
     }
 }
+
+impl<E: Executor> JoinExec for E {}
 
 /// `Seq Scan on demo` → `Seq Scan on demo a` when the query names it `a`.
 fn alias_title(node: &mut PlanNode, table: &str, alias: &str) {
@@ -337,6 +340,8 @@ fn merge_loop(total: &mut Option<PlanNode>, one: PlanNode) {
         None => *total = Some(one),
         Some(t) => {
             t.buffers.add(&one.buffers);
+            super::plan_node::add_named(&mut t.dist, &one.dist);
+            super::plan_node::add_named(&mut t.debug, &one.debug);
             t.last_us = t.last_us.max(one.last_us);
         }
     }

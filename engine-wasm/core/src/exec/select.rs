@@ -1,9 +1,9 @@
-//! SELECT on the PostgreSQL profile, and the row sources INSERT reads from
-//! (VALUES, `generate_series`, another query).
+//! SELECT on any profile, and the row sources INSERT reads from (VALUES,
+//! `generate_series`, another query). Written once as [`Executor`], a trait every
+//! [`QueryEngine`] gets for free.
 
-use super::catalog::Row;
-use super::engine::PgEngine;
-use super::explain::PlanNode;
+use super::engine::{QueryEngine, Row};
+use super::plan_node::PlanNode;
 use crate::scenario::Outcome;
 use crate::sql::ast::{Expr, FromItem, OrderItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
@@ -15,7 +15,7 @@ use crate::value::{SqlType, Value};
 use std::cmp::Ordering;
 
 /// Receives INSERT's source rows one at a time.
-pub type RowSink<'a> = dyn FnMut(&mut PgEngine, &[Value]) -> Result<(), SqlError> + 'a;
+pub type RowSink<'a, E> = dyn FnMut(&mut E, &[Value]) -> Result<(), SqlError> + 'a;
 
 /// A query's output: column names and rows.
 #[derive(Debug, Default)]
@@ -28,7 +28,8 @@ fn limit_error(msg: String) -> SqlError {
     SqlError::new(ErrorKind::Limit, msg)
 }
 
-impl PgEngine {
+/// The executor, over any profile's scans.
+pub trait Executor: QueryEngine {
     fn eval_const(&mut self, e: &Expr) -> Result<Value, SqlError> {
         let b = bind(e, &Scope::default())?;
         eval(&b, &[], &mut self.env())
@@ -46,19 +47,19 @@ impl PgEngine {
         }
     }
 
-    pub(super) fn select(&mut self, q: &Select) -> Result<Outcome, SqlError> {
+    fn select(&mut self, q: &Select) -> Result<Outcome, SqlError> {
         let (_, result) = self.run_select(q, true)?;
         Ok(Outcome::rows(result.columns, &result.rows))
     }
 
     /// Plans `q` and, when `execute`, runs it. Returns the plan tree with actuals.
-    pub(super) fn run_select(
+    fn run_select(
         &mut self,
         q: &Select,
         execute: bool,
     ) -> Result<(PlanNode, QueryResult), SqlError> {
         if !q.joins.is_empty() || q.from.len() > 1 {
-            return self.select_join(q, execute);
+            return super::join::JoinExec::select_join(self, q, execute);
         }
         if let (false, Some(item)) = (q.with.is_empty(), q.from.first()) {
             // A query over a simple CTE runs on the CTE's table (PostgreSQL inlines it).
@@ -99,7 +100,7 @@ impl PgEngine {
     }
 
     /// Sorts (when the scan did not give ORDER BY's order) and applies LIMIT.
-    pub(super) fn finish_rows(
+    fn finish_rows(
         &mut self,
         mut node: PlanNode,
         rows: &mut Vec<Row>,
@@ -117,7 +118,7 @@ impl PgEngine {
         Ok(node)
     }
 
-    pub(super) fn limit_of(&mut self, q: &Select) -> Result<Option<u64>, SqlError> {
+    fn limit_of(&mut self, q: &Select) -> Result<Option<u64>, SqlError> {
         self.eval_limit(q.limit.as_ref())
     }
 
@@ -127,22 +128,21 @@ impl PgEngine {
         q: &Select,
         execute: bool,
     ) -> Result<(PlanNode, QueryResult), SqlError> {
-        let id = self.catalog.table_id(name)?;
+        let id = self.table_id(name)?;
         // One table: qualifiers (`demo.id`, `d.id`) can only mean it.
         let q = &unqualify_select(q);
-        let info = self.catalog.planner_info(id);
+        let info = self.planner_info(id);
         let plan = plan_scan(&info, q)?;
         let limit = self.eval_limit(q.limit.as_ref())?;
         let need_sort = !plan.ordered;
         let scan_limit = if need_sort { None } else { limit };
-        let start = self.io.clock.now_us();
+        let start = self.now_us();
         let scope = self.table_scope(id);
         let (mut node, mut rows): (PlanNode, Vec<Row>) = if execute {
             let out = self.run_scan(id, &plan, scan_limit)?;
             (out.node, out.rows.into_iter().map(|(_, r)| r).collect())
         } else {
-            let node = self.scan_node(id, &plan, (0, 0, None), start, Default::default(), None);
-            (node, Vec::new())
+            (self.run_scan(id, &plan, Some(0))?.node, Vec::new())
         };
         if need_sort {
             node = self.sort(node, &mut rows, &q.order_by, &scope, start)?;
@@ -205,9 +205,7 @@ impl PgEngine {
         if let Some(e) = err {
             return Err(e);
         }
-        self.io
-            .clock
-            .advance_us(n * n.log2() * self.io.cost.cpu_compare_us);
+        self.advance_us(n * n.log2() * self.cost().cpu_compare_us);
         let key_text: Vec<String> = order
             .iter()
             .map(|o| {
@@ -230,20 +228,21 @@ impl PgEngine {
             ],
             rows: rows.len() as u64,
             loops: 1,
-            first_us: self.io.clock.now_us() - start,
-            last_us: self.io.clock.now_us() - start,
+            first_us: self.now_us() - start,
+            last_us: self.now_us() - start,
             buffers: child.buffers,
             est_cost: (child.est_cost.1, child.est_cost.1 + n * n.log2() * 0.0025),
             est_rows: child.est_rows,
             width: child.width,
             children: vec![child],
+            ..PlanNode::default()
         })
     }
 
     /// Runs a row source (VALUES, `generate_series`, a constant SELECT, or a query)
     /// and hands each output row to `sink`, one at a time, so `clock_timestamp()`
     /// advances between rows as the sink's work costs time.
-    pub(super) fn produce(&mut self, q: &Select, sink: &mut RowSink) -> Result<(), SqlError> {
+    fn produce(&mut self, q: &Select, sink: &mut RowSink<Self>) -> Result<(), SqlError> {
         let mut columns = Vec::new();
         self.produce_named(q, &mut columns, sink)
     }
@@ -252,9 +251,9 @@ impl PgEngine {
         &mut self,
         q: &Select,
         columns: &mut Vec<String>,
-        sink: &mut RowSink,
+        sink: &mut RowSink<Self>,
     ) -> Result<(), SqlError> {
-        let max_rows = self.settings.get_int("max_rows").unwrap_or(10_000_000) as u64;
+        let max_rows = self.settings().get_int("max_rows").unwrap_or(10_000_000) as u64;
         if let Some(rows) = &q.values {
             if rows.len() as u64 > max_rows {
                 return Err(limit_error(format!(
@@ -356,12 +355,12 @@ impl PgEngine {
         }
     }
 
-    pub(super) fn eval_bound(&mut self, e: &Bound, row: &[Value]) -> Result<Value, SqlError> {
+    fn eval_bound(&mut self, e: &Bound, row: &[Value]) -> Result<Value, SqlError> {
         eval(e, row, &mut self.env())
     }
 
     /// The rows an UPDATE or DELETE changes, found with the planner's access path.
-    pub(super) fn scan_for_change(
+    fn scan_for_change(
         &mut self,
         table: usize,
         filter: Option<&Expr>,
@@ -370,11 +369,13 @@ impl PgEngine {
             filter: filter.cloned(),
             ..Select::empty()
         };
-        let info = self.catalog.planner_info(table);
+        let info = self.planner_info(table);
         let plan = plan_scan(&info, &q)?;
         Ok(self.run_scan(table, &plan, None)?.rows)
     }
 }
+
+impl<E: QueryEngine> Executor for E {}
 
 fn unqualify_select(q: &Select) -> Select {
     let mut q = q.clone();
@@ -420,6 +421,7 @@ fn wrap_limit(child: PlanNode, rows: u64, limit: u64) -> PlanNode {
         est_rows: child.est_rows.min(limit as f64),
         width: child.width,
         children: vec![child],
+        ..PlanNode::default()
     }
 }
 

@@ -1,0 +1,18 @@
+//! The query executor both profiles share: SELECT (scan, sort, limit,
+//! projection), Nested Loop joins, the row sources INSERT reads from, and EXPLAIN's
+//! plan tree. What differs per profile — how a planned scan reads storage and what
+//! its EXPLAIN node reports — sits behind [`QueryEngine`].
+//!
+//! - [`engine`]: the trait a profile implements, and the scan it returns;
+//! - [`plan_node`]: EXPLAIN's tree and PostgreSQL's text layout of it;
+//! - [`select`], [`join`], [`explain`]: the executor, written once over the trait.
+
+pub mod engine;
+pub mod explain;
+pub mod join;
+pub mod plan_node;
+pub mod select;
+
+pub use engine::{QueryEngine, Row, ScanOutput};
+pub use plan_node::{format_node, type_width, PlanNode};
+pub use select::{Executor, QueryResult};

@@ -1,0 +1,60 @@
+//! What the shared executor needs from a profile.
+
+use super::plan_node::PlanNode;
+use crate::clock::CostModel;
+use crate::settings::Settings;
+use crate::sql::ast::ExplainOptions;
+use crate::sql::error::SqlError;
+use crate::sql::eval::{EvalEnv, Scope};
+use crate::sql::plan::{ScanPlan, TableInfo};
+use crate::value::Value;
+
+/// A row: the column values in table order.
+pub type Row = Box<[Value]>;
+
+/// Rows a scan produced (each with the profile's locator of it: a heap TID on
+/// pg, a row number on yb) and its EXPLAIN node.
+pub struct ScanOutput {
+    pub rows: Vec<(u64, Row)>,
+    pub node: PlanNode,
+}
+
+/// A storage profile as the executor sees it: a catalog, a virtual clock, and
+/// scans that run a [`ScanPlan`] and report what they did.
+pub trait QueryEngine: Sized {
+    /// What expressions evaluate with: `now()`, the virtual clock, the seeded RNG.
+    fn env(&mut self) -> EvalEnv<'_>;
+    /// Virtual time, in µs.
+    fn now_us(&self) -> f64;
+    fn advance_us(&mut self, us: f64);
+    fn cost(&self) -> &CostModel;
+    fn settings(&self) -> &Settings;
+    fn table_id(&self, name: &str) -> Result<usize, SqlError>;
+    /// What the planner needs to know about table `table`.
+    fn planner_info(&self, table: usize) -> TableInfo;
+    /// Runs `plan` on `table`, stopping after `limit` accepted rows when given.
+    fn run_scan(
+        &mut self,
+        table: usize,
+        plan: &ScanPlan,
+        limit: Option<u64>,
+    ) -> Result<ScanOutput, SqlError>;
+    /// Notices for EXPLAIN options this profile accepts but ignores.
+    fn explain_notices(&self, options: &ExplainOptions) -> Vec<String>;
+    /// Lines this profile adds to EXPLAIN's summary (after Execution Time).
+    fn summary_lines(&self, _options: &ExplainOptions) -> Vec<String> {
+        Vec::new()
+    }
+
+    /// The table's columns as expressions name them.
+    fn table_scope(&self, table: usize) -> Scope {
+        let t = self.planner_info(table);
+        Scope {
+            columns: t
+                .columns
+                .into_iter()
+                .map(|(c, ty)| (t.name.clone(), c, ty))
+                .collect(),
+        }
+    }
+}

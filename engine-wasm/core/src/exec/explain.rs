@@ -1,0 +1,38 @@
+//! EXPLAIN [ANALYZE] of a SELECT: plan (and run) it, print the tree, add the
+//! summary lines the options ask for.
+
+use super::engine::QueryEngine;
+use super::plan_node::format_node;
+use super::select::Executor;
+use crate::scenario::Outcome;
+use crate::sql::ast::{ExplainOptions, Statement};
+use crate::sql::error::SqlError;
+
+/// Runs EXPLAIN on any profile.
+pub fn explain<E: QueryEngine>(
+    engine: &mut E,
+    options: &ExplainOptions,
+    statement: &Statement,
+) -> Result<Outcome, SqlError> {
+    let Statement::Select(q) = statement else {
+        return Err(crate::sql::parse::unsupported(
+            "EXPLAIN of anything but a SELECT",
+        ));
+    };
+    let start = engine.now_us();
+    let (node, _rows) = engine.run_select(q, options.analyze)?;
+    let mut lines = Vec::new();
+    format_node(&node, 0, options, &mut lines);
+    let summary = options.summary.unwrap_or(options.analyze);
+    if summary {
+        lines.push("Planning Time: 0.010 ms".to_string());
+        if options.analyze {
+            let ms = (engine.now_us() - start) / 1000.0;
+            lines.push(format!("Execution Time: {ms:.3} ms"));
+            lines.extend(engine.summary_lines(options));
+        }
+    }
+    let mut out = Outcome::explain(lines);
+    out.notices = engine.explain_notices(options);
+    Ok(out)
+}

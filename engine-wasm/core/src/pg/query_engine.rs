@@ -1,0 +1,58 @@
+//! The PostgreSQL profile as the shared executor sees it.
+
+use super::engine::PgEngine;
+use super::explain::options_notices;
+use crate::clock::CostModel;
+use crate::exec::{QueryEngine, ScanOutput};
+use crate::settings::Settings;
+use crate::sql::ast::ExplainOptions;
+use crate::sql::error::SqlError;
+use crate::sql::eval::EvalEnv;
+use crate::sql::plan::{ScanPlan, TableInfo};
+
+impl QueryEngine for PgEngine {
+    fn env(&mut self) -> EvalEnv<'_> {
+        EvalEnv {
+            statement_start_us: self.statement_start_us,
+            clock_us: self.io.clock.timestamp(),
+            rng: &mut self.rng,
+        }
+    }
+
+    fn now_us(&self) -> f64 {
+        self.io.clock.now_us()
+    }
+
+    fn advance_us(&mut self, us: f64) {
+        self.io.clock.advance_us(us);
+    }
+
+    fn cost(&self) -> &CostModel {
+        &self.io.cost
+    }
+
+    fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    fn table_id(&self, name: &str) -> Result<usize, SqlError> {
+        self.catalog.table_id(name)
+    }
+
+    fn planner_info(&self, table: usize) -> TableInfo {
+        self.catalog.planner_info(table)
+    }
+
+    fn run_scan(
+        &mut self,
+        table: usize,
+        plan: &ScanPlan,
+        limit: Option<u64>,
+    ) -> Result<ScanOutput, SqlError> {
+        self.scan(table, plan, limit)
+    }
+
+    fn explain_notices(&self, options: &ExplainOptions) -> Vec<String> {
+        options_notices(options)
+    }
+}
