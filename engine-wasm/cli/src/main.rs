@@ -3,7 +3,7 @@
 mod text;
 
 use clap::Parser;
-use indexlab_engine::scenario::{run_pg, Report};
+use indexlab_engine::scenario::{run_pg, run_yb, Report};
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -65,30 +65,57 @@ fn main() -> ExitCode {
             return ExitCode::from(2);
         }
     };
-    if args.profile != Profile::Pg {
-        eprintln!(
-            "indexlab-cli: the yb profile (LSM engine) is not built yet; run with --profile pg"
-        );
-        return ExitCode::from(2);
+    let name = file.display().to_string();
+    match args.profile {
+        Profile::Pg => finish(&[run_pg(&script, &args.settings).0], &name, args.json),
+        Profile::Yb => finish(&[run_yb(&script, &args.settings).0], &name, args.json),
+        Profile::Both => {
+            let pg = run_pg(&script, &args.settings).0;
+            let yb = run_yb(&script, &args.settings).0;
+            finish(&[pg, yb], &name, args.json)
+        }
     }
-    let (report, _engine) = run_pg(&script, &args.settings);
-    finish(&report, &file.display().to_string(), args.json)
 }
 
-fn finish(report: &Report, file: &str, json: bool) -> ExitCode {
+/// Prints the reports (one per profile; with two, JSON is `{"pg": …, "yb": …}`
+/// and text shows each under a heading), and exits non-zero on any error.
+fn finish(reports: &[Report], file: &str, json: bool) -> ExitCode {
+    use indexlab_engine::report_json::report as to_json;
     if json {
-        println!("{}", indexlab_engine::report_json::report(report));
+        match reports {
+            [one] => println!("{}", to_json(one)),
+            many => {
+                let parts: Vec<String> = many
+                    .iter()
+                    .map(|r| format!("\"{}\":{}", r.profile, to_json(r)))
+                    .collect();
+                println!("{{{}}}", parts.join(","));
+            }
+        }
     } else {
-        print!("{}", text::report(report));
+        for r in reports {
+            if reports.len() > 1 {
+                println!("=== {} ===", r.profile);
+            }
+            print!("{}", text::report(r));
+        }
     }
+    let mut code = ExitCode::SUCCESS;
+    for r in reports {
+        code = report_error(r, file).unwrap_or(code);
+    }
+    code
+}
+
+fn report_error(report: &Report, file: &str) -> Option<ExitCode> {
     match &report.error {
-        None => ExitCode::SUCCESS,
+        None => None,
         Some(e) => {
             eprintln!("{file}:{}:{}: ERROR:  {}", e.line, e.column, e.message);
             if let Some(h) = &e.hint {
                 eprintln!("HINT:  {h}");
             }
-            ExitCode::from(1)
+            Some(ExitCode::from(1))
         }
     }
 }

@@ -37,7 +37,9 @@ mod vacuum;
 pub use config::BTreeConfig;
 pub use cursor::{Cursor, Direction, Entry};
 pub use error::BTreeError;
-pub use key::{decode_key, encode_key, encode_key_into, KeyColumn, KeyError, SortOrder};
+pub use key::{
+    decode_key, decode_prefix, encode_key, encode_key_into, KeyColumn, KeyError, SortOrder,
+};
 pub use range::KeyRange;
 pub use shape::{LevelShape, PageInfo, PageShape, Shape};
 pub use tree::{BTree, InsertOutcome, SplitEvent, META_PAGE};

@@ -21,6 +21,7 @@ pub mod sql;
 pub mod storage;
 pub mod trace;
 pub mod value;
+pub mod yb;
 
 /// The engine's version, as the CLI and the web page both report it.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");

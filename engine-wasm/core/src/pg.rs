@@ -23,4 +23,5 @@ mod query_engine;
 mod scan;
 mod wal;
 
-pub use engine::PgEngine;
+pub use catalog::key_column;
+pub use engine::{cost_model, PgEngine};

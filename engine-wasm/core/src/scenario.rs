@@ -12,6 +12,7 @@ use crate::sql::hints::{parse_hints, HintKind};
 use crate::sql::parse::parse_statement;
 use crate::sql::script::{split_script, MetaCommand, ScriptItem};
 use crate::value::Value;
+use crate::yb::YbEngine;
 
 /// Rows kept per statement for display; `row_count` has the exact count.
 pub const MAX_ROWS_SHOWN: usize = 1000;
@@ -139,17 +140,102 @@ pub fn settings_with(overrides: &[(String, String)]) -> Result<Settings, SqlErro
     Ok(s)
 }
 
+/// What the script runner needs from a profile.
+pub trait ScenarioEngine: Sized {
+    const PROFILE: &'static str;
+    fn create(settings: Settings) -> Result<Self, SqlError>;
+    fn clock(&self) -> &crate::clock::Clock;
+    fn settings(&self) -> &Settings;
+    fn execute(&mut self, stmt: &crate::sql::ast::Statement) -> Result<Outcome, SqlError>;
+    fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError>;
+    fn take_metrics(&mut self) -> (Metrics, RelationMetrics);
+    /// A backslash command other than `\watch` and `\echo`.
+    fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError>;
+}
+
+impl ScenarioEngine for PgEngine {
+    const PROFILE: &'static str = "pg";
+    fn create(settings: Settings) -> Result<Self, SqlError> {
+        PgEngine::new(settings)
+    }
+    fn clock(&self) -> &crate::clock::Clock {
+        PgEngine::clock(self)
+    }
+    fn settings(&self) -> &Settings {
+        PgEngine::settings(self)
+    }
+    fn execute(&mut self, stmt: &crate::sql::ast::Statement) -> Result<Outcome, SqlError> {
+        PgEngine::execute(self, stmt)
+    }
+    fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError> {
+        PgEngine::set_quietly(self, name, value)
+    }
+    fn take_metrics(&mut self) -> (Metrics, RelationMetrics) {
+        PgEngine::take_metrics(self)
+    }
+    fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError> {
+        Ok(match m {
+            MetaCommand::Checkpoint => self.checkpoint(),
+            _ => Outcome::tag("")
+                .notice("\\flush and \\compact act on LSM storage; PostgreSQL ignores them"),
+        })
+    }
+}
+
+impl ScenarioEngine for YbEngine {
+    const PROFILE: &'static str = "yb";
+    fn create(settings: Settings) -> Result<Self, SqlError> {
+        YbEngine::new(settings)
+    }
+    fn clock(&self) -> &crate::clock::Clock {
+        YbEngine::clock(self)
+    }
+    fn settings(&self) -> &Settings {
+        YbEngine::settings(self)
+    }
+    fn execute(&mut self, stmt: &crate::sql::ast::Statement) -> Result<Outcome, SqlError> {
+        YbEngine::execute(self, stmt)
+    }
+    fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError> {
+        YbEngine::set_quietly(self, name, value)
+    }
+    fn take_metrics(&mut self) -> (Metrics, RelationMetrics) {
+        YbEngine::take_metrics(self)
+    }
+    fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError> {
+        match m {
+            MetaCommand::Flush(t) => self.flush(t.as_deref()),
+            MetaCommand::Compact(t) => self.compact(t.as_deref()),
+            _ => Ok(Outcome::tag("")
+                .notice("\\checkpoint writes PostgreSQL's dirty buffers; YugabyteDB has none")),
+        }
+    }
+}
+
 /// Runs `script` on the PostgreSQL profile.
 pub fn run_pg(script: &str, overrides: &[(String, String)]) -> (Report, Option<PgEngine>) {
+    run_profile(script, overrides)
+}
+
+/// Runs `script` on the YugabyteDB profile.
+pub fn run_yb(script: &str, overrides: &[(String, String)]) -> (Report, Option<YbEngine>) {
+    run_profile(script, overrides)
+}
+
+/// Runs `script` on profile `E`.
+pub fn run_profile<E: ScenarioEngine>(
+    script: &str,
+    overrides: &[(String, String)],
+) -> (Report, Option<E>) {
     let mut report = Report {
-        profile: "pg",
+        profile: E::PROFILE,
         settings: Vec::new(),
         statements: Vec::new(),
         totals: Metrics::default(),
         total_virtual_ms: 0.0,
         error: None,
     };
-    let engine = settings_with(overrides).and_then(PgEngine::new);
+    let engine = settings_with(overrides).and_then(E::create);
     let mut engine = match engine {
         Ok(e) => e,
         Err(e) => {
@@ -173,7 +259,11 @@ pub fn run_pg(script: &str, overrides: &[(String, String)]) -> (Report, Option<P
     (report, Some(engine))
 }
 
-fn run_items(script: &str, engine: &mut PgEngine, report: &mut Report) -> Result<(), ReportError> {
+fn run_items<E: ScenarioEngine>(
+    script: &str,
+    engine: &mut E,
+    report: &mut Report,
+) -> Result<(), ReportError> {
     let items = split_script(script).map_err(|e| ReportError {
         kind: ErrorKind::Script,
         message: e.message.clone(),
@@ -205,11 +295,8 @@ fn run_items(script: &str, engine: &mut PgEngine, report: &mut Report) -> Result
             ScriptItem::Meta(m) => {
                 let start = engine.clock().now_us();
                 let outcome = match &m.command {
-                    MetaCommand::Checkpoint => engine.checkpoint(),
                     MetaCommand::Echo(text) => Outcome::tag("").notice(text.clone()),
-                    MetaCommand::Flush(_) | MetaCommand::Compact(_) => Outcome::tag("").notice(
-                        "\\flush and \\compact act on LSM storage; PostgreSQL ignores them",
-                    ),
+                    other => engine.meta(other).map_err(|e| report_error(e, m.at))?,
                 };
                 let (metrics, relations) = engine.take_metrics();
                 report.statements.push(StatementReport {
@@ -229,8 +316,8 @@ fn run_items(script: &str, engine: &mut PgEngine, report: &mut Report) -> Result
 }
 
 /// Runs one statement with its hints' settings in force, then restores them.
-fn run_statement(
-    engine: &mut PgEngine,
+fn run_statement<E: ScenarioEngine>(
+    engine: &mut E,
     sql: &str,
     stmt: &crate::sql::ast::Statement,
 ) -> Result<StatementReport, SqlError> {

@@ -56,6 +56,50 @@ pub enum Event {
     Checkpoint {
         pages_written: u32,
     },
+    /// A tablet's memtable became immutable.
+    MemtableSealed {
+        relation: String,
+        tablet: u32,
+        entries: u64,
+        bytes: u64,
+    },
+    /// An immutable memtable became SST `sst` (keys as hex).
+    Flush {
+        relation: String,
+        tablet: u32,
+        sst: u64,
+        bytes: u64,
+        entries: u64,
+        smallest: String,
+        largest: String,
+    },
+    CompactionStart {
+        relation: String,
+        tablet: u32,
+        id: u64,
+        inputs: Vec<u64>,
+        output_level: u32,
+    },
+    CompactionFinish {
+        relation: String,
+        tablet: u32,
+        id: u64,
+        inputs: Vec<u64>,
+        outputs: Vec<u64>,
+        read_bytes: u64,
+        write_bytes: u64,
+    },
+    /// One read request to a tablet: where it started, what it read.
+    ReadRequest {
+        relation: String,
+        tablet: u32,
+        seeks: u64,
+        nexts: u64,
+        prevs: u64,
+        rows: u64,
+        cache_hits: u64,
+        cache_misses: u64,
+    },
 }
 
 impl Event {
@@ -68,6 +112,10 @@ impl Event {
                 | Event::PageSplit { .. }
                 | Event::PageEvict { written: true, .. }
                 | Event::Checkpoint { .. }
+                | Event::MemtableSealed { .. }
+                | Event::Flush { .. }
+                | Event::CompactionStart { .. }
+                | Event::CompactionFinish { .. }
         )
     }
 }

@@ -53,9 +53,11 @@ pub fn panic_for_test(message: &str) {
 /// `settings` is `name=value` lines, like the CLI's `--set`.
 #[wasm_bindgen]
 pub fn run_scenario(script: &str, profile: &str, settings: &str) -> Result<String, JsError> {
-    if profile != "pg" {
+    use indexlab_engine::report_json::report;
+    use indexlab_engine::scenario::{run_pg, run_yb};
+    if !matches!(profile, "pg" | "yb" | "both") {
         return Err(JsError::new(&format!(
-            "profile \"{profile}\" is not available yet; use \"pg\""
+            "unknown profile \"{profile}\"; use \"pg\", \"yb\" or \"both\""
         )));
     }
     let overrides: Vec<(String, String)> = settings
@@ -66,6 +68,13 @@ pub fn run_scenario(script: &str, profile: &str, settings: &str) -> Result<Strin
             None => Err(JsError::new(&format!("expected name=value, got \"{l}\""))),
         })
         .collect::<Result<_, _>>()?;
-    let (report, _) = indexlab_engine::scenario::run_pg(script, &overrides);
-    Ok(indexlab_engine::report_json::report(&report).to_string())
+    Ok(match profile {
+        "pg" => report(&run_pg(script, &overrides).0).to_string(),
+        "yb" => report(&run_yb(script, &overrides).0).to_string(),
+        _ => format!(
+            "{{\"pg\":{},\"yb\":{}}}",
+            report(&run_pg(script, &overrides).0),
+            report(&run_yb(script, &overrides).0)
+        ),
+    })
 }

@@ -196,6 +196,23 @@ pub fn decode_key(bytes: &[u8], columns: &[KeyColumn]) -> Result<Vec<Value>, Key
     Ok(values)
 }
 
+/// Decodes the first `columns.len()` values at the start of `bytes` and returns
+/// them with the number of bytes they took (the encoding is prefix-free, so a
+/// key can carry more after its columns).
+pub fn decode_prefix(bytes: &[u8], columns: &[KeyColumn]) -> Result<(Vec<Value>, usize), KeyError> {
+    let mut reader = Reader {
+        bytes,
+        pos: 0,
+        invert: false,
+    };
+    let mut values = Vec::with_capacity(columns.len());
+    for column in columns {
+        reader.invert = column.order == SortOrder::Desc;
+        values.push(reader.column(column.ty)?);
+    }
+    Ok((values, reader.pos))
+}
+
 struct Reader<'a> {
     bytes: &'a [u8],
     pos: usize,

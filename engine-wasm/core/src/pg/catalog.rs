@@ -161,6 +161,7 @@ impl Catalog {
                         name: ix.name.clone(),
                         key: ix.key.clone(),
                         include: ix.include.clone(),
+                        hash: false,
                     }
                 })
                 .collect(),

@@ -53,7 +53,7 @@ fn make_pool(settings: &Settings) -> Result<BufferPool, SqlError> {
     BufferPool::new(frames, page_size, policy).map_err(setting_error)
 }
 
-pub(super) fn cost_model(settings: &Settings) -> Result<CostModel, SqlError> {
+pub fn cost_model(settings: &Settings) -> Result<CostModel, SqlError> {
     let us = |name: &str| -> Result<f64, SqlError> {
         Ok(settings.get_nanos(name).map_err(setting_error)? as f64 / 1000.0)
     };

@@ -200,9 +200,11 @@ fn convert_type(t: &sp::DataType) -> Result<(SqlType, bool), SqlError> {
     Ok((ty, false))
 }
 
+/// Key columns; as in YugabyteDB, a first column without ASC or DESC is hashed.
 fn key_columns(cols: &[sp::IndexColumn]) -> Result<Vec<KeyColumn>, SqlError> {
     cols.iter()
-        .map(|c| {
+        .enumerate()
+        .map(|(i, c)| {
             let name = match &c.column.expr {
                 sp::Expr::Identifier(id) => ident_name(id),
                 other => return Err(unsupported(format!("an index on the expression {other}"))),
@@ -214,7 +216,7 @@ fn key_columns(cols: &[sp::IndexColumn]) -> Result<Vec<KeyColumn>, SqlError> {
             Ok(KeyColumn {
                 name,
                 order,
-                hash: false,
+                hash: i == 0 && c.column.options.sort.is_none(),
             })
         })
         .collect()
@@ -231,7 +233,7 @@ fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, SqlError> {
                 primary_key = Some(vec![KeyColumn {
                     name: name.clone(),
                     order: Order::Asc,
-                    hash: false,
+                    hash: true,
                 }]);
             }
         }

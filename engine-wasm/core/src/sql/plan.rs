@@ -30,6 +30,9 @@ pub struct IndexInfo {
     pub key: Vec<(usize, Order)>,
     /// INCLUDE columns (stored, not ordered).
     pub include: Vec<usize>,
+    /// Hash-sharded on its first column (YugabyteDB): only equality finds rows
+    /// by it, and it gives no order.
+    pub hash: bool,
 }
 
 impl IndexInfo {
@@ -48,6 +51,20 @@ pub enum KeyCond {
     },
     /// `= ANY`: one descent per value.
     Points(Vec<Expr>),
+}
+
+impl KeyCond {
+    /// `col = x` or `col IN (…)`: what a hash-sharded key can find.
+    pub fn is_equality(&self) -> bool {
+        match self {
+            KeyCond::Points(_) => true,
+            KeyCond::Range {
+                lower: Bound::Included(a),
+                upper: Bound::Included(b),
+            } => a == b,
+            KeyCond::Range { .. } => false,
+        }
+    }
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -308,7 +325,11 @@ pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
                 (None, _) => rest.push(p.clone()),
             }
         }
-        let direction = order_direction(table, index, &q.order_by);
+        if index.hash && !cond.as_ref().is_some_and(KeyCond::is_equality) {
+            rest.append(&mut used);
+            cond = None;
+        }
+        let direction = order_direction(table, index, &q.order_by).filter(|_| !index.hash);
         let score = match (direction.is_some(), cond.is_some()) {
             (true, true) => 3,
             (true, false) => 2,

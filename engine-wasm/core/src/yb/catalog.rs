@@ -1,0 +1,224 @@
+//! The yb profile's catalog: tables and secondary indexes, each a DocDB relation
+//! stored in its own tablets.
+
+use super::doc_key::{doc_key, key_hash, push_escaped};
+use crate::btree::KeyColumn;
+use crate::pg::key_column;
+use crate::sql::ast::{ColumnDef, Order};
+use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::plan::{IndexInfo, TableInfo};
+use crate::value::{SqlType, Value};
+
+/// How a relation's rows become document keys.
+#[derive(Debug, Clone)]
+pub struct KeySpec {
+    /// Key columns (positions in the relation's row) hashed for sharding.
+    pub hash: Vec<usize>,
+    /// Key columns ordered within a tablet.
+    pub range: Vec<usize>,
+    pub hash_columns: Vec<KeyColumn>,
+    pub range_columns: Vec<KeyColumn>,
+}
+
+impl KeySpec {
+    pub fn new(types: &[SqlType], key: &[(usize, Order, bool)]) -> KeySpec {
+        let (hash, range): (Vec<_>, Vec<_>) = key.iter().partition(|(_, _, h)| *h);
+        KeySpec {
+            hash_columns: hash
+                .iter()
+                .map(|(c, o, _)| key_column(types[*c], *o))
+                .collect(),
+            range_columns: range
+                .iter()
+                .map(|(c, o, _)| key_column(types[*c], *o))
+                .collect(),
+            hash: hash.iter().map(|(c, _, _)| *c).collect(),
+            range: range.iter().map(|(c, _, _)| *c).collect(),
+        }
+    }
+
+    pub fn is_hash(&self) -> bool {
+        !self.hash.is_empty()
+    }
+
+    /// The document key of `row` (values picked by position).
+    pub fn encode(&self, row: &[Value], out: &mut Vec<u8>) -> Result<(), SqlError> {
+        let pick = |cols: &[usize]| cols.iter().map(|&c| row[c].clone()).collect::<Vec<_>>();
+        doc_key(
+            &pick(&self.hash),
+            &self.hash_columns,
+            &pick(&self.range),
+            &self.range_columns,
+            out,
+        )
+        .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))
+    }
+}
+
+/// A relation's tablets: positions in the engine's tablet list, each owning a
+/// slice of the 16-bit hash space (hash sharding) or the whole key range.
+#[derive(Debug, Clone, Default)]
+pub struct Tablets {
+    pub ids: Vec<usize>,
+}
+
+impl Tablets {
+    /// The tablet holding document key `doc` (hash ranges split evenly).
+    pub fn for_key(&self, doc: &[u8]) -> usize {
+        let n = self.ids.len();
+        let slot = (usize::from(key_hash(doc)) * n) >> 16;
+        self.ids[slot.min(n - 1)]
+    }
+}
+
+pub struct YbTable {
+    pub name: String,
+    pub columns: Vec<ColumnDef>,
+    pub types: Vec<SqlType>,
+    /// The primary key, or none: rows are then keyed by a generated ybctid.
+    pub key: Option<KeySpec>,
+    pub sequences: Vec<Option<i64>>,
+    pub indexes: Vec<usize>,
+    pub tablets: Tablets,
+    /// Metrics id of the table.
+    pub rel: usize,
+    /// Rows ever keyed by a generated ybctid (its source of uniqueness).
+    pub next_ybctid: u64,
+}
+
+pub struct YbIndex {
+    pub name: String,
+    pub table: usize,
+    /// Key columns as positions in the table, with order and hashing.
+    pub key: Vec<(usize, Order, bool)>,
+    pub include: Vec<usize>,
+    pub unique: bool,
+    /// The index row's key: its key columns (positions 0..n of the index row).
+    pub spec: KeySpec,
+    /// How INCLUDE columns are encoded in the value.
+    pub include_columns: Vec<KeyColumn>,
+    pub tablets: Tablets,
+    pub rel: usize,
+}
+
+impl YbIndex {
+    /// The index entry of a table row whose document key is `base`: the RocksDB
+    /// document key (with the base key embedded for a non-unique index, so entries
+    /// stay distinct) and the value's payload (the base key for a unique index).
+    pub fn entry(
+        &self,
+        row: &[Value],
+        base: &[u8],
+        key: &mut Vec<u8>,
+    ) -> Result<Vec<u8>, SqlError> {
+        let values: Vec<Value> = self.key.iter().map(|(c, _, _)| row[*c].clone()).collect();
+        self.spec.encode(&values, key)?;
+        // A packed index row: its INCLUDE columns, then the base key if unique.
+        let mut payload = vec![super::row::PACKED, 0];
+        let included: Vec<Value> = self.include.iter().map(|c| row[*c].clone()).collect();
+        crate::btree::encode_key_into(&included, &self.include_columns, &mut payload)
+            .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
+        if self.unique {
+            push_escaped(&mut payload, base);
+        } else {
+            // The group end stays last: the base key goes in front of it.
+            key.pop();
+            push_escaped(key, base);
+            key.push(super::doc_key::GROUP_END);
+        }
+        Ok(payload)
+    }
+}
+
+#[derive(Default)]
+pub struct YbCatalog {
+    pub tables: Vec<Option<YbTable>>,
+    pub indexes: Vec<Option<YbIndex>>,
+}
+
+fn semantic(msg: String) -> SqlError {
+    SqlError::new(ErrorKind::Semantic, msg)
+}
+
+impl YbCatalog {
+    pub fn table_id(&self, name: &str) -> Result<usize, SqlError> {
+        self.tables
+            .iter()
+            .position(|t| t.as_ref().is_some_and(|t| t.name == name))
+            .ok_or_else(|| semantic(format!("relation \"{name}\" does not exist")))
+    }
+
+    pub fn table(&self, id: usize) -> &YbTable {
+        self.tables[id]
+            .as_ref()
+            .expect("table ids come from table_id")
+    }
+
+    pub fn table_mut(&mut self, id: usize) -> &mut YbTable {
+        self.tables[id]
+            .as_mut()
+            .expect("table ids come from table_id")
+    }
+
+    pub fn index(&self, id: usize) -> &YbIndex {
+        self.indexes[id]
+            .as_ref()
+            .expect("index ids come from the table")
+    }
+
+    pub fn name_taken(&self, name: &str) -> bool {
+        self.tables.iter().flatten().any(|t| t.name == name)
+            || self.indexes.iter().flatten().any(|i| i.name == name)
+    }
+
+    pub fn planner_info(&self, id: usize) -> TableInfo {
+        let t = self.table(id);
+        let pk = t.key.as_ref().map(|k| IndexInfo {
+            name: format!("{}_pkey", t.name),
+            key: k
+                .hash
+                .iter()
+                .chain(&k.range)
+                .map(|&c| (c, Order::Asc))
+                .collect(),
+            include: (0..t.columns.len()).collect(),
+            hash: k.is_hash(),
+        });
+        let pk = pk.map(|mut p| {
+            // Key order as declared (DESC columns scan forward in DESC order).
+            let orders = k_orders(t);
+            for (i, o) in orders.into_iter().enumerate() {
+                p.key[i].1 = o;
+            }
+            p
+        });
+        TableInfo {
+            name: t.name.clone(),
+            columns: t.columns.iter().map(|c| (c.name.clone(), c.ty)).collect(),
+            indexes: pk
+                .into_iter()
+                .chain(t.indexes.iter().map(|&i| {
+                    let ix = self.index(i);
+                    IndexInfo {
+                        name: ix.name.clone(),
+                        key: ix.key.iter().map(|(c, o, _)| (*c, *o)).collect(),
+                        include: ix.include.clone(),
+                        hash: ix.key.first().is_some_and(|k| k.2),
+                    }
+                }))
+                .collect(),
+        }
+    }
+}
+
+fn k_orders(t: &YbTable) -> Vec<Order> {
+    let Some(k) = &t.key else { return Vec::new() };
+    k.hash_columns
+        .iter()
+        .chain(&k.range_columns)
+        .map(|c| match c.order {
+            crate::btree::SortOrder::Asc => Order::Asc,
+            crate::btree::SortOrder::Desc => Order::Desc,
+        })
+        .collect()
+}

@@ -1,0 +1,309 @@
+//! CREATE TABLE, CREATE INDEX, DROP TABLE, `\flush` and `\compact` on the yb
+//! profile: relations get tablets (hash-sharded over the tablet servers, or one
+//! range tablet), each a fresh LSM tree.
+
+use super::catalog::{KeySpec, Tablets, YbIndex, YbTable};
+use super::engine::{setting_error, YbEngine};
+use super::tablet::Tablet;
+use crate::exec::Executor;
+use crate::lsm::Lsm;
+use crate::scenario::Outcome;
+use crate::sql::ast::{CreateIndex, CreateTable, KeyColumn, Order};
+use crate::sql::error::{ErrorKind, SqlError};
+
+fn semantic(msg: String) -> SqlError {
+    SqlError::new(ErrorKind::Semantic, msg)
+}
+
+fn lsm_error(e: impl std::fmt::Display) -> SqlError {
+    SqlError::new(ErrorKind::Execution, e.to_string())
+}
+
+impl YbEngine {
+    /// Tablets for a new relation: `split` of them if hash-sharded (default: one
+    /// per tablet server, or `num_tablets`), one if range-sharded.
+    fn new_tablets(
+        &mut self,
+        rel: usize,
+        hash: bool,
+        split: Option<u32>,
+    ) -> Result<Tablets, SqlError> {
+        let servers = self.caches.len();
+        let default = match self
+            .settings
+            .get_int("num_tablets")
+            .map_err(setting_error)?
+        {
+            0 => servers,
+            n => n as usize,
+        };
+        let n = if hash {
+            split.map_or(default, |s| s.max(1) as usize)
+        } else {
+            1
+        };
+        let mut ids = Vec::with_capacity(n);
+        for i in 0..n {
+            let id = self.tablets.len();
+            let lsm = Lsm::new(self.lsm_options(id as u32)?).map_err(lsm_error)?;
+            // Leaders spread round-robin, continuing from the last relation's.
+            let tserver = id % servers;
+            self.tablets.push(Tablet {
+                reported: *lsm.stats(),
+                lsm,
+                tserver,
+                rel,
+            });
+            let _ = i;
+            ids.push(id);
+        }
+        Ok(Tablets { ids })
+    }
+
+    fn new_rel(&mut self, name: &str) -> usize {
+        self.names.push(name.to_string());
+        self.names.len() - 1
+    }
+
+    fn column_position(&self, table: usize, name: &str) -> Result<usize, SqlError> {
+        let t = self.catalog.table(table);
+        t.columns
+            .iter()
+            .position(|c| c.name == name)
+            .ok_or_else(|| {
+                semantic(format!(
+                    "column \"{name}\" named in key does not exist in table \"{}\"",
+                    t.name
+                ))
+            })
+    }
+
+    fn key_of(
+        &self,
+        table: usize,
+        cols: &[KeyColumn],
+    ) -> Result<Vec<(usize, Order, bool)>, SqlError> {
+        cols.iter()
+            .map(|c| Ok((self.column_position(table, &c.name)?, c.order, c.hash)))
+            .collect()
+    }
+
+    pub(super) fn create_table(&mut self, t: &CreateTable) -> Result<Outcome, SqlError> {
+        if self.catalog.name_taken(&t.name) {
+            if t.if_not_exists {
+                return Ok(Outcome::tag("CREATE TABLE")
+                    .notice(format!("relation \"{}\" already exists, skipping", t.name)));
+            }
+            return Err(semantic(format!("relation \"{}\" already exists", t.name)));
+        }
+        let rel = self.new_rel(&t.name);
+        let id = self.catalog.tables.len();
+        self.catalog.tables.push(Some(YbTable {
+            name: t.name.clone(),
+            types: t.columns.iter().map(|c| c.ty).collect(),
+            sequences: t.columns.iter().map(|c| c.serial.then_some(1)).collect(),
+            columns: t.columns.clone(),
+            key: None,
+            indexes: Vec::new(),
+            tablets: Tablets::default(),
+            rel,
+            next_ybctid: 0,
+        }));
+        let key = match &t.primary_key {
+            Some(pk) => {
+                let key = self.key_of(id, pk)?;
+                Some(KeySpec::new(&self.catalog.table(id).types, &key))
+            }
+            None => None,
+        };
+        // Without a primary key, rows are hash-sharded on a generated ybctid.
+        let hash = key.as_ref().is_none_or(KeySpec::is_hash);
+        let tablets = self.new_tablets(rel, hash, t.split_into)?;
+        let table = self.catalog.table_mut(id);
+        table.key = key;
+        table.tablets = tablets;
+        Ok(Outcome::tag("CREATE TABLE"))
+    }
+
+    pub(super) fn create_index(&mut self, i: &CreateIndex) -> Result<Outcome, SqlError> {
+        let table = self.catalog.table_id(&i.table)?;
+        let cols: Vec<String> = i.columns.iter().map(|c| c.name.clone()).collect();
+        let name = match &i.name {
+            Some(n) => n.clone(),
+            None => format!("{}_{}_idx", i.table, cols.join("_")),
+        };
+        if self.catalog.name_taken(&name) {
+            if i.if_not_exists {
+                return Ok(Outcome::tag("CREATE INDEX")
+                    .notice(format!("relation \"{name}\" already exists, skipping")));
+            }
+            return Err(semantic(format!("relation \"{name}\" already exists")));
+        }
+        let key = self.key_of(table, &i.columns)?;
+        let include = i
+            .include
+            .iter()
+            .map(|c| self.column_position(table, c))
+            .collect::<Result<Vec<_>, _>>()?;
+        let types = self.catalog.table(table).types.clone();
+        let include_types = include
+            .iter()
+            .map(|c| crate::btree::KeyColumn::asc(types[*c]))
+            .collect();
+        let key_types: Vec<_> = key.iter().map(|(c, _, _)| types[*c]).collect();
+        // The index row's own key: its columns 0..n, with the same order and hashing.
+        let own: Vec<(usize, Order, bool)> = key
+            .iter()
+            .enumerate()
+            .map(|(n, (_, o, h))| (n, *o, *h))
+            .collect();
+        let spec = KeySpec::new(&key_types, &own);
+        let rel = self.new_rel(&name);
+        let tablets = self.new_tablets(rel, spec.is_hash(), None)?;
+        let id = self.catalog.indexes.len();
+        self.catalog.indexes.push(Some(YbIndex {
+            name,
+            table,
+            key,
+            include,
+            unique: i.unique,
+            spec,
+            include_columns: include_types,
+            tablets,
+            rel,
+        }));
+        self.catalog.table_mut(table).indexes.push(id);
+        self.backfill(id)?;
+        Ok(Outcome::tag("CREATE INDEX"))
+    }
+
+    /// Writes the index entries of the rows already in the table.
+    fn backfill(&mut self, index: usize) -> Result<(), SqlError> {
+        let table = self.catalog.index(index).table;
+        let q = crate::sql::ast::Select::empty();
+        let rows = self.scan_for_change(table, q.filter.as_ref())?;
+        for (_, row) in rows {
+            let base = self.base_key(table, &row)?;
+            self.write_index_entry(index, &row, &base, false)?;
+        }
+        Ok(())
+    }
+
+    pub(super) fn drop_table(&mut self, name: &str, if_exists: bool) -> Result<Outcome, SqlError> {
+        let id = match self.catalog.table_id(name) {
+            Ok(id) => id,
+            Err(_) if if_exists => {
+                return Ok(Outcome::tag("DROP TABLE")
+                    .notice(format!("table \"{name}\" does not exist, skipping")))
+            }
+            Err(e) => return Err(e),
+        };
+        if let Some(t) = self.catalog.tables[id].take() {
+            for i in t.indexes {
+                self.catalog.indexes[i] = None;
+            }
+        }
+        Ok(Outcome::tag("DROP TABLE"))
+    }
+
+    /// The tablets of `table` and its indexes, or of every relation.
+    fn tablets_of(&self, table: Option<&str>) -> Result<Vec<usize>, SqlError> {
+        let ids: Vec<usize> = match table {
+            Some(name) => vec![self.catalog.table_id(name)?],
+            None => (0..self.catalog.tables.len())
+                .filter(|i| self.catalog.tables[*i].is_some())
+                .collect(),
+        };
+        let mut out = Vec::new();
+        for id in ids {
+            let t = self.catalog.table(id);
+            out.extend(&t.tablets.ids);
+            for &i in &t.indexes {
+                out.extend(&self.catalog.index(i).tablets.ids);
+            }
+        }
+        Ok(out)
+    }
+
+    /// `\flush [table]`: memtables to new SSTs (`yb-ts-cli flush_tablet`).
+    pub fn flush(&mut self, table: Option<&str>) -> Result<Outcome, SqlError> {
+        for t in self.tablets_of(table)? {
+            self.tablets[t].lsm.flush().map_err(lsm_error)?;
+        }
+        self.drain_events();
+        Ok(Outcome::tag("FLUSH"))
+    }
+
+    /// `\compact [table]`: flush, then one sorted run per tablet
+    /// (`yb-ts-cli compact_all_tablets`, as article 000 does).
+    pub fn compact(&mut self, table: Option<&str>) -> Result<Outcome, SqlError> {
+        for t in self.tablets_of(table)? {
+            self.tablets[t].lsm.compact_all().map_err(lsm_error)?;
+        }
+        self.drain_events();
+        Ok(Outcome::tag("COMPACT"))
+    }
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+impl YbEngine {
+    /// Moves the tablets' structural LSM events into the trace.
+    pub(super) fn drain_events(&mut self) {
+        use crate::lsm::LsmEvent;
+        use crate::trace::Event;
+        for (id, t) in self.tablets.iter_mut().enumerate() {
+            let relation = self.names[t.rel].clone();
+            let tablet = id as u32;
+            for e in t.lsm.take_events() {
+                self.trace.push(match e {
+                    LsmEvent::MemtableSealed { entries, bytes, .. } => Event::MemtableSealed {
+                        relation: relation.clone(),
+                        tablet,
+                        entries,
+                        bytes,
+                    },
+                    LsmEvent::Flush { sst, .. } => Event::Flush {
+                        relation: relation.clone(),
+                        tablet,
+                        sst: sst.id,
+                        bytes: sst.file_size,
+                        entries: sst.entries,
+                        smallest: hex(&sst.smallest),
+                        largest: hex(&sst.largest),
+                    },
+                    LsmEvent::CompactionStart {
+                        id,
+                        inputs,
+                        output_level,
+                        ..
+                    } => Event::CompactionStart {
+                        relation: relation.clone(),
+                        tablet,
+                        id,
+                        inputs: inputs.iter().flat_map(|l| l.ssts.iter().copied()).collect(),
+                        output_level,
+                    },
+                    LsmEvent::CompactionFinish {
+                        id,
+                        inputs,
+                        outputs,
+                        read_bytes,
+                        write_bytes,
+                        ..
+                    } => Event::CompactionFinish {
+                        relation: relation.clone(),
+                        tablet,
+                        id,
+                        inputs,
+                        outputs: outputs.iter().map(|o| o.id).collect(),
+                        read_bytes,
+                        write_bytes,
+                    },
+                });
+            }
+        }
+    }
+}

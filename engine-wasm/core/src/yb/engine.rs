@@ -1,0 +1,292 @@
+//! The YugabyteDB profile: tables and indexes as DocDB documents in tablets, one
+//! LSM tree each, on tablet servers that each have a block cache.
+
+use super::catalog::YbCatalog;
+use super::doc_key::HybridTime;
+use super::stats::RelStats;
+use super::tablet::Tablet;
+use crate::clock::{Clock, CostModel};
+use crate::exec::Executor;
+use crate::lsm::{
+    BlockCache, BloomKey, CompactionOptions, CompactionStyle, LsmOptions, TableOptions,
+};
+use crate::metrics::{Metrics, RelationMetrics};
+use crate::rng::Rng;
+use crate::scenario::Outcome;
+use crate::settings::Settings;
+use crate::sql::ast::Statement;
+use crate::sql::error::{ErrorKind, SqlError};
+use crate::trace::Trace;
+
+pub struct YbEngine {
+    pub(super) settings: Settings,
+    pub(super) clock: Clock,
+    pub(super) cost: CostModel,
+    pub(super) rng: Rng,
+    pub(super) trace: Trace,
+    pub(super) catalog: YbCatalog,
+    pub(super) tablets: Vec<Tablet>,
+    /// One block cache per tablet server.
+    pub(super) caches: Vec<BlockCache>,
+    /// Relation names by metrics id.
+    pub(super) names: Vec<String>,
+    /// Counters of the statement being run, by relation id.
+    pub(super) stats: Vec<RelStats>,
+    pub(super) metrics: Metrics,
+    pub(super) statement_start_us: i64,
+    pub(super) last_ht: HybridTime,
+    /// Tablets the statement wrote to, with their operation counts.
+    pub(super) written: Vec<(usize, u64)>,
+    /// While UPDATE/DELETE look for their rows: each row's document key (the
+    /// scan's row locator indexes it).
+    pub(super) scan_keys: Option<Vec<Vec<u8>>>,
+}
+
+pub(super) fn setting_error(e: impl std::fmt::Display) -> SqlError {
+    SqlError::new(ErrorKind::Setting, e.to_string())
+}
+
+impl YbEngine {
+    pub fn new(settings: Settings) -> Result<Self, SqlError> {
+        let servers = settings.get_int("tablet_servers").map_err(setting_error)? as usize;
+        let cache = settings
+            .get_bytes("block_cache_size")
+            .map_err(setting_error)?;
+        let budget = settings
+            .get_int("trace_detail_rows")
+            .map_err(setting_error)?;
+        let seed = settings.get_int("seed").map_err(setting_error)?;
+        Ok(YbEngine {
+            clock: Clock::default(),
+            cost: crate::pg::cost_model(&settings)?,
+            rng: Rng::new(seed as u64),
+            trace: Trace::new(budget.max(0) as usize),
+            catalog: YbCatalog::default(),
+            tablets: Vec::new(),
+            caches: (0..servers.max(1))
+                .map(|_| BlockCache::new(cache))
+                .collect(),
+            names: Vec::new(),
+            stats: Vec::new(),
+            metrics: Metrics::default(),
+            statement_start_us: 0,
+            last_ht: HybridTime {
+                micros: 0,
+                logical: 0,
+            },
+            written: Vec::new(),
+            scan_keys: None,
+            settings,
+        })
+    }
+
+    pub fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    pub fn trace(&self) -> &Trace {
+        &self.trace
+    }
+
+    pub fn clock(&self) -> &Clock {
+        &self.clock
+    }
+
+    pub fn tablets(&self) -> &[Tablet] {
+        &self.tablets
+    }
+
+    /// The LSM options the settings ask for (one tree per tablet).
+    pub(super) fn lsm_options(&self, owner: u32) -> Result<LsmOptions, SqlError> {
+        let s = &self.settings;
+        let bytes = |n: &str| s.get_bytes(n).map_err(setting_error);
+        let int = |n: &str| s.get_int(n).map_err(setting_error);
+        let style = match s.get_enum("compaction_style").map_err(setting_error)? {
+            "leveled" => CompactionStyle::Leveled,
+            _ => CompactionStyle::Universal,
+        };
+        Ok(LsmOptions {
+            owner,
+            write_buffer_size: bytes("write_buffer_size")?,
+            table: TableOptions {
+                block_size: bytes("block_size")? as u32,
+                index_block_size: bytes("index_block_size")? as u32,
+                filter_block_size: bytes("filter_block_size")? as u32,
+                bloom_bits_per_key: int("bloom_bits_per_key")? as u32,
+                // DocDB's filter hashes the document key, not the hybrid time.
+                bloom_key: BloomKey::new(super::doc_key::doc_key_of),
+                ..TableOptions::default()
+            },
+            compaction: CompactionOptions {
+                style,
+                level0_file_num_compaction_trigger: int("level0_file_num_compaction_trigger")?
+                    as u32,
+                max_bytes_for_level_base: bytes("max_bytes_for_level_base")?,
+                max_bytes_for_level_multiplier: s
+                    .get_float("max_bytes_for_level_multiplier")
+                    .map_err(setting_error)?,
+                target_file_size_base: bytes("target_file_size_base")?,
+                universal_size_ratio: int("universal_compaction_size_ratio")? as u32,
+                universal_min_merge_width: int("universal_compaction_min_merge_width")? as u32,
+                universal_max_size_amplification_percent: int(
+                    "universal_compaction_max_size_amplification_percent",
+                )? as u32,
+                ..CompactionOptions::default()
+            },
+            auto_flush: true,
+            auto_compact: true,
+        })
+    }
+
+    /// The counters of relation `rel` for this statement.
+    pub(super) fn rel_stats(&mut self, rel: usize) -> &mut RelStats {
+        if self.stats.len() <= rel {
+            self.stats.resize(rel + 1, RelStats::default());
+        }
+        &mut self.stats[rel]
+    }
+
+    /// A new hybrid time, after every earlier one (the clock, plus a logical
+    /// counter for writes in the same microsecond).
+    pub(super) fn next_ht(&mut self) -> HybridTime {
+        let micros = self.clock.timestamp().max(0) as u64;
+        self.last_ht = if micros > self.last_ht.micros {
+            HybridTime { micros, logical: 0 }
+        } else {
+            HybridTime {
+                micros: self.last_ht.micros,
+                logical: self.last_ht.logical.wrapping_add(1),
+            }
+        };
+        self.last_ht
+    }
+
+    pub fn execute(&mut self, stmt: &Statement) -> Result<Outcome, SqlError> {
+        self.statement_start_us = self.clock.timestamp();
+        let out = match stmt {
+            Statement::CreateTable(t) => self.create_table(t),
+            Statement::CreateIndex(i) => self.create_index(i),
+            Statement::DropTable { name, if_exists } => self.drop_table(name, *if_exists),
+            Statement::Insert {
+                table,
+                columns,
+                source,
+            } => self.insert(table, columns.as_deref(), source),
+            Statement::Update {
+                table,
+                assignments,
+                filter,
+            } => self.update(table, assignments, filter.as_ref()),
+            Statement::Delete { table, filter } => self.delete(table, filter.as_ref()),
+            Statement::Select(q) => self.select(q),
+            Statement::Explain { options, statement } => {
+                crate::exec::explain::explain(self, options, statement)
+            }
+            Statement::Vacuum { .. } => Ok(Outcome::tag("VACUUM")
+                .notice("YugabyteDB needs no VACUUM: old versions go at compaction")),
+            Statement::Set { name, value } => self.set(name, value),
+            Statement::Reset { name } => {
+                self.settings.reset(name).map_err(setting_error)?;
+                Ok(Outcome::tag("RESET"))
+            }
+            Statement::Show { name } => {
+                let v = self.settings.show(name).map_err(setting_error)?;
+                Ok(Outcome::single(name, v))
+            }
+        };
+        self.finish_writes();
+        self.drain_events();
+        out
+    }
+
+    fn set(&mut self, name: &str, value: &str) -> Result<Outcome, SqlError> {
+        let def = self.settings.set(name, value).map_err(setting_error)?;
+        self.cost = crate::pg::cost_model(&self.settings)?;
+        let mut out = Outcome::tag("SET");
+        if def.scope.name() == "pg" {
+            out.notices.push(format!(
+                "setting \"{name}\" belongs to the PostgreSQL profile; YugabyteDB ignores it"
+            ));
+        }
+        Ok(out)
+    }
+
+    /// Sets a setting for a hint's duration (no notice: the hint asked for it).
+    pub fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError> {
+        self.settings.set(name, value).map_err(setting_error)?;
+        self.cost = crate::pg::cost_model(&self.settings)?;
+        Ok(())
+    }
+
+    /// Write requests: each tablet written to gets its operations in requests of
+    /// at most `ysql_request_limit`.
+    fn finish_writes(&mut self) {
+        let limit = self
+            .settings
+            .get_int("ysql_request_limit")
+            .unwrap_or(1024)
+            .max(1) as u64;
+        for (tablet, ops) in std::mem::take(&mut self.written) {
+            let rel = self.tablets[tablet].rel;
+            self.rel_stats(rel).write_requests += ops.div_ceil(limit);
+        }
+    }
+
+    /// Hands over the statement's counters and starts new ones.
+    pub fn take_metrics(&mut self) -> (Metrics, RelationMetrics) {
+        let mut metrics = std::mem::take(&mut self.metrics);
+        let mut relations = RelationMetrics::default();
+        let mut add = |rel: usize, name: &'static str, v: f64, names: &[String]| {
+            let rname = names.get(rel).map_or("?", String::as_str);
+            metrics.add(name, v);
+            relations.add(rname, name, v);
+        };
+        for (rel, s) in std::mem::take(&mut self.stats).iter().enumerate() {
+            for (name, v) in s.metrics() {
+                add(rel, name, v, &self.names);
+            }
+        }
+        for t in &mut self.tablets {
+            let now = *t.lsm.stats();
+            for (name, v) in [
+                ("flush_bytes", now.flush_bytes - t.reported.flush_bytes),
+                (
+                    "compaction_read_bytes",
+                    now.compaction_read_bytes - t.reported.compaction_read_bytes,
+                ),
+                (
+                    "compaction_write_bytes",
+                    now.compaction_write_bytes - t.reported.compaction_write_bytes,
+                ),
+                (
+                    "io_write_bytes",
+                    now.flush_bytes + now.compaction_write_bytes
+                        - t.reported.flush_bytes
+                        - t.reported.compaction_write_bytes,
+                ),
+            ] {
+                if v > 0 {
+                    add(t.rel, name, v as f64, &self.names);
+                }
+            }
+            t.reported = now;
+        }
+        (metrics, relations)
+    }
+
+    /// Write amplification over every tablet so far: SST bytes written by flushes
+    /// and compactions over the bytes the user wrote.
+    pub fn write_amplification(&self) -> f64 {
+        let (mut written, mut user) = (0u64, 0u64);
+        for t in &self.tablets {
+            let s = t.lsm.stats();
+            written += s.flush_bytes + s.compaction_write_bytes;
+            user += s.user_bytes_written;
+        }
+        if user == 0 {
+            0.0
+        } else {
+            written as f64 / user as f64
+        }
+    }
+}

@@ -1,0 +1,65 @@
+//! The yb profile as the shared executor sees it.
+
+use super::engine::YbEngine;
+use crate::clock::CostModel;
+use crate::exec::{QueryEngine, ScanOutput};
+use crate::settings::Settings;
+use crate::sql::ast::ExplainOptions;
+use crate::sql::error::SqlError;
+use crate::sql::eval::EvalEnv;
+use crate::sql::plan::{ScanPlan, TableInfo};
+
+impl QueryEngine for YbEngine {
+    fn env(&mut self) -> EvalEnv<'_> {
+        EvalEnv {
+            statement_start_us: self.statement_start_us,
+            clock_us: self.clock.timestamp(),
+            rng: &mut self.rng,
+        }
+    }
+
+    fn now_us(&self) -> f64 {
+        self.clock.now_us()
+    }
+
+    fn advance_us(&mut self, us: f64) {
+        self.clock.advance_us(us);
+    }
+
+    fn cost(&self) -> &CostModel {
+        &self.cost
+    }
+
+    fn settings(&self) -> &Settings {
+        &self.settings
+    }
+
+    fn table_id(&self, name: &str) -> Result<usize, SqlError> {
+        self.catalog.table_id(name)
+    }
+
+    fn planner_info(&self, table: usize) -> TableInfo {
+        self.catalog.planner_info(table)
+    }
+
+    fn run_scan(
+        &mut self,
+        table: usize,
+        plan: &ScanPlan,
+        limit: Option<u64>,
+    ) -> Result<ScanOutput, SqlError> {
+        self.scan(table, plan, limit)
+    }
+
+    /// BUFFERS counts PostgreSQL's shared buffers: YugabyteDB has none to show.
+    fn explain_notices(&self, options: &ExplainOptions) -> Vec<String> {
+        if options.buffers {
+            vec![
+                "EXPLAIN option BUFFERS shows PostgreSQL's shared buffers; YugabyteDB has none"
+                    .into(),
+            ]
+        } else {
+            Vec::new()
+        }
+    }
+}

@@ -1,0 +1,193 @@
+//! Read requests to one tablet, as DocDB serves them.
+//!
+//! A request opens an iterator and seeks once. Going forward it reads a row,
+//! then steps (`next`) to the next document — over older versions too. It reads
+//! up to `yb_fetch_row_limit` + 1 rows: the extra one is not returned but becomes
+//! the paging key, where the next request seeks again (article 000: 1024 rows
+//! scanned and 1025 nexts per request). Going backward, DocDB seeks to the
+//! current document's first entry, steps back (`prev`) onto the previous
+//! document's last entry, and seeks to that document's first entry (its newest
+//! version): two seeks a row (article 003). Without packed rows, reading a row
+//! steps through its column entries until the document key changes.
+
+use super::doc_key::{after_doc, doc_key_of, subkey_of};
+use super::engine::YbEngine;
+use super::row::live_row;
+use super::stats::RelStats;
+use crate::lsm::{DbIter, ReadOptions};
+use std::ops::Bound;
+
+/// A row as read: its document key and its newest entries (subkey, value).
+pub struct DocRow {
+    pub doc: Vec<u8>,
+    pub entries: Vec<(Vec<u8>, Vec<u8>)>,
+}
+
+/// What to read from one tablet.
+pub struct TabletRead {
+    pub tablet: usize,
+    /// Document-key byte bounds (prefixes).
+    pub lower: Bound<Vec<u8>>,
+    pub upper: Bound<Vec<u8>>,
+    pub backward: bool,
+    /// The range is one document (a full primary key): stop after it.
+    pub point: bool,
+}
+
+fn below_upper(key: &[u8], upper: &Bound<Vec<u8>>) -> bool {
+    match upper {
+        Bound::Unbounded => true,
+        Bound::Included(p) => key <= p.as_slice() || key.starts_with(p),
+        Bound::Excluded(p) => key < p.as_slice(),
+    }
+}
+
+fn above_lower(key: &[u8], lower: &Bound<Vec<u8>>) -> bool {
+    match lower {
+        Bound::Unbounded => true,
+        Bound::Included(p) => key >= p.as_slice(),
+        Bound::Excluded(p) => key > p.as_slice() && !key.starts_with(p),
+    }
+}
+
+fn in_range(key: &[u8], r: &TabletRead) -> bool {
+    above_lower(key, &r.lower) && below_upper(key, &r.upper)
+}
+
+/// One request's cursor state.
+/// (A step off the end of the data is not counted: the LSM's `next` follows
+/// YugabyteDB's `DBIter` there, which matches article 003's 999 nexts.)
+struct Cursor<'a> {
+    it: DbIter<'a>,
+}
+
+impl Cursor<'_> {
+    fn next(&mut self) -> bool {
+        self.it.next()
+    }
+
+    /// Reads the document under the cursor. A packed row or a tombstone (an
+    /// entry without subkey) is the whole row; otherwise the row's column
+    /// entries are read on until the document key changes. Returns whether the
+    /// cursor already stepped past the document.
+    fn read_doc(&mut self) -> (DocRow, bool) {
+        let doc = doc_key_of(self.it.key()).to_vec();
+        let mut entries: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        loop {
+            let sub = subkey_of(self.it.key());
+            let whole = entries.is_empty() && sub.is_empty();
+            if !entries.iter().any(|(s, _)| s == sub) {
+                entries.push((sub.to_vec(), self.it.value().to_vec()));
+            }
+            if whole {
+                return (DocRow { doc, entries }, false);
+            }
+            if !self.next() || doc_key_of(self.it.key()) != doc.as_slice() {
+                return (DocRow { doc, entries }, true);
+            }
+        }
+    }
+
+    /// Steps forward past document `doc` (older versions included).
+    fn skip_doc(&mut self, doc: &[u8]) -> bool {
+        while self.it.valid() && doc_key_of(self.it.key()) == doc {
+            if !self.next() {
+                return false;
+            }
+        }
+        self.it.valid()
+    }
+
+    /// Moves to the newest entry of the document before `doc` (seek, prev, seek).
+    fn prev_doc(&mut self, target: Option<&[u8]>) -> bool {
+        let landed = match target {
+            Some(t) => self.it.seek(t),
+            None => self.it.seek_to_last(),
+        };
+        let ok = if landed && target.is_some() {
+            self.it.prev()
+        } else {
+            landed
+        };
+        let ok = ok || (target.is_some() && !landed && self.it.seek_to_last());
+        if !ok {
+            return false;
+        }
+        let doc = doc_key_of(self.it.key()).to_vec();
+        self.it.seek(&doc)
+    }
+}
+
+impl YbEngine {
+    /// Runs one read request; returns the rows (live ones), whether the tablet
+    /// has more (and where the next request starts), and the request's counters.
+    pub(super) fn read_request(
+        &mut self,
+        r: &TabletRead,
+        start: Option<&[u8]>,
+        limit: u64,
+    ) -> (Vec<DocRow>, Option<Vec<u8>>, RelStats) {
+        let bypass = self
+            .settings
+            .get_int("yb_scan_cache_bypass_blocks")
+            .unwrap_or(2);
+        let opts = ReadOptions {
+            bypass_cache_after_data_blocks: Some(bypass.max(0) as u64),
+            ..ReadOptions::default()
+        };
+        let t = &self.tablets[r.tablet];
+        let mut c = Cursor {
+            it: t.lsm.iter(&mut self.caches[t.tserver], &opts),
+        };
+        let (mut rows, mut consumed, mut paging) = (Vec::new(), 0u64, None);
+        let mut valid = if r.backward {
+            let target = match (start, &r.upper) {
+                (Some(s), _) => Some(after_doc(s)),
+                (None, Bound::Unbounded) => None,
+                (None, Bound::Included(p)) => Some(after_doc(p)),
+                (None, Bound::Excluded(p)) => Some(p.clone()),
+            };
+            c.prev_doc(target.as_deref())
+        } else {
+            let target = match (start, &r.lower) {
+                (Some(s), _) => s.to_vec(),
+                (None, Bound::Unbounded) => Vec::new(),
+                (None, Bound::Included(p)) => p.clone(),
+                (None, Bound::Excluded(p)) => after_doc(p),
+            };
+            c.it.seek(&target)
+        };
+        while valid && in_range(c.it.key(), r) {
+            let (row, stepped) = c.read_doc();
+            consumed += 1;
+            let doc = row.doc.clone();
+            let page_here = limit > 0 && consumed == limit + 1;
+            if row.entries.first().is_some_and(|(_, v)| live_row(v)) && !page_here {
+                rows.push(row);
+            }
+            if r.point {
+                break;
+            }
+            valid = if r.backward {
+                // The paging row is re-read by the next request: no step back.
+                !page_here && c.prev_doc(Some(&doc))
+            } else if stepped {
+                c.it.valid()
+            } else {
+                c.skip_doc(&doc)
+            };
+            if page_here {
+                paging = Some(doc);
+                break;
+            }
+        }
+        let stats = RelStats {
+            read: *c.it.stats(),
+            read_requests: 1,
+            rows_scanned: rows.len() as u64,
+            keys_found: consumed,
+            ..RelStats::default()
+        };
+        (rows, paging, stats)
+    }
+}

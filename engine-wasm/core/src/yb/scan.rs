@@ -1,0 +1,439 @@
+//! Scans on the yb profile: the planner's access path turned into read
+//! requests on tablets, rows decoded from DocDB entries, and the EXPLAIN node
+//! with YugabyteDB's storage lines.
+
+use super::catalog::KeySpec;
+use super::doc_key::{doc_key, GROUP_END};
+use super::engine::YbEngine;
+use super::request::{DocRow, TabletRead};
+use super::row::{decode_doc_key, index_row, Packing};
+use super::stats::RelStats;
+use crate::btree::{encode_key, KeyColumn, SortOrder};
+use crate::exec::{Executor, QueryEngine, Row, ScanOutput};
+use crate::lsm::ReadStats;
+use crate::sql::ast::Expr;
+use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::eval::{accepts, bind, coerce, eval, Bound as BoundExpr, Scope};
+use crate::sql::plan::{AccessPath, KeyCond, ScanDirection, ScanPlan};
+use crate::value::Value;
+use std::ops::Bound;
+
+fn exec_error(e: impl std::fmt::Display) -> SqlError {
+    SqlError::new(ErrorKind::Execution, e.to_string())
+}
+
+/// Tablets, lower and upper document-key bounds, and whether it is one document.
+type KeyRange = (Vec<usize>, Bound<Vec<u8>>, Bound<Vec<u8>>, bool);
+
+/// What is being read: the table itself (seq scan or primary key) or an index.
+#[derive(Clone, Copy, PartialEq)]
+enum Source {
+    Table,
+    Index(usize),
+}
+
+/// What a scan gathered: rows, filter counts, and each relation's counters.
+pub(super) struct Collected {
+    filter: Vec<BoundExpr>,
+    limit: Option<u64>,
+    pub rows: Vec<(u64, Row)>,
+    pub removed: u64,
+    pub first_us: Option<f64>,
+    pub table: RelStats,
+    pub index: RelStats,
+}
+
+impl Collected {
+    fn full(&self) -> bool {
+        self.limit.is_some_and(|l| self.rows.len() as u64 >= l)
+    }
+}
+
+impl YbEngine {
+    /// Virtual time of block reads: cache hits and device reads.
+    pub(super) fn charge_reads(&mut self, s: &ReadStats) {
+        let c = &s.cache;
+        let us = c.hits() as f64 * self.cost.cache_hit_us
+            + (c.misses() + c.bypass_reads) as f64 * self.cost.device_read_us
+            + (s.number_db_seek + s.number_db_next + s.number_db_prev) as f64
+                * self.cost.cpu_compare_us;
+        self.clock.advance_us(us);
+    }
+
+    /// Virtual time of one read request: the round trip and the server's work.
+    fn charge_request(&mut self, s: &ReadStats) {
+        let rtt = self.settings.get_nanos("network").unwrap_or(50_000) as f64 / 1000.0;
+        let overhead = self
+            .settings
+            .get_nanos("cost_request_overhead")
+            .unwrap_or(0) as f64
+            / 1000.0;
+        self.clock.advance_us(rtt + overhead);
+        self.charge_reads(s);
+    }
+
+    /// The row locator of document `doc`: its place in `scan_keys` when an
+    /// UPDATE or DELETE is collecting them.
+    fn locator(&mut self, doc: &[u8]) -> u64 {
+        match &mut self.scan_keys {
+            Some(keys) => {
+                keys.push(doc.to_vec());
+                keys.len() as u64 - 1
+            }
+            None => 0,
+        }
+    }
+
+    /// The rows an UPDATE or DELETE changes, with their document keys.
+    pub(super) fn rows_for_change(
+        &mut self,
+        table: usize,
+        filter: Option<&Expr>,
+    ) -> Result<Vec<(Vec<u8>, Row)>, SqlError> {
+        self.scan_keys = Some(Vec::new());
+        let rows = self.scan_for_change(table, filter);
+        let keys = self.scan_keys.take().unwrap_or_default();
+        Ok(rows?
+            .into_iter()
+            .map(|(loc, row)| (keys[loc as usize].clone(), row))
+            .collect())
+    }
+
+    fn offer(&mut self, st: &mut Collected, locator: u64, row: Row) -> Result<(), SqlError> {
+        self.clock.advance_us(self.cost.cpu_row_us);
+        for f in &st.filter {
+            if !accepts(f, &row, &mut self.env())? {
+                st.removed += 1;
+                return Ok(());
+            }
+        }
+        if !st.full() {
+            st.first_us.get_or_insert(self.clock.now_us());
+            st.rows.push((locator, row));
+        }
+        Ok(())
+    }
+
+    /// A table row from its document.
+    fn table_row(&self, table: usize, d: &DocRow) -> Result<Row, SqlError> {
+        let t = self.catalog.table(table);
+        let mut row = vec![Value::Null; t.columns.len()];
+        if let Some(spec) = &t.key {
+            decode_doc_key(spec, &d.doc, &mut row)?;
+        }
+        let packing = Packing::of(t);
+        for (sub, value) in &d.entries {
+            match sub.as_slice() {
+                [] => packing.unpack(value, &mut row)?,
+                [super::doc_key::COLUMN, c] => {
+                    packing.unpack_column(*c as usize, value, &mut row)?
+                }
+                _ => {}
+            }
+        }
+        Ok(row.into_boxed_slice())
+    }
+
+    /// The byte ranges of `spec`'s documents a first-column condition selects,
+    /// each with its tablet(s), in scan order.
+    fn ranges(
+        &mut self,
+        spec: &KeySpec,
+        tablets: &[usize],
+        cond: Option<&KeyCond>,
+        backward: bool,
+    ) -> Result<Vec<KeyRange>, SqlError> {
+        let col: KeyColumn = spec
+            .hash_columns
+            .first()
+            .or(spec.range_columns.first())
+            .copied()
+            .ok_or_else(|| exec_error("a key without columns"))?;
+        let scope = Scope::default();
+        let mut prefix = |e: &Expr| -> Result<Vec<u8>, SqlError> {
+            let b = bind(e, &scope)?;
+            let v = coerce(eval(&b, &[], &mut self.env())?, col.ty)?;
+            if spec.is_hash() {
+                let mut k = Vec::new();
+                doc_key(&[v], &spec.hash_columns[..1], &[], &[], &mut k).map_err(exec_error)?;
+                k.pop(); // the range group's end: the prefix covers every range value
+                Ok(k)
+            } else {
+                encode_key(&[v], &[col]).map_err(exec_error)
+            }
+        };
+        let full_key = spec.hash.len() + spec.range.len() == 1;
+        let every = tablets.to_vec();
+        let tablet_of = |p: &[u8]| -> Vec<usize> {
+            let t = super::catalog::Tablets { ids: every.clone() };
+            vec![t.for_key(p)]
+        };
+        let mut out = match cond {
+            None => vec![(every.clone(), Bound::Unbounded, Bound::Unbounded, false)],
+            Some(KeyCond::Points(list)) => {
+                let mut keys = list
+                    .iter()
+                    .map(&mut prefix)
+                    .collect::<Result<Vec<_>, _>>()?;
+                keys.sort();
+                keys.dedup();
+                keys.into_iter()
+                    .map(|k| {
+                        (
+                            tablet_of(&k),
+                            Bound::Included(k.clone()),
+                            Bound::Included(k),
+                            full_key,
+                        )
+                    })
+                    .collect()
+            }
+            Some(c @ KeyCond::Range { lower, upper }) => {
+                let mut map = |b: &Bound<Expr>| -> Result<Bound<Vec<u8>>, SqlError> {
+                    Ok(match b {
+                        Bound::Included(e) => Bound::Included(prefix(e)?),
+                        Bound::Excluded(e) => Bound::Excluded(prefix(e)?),
+                        Bound::Unbounded => Bound::Unbounded,
+                    })
+                };
+                let (lo, hi) = (map(lower)?, map(upper)?);
+                let (lo, hi) = match col.order {
+                    SortOrder::Desc if !spec.is_hash() => (hi, lo),
+                    _ => (lo, hi),
+                };
+                let which = match (&lo, spec.is_hash()) {
+                    (Bound::Included(p), true) => tablet_of(p),
+                    _ => every.clone(),
+                };
+                // NULLs sort after values: a range bounded below stops before them.
+                let hi = match (&hi, spec.is_hash(), col.order) {
+                    (Bound::Unbounded, false, SortOrder::Asc)
+                        if !matches!(lo, Bound::Unbounded) =>
+                    {
+                        Bound::Excluded(encode_key(&[Value::Null], &[col]).map_err(exec_error)?)
+                    }
+                    _ => hi,
+                };
+                vec![(which, lo, hi, full_key && c.is_equality())]
+            }
+        };
+        if backward {
+            out.reverse();
+        }
+        let _ = GROUP_END;
+        Ok(out)
+    }
+
+    /// Reads every request of one tablet range, handing rows to `sink` request by
+    /// request until it is full.
+    fn read_range(
+        &mut self,
+        read: &TabletRead,
+        rel: usize,
+        st: &mut Collected,
+        source: Source,
+        table: usize,
+        fetch_base: bool,
+    ) -> Result<(), SqlError> {
+        let limit = self
+            .settings
+            .get_int("yb_fetch_row_limit")
+            .unwrap_or(1024)
+            .max(0) as u64;
+        let mut start: Option<Vec<u8>> = None;
+        loop {
+            let (rows, paging, stats) = self.read_request(read, start.as_deref(), limit);
+            self.charge_request(&stats.read);
+            self.trace.detail(|| crate::trace::Event::ReadRequest {
+                relation: self.names[rel].clone(),
+                tablet: read.tablet as u32,
+                seeks: stats.read.number_db_seek,
+                nexts: stats.read.number_db_next,
+                prevs: stats.read.number_db_prev,
+                rows: stats.rows_scanned,
+                cache_hits: stats.read.cache.hits(),
+                cache_misses: stats.read.cache.misses(),
+            });
+            match source {
+                Source::Table => st.table.add(&stats),
+                Source::Index(_) => st.index.add(&stats),
+            }
+            let mut bases = Vec::new();
+            for d in &rows {
+                match source {
+                    Source::Table => {
+                        let row = self.table_row(table, d)?;
+                        let loc = self.locator(&d.doc);
+                        self.offer(st, loc, row)?;
+                    }
+                    Source::Index(i) => {
+                        let width = self.catalog.table(table).columns.len();
+                        let (row, base) =
+                            index_row(self.catalog.index(i), width, &d.doc, &d.entries[0].1)?;
+                        if fetch_base {
+                            bases.push(base);
+                        } else {
+                            let loc = self.locator(&base);
+                            self.offer(st, loc, row)?;
+                        }
+                    }
+                }
+            }
+            if !bases.is_empty() {
+                self.fetch_rows(table, &bases, st)?;
+            }
+            match paging {
+                Some(p) if !st.full() => start = Some(p),
+                _ => return Ok(()),
+            }
+        }
+    }
+
+    /// An index scan's table lookups: one request for the batch of base keys.
+    fn fetch_rows(
+        &mut self,
+        table: usize,
+        bases: &[Vec<u8>],
+        st: &mut Collected,
+    ) -> Result<(), SqlError> {
+        let mut total = RelStats::default();
+        for base in bases {
+            let tablet = self.catalog.table(table).tablets.for_key(base);
+            let read = TabletRead {
+                tablet,
+                lower: Bound::Included(base.clone()),
+                upper: Bound::Included(base.clone()),
+                backward: false,
+                point: true,
+            };
+            let (rows, _, stats) = self.read_request(&read, None, 0);
+            self.charge_reads(&stats.read);
+            total.add(&stats);
+            for d in &rows {
+                let row = self.table_row(table, d)?;
+                let loc = self.locator(&d.doc);
+                self.offer(st, loc, row)?;
+            }
+        }
+        total.read_requests = 1;
+        st.table.add(&total);
+        Ok(())
+    }
+
+    pub(super) fn scan(
+        &mut self,
+        table: usize,
+        plan: &ScanPlan,
+        limit: Option<u64>,
+    ) -> Result<ScanOutput, SqlError> {
+        let scope = self.table_scope(table);
+        let filter = plan
+            .filter
+            .iter()
+            .map(|f| bind(f, &scope))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut st = Collected {
+            filter,
+            limit,
+            rows: Vec::new(),
+            removed: 0,
+            first_us: None,
+            table: RelStats::default(),
+            index: RelStats::default(),
+        };
+        let start = self.clock.now_us();
+        if limit != Some(0) {
+            self.scan_into(table, plan, &mut st)?;
+        }
+        let t = self.catalog.table(table);
+        let (trel, irel) = (t.rel, self.index_rel(table, plan));
+        let (ts, is) = (st.table.clone(), st.index.clone());
+        self.rel_stats(trel).add(&ts);
+        if let Some(r) = irel {
+            self.rel_stats(r).add(&is);
+        }
+        let node = self.scan_node(table, plan, &st, start);
+        Ok(ScanOutput {
+            rows: st.rows,
+            node,
+        })
+    }
+
+    /// The metrics id of the secondary index a plan reads, if any.
+    fn index_rel(&self, table: usize, plan: &ScanPlan) -> Option<usize> {
+        match self.source_of(table, plan) {
+            Source::Index(i) => Some(self.catalog.index(i).rel),
+            Source::Table => None,
+        }
+    }
+
+    fn source_of(&self, table: usize, plan: &ScanPlan) -> Source {
+        let t = self.catalog.table(table);
+        match &plan.access {
+            AccessPath::Seq => Source::Table,
+            AccessPath::Index { index, .. } => {
+                // The planner lists the primary key first when there is one.
+                let secondary = if t.key.is_some() {
+                    index.checked_sub(1)
+                } else {
+                    Some(*index)
+                };
+                match secondary {
+                    Some(i) => Source::Index(t.indexes[i]),
+                    None => Source::Table,
+                }
+            }
+        }
+    }
+
+    fn scan_into(
+        &mut self,
+        table: usize,
+        plan: &ScanPlan,
+        st: &mut Collected,
+    ) -> Result<(), SqlError> {
+        let source = self.source_of(table, plan);
+        let (cond, backward, only) = match &plan.access {
+            AccessPath::Seq => (None, false, true),
+            AccessPath::Index {
+                cond,
+                direction,
+                only,
+                ..
+            } => (cond.clone(), *direction == ScanDirection::Backward, *only),
+        };
+        let (spec, tablets, rel) = match source {
+            Source::Table => {
+                let t = self.catalog.table(table);
+                let spec = t.key.clone();
+                (spec, t.tablets.ids.clone(), t.rel)
+            }
+            Source::Index(i) => {
+                let ix = self.catalog.index(i);
+                (Some(ix.spec.clone()), ix.tablets.ids.clone(), ix.rel)
+            }
+        };
+        let ranges = match (&spec, &plan.access) {
+            (Some(spec), AccessPath::Index { .. }) => {
+                self.ranges(spec, &tablets, cond.as_ref(), backward)?
+            }
+            _ => vec![(tablets, Bound::Unbounded, Bound::Unbounded, false)],
+        };
+        for (tablets, lower, upper, point) in ranges {
+            for tablet in tablets {
+                let read = TabletRead {
+                    tablet,
+                    lower: lower.clone(),
+                    upper: upper.clone(),
+                    backward,
+                    point,
+                };
+                self.read_range(&read, rel, st, source, table, !only)?;
+                if st.full() {
+                    return Ok(());
+                }
+            }
+        }
+        Ok(())
+    }
+}
