@@ -68,10 +68,9 @@ impl YbEngine {
         let mut exists = false;
         if kind == WriteKind::Insert {
             // Point read: the document, then its latest version.
-            if it.seek(doc) && super::doc_key::doc_key_of(it.key()) == doc {
-                it.seek(doc);
-                exists = live_row(it.value());
-            }
+            let found = it.seek(doc) && super::doc_key::doc_key_of(it.key()) == doc;
+            it.seek(doc);
+            exists = found && live_row(it.value());
         }
         let stats = *it.stats();
         let rel = t.rel;

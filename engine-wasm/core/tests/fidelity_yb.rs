@@ -1,0 +1,153 @@
+//! Fidelity: the seed articles' experiments, run as written on the YugabyteDB
+//! profile, land on the articles' counters (DESIGN §5).
+
+use indexlab_engine::scenario::{run_yb, Report, StatementReport};
+
+fn script(name: &str) -> String {
+    let path = format!("{}/../../tests/fidelity/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+fn overrides(settings: &[(&str, &str)]) -> Vec<(String, String)> {
+    settings
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.to_string()))
+        .collect()
+}
+
+fn run(text: &str, settings: &[(&str, &str)]) -> Report {
+    let (report, _) = run_yb(text, &overrides(settings));
+    if let Some(e) = &report.error {
+        panic!("line {}:{}: {}", e.line, e.column, e.message);
+    }
+    report
+}
+
+fn explains(r: &Report) -> Vec<&StatementReport> {
+    r.statements
+        .iter()
+        .filter(|s| s.outcome.explain.is_some())
+        .collect()
+}
+
+fn m(s: &StatementReport, name: &str) -> u64 {
+    s.metrics.get(name) as u64
+}
+
+fn rel(s: &StatementReport, relation: &str, name: &str) -> u64 {
+    s.relations
+        .by_relation
+        .get(relation)
+        .map_or(0, |m| m.get(name) as u64)
+}
+
+fn printed(s: &StatementReport, label: &str) -> bool {
+    s.outcome
+        .explain
+        .as_ref()
+        .is_some_and(|l| l.iter().any(|x| x.trim() == label))
+}
+
+#[test]
+fn article_000_read_requests_seeks_and_nexts() {
+    let r = run(&script("000-range-scan-yb.sql"), &[]);
+    let e = explains(&r);
+    assert_eq!(e.len(), 3);
+    for s in &e[..2] {
+        assert!(printed(s, "Storage Index Read Requests: 49"));
+        assert!(printed(s, "Storage Index Rows Scanned: 50176"));
+        assert!(printed(s, "Metric rocksdb_number_db_seek: 49.000"));
+        assert!(printed(s, "Metric rocksdb_number_db_next: 50225.000"));
+        assert_eq!(m(s, "storage_read_requests"), 49);
+        assert_eq!(m(s, "docdb_keys_found"), 50225);
+        // Two data blocks per request through the cache, the rest bypassing it.
+        assert_eq!(m(s, "rocksdb_block_cache_data_hit") + m(s, "rocksdb_block_cache_data_miss"), 98);
+        // About 76 bytes per entry read (61-byte internal key + 14.8-byte value).
+        let per_entry = m(s, "rocksdb_iter_bytes_read") as f64 / 50274.0;
+        assert!((per_entry - 75.8).abs() <= 7.6, "{per_entry} bytes per entry");
+    }
+    let one = e[2];
+    assert!(printed(one, "Storage Index Read Requests: 1"));
+    assert!(printed(one, "Storage Index Rows Scanned: 50000"));
+    assert_eq!(m(one, "rocksdb_number_db_seek"), 1);
+    assert_eq!(m(one, "rocksdb_number_db_next"), 50001);
+    // The block cache is mostly bypassed: a handful of blocks for 50000 rows.
+    assert!(m(one, "rocksdb_block_cache_hit") + m(one, "rocksdb_block_cache_miss") <= 6);
+}
+
+fn seeks_nexts(s: &StatementReport) -> (u64, u64) {
+    (m(s, "rocksdb_number_db_seek"), m(s, "rocksdb_number_db_next"))
+}
+
+#[test]
+fn article_003_forward_and_backward_scans() {
+    let text = script("003-backward-scan.sql");
+    // Packed rows (YugabyteDB 2.19+): two seeks a row backward, no nexts.
+    let r = run(&text, &[]);
+    let e = explains(&r);
+    assert_eq!(seeks_nexts(e[0]), (1, 999));
+    let (seeks, nexts) = seeks_nexts(e[1]);
+    assert!((1990..=2010).contains(&seeks), "{seeks} seeks (article: 2002)");
+    assert_eq!(nexts, 0);
+    assert_eq!(seeks_nexts(e[2]), (6, 0));
+    assert!(e[1].outcome.explain.as_ref().unwrap()[0].contains("Index Scan Backward"));
+    // One entry per column (2.13): a next to finish each row.
+    let r = run(&text, &[("yb_enable_packed_row", "off")]);
+    let e = explains(&r);
+    assert_eq!(seeks_nexts(e[0]), (1, 999));
+    let (seeks, nexts) = seeks_nexts(e[1]);
+    assert!((1990..=2070).contains(&seeks), "{seeks} seeks (article: 2062)");
+    assert!((990..=1020).contains(&nexts), "{nexts} nexts (article: 1014)");
+    assert_eq!(seeks_nexts(e[2]), (6, 3));
+}
+
+const TABLE_004: &str = "create table demo (n bigint) split into 1 tablets;\n";
+
+#[test]
+fn article_004_seeks_per_row_by_index_kind() {
+    let text = format!(
+        "{TABLE_004}create index demo_n on demo(n asc);\n\
+         create unique index demo_u on demo(n asc);\n\
+         insert into demo select generate_series(1,10000);\n\
+         delete from demo;\n"
+    );
+    let r = run(&text, &[("replication_factor", "3")]);
+    let insert = &r.statements[3];
+    assert_eq!(rel(insert, "demo", "rocksdb_number_db_seek"), 30000);
+    assert_eq!(rel(insert, "demo_n", "rocksdb_number_db_seek"), 10000);
+    assert_eq!(rel(insert, "demo_u", "rocksdb_number_db_seek"), 30000);
+    for relation in ["demo", "demo_n", "demo_u"] {
+        // Every replica writes every entry.
+        assert_eq!(rel(insert, relation, "rocksdb_insert"), 30000);
+    }
+    // A delete writes a tombstone in the table and in each index.
+    let delete = &r.statements[4];
+    assert_eq!(delete.outcome.row_count, 10000);
+    for relation in ["demo", "demo_n", "demo_u"] {
+        assert_eq!(rel(delete, relation, "rocksdb_insert"), 30000);
+    }
+    // Nothing comes back.
+    let after = run(&format!("{text}select n from demo;\n"), &[]);
+    assert_eq!(after.statements.last().unwrap().outcome.row_count, 0);
+}
+
+#[test]
+fn article_004_every_index_adds_its_writes() {
+    let mut last = 0;
+    for n in 0..=3 {
+        let mut text = TABLE_004.to_string();
+        for i in 0..n {
+            text.push_str(&format!("create index i{i} on demo(n);\n"));
+        }
+        text.push_str(&script("004-secondary-indexes.sql"));
+        let r = run(&text, &[]);
+        let dml: Vec<&StatementReport> = r.statements[n + 1..n + 4].iter().collect();
+        let inserts: Vec<u64> = dml.iter().map(|s| m(s, "rocksdb_insert")).collect();
+        assert_eq!(inserts[0], 10000 * (1 + n as u64), "insert with {n} indexes");
+        // An update rewrites the row and moves each index entry (tombstone + new).
+        assert_eq!(inserts[1], 10000 * (1 + 2 * n as u64), "update with {n} indexes");
+        assert_eq!(inserts[2], 10000 * (1 + n as u64), "delete with {n} indexes");
+        assert!(inserts[0] > last);
+        last = inserts[0];
+    }
+}
