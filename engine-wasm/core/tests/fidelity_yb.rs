@@ -61,10 +61,16 @@ fn article_000_read_requests_seeks_and_nexts() {
         assert_eq!(m(s, "storage_read_requests"), 49);
         assert_eq!(m(s, "docdb_keys_found"), 50225);
         // Two data blocks per request through the cache, the rest bypassing it.
-        assert_eq!(m(s, "rocksdb_block_cache_data_hit") + m(s, "rocksdb_block_cache_data_miss"), 98);
+        assert_eq!(
+            m(s, "rocksdb_block_cache_data_hit") + m(s, "rocksdb_block_cache_data_miss"),
+            98
+        );
         // About 76 bytes per entry read (61-byte internal key + 14.8-byte value).
         let per_entry = m(s, "rocksdb_iter_bytes_read") as f64 / 50274.0;
-        assert!((per_entry - 75.8).abs() <= 7.6, "{per_entry} bytes per entry");
+        assert!(
+            (per_entry - 75.8).abs() <= 7.6,
+            "{per_entry} bytes per entry"
+        );
     }
     let one = e[2];
     assert!(printed(one, "Storage Index Read Requests: 1"));
@@ -76,7 +82,10 @@ fn article_000_read_requests_seeks_and_nexts() {
 }
 
 fn seeks_nexts(s: &StatementReport) -> (u64, u64) {
-    (m(s, "rocksdb_number_db_seek"), m(s, "rocksdb_number_db_next"))
+    (
+        m(s, "rocksdb_number_db_seek"),
+        m(s, "rocksdb_number_db_next"),
+    )
 }
 
 #[test]
@@ -87,7 +96,10 @@ fn article_003_forward_and_backward_scans() {
     let e = explains(&r);
     assert_eq!(seeks_nexts(e[0]), (1, 999));
     let (seeks, nexts) = seeks_nexts(e[1]);
-    assert!((1990..=2010).contains(&seeks), "{seeks} seeks (article: 2002)");
+    assert!(
+        (1990..=2010).contains(&seeks),
+        "{seeks} seeks (article: 2002)"
+    );
     assert_eq!(nexts, 0);
     assert_eq!(seeks_nexts(e[2]), (6, 0));
     assert!(e[1].outcome.explain.as_ref().unwrap()[0].contains("Index Scan Backward"));
@@ -96,8 +108,14 @@ fn article_003_forward_and_backward_scans() {
     let e = explains(&r);
     assert_eq!(seeks_nexts(e[0]), (1, 999));
     let (seeks, nexts) = seeks_nexts(e[1]);
-    assert!((1990..=2070).contains(&seeks), "{seeks} seeks (article: 2062)");
-    assert!((990..=1020).contains(&nexts), "{nexts} nexts (article: 1014)");
+    assert!(
+        (1990..=2070).contains(&seeks),
+        "{seeks} seeks (article: 2062)"
+    );
+    assert!(
+        (990..=1020).contains(&nexts),
+        "{nexts} nexts (article: 1014)"
+    );
     assert_eq!(seeks_nexts(e[2]), (6, 3));
 }
 
@@ -143,10 +161,22 @@ fn article_004_every_index_adds_its_writes() {
         let r = run(&text, &[]);
         let dml: Vec<&StatementReport> = r.statements[n + 1..n + 4].iter().collect();
         let inserts: Vec<u64> = dml.iter().map(|s| m(s, "rocksdb_insert")).collect();
-        assert_eq!(inserts[0], 10000 * (1 + n as u64), "insert with {n} indexes");
+        assert_eq!(
+            inserts[0],
+            10000 * (1 + n as u64),
+            "insert with {n} indexes"
+        );
         // An update rewrites the row and moves each index entry (tombstone + new).
-        assert_eq!(inserts[1], 10000 * (1 + 2 * n as u64), "update with {n} indexes");
-        assert_eq!(inserts[2], 10000 * (1 + n as u64), "delete with {n} indexes");
+        assert_eq!(
+            inserts[1],
+            10000 * (1 + 2 * n as u64),
+            "update with {n} indexes"
+        );
+        assert_eq!(
+            inserts[2],
+            10000 * (1 + n as u64),
+            "delete with {n} indexes"
+        );
         assert!(inserts[0] > last);
         last = inserts[0];
     }
