@@ -32,6 +32,7 @@
 mod error;
 mod frame;
 mod introspect;
+mod page_table;
 mod rel_access;
 mod replacement;
 mod stats;
@@ -46,12 +47,12 @@ pub use error::BufferError;
 pub use frame::{FrameId, FrameInfo, MAX_USAGE_COUNT};
 pub use rel_access::{BufferEvent, BufferObserver, RelAccess};
 pub use replacement::ReplacementPolicy;
-use rustc_hash::FxHashMap;
 pub use stats::BufferStats;
 pub use tag::{BufferTag, Fork, RelId};
 
 use crate::storage::{Access, PageNo};
 use frame::Frame;
+use page_table::PageTable;
 use replacement::Replacer;
 
 /// PostgreSQL's default `shared_buffers`: 128 MB.
@@ -61,6 +62,7 @@ pub const DEFAULT_PAGE_SIZE: u32 = 8192;
 /// Upper bound on frames, so a forged setting cannot allocate without limit
 /// (2^24 frames of 8 KiB = 128 GB of simulated cache).
 pub const MAX_FRAMES: usize = 1 << 24;
+const NO_SLOT: u32 = u32::MAX;
 
 /// How an access was served.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -95,14 +97,15 @@ pub struct AccessOutcome {
 #[derive(Debug, Clone)]
 pub struct BufferPool {
     frames: Vec<Frame>,
-    map: FxHashMap<BufferTag, FrameId>,
+    map: PageTable,
     /// Frames holding no page, used before any eviction (freelist.c's free list:
     /// `StrategyFreeBuffer` pushes at the head, `StrategyGetBuffer` pops the head).
     free: Vec<FrameId>,
     replacer: Replacer,
     page_size: u32,
     totals: BufferStats,
-    rel_slots: FxHashMap<RelId, u32>,
+    /// Counter slot per relation id (`NO_SLOT` until first use).
+    rel_slots: Vec<u32>,
     rel_stats: Vec<(RelId, BufferStats)>,
 }
 
@@ -125,12 +128,12 @@ impl BufferPool {
         }
         Ok(BufferPool {
             frames: vec![Frame::EMPTY; frames],
-            map: FxHashMap::with_capacity_and_hasher(frames, Default::default()),
+            map: PageTable::default(),
             free: (0..frames as FrameId).rev().collect(),
             replacer: Replacer::new(policy, frames),
             page_size,
             totals: BufferStats::default(),
-            rel_slots: FxHashMap::default(),
+            rel_slots: Vec::new(),
             rel_stats: Vec::new(),
         })
     }
@@ -168,7 +171,7 @@ impl BufferPool {
 
     /// Releases one pin taken by [`access_pinned`](Self::access_pinned).
     pub fn unpin(&mut self, tag: BufferTag) -> Result<(), BufferError> {
-        let id = *self.map.get(&tag).ok_or(BufferError::NotResident(tag))?;
+        let id = self.map.get(&tag).ok_or(BufferError::NotResident(tag))?;
         let f = &mut self.frames[id as usize];
         if f.pins == 0 {
             return Err(BufferError::NotPinned(tag));
@@ -179,12 +182,16 @@ impl BufferPool {
 
     /// The per-relation counter slot of `rel`, created on first use.
     pub(crate) fn slot_for(&mut self, rel: RelId) -> u32 {
-        if let Some(&slot) = self.rel_slots.get(&rel) {
+        let r = rel as usize;
+        if let Some(&slot) = self.rel_slots.get(r).filter(|&&s| s != NO_SLOT) {
             return slot;
         }
         let slot = self.rel_stats.len() as u32;
         self.rel_stats.push((rel, BufferStats::default()));
-        self.rel_slots.insert(rel, slot);
+        if self.rel_slots.len() <= r {
+            self.rel_slots.resize(r + 1, NO_SLOT);
+        }
+        self.rel_slots[r] = slot;
         slot
     }
 
@@ -197,7 +204,7 @@ impl BufferPool {
         pin: bool,
     ) -> Result<AccessOutcome, BufferError> {
         let (id, kind, evicted) = match self.map.get(&tag) {
-            Some(&id) => {
+            Some(id) => {
                 self.replacer.on_hit(&mut self.frames, id as usize);
                 (id as usize, hit_kind(how), None)
             }

@@ -102,8 +102,8 @@ pub fn encode_key(values: &[Value], columns: &[KeyColumn]) -> Result<Vec<u8>, Ke
 }
 
 /// Appends the encoding of `values` to `out` (reuse a buffer to avoid allocating).
-pub fn encode_key_into(
-    values: &[Value],
+pub fn encode_key_into<V: std::borrow::Borrow<Value>>(
+    values: &[V],
     columns: &[KeyColumn],
     out: &mut Vec<u8>,
 ) -> Result<(), KeyError> {
@@ -115,7 +115,7 @@ pub fn encode_key_into(
     }
     for (i, (value, column)) in values.iter().zip(columns).enumerate() {
         let start = out.len();
-        encode_column(i, value, column.ty, out)?;
+        encode_column(i, value.borrow(), column.ty, out)?;
         if column.order == SortOrder::Desc {
             out[start..].iter_mut().for_each(|b| *b = !*b);
         }

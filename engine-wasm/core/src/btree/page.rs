@@ -1,15 +1,18 @@
 //! One B+tree page: a slotted page with PostgreSQL's byte accounting.
 //!
-//! Items are kept as a sorted vector of slots (PostgreSQL's line-pointer array) and
+//! Items are kept as a sorted ring of slots (PostgreSQL's line-pointer array) and
 //! their key bytes in a page-local arena. An insert copies the key once and shifts
-//! 24-byte slots — the memmove PostgreSQL's PageAddItem does on line pointers — so
-//! nothing is allocated per entry and a binary search stays inside one page.
+//! the slots on the shorter side — a load in descending key order (an index on
+//! `value desc` over increasing timestamps) inserts at slot 0 every time, and a
+//! ring makes that O(1) where an array would move the whole page — so nothing is
+//! allocated per entry and a binary search stays inside one page.
 //!
 //! `used` counts what PostgreSQL would store: each item's MAXALIGN'd tuple plus its
 //! 4-byte line pointer, plus the high key on every page but the rightmost of a level.
 //! The 24-byte page header and 16-byte special space are outside the usable bytes.
 
 use std::cmp::Ordering;
+use std::collections::VecDeque;
 
 use super::compare::{abbrev, cmp_bytes, Target};
 use crate::storage::PageNo;
@@ -65,7 +68,7 @@ pub(crate) struct Page {
     high: Option<Pivot>,
     /// Bumped whenever items move, so a cursor can tell its offset went stale.
     pub(crate) version: u32,
-    slots: Vec<Slot>,
+    slots: VecDeque<Slot>,
     /// Downlinks of an internal page, parallel to `slots`; empty on leaves.
     children: Vec<PageNo>,
     arena: Vec<u8>,
@@ -82,7 +85,7 @@ impl Page {
             low: None,
             high: None,
             version: 0,
-            slots: Vec::new(),
+            slots: VecDeque::new(),
             children: Vec::new(),
             arena: Vec::new(),
             garbage: 0,
@@ -167,9 +170,11 @@ impl Page {
             Ordering::Equal => return Ok(n - 1),
             Ordering::Greater => {}
         }
-        match self.slots[1..n - 1].binary_search_by(|s| self.cmp_slot(s, t)) {
-            Ok(i) => Ok(i + 1),
-            Err(i) => Err(i + 1),
+        let i = self.partition_from(1, n - 1, |s| self.cmp_slot(s, t) == Ordering::Less);
+        if i < n - 1 && self.cmp_slot(&self.slots[i], t) == Ordering::Equal {
+            Ok(i)
+        } else {
+            Err(i)
         }
     }
 
@@ -185,18 +190,33 @@ impl Page {
         if !above(n - 1) {
             return n - 1;
         }
-        1 + self.slots[2..n - 1].partition_point(|s| self.cmp_slot(s, t) != Ordering::Greater)
+        self.partition_from(2, n - 1, |s| self.cmp_slot(s, t) != Ordering::Greater) - 1
+    }
+
+    /// The first index in `lo..hi` whose slot fails `pred` (`hi` if none does),
+    /// `pred` being true then false over that range: `partition_point` on a ring.
+    #[inline]
+    fn partition_from(&self, mut lo: usize, mut hi: usize, pred: impl Fn(&Slot) -> bool) -> usize {
+        while lo < hi {
+            let mid = lo + (hi - lo) / 2;
+            if pred(&self.slots[mid]) {
+                lo = mid + 1;
+            } else {
+                hi = mid;
+            }
+        }
+        lo
     }
 
     /// Internal search by a monotone predicate (true, …, true, false, …): the last
     /// slot whose pivot satisfies it, minus infinity counting as satisfying.
     pub(crate) fn child_slot_by(&self, pred: impl Fn(&[u8]) -> bool) -> usize {
-        self.slots[1..].partition_point(|s| pred(self.slot_key(s)))
+        self.partition_from(1, self.slots.len(), |s| pred(self.slot_key(s))) - 1
     }
 
     /// Leaf search by a monotone predicate: the first item that fails it.
     pub(crate) fn partition(&self, pred: impl Fn(&[u8]) -> bool) -> usize {
-        self.slots.partition_point(|s| pred(self.slot_key(s)))
+        self.partition_from(0, self.slots.len(), |s| pred(self.slot_key(s)))
     }
 
     pub(crate) fn insert_at(
@@ -225,7 +245,7 @@ impl Page {
     }
 
     pub(crate) fn remove(&mut self, i: usize) {
-        let slot = self.slots.remove(i);
+        let slot = self.slots.remove(i).expect("slot index in range");
         if !self.children.is_empty() {
             self.children.remove(i);
         }
@@ -273,7 +293,7 @@ impl Page {
             size: self.tuple_size(k),
         };
         let mut right = Page::new(self.level);
-        for (j, s) in self.slots[k..].iter().enumerate() {
+        for (j, s) in self.slots.range(k..).enumerate() {
             if j == 0 && !self.is_leaf() {
                 right.push_slot(&[], 0, MINUS_INFINITY_BYTES);
             } else {
@@ -299,7 +319,7 @@ impl Page {
     fn push_slot(&mut self, key: &[u8], payload: u64, size: u16) {
         let off = self.arena.len() as u32;
         self.arena.extend_from_slice(key);
-        self.slots.push(Slot {
+        self.slots.push_back(Slot {
             abbrev: abbrev(key),
             payload,
             off,

@@ -19,17 +19,20 @@ const SHORT_VARLENA_MAX: usize = 0x7F;
 
 /// Bytes an index tuple with these attribute values takes on a page (line pointer
 /// not included). Types give the layout; values only matter for NULLs and text.
-pub fn index_tuple_size(values: &[Value], types: &[SqlType]) -> Result<usize, KeyError> {
+pub fn index_tuple_size<V: std::borrow::Borrow<Value>>(
+    values: &[V],
+    types: &[SqlType],
+) -> Result<usize, KeyError> {
     if values.len() != types.len() {
         return Err(KeyError::Arity {
             values: values.len(),
             columns: types.len(),
         });
     }
-    let has_null = values.iter().any(Value::is_null);
+    let has_null = values.iter().any(|v| v.borrow().is_null());
     let mut off = align(HEADER + if has_null { NULL_BITMAP } else { 0 }, 8);
     for (column, (value, &ty)) in values.iter().zip(types).enumerate() {
-        off = match (ty, value) {
+        off = match (ty, value.borrow()) {
             (_, Value::Null) => off,
             (SqlType::Int4, Value::Int(_)) => align(off, 4) + 4,
             (SqlType::Int8, Value::Int(_))

@@ -15,7 +15,8 @@ impl BufferPool {
     /// Running totals of one relation (all forks); zero for a relation never seen.
     pub fn relation_stats(&self, rel: RelId) -> BufferStats {
         self.rel_slots
-            .get(&rel)
+            .get(rel as usize)
+            .filter(|&&s| s != super::NO_SLOT)
             .map(|&s| self.rel_stats[s as usize].1)
             .unwrap_or_default()
     }
@@ -76,7 +77,7 @@ impl BufferPool {
 
     /// The frame holding `tag`, if cached. Does not count as an access.
     pub fn lookup(&self, tag: BufferTag) -> Option<FrameInfo> {
-        self.map.get(&tag).and_then(|&id| self.frame(id))
+        self.map.get(&tag).and_then(|id| self.frame(id))
     }
 
     /// Internal consistency, checked by the tests after every operation.
@@ -84,9 +85,9 @@ impl BufferPool {
     pub(crate) fn check_invariants(&self) {
         assert!(self.map.len() <= self.frames.len());
         assert_eq!(self.map.len() + self.free.len(), self.frames.len());
-        for (tag, &id) in &self.map {
+        for (tag, id) in self.map.iter() {
             let f = &self.frames[id as usize];
-            assert_eq!(f.tag, Some(*tag));
+            assert_eq!(f.tag, Some(tag));
             assert!(f.usage_count <= MAX_USAGE_COUNT);
         }
         for &id in &self.free {

@@ -38,8 +38,6 @@ pub struct Index {
     pub unique: bool,
     /// The largest key ever inserted (never lowered: deletes leave it an upper bound).
     pub max_key: Option<Vec<u8>>,
-    /// The stored columns are the table's first columns, in order (no copy needed).
-    pub identity_prefix: bool,
     pub tree: BTree,
 }
 
@@ -47,16 +45,25 @@ impl Index {
     /// The index key of a heap row, as ordered bytes, and the on-page tuple size.
     pub fn entry_of(&self, row: &[Value], buf: &mut Vec<u8>) -> Result<u16, SqlError> {
         buf.clear();
-        // Stored columns are usually the key in table order; copy only when not.
-        let values: std::borrow::Cow<[Value]> = if self.identity_prefix {
-            std::borrow::Cow::Borrowed(&row[..self.stored_types.len()])
+        // The stored columns by reference, on the stack for any realistic index:
+        // this runs once per row and index, so it must not allocate.
+        const NULL: Value = Value::Null;
+        let n = self.key.len() + self.include.len();
+        let mut small = [&NULL; 16];
+        let heap_refs: Vec<&Value>;
+        let values: &[&Value] = if n <= small.len() {
+            for (slot, c) in small.iter_mut().zip(self.stored_columns()) {
+                *slot = &row[c];
+            }
+            &small[..n]
         } else {
-            std::borrow::Cow::Owned(self.stored_columns().map(|c| row[c].clone()).collect())
+            heap_refs = self.stored_columns().map(|c| &row[c]).collect();
+            &heap_refs
         };
         let nkey = self.key.len();
         encode_key_into(&values[..nkey], &self.key_columns, buf)
             .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
-        let size = index_tuple_size(&values, &self.stored_types)
+        let size = index_tuple_size(values, &self.stored_types)
             .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
         u16::try_from(size).map_err(|_| {
             SqlError::new(

@@ -150,13 +150,9 @@ impl PgEngine {
             key_columns,
             stored_types,
             unique,
-            identity_prefix: false,
             max_key: None,
             tree,
         }));
-        let ix = self.catalog.index_mut(id);
-        let identity = ix.stored_columns().enumerate().all(|(i, c)| i == c);
-        ix.identity_prefix = identity;
         self.catalog.table_mut(table).indexes.push(id);
         self.backfill(id)
     }

@@ -174,12 +174,18 @@ impl PgEngine {
     /// first, so the row moves into the heap without a copy.
     pub(super) fn insert_row(&mut self, table: usize, row: Row) -> Result<(), SqlError> {
         let nindex = self.catalog.table(table).indexes.len();
+        // Reused buffers (key bytes + sizes per index): nothing allocated per row.
         let mut keys = std::mem::take(&mut self.key_bufs);
-        keys.resize_with(nindex.max(keys.len()), Vec::new);
-        let mut prepared = Vec::with_capacity(nindex);
-        for (k, key) in keys.iter_mut().enumerate().take(nindex) {
+        keys.resize_with(nindex.max(keys.len()), Default::default);
+        for (k, (key, prepared)) in keys.iter_mut().enumerate().take(nindex) {
             let index = self.catalog.table(table).indexes[k];
-            prepared.push(self.prepare_entry(index, &row, key)?);
+            match self.prepare_entry(index, &row, key) {
+                Ok(p) => *prepared = p,
+                Err(e) => {
+                    self.key_bufs = keys;
+                    return Err(e);
+                }
+            }
         }
         let page_size = self.io.pool.page_size();
         let t = self.catalog.table_mut(table);
@@ -200,9 +206,9 @@ impl PgEngine {
         });
         let tid = outcome.tid.to_u64();
         let mut result = Ok(());
-        for (k, p) in prepared.into_iter().enumerate() {
+        for (k, (key, p)) in keys.iter().enumerate().take(nindex) {
             let index = self.catalog.table(table).indexes[k];
-            result = self.insert_entry(index, &keys[k], p, tid);
+            result = self.insert_entry(index, key, *p, tid);
             if result.is_err() {
                 break;
             }
@@ -226,7 +232,7 @@ impl PgEngine {
                 "INSERT has more expressions than target columns",
             ));
         }
-        let mut row = vec![Value::Null; t.columns.len()];
+        let mut row: Vec<Value> = (0..t.columns.len()).map(|_| Value::Null).collect();
         for (v, &c) in values.iter().cloned().zip(targets) {
             row[c] = coerce(v, t.types[c])?;
         }
@@ -423,7 +429,8 @@ impl PgEngine {
 }
 
 /// An index entry encoded before its heap tuple exists.
-struct Prepared {
+#[derive(Debug, Default, Clone, Copy)]
+pub(super) struct Prepared {
     size: u16,
     null_key: bool,
 }

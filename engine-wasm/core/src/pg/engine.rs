@@ -27,7 +27,7 @@ pub struct PgEngine {
     /// Reused key buffer for index inserts (saves an allocation per entry).
     pub(super) key_buf: Vec<u8>,
     /// One reused key buffer per index of the table being inserted into.
-    pub(super) key_bufs: Vec<Vec<u8>>,
+    pub(super) key_bufs: Vec<(Vec<u8>, super::dml::Prepared)>,
     /// Start of the statement being run (`now()`).
     pub(super) statement_start_us: i64,
 }

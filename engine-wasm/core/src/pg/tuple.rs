@@ -62,6 +62,11 @@ pub fn heap_tuple_size_for_page(values: &[Value], types: &[SqlType], page_size: 
     let any_null = values.iter().any(Value::is_null) || types.len() > values.len();
     let bitmap = if any_null { natts.div_ceil(8) } else { 0 };
     let t_hoff = maxalign(HEAP_TUPLE_HEADER_SIZE + bitmap);
+    if !values.iter().any(|v| matches!(v, Value::Text(_))) {
+        // Nothing to toast: the common all-fixed-width row, without allocating.
+        return u16::try_from(maxalign(t_hoff + data_length(values, types, &[])))
+            .unwrap_or(u16::MAX);
+    }
     let mut text_lens: Vec<Option<usize>> = values.iter().map(text_len).collect();
     let threshold = toast_tuple_threshold(page_size);
     loop {
