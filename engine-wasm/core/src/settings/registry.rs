@@ -135,10 +135,25 @@ const fn bool_setting(name: &'static str, default: bool, description: &'static s
 
 /// The definition of `name`, matched case-insensitively as PostgreSQL does.
 pub fn lookup(name: &str) -> Option<(usize, &'static SettingDef)> {
-    REGISTRY
-        .iter()
-        .enumerate()
-        .find(|(_, d)| d.name.eq_ignore_ascii_case(name.trim()))
+    // Engines read settings on hot paths (per row written): trim once, and try
+    // the exact spelling before the case-insensitive one a user may type.
+    static BY_NAME: std::sync::OnceLock<rustc_hash::FxHashMap<&'static str, usize>> =
+        std::sync::OnceLock::new();
+    let by_name = BY_NAME.get_or_init(|| {
+        REGISTRY
+            .iter()
+            .enumerate()
+            .map(|(i, d)| (d.name, i))
+            .collect()
+    });
+    let name = name.trim();
+    let found = by_name.get(name).map(|&i| (i, &REGISTRY[i]));
+    found.or_else(|| {
+        REGISTRY
+            .iter()
+            .enumerate()
+            .find(|(_, d)| d.name.eq_ignore_ascii_case(name))
+    })
 }
 
 #[cfg(test)]
