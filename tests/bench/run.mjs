@@ -1,16 +1,17 @@
 #!/usr/bin/env node
 // `npm run bench`: speed as ratios measured in one run, never asserted in tests.
 //
-// - Article 000's load (1 000 000 rows) + its two queries on the pg profile:
-//   rows/s natively (the release CLI) and in wasm (the same build the browser
-//   loads, run in Node), and the wasm/native ratio.
+// - Article 000's load (1 000 000 rows) + its queries on the pg and the yb
+//   profile: rows/s natively (the release CLI, JSON report included) and in wasm
+//   (the same build the browser loads, run in Node), the wasm/native ratio, and
+//   for yb the run's write amplification (SST bytes flushed and compacted over
+//   bytes written).
 import { execFileSync, spawnSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
-const scenario = join(root, 'tests/fidelity/000-range-scan.sql');
 const ROWS = 1_000_000;
 const REPEATS = 3;
 
@@ -35,20 +36,37 @@ function buildCli() {
 }
 
 const cli = buildCli();
-const native = best(() => execFileSync(cli, ['--json', '--profile', 'pg', scenario], { maxBuffer: 1 << 30 }));
-
 const pkg = join(root, 'web/src/wasm-pkg');
 const wasm = await import(pathToFileURL(join(pkg, 'indexlab_wasm.js')).href);
 wasm.initSync({ module: readFileSync(join(pkg, 'indexlab_wasm_bg.wasm')) });
-const script = readFileSync(scenario, 'utf8');
-let report;
-const inWasm = best(() => {
-  report = JSON.parse(wasm.run_scenario(script, 'pg', ''));
-});
-if (report.error) throw new Error(`wasm run failed: ${report.error.message}`);
-
 const fmt = (x) => Math.round(x).toLocaleString('en-US');
-console.log('article 000 on pg: 1 000 000-row load + two queries (best of %d)', REPEATS);
-console.log(`  native: ${native.toFixed(3)} s  ${fmt(ROWS / native)} rows/s`);
-console.log(`  wasm:   ${inWasm.toFixed(3)} s  ${fmt(ROWS / inWasm)} rows/s`);
-console.log(`  wasm / native time: ${(inWasm / native).toFixed(2)}x (target <= 1.5x)`);
+
+// One profile on one script: native (the CLI) then wasm, best of REPEATS each.
+function benchProfile(profile, file, title, target) {
+  const scenario = join(root, 'tests/fidelity', file);
+  let nativeReport;
+  const native = best(() => {
+    const out = execFileSync(cli, ['--json', '--profile', profile, scenario], { maxBuffer: 1 << 30 });
+    nativeReport = JSON.parse(out);
+  });
+  const script = readFileSync(scenario, 'utf8');
+  let report;
+  const inWasm = best(() => {
+    report = JSON.parse(wasm.run_scenario(script, profile, ''));
+  });
+  if (report.error) throw new Error(`wasm run failed: ${report.error.message}`);
+  console.log(`${title} (best of ${REPEATS})`);
+  console.log(`  native: ${native.toFixed(3)} s  ${fmt(ROWS / native)} rows/s (target >= ${fmt(target)})`);
+  console.log(`  wasm:   ${inWasm.toFixed(3)} s  ${fmt(ROWS / inWasm)} rows/s`);
+  console.log(`  wasm / native time: ${(inWasm / native).toFixed(2)}x (target <= 1.5x)`);
+  const wa = nativeReport.totals?.metrics?.write_amplification;
+  if (wa !== undefined) console.log(`  write amplification: ${wa.toFixed(2)}`);
+}
+
+benchProfile('pg', '000-range-scan.sql', 'article 000 on pg: 1 000 000-row load + two queries', 2_000_000);
+benchProfile(
+  'yb',
+  '000-range-scan-yb.sql',
+  'article 000 on yb: 1 000 000-row load, flush + compaction, three queries',
+  1_000_000,
+);

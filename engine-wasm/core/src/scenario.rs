@@ -151,6 +151,11 @@ pub trait ScenarioEngine: Sized {
     fn take_metrics(&mut self) -> (Metrics, RelationMetrics);
     /// A backslash command other than `\watch` and `\echo`.
     fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError>;
+    /// Whole-run figures that are ratios, not sums of per-statement counters
+    /// (set in the report's totals after the run).
+    fn run_ratios(&self) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
 }
 
 impl ScenarioEngine for PgEngine {
@@ -210,6 +215,14 @@ impl ScenarioEngine for YbEngine {
                 .notice("\\checkpoint writes PostgreSQL's dirty buffers; YugabyteDB has none")),
         }
     }
+    fn run_ratios(&self) -> Vec<(&'static str, f64)> {
+        let wa = self.write_amplification();
+        if wa > 0.0 {
+            vec![("write_amplification", wa)]
+        } else {
+            Vec::new()
+        }
+    }
 }
 
 /// Runs `script` on the PostgreSQL profile.
@@ -255,6 +268,9 @@ pub fn run_profile<E: ScenarioEngine>(
     for s in &report.statements {
         report.totals.merge(&s.metrics);
         report.total_virtual_ms += s.virtual_ms;
+    }
+    for (name, v) in engine.run_ratios() {
+        report.totals.set(name, v);
     }
     (report, Some(engine))
 }
