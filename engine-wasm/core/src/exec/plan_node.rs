@@ -96,8 +96,10 @@ pub fn format_node(node: &PlanNode, depth: usize, o: &ExplainOptions, out: &mut 
     }
     out.push(line);
     for d in &node.details {
-        // Heap Fetches and Rows Removed are actuals: only with ANALYZE.
-        let actual = d.starts_with("Heap Fetches") || d.starts_with("Rows Removed");
+        // Heap Fetches, Rows Removed and Sort Method are actuals: only with ANALYZE.
+        let actual = ["Heap Fetches", "Rows Removed", "Sort Method"]
+            .iter()
+            .any(|p| d.starts_with(p));
         if !actual || o.analyze {
             out.push(format!("{pad}{d}"));
         }

@@ -48,8 +48,10 @@ fn strip_yb_syntax(sql: &str) -> (String, YbSyntax) {
     if let Some(i) = find_word(&lower, "split") {
         let rest: Vec<&str> = lower[i..].split_whitespace().collect();
         if rest.len() >= 4 && rest[1] == "into" && rest[3].trim_end_matches(';') == "tablets" {
-            if let Ok(n) = rest[2].parse::<u32>() {
-                yb.split_into = Some(n);
+            let digits = rest[2];
+            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
+                // Too large for u32 saturates, so the engine refuses it by its range.
+                yb.split_into = Some(digits.parse::<u32>().unwrap_or(u32::MAX));
                 let end = lower[i..]
                     .find("tablets")
                     .map_or(lower.len(), |j| i + j + 7);

@@ -19,6 +19,9 @@ fn lsm_error(e: impl std::fmt::Display) -> SqlError {
     SqlError::new(ErrorKind::Execution, e.to_string())
 }
 
+/// The most tablets one relation may have (as the `num_tablets` setting allows).
+const MAX_TABLETS: u32 = 1024;
+
 impl YbEngine {
     /// Tablets for a new relation: `split` of them if hash-sharded (default: one
     /// per tablet server, or `num_tablets`), one if range-sharded.
@@ -37,8 +40,15 @@ impl YbEngine {
             0 => servers,
             n => n as usize,
         };
+        if let Some(s) = split.filter(|s| !(1..=MAX_TABLETS).contains(s)) {
+            // Each tablet is a whole LSM: a forged count must not eat the memory.
+            return Err(SqlError::new(
+                ErrorKind::Limit,
+                format!("SPLIT INTO {s} TABLETS: the number of tablets must be 1..={MAX_TABLETS}"),
+            ));
+        }
         let n = if hash {
-            split.map_or(default, |s| s.max(1) as usize)
+            split.map_or(default, |s| s as usize)
         } else {
             1
         };

@@ -1,14 +1,29 @@
-//! Bad input on the PostgreSQL profile: a clear message naming where it went wrong,
-//! never a panic.
+//! Bad input on both profiles: a clear message naming where it went wrong, never
+//! a panic. The SQL layer is shared, so both profiles must give the same error.
 
-use indexlab_engine::scenario::{run_pg, ReportError};
+use indexlab_engine::scenario::{run_pg, run_yb, ReportError};
 use indexlab_engine::sql::error::ErrorKind;
 
+/// The error `script` stops with, the same on pg and on yb.
 fn error_of(script: &str) -> ReportError {
-    let (report, _) = run_pg(script, &[]);
+    let expect = |e: Option<ReportError>, profile: &str| {
+        e.unwrap_or_else(|| panic!("expected an error on {profile} from:\n{script}"))
+    };
+    let pg = expect(run_pg(script, &[]).0.error, "pg");
+    let yb = expect(run_yb(script, &[]).0.error, "yb");
+    assert_eq!(
+        (pg.kind, &pg.message, pg.line, pg.column),
+        (yb.kind, &yb.message, yb.line, yb.column),
+        "pg and yb disagree on:\n{script}"
+    );
+    pg
+}
+
+fn yb_setting_error(name: &str, value: &str) -> ReportError {
+    let (report, _) = run_yb("select 1;", &[(name.into(), value.into())]);
     report
         .error
-        .unwrap_or_else(|| panic!("expected an error from:\n{script}"))
+        .unwrap_or_else(|| panic!("{name}={value} was accepted"))
 }
 
 #[test]
@@ -105,7 +120,50 @@ fn garbage_never_panics() {
         "\\bogus",
     ] {
         let _ = run_pg(script, &[]);
+        let _ = run_yb(script, &[]);
     }
+}
+
+#[test]
+fn absurd_yb_settings_are_refused_by_name() {
+    for (name, value) in [
+        ("write_buffer_size", "1TB"),
+        ("block_size", "0"),
+        ("block_cache_size", "1PB"),
+        ("num_tablets", "-1"),
+        ("tablet_servers", "0"),
+        ("replication_factor", "1000000000"),
+        ("yb_fetch_row_limit", "-1"),
+        ("compaction_style", "sideways"),
+        ("bloom_bits_per_key", "1000000"),
+    ] {
+        let e = yb_setting_error(name, value);
+        assert_eq!(e.kind, ErrorKind::Setting, "{name}={value}: {}", e.message);
+        assert!(e.message.contains(name), "{name}={value}: {}", e.message);
+    }
+}
+
+#[test]
+fn yb_commands_on_unknown_tables_say_which() {
+    let (r, _) = run_yb("create table t (a int);\n\\flush nope", &[]);
+    let e = r.error.expect("an error");
+    assert!(e.message.contains("\"nope\""), "{}", e.message);
+    assert_eq!(e.line, 2);
+    let (r, _) = run_yb("\\compact nope", &[]);
+    assert!(r.error.expect("an error").message.contains("nope"));
+}
+
+#[test]
+fn yb_unique_index_rejects_a_duplicate() {
+    let e = error_of(
+        "create table t (a int primary key, b int);\ncreate unique index t_b on t (b);\n\
+         insert into t values (1, 5);\ninsert into t values (2, 5);",
+    );
+    assert_eq!(
+        e.message,
+        "duplicate key value violates unique constraint \"t_b\""
+    );
+    assert_eq!(e.line, 4);
 }
 
 #[test]
@@ -130,4 +188,19 @@ fn yugabyte_dialect_bits_are_ignored_with_a_notice() {
     assert!(notices.iter().any(|n| n.contains("DIST")), "{notices:?}");
     assert!(notices.iter().any(|n| n.contains("DEBUG")), "{notices:?}");
     assert!(notices.iter().any(|n| n.contains("\\flush")), "{notices:?}");
+}
+
+#[test]
+fn yb_tablet_counts_are_bounded() {
+    for n in ["0", "1025", "1000000000", "99999999999999999999"] {
+        let (r, _) = run_yb(
+            &format!("create table t (a int) split into {n} tablets;"),
+            &[],
+        );
+        let e = r.error.unwrap_or_else(|| panic!("{n} tablets accepted"));
+        assert!(e.message.contains("tablets"), "{n}: {}", e.message);
+        assert_eq!(e.line, 1);
+    }
+    let (r, _) = run_yb("create table t (a int) split into 1024 tablets;", &[]);
+    assert!(r.error.is_none(), "{:?}", r.error);
 }
