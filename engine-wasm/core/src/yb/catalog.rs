@@ -84,6 +84,8 @@ pub struct YbTable {
     pub rel: usize,
     /// Rows ever keyed by a generated ybctid (its source of uniqueness).
     pub next_ybctid: u64,
+    /// Which columns the row's value stores, fixed once the key is known.
+    pub packing: std::rc::Rc<super::row::Packing>,
 }
 
 pub struct YbIndex {

@@ -4,6 +4,7 @@
 
 use super::catalog::{KeySpec, Tablets, YbIndex, YbTable};
 use super::engine::{setting_error, YbEngine};
+use super::row::Packing;
 use super::tablet::Tablet;
 use crate::exec::Executor;
 use crate::lsm::Lsm;
@@ -118,6 +119,7 @@ impl YbEngine {
             tablets: Tablets::default(),
             rel,
             next_ybctid: 0,
+            packing: Default::default(),
         }));
         let key = match &t.primary_key {
             Some(pk) => {
@@ -132,6 +134,7 @@ impl YbEngine {
         let table = self.catalog.table_mut(id);
         table.key = key;
         table.tablets = tablets;
+        table.packing = std::rc::Rc::new(Packing::of(table));
         Ok(Outcome::tag("CREATE TABLE"))
     }
 

@@ -40,6 +40,16 @@ pub struct YbEngine {
     /// While UPDATE/DELETE look for their rows: each row's document key (the
     /// scan's row locator indexes it).
     pub(super) scan_keys: Option<Vec<Vec<u8>>>,
+    /// Buffers reused by every row written (a load writes millions).
+    pub(super) write_bufs: WriteBuffers,
+}
+
+/// Scratch space of the write path, kept between rows so writes do not allocate.
+#[derive(Default)]
+pub(super) struct WriteBuffers {
+    pub probe: crate::lsm::ReadOptions,
+    pub key: Vec<u8>,
+    pub value: Vec<u8>,
 }
 
 pub(super) fn setting_error(e: impl std::fmt::Display) -> SqlError {
@@ -76,6 +86,7 @@ impl YbEngine {
             },
             written: Vec::new(),
             scan_keys: None,
+            write_bufs: WriteBuffers::default(),
             settings,
         })
     }

@@ -6,7 +6,7 @@ use super::catalog::KeySpec;
 use super::doc_key::{doc_key, GROUP_END};
 use super::engine::YbEngine;
 use super::request::{DocRow, TabletRead};
-use super::row::{decode_doc_key, index_row, Packing};
+use super::row::{decode_doc_key, index_row};
 use super::stats::RelStats;
 use crate::btree::{encode_key, KeyColumn, SortOrder};
 use crate::exec::{Executor, QueryEngine, Row, ScanOutput};
@@ -121,7 +121,7 @@ impl YbEngine {
         if let Some(spec) = &t.key {
             decode_doc_key(spec, &d.doc, &mut row)?;
         }
-        let packing = Packing::of(t);
+        let packing = &t.packing;
         for (sub, value) in &d.entries {
             match sub.as_slice() {
                 [] => packing.unpack(value, &mut row)?,

@@ -11,9 +11,8 @@
 
 use super::doc_key::{push_hybrid_time, push_suffix, COLUMN, LIVENESS};
 use super::engine::YbEngine;
-use super::row::{live_row, Packing, LIVENESS_VALUE, TOMBSTONE};
+use super::row::{live_row, LIVENESS_VALUE, TOMBSTONE};
 use crate::exec::{Executor, QueryEngine, Row};
-use crate::lsm::ReadOptions;
 use crate::scenario::Outcome;
 use crate::sql::ast::{Expr, Select};
 use crate::sql::error::{ErrorKind, SqlError};
@@ -57,12 +56,12 @@ impl YbEngine {
     /// live version exists (only read for [`WriteKind::Insert`]).
     fn probe(&mut self, tablet: usize, doc: &[u8], kind: WriteKind) -> bool {
         let t = &self.tablets[tablet];
-        let opts = ReadOptions {
-            bloom_filter_key: Some(doc.to_vec()),
-            ..ReadOptions::default()
-        };
+        let opts = &mut self.write_bufs.probe;
+        let bloom = opts.bloom_filter_key.get_or_insert_with(Vec::new);
+        bloom.clear();
+        bloom.extend_from_slice(doc);
         let cache = &mut self.caches[t.tserver];
-        let mut it = t.lsm.iter(cache, &opts);
+        let mut it = t.lsm.iter(cache, opts);
         // Conflict detection.
         it.seek(doc);
         let mut exists = false;
@@ -87,22 +86,28 @@ impl YbEngine {
         entries: &[Entry],
         txn: bool,
     ) -> Result<(), SqlError> {
-        let mut key = Vec::with_capacity(doc.len() + 16);
+        let (mut key, mut value) = (
+            std::mem::take(&mut self.write_bufs.key),
+            std::mem::take(&mut self.write_bufs.value),
+        );
+        let mut result = Ok(());
         for (subkey, payload) in entries {
             let ht = self.next_ht();
             key.clear();
             key.extend_from_slice(doc);
             push_suffix(&mut key, subkey, ht);
-            let mut value = Vec::with_capacity(payload.len() + 12);
+            value.clear();
             if txn {
                 push_hybrid_time(&mut value, ht);
             }
             value.extend_from_slice(payload);
-            self.tablets[tablet]
-                .lsm
-                .put(&key, &value)
-                .map_err(exec_error)?;
+            result = self.tablets[tablet].lsm.put(&key, &value).map(|_| ());
+            if result.is_err() {
+                break;
+            }
         }
+        (self.write_bufs.key, self.write_bufs.value) = (key, value);
+        result.map_err(exec_error)?;
         let n = entries.len() as u64;
         let replicas = self.replicas();
         let rel = self.tablets[tablet].rel;
@@ -166,7 +171,8 @@ impl YbEngine {
         let entries = self.row_entries(table, row)?;
         let txn = self.transactional(table);
         self.put_doc(tablet, &doc, &entries, txn)?;
-        for i in self.catalog.table(table).indexes.clone() {
+        for k in 0..self.catalog.table(table).indexes.len() {
+            let i = self.catalog.table(table).indexes[k];
             self.write_index_entry(i, row, &doc, txn)?;
         }
         Ok(())
@@ -175,7 +181,7 @@ impl YbEngine {
     /// The entries of a row: one packed value, or liveness + one per column.
     fn row_entries(&self, table: usize, row: &[Value]) -> Result<Vec<Entry>, SqlError> {
         let t = self.catalog.table(table);
-        let packing = Packing::of(t);
+        let packing = &t.packing;
         if self
             .settings
             .get_bool("yb_enable_packed_row")
