@@ -27,6 +27,12 @@ struct Args {
     #[arg(long = "set", value_name = "NAME=VALUE", value_parser = parse_setting)]
     settings: Vec<(String, String)>,
 
+    /// Run the script once per value of a setting and print a table
+    /// (value, loops, read requests, RPCs, virtual time), e.g.
+    /// --sweep yb_bnl_batch_size=1,10,100,1000.
+    #[arg(long, value_name = "NAME=V1,V2,…", value_parser = indexlab_engine::sweep::parse_sweep)]
+    sweep: Option<(String, Vec<String>)>,
+
     /// Print the engine's self-test fingerprint (the web page shows the same line).
     #[arg(long)]
     selftest: bool,
@@ -66,6 +72,9 @@ fn main() -> ExitCode {
         }
     };
     let name = file.display().to_string();
+    if let Some((setting, values)) = &args.sweep {
+        return run_sweep(&script, &args, setting, values, &name);
+    }
     match args.profile {
         Profile::Pg => finish(&[run_pg(&script, &args.settings).0], &name, args.json),
         Profile::Yb => finish(&[run_yb(&script, &args.settings).0], &name, args.json),
@@ -75,6 +84,57 @@ fn main() -> ExitCode {
             finish(&[pg, yb], &name, args.json)
         }
     }
+}
+
+/// Runs a sweep on the chosen profile(s) and prints its table (or JSON).
+fn run_sweep(script: &str, args: &Args, setting: &str, values: &[String], file: &str) -> ExitCode {
+    use indexlab_engine::sweep::{script_pins, sweep};
+    if script_pins(script, setting) {
+        eprintln!(
+            "indexlab-cli: warning: {file} sets {setting} itself (SET or a Set() hint); \
+             every run will use the script's value"
+        );
+    }
+    let profiles: &[&str] = match args.profile {
+        Profile::Pg => &["pg"],
+        Profile::Yb => &["yb"],
+        Profile::Both => &["pg", "yb"],
+    };
+    let mut code = ExitCode::SUCCESS;
+    let mut json_parts = Vec::new();
+    for profile in profiles {
+        let points = sweep(script, profile, &args.settings, setting, values);
+        if args.json {
+            json_parts.push((
+                profile,
+                indexlab_engine::report_json::sweep(setting, &points),
+            ));
+        } else {
+            if profiles.len() > 1 {
+                println!("=== {profile} ===");
+            }
+            print!("{}", text::sweep_table(setting, &points));
+        }
+        for p in &points {
+            if let Some(e) = &p.error {
+                eprintln!(
+                    "{file}:{}:{}: ERROR:  {} ({setting}={})",
+                    e.line, e.column, e.message, p.value
+                );
+                code = ExitCode::from(1);
+            }
+        }
+    }
+    if args.json {
+        match json_parts.as_slice() {
+            [(_, one)] => println!("{one}"),
+            many => {
+                let parts: Vec<String> = many.iter().map(|(p, j)| format!("\"{p}\":{j}")).collect();
+                println!("{{{}}}", parts.join(","));
+            }
+        }
+    }
+    code
 }
 
 /// Prints the reports (one per profile; with two, JSON is `{"pg": …, "yb": …}`

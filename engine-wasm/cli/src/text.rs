@@ -65,3 +65,49 @@ pub fn report(r: &Report) -> String {
     );
     out
 }
+
+/// A sweep as an aligned table: one line per value.
+pub fn sweep_table(setting: &str, points: &[indexlab_engine::sweep::SweepPoint]) -> String {
+    let head = [setting, "loops", "read requests", "rpcs", "virtual ms"];
+    let rows: Vec<[String; 5]> = points
+        .iter()
+        .map(|p| match &p.error {
+            Some(e) => [
+                p.value.clone(),
+                "error".into(),
+                format!("line {}: {}", e.line, e.message),
+                String::new(),
+                String::new(),
+            ],
+            None => [
+                p.value.clone(),
+                p.loops.map_or("-".into(), |l| l.to_string()),
+                format!("{}", p.read_requests),
+                format!("{}", p.rpc_count),
+                format!("{:.3}", p.virtual_ms),
+            ],
+        })
+        .collect();
+    let mut widths: Vec<usize> = head.iter().map(|h| h.len()).collect();
+    for r in &rows {
+        for (w, c) in widths.iter_mut().zip(r) {
+            *w = (*w).max(c.chars().count());
+        }
+    }
+    let mut out = String::new();
+    let line = |cells: Vec<&str>, out: &mut String| {
+        let cells: Vec<String> = cells
+            .iter()
+            .zip(&widths)
+            .map(|(c, w)| format!("{c:>w$}"))
+            .collect();
+        let _ = writeln!(out, " {}", cells.join(" | "));
+    };
+    line(head.to_vec(), &mut out);
+    let dashes: Vec<String> = widths.iter().map(|w| "-".repeat(w + 2)).collect();
+    let _ = writeln!(out, "{}", dashes.join("+"));
+    for r in &rows {
+        line(r.iter().map(String::as_str).collect(), &mut out);
+    }
+    out
+}

@@ -49,8 +49,10 @@ pub struct CostModel {
     pub device_write_us: f64,
     /// CPU to produce or consume one row.
     pub cpu_row_us: f64,
-    /// CPU for one key comparison (join filters, sorts).
+    /// CPU for one key comparison (sorts, index and LSM key steps).
     pub cpu_compare_us: f64,
+    /// CPU to evaluate one operator of an expression (a join filter's `=`).
+    pub cpu_operator_us: f64,
 }
 
 impl Default for CostModel {
@@ -61,6 +63,7 @@ impl Default for CostModel {
             device_write_us: 50.0,
             cpu_row_us: 0.2,
             cpu_compare_us: 0.01,
+            cpu_operator_us: 0.05,
         }
     }
 }

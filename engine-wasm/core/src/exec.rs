@@ -5,8 +5,10 @@
 //!
 //! - [`engine`]: the trait a profile implements, and the scan it returns;
 //! - [`plan_node`]: EXPLAIN's tree and PostgreSQL's text layout of it;
-//! - [`select`], [`join`], [`explain`]: the executor, written once over the trait.
+//! - [`select`], [`join`], [`batched_join`], [`explain`]: the executor, written
+//!   once over the trait.
 
+pub mod batched_join;
 pub mod engine;
 pub mod explain;
 pub mod join;

@@ -50,6 +50,20 @@ impl Metrics {
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct RelationMetrics {
     pub by_relation: BTreeMap<String, Metrics>,
+    /// On yb, the same counters per tablet replica (article 004's table: every
+    /// replica counts the inserts, only the leader the seeks).
+    pub replicas: Vec<ReplicaMetrics>,
+}
+
+/// One tablet replica's counters.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReplicaMetrics {
+    pub relation: String,
+    pub tablet: u32,
+    /// The tablet server holding it (0-based; `tserver-1` is 0).
+    pub tserver: u32,
+    pub leader: bool,
+    pub metrics: Metrics,
 }
 
 impl RelationMetrics {
@@ -69,6 +83,13 @@ impl RelationMetrics {
     pub fn merge(&mut self, other: &RelationMetrics) {
         for (rel, m) in &other.by_relation {
             self.by_relation.entry(rel.clone()).or_default().merge(m);
+        }
+        for r in &other.replicas {
+            let same = |x: &&mut ReplicaMetrics| x.tablet == r.tablet && x.tserver == r.tserver;
+            match self.replicas.iter_mut().find(same) {
+                Some(x) => x.metrics.merge(&r.metrics),
+                None => self.replicas.push(r.clone()),
+            }
         }
     }
 }

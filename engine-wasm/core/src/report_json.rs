@@ -36,6 +36,13 @@ pub fn report(r: &Report) -> Value {
                 "notices": s.outcome.notices,
                 "metrics": metrics(&s.metrics),
                 "relations": relations,
+                "replicas": s.relations.replicas.iter().map(|r| json!({
+                    "relation": r.relation,
+                    "tablet": r.tablet,
+                    "tserver": format!("tserver-{}", r.tserver + 1),
+                    "leader": r.leader,
+                    "metrics": metrics(&r.metrics),
+                })).collect::<Vec<_>>(),
                 "virtual_ms": s.virtual_ms,
             })
         })
@@ -55,4 +62,25 @@ pub fn report(r: &Report) -> Value {
             "kind": format!("{:?}", e.kind),
         })),
     })
+}
+
+/// A sweep as JSON: `{"setting", "points": [{"value", "loops", "read_requests",
+/// "rpc_count", "virtual_ms", "error"}]}`.
+pub fn sweep(setting: &str, points: &[crate::sweep::SweepPoint]) -> Value {
+    let points: Vec<Value> = points
+        .iter()
+        .map(|p| {
+            json!({
+                "value": p.value,
+                "loops": p.loops,
+                "read_requests": p.read_requests,
+                "rpc_count": p.rpc_count,
+                "virtual_ms": p.virtual_ms,
+                "error": p.error.as_ref().map(|e| json!({
+                    "message": e.message, "line": e.line, "column": e.column,
+                })),
+            })
+        })
+        .collect();
+    json!({"setting": setting, "points": points})
 }

@@ -100,6 +100,19 @@ pub enum Event {
         cache_hits: u64,
         cache_misses: u64,
     },
+    /// A message between nodes (`from`/`to` as `ysql`, `tserver-N`): a read or
+    /// write request, its response, or a Raft replication to a follower.
+    Rpc {
+        kind: &'static str,
+        from: String,
+        to: String,
+        tablet: u32,
+        ops: u32,
+        rows: u64,
+        bytes: u64,
+        send_us: f64,
+        arrive_us: f64,
+    },
 }
 
 impl Event {

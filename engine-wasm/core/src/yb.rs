@@ -10,6 +10,7 @@
 //! - [`doc_key`]: key layout; `catalog`, `tablet`: relations and their tablets;
 //! - `row`: rows as DocDB values; `write`: INSERT/UPDATE/DELETE;
 //! - `request`: one read request; `scan`: plans into requests; `explain`;
+//! - `network`: requests as rounds of RPCs on the simulated network;
 //! - `engine`, `ddl`, `stats`, `query_engine`: the profile's façade.
 
 mod catalog;
@@ -17,6 +18,7 @@ mod ddl;
 pub mod doc_key;
 mod engine;
 mod explain;
+mod network;
 mod query_engine;
 mod request;
 mod row;

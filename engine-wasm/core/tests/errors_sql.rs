@@ -204,3 +204,43 @@ fn yb_tablet_counts_are_bounded() {
     let (r, _) = run_yb("create table t (a int) split into 1024 tablets;", &[]);
     assert!(r.error.is_none(), "{:?}", r.error);
 }
+
+#[test]
+fn absurd_batch_sizes_and_latencies_are_refused() {
+    for bad in ["0", "1000000000", "-5", "lots"] {
+        let e = yb_setting_error("yb_bnl_batch_size", bad);
+        assert!(e.message.contains("yb_bnl_batch_size"), "{}", e.message);
+    }
+    for bad in ["-1", "-0.8ms", "fast", "1000000s"] {
+        let e = yb_setting_error("network", bad);
+        assert!(e.message.contains("network"), "{bad}: {}", e.message);
+    }
+    // The same through a hint: the statement's line, the setting's name.
+    let script = "create table t (id int primary key);\n\
+                  /*+ Set(yb_bnl_batch_size '0') */ select * from t a join t b using (id);";
+    let (report, _) = run_yb(script, &[]);
+    let e = report.error.expect("a batch size of 0 is refused");
+    assert_eq!(e.line, 2);
+    assert!(e.message.contains("yb_bnl_batch_size"), "{}", e.message);
+}
+
+#[test]
+fn unsupported_joins_are_named() {
+    let three = error_of(
+        "create table t (id int primary key);\n\
+         select * from t a join t b using (id) join t c using (id);",
+    );
+    assert!(
+        three.message.contains("more than two tables"),
+        "{}",
+        three.message
+    );
+    assert_eq!(three.line, 2);
+    for join in ["left join", "full join", "right join", "cross join"] {
+        let e = error_of(&format!(
+            "create table t (id int primary key);\nselect * from t a {join} t b using (id);"
+        ));
+        assert_eq!(e.line, 2, "{join}: {}", e.message);
+        assert!(!e.message.is_empty());
+    }
+}

@@ -181,3 +181,52 @@ fn article_004_every_index_adds_its_writes() {
         last = inserts[0];
     }
 }
+
+/// Article 004's per-tablet table: three tablet servers, replication factor 3.
+/// Every replica of every tablet applies the 10000 inserts; only the leaders
+/// seek (30000 on the table and the unique index, 10000 on the non-unique),
+/// and the leaders sit on different servers.
+#[test]
+fn article_004_inserts_reach_every_replica_seeks_only_the_leader() {
+    let r = run(
+        &format!(
+            "{TABLE_004}create index demo_n on demo(n asc);\n\
+             create unique index demo_u on demo(n asc);\n\
+             insert into demo select generate_series(1,10000);\n"
+        ),
+        &[("tablet_servers", "3"), ("replication_factor", "3")],
+    );
+    let insert = r.statements.last().unwrap();
+    let replicas = &insert.relations.replicas;
+    assert_eq!(replicas.len(), 9, "{replicas:#?}");
+    for rel in ["demo", "demo_n", "demo_u"] {
+        let of: Vec<_> = replicas.iter().filter(|x| x.relation == rel).collect();
+        assert_eq!(of.len(), 3, "{rel}");
+        let mut servers: Vec<u32> = of.iter().map(|x| x.tserver).collect();
+        servers.sort_unstable();
+        assert_eq!(servers, [0, 1, 2], "{rel}: one replica per server");
+        for x in &of {
+            assert_eq!(x.metrics.get("rocksdb_insert"), 10000.0, "{rel}");
+            let seeks = x.metrics.get("rocksdb_number_db_seek");
+            let expected = match (x.leader, rel) {
+                (false, _) => 0.0,
+                (true, "demo_n") => 10000.0,
+                (true, _) => 30000.0,
+            };
+            assert_eq!(seeks, expected, "{rel} leader={}", x.leader);
+        }
+    }
+    let leaders: std::collections::BTreeSet<u32> = replicas
+        .iter()
+        .filter(|x| x.leader)
+        .map(|x| x.tserver)
+        .collect();
+    assert_eq!(leaders.len(), 3, "leaders spread over the servers");
+    // The relation totals count every replica's inserts.
+    assert_eq!(rel(insert, "demo", "rocksdb_insert"), 30000);
+    // Writes reach the followers as RPCs: each write request to a leader
+    // replicates to its two followers.
+    let rpcs = rel(insert, "demo", "rpc_count");
+    let requests = rel(insert, "demo", "storage_write_requests");
+    assert_eq!(rpcs, 3 * requests);
+}

@@ -60,14 +60,7 @@ pub fn run_scenario(script: &str, profile: &str, settings: &str) -> Result<Strin
             "unknown profile \"{profile}\"; use \"pg\", \"yb\" or \"both\""
         )));
     }
-    let overrides: Vec<(String, String)> = settings
-        .lines()
-        .filter(|l| !l.trim().is_empty())
-        .map(|l| match l.split_once('=') {
-            Some((k, v)) => Ok((k.trim().to_string(), v.trim().to_string())),
-            None => Err(JsError::new(&format!("expected name=value, got \"{l}\""))),
-        })
-        .collect::<Result<_, _>>()?;
+    let overrides = parse_settings(settings)?;
     Ok(match profile {
         "pg" => report(&run_pg(script, &overrides).0).to_string(),
         "yb" => report(&run_yb(script, &overrides).0).to_string(),
@@ -77,4 +70,37 @@ pub fn run_scenario(script: &str, profile: &str, settings: &str) -> Result<Strin
             report(&run_yb(script, &overrides).0)
         ),
     })
+}
+
+/// `name=value` lines, as the CLI's `--set`.
+fn parse_settings(settings: &str) -> Result<Vec<(String, String)>, JsError> {
+    settings
+        .lines()
+        .filter(|l| !l.trim().is_empty())
+        .map(|l| match l.split_once('=') {
+            Some((k, v)) => Ok((k.trim().to_string(), v.trim().to_string())),
+            None => Err(JsError::new(&format!("expected name=value, got \"{l}\""))),
+        })
+        .collect()
+}
+
+/// Runs a scenario once per value of a setting (`sweep` is `name=v1,v2,…`, as
+/// the CLI's `--sweep`) and returns the sweep as JSON, for the UI's charts.
+#[wasm_bindgen]
+pub fn run_sweep(
+    script: &str,
+    profile: &str,
+    settings: &str,
+    sweep: &str,
+) -> Result<String, JsError> {
+    use indexlab_engine::sweep::{parse_sweep, sweep as run};
+    if !matches!(profile, "pg" | "yb") {
+        return Err(JsError::new(&format!(
+            "unknown profile \"{profile}\" for a sweep; use \"pg\" or \"yb\""
+        )));
+    }
+    let overrides = parse_settings(settings)?;
+    let (name, values) = parse_sweep(sweep).map_err(|e| JsError::new(&e))?;
+    let points = run(script, profile, &overrides, &name, &values);
+    Ok(indexlab_engine::report_json::sweep(&name, &points).to_string())
 }

@@ -39,6 +39,12 @@ pub trait QueryEngine: Sized {
         plan: &ScanPlan,
         limit: Option<u64>,
     ) -> Result<ScanOutput, SqlError>;
+    /// Outer rows per batch of a nested loop join: 1 runs one inner scan per
+    /// outer row; more makes YugabyteDB's Batched Nested Loop (`= ANY` of a
+    /// batch of keys). Only the yb profile batches.
+    fn join_batch_size(&self) -> usize {
+        1
+    }
     /// Notices for EXPLAIN options this profile accepts but ignores.
     fn explain_notices(&self, options: &ExplainOptions) -> Vec<String>;
     /// Lines this profile adds to EXPLAIN's summary (after Execution Time).

@@ -3,6 +3,7 @@
 //! the join column (`Index Cond: (id = a.id)`, loops = outer rows), or scanned in
 //! full when no index fits. Hash and merge joins are not simulated.
 
+use super::batched_join::{any_array_shown, BatchedJoin, Lookup};
 use super::engine::Row;
 use super::plan_node::PlanNode;
 use super::select::{Executor, QueryResult};
@@ -17,8 +18,8 @@ use std::ops::Bound;
 
 /// One side of the join: its table and the name the query uses for it.
 pub struct Side {
-    table: usize,
-    name: String,
+    pub(super) table: usize,
+    pub(super) name: String,
 }
 
 /// Which side of a join an expression's columns come from.
@@ -29,12 +30,26 @@ pub enum Belongs {
     Both,
 }
 
-fn and_all(parts: Vec<Expr>) -> Option<Expr> {
+pub(super) fn and_all(parts: Vec<Expr>) -> Option<Expr> {
     parts.into_iter().reduce(|a, b| Expr::Binary {
         op: BinOp::And,
         left: Box::new(a),
         right: Box::new(b),
     })
+}
+
+/// A join condition an inner index can look up: (its place among the join
+/// conditions, the index, the outer expression, the condition, the inner column).
+type KeyMatch = (usize, usize, Expr, Expr, usize);
+
+/// What the loops of a nested loop produced.
+#[derive(Default)]
+pub struct Loops {
+    pub joined: Vec<Row>,
+    /// The inner scan's node, summed over loops.
+    pub inner_node: Option<PlanNode>,
+    pub inner_rows: u64,
+    pub loops: u64,
 }
 
 /// The join half of the executor.
@@ -98,7 +113,7 @@ pub trait JoinExec: Executor {
         conds: &[Expr],
         outer: &Side,
         inner: &Side,
-    ) -> Result<Option<(usize, usize, Expr, Expr)>, SqlError> {
+    ) -> Result<Option<KeyMatch>, SqlError> {
         let info = self.planner_info(inner.table);
         for (n, c) in conds.iter().enumerate() {
             let Expr::Binary {
@@ -120,8 +135,8 @@ pub trait JoinExec: Executor {
                 }
                 let col = info.columns.iter().position(|(c, _)| c == name);
                 let index = info.indexes.iter().position(|i| Some(i.key[0].0) == col);
-                if let Some(index) = index {
-                    return Ok(Some((n, index, b.as_ref().clone(), c.clone())));
+                if let (Some(index), Some(col)) = (index, col) {
+                    return Ok(Some((n, index, b.as_ref().clone(), c.clone(), col)));
                 }
             }
         }
@@ -194,7 +209,7 @@ pub trait JoinExec: Executor {
         );
         let outer_scope = self.join_scope(&outer, &outer);
         let key_expr = match &key {
-            Some((_, _, e, _)) => Some(bind(
+            Some((_, _, e, ..)) => Some(bind(
                 &unqualify(e),
                 &Scope {
                     columns: outer_scope.columns[..self.planner_info(outer.table).columns.len()]
@@ -208,51 +223,85 @@ pub trait JoinExec: Executor {
         } else {
             None
         };
-        let mut joined: Vec<Row> = Vec::new();
-        let mut inner_node: Option<PlanNode> = None;
-        let mut inner_rows_total = 0u64;
-        let mut loops = 0u64;
-        for (_, orow) in &outer_out.rows {
-            if limit.is_some_and(|l| joined.len() as u64 >= l) {
-                break;
+        let batch = self.join_batch_size();
+        let mut acc = Loops::default();
+        match (&key, &key_expr) {
+            (Some((_, index, _, cond, col)), Some(k)) if batch > 1 => {
+                let lookup = Lookup {
+                    index: *index,
+                    outer_key: k.clone(),
+                    inner_col: *col,
+                    shown: any_array_shown(cond, &inner.name, batch),
+                };
+                let rows: Vec<&Row> = outer_out.rows.iter().map(|(_, r)| r).collect();
+                self.batched_loops(
+                    &rows,
+                    batch,
+                    &lookup,
+                    &inner,
+                    &inner_f,
+                    &join_filter,
+                    limit,
+                    &mut acc,
+                )?;
             }
-            let plan = match (&key, &key_expr) {
-                (Some((_, index, _, shown)), Some(k)) => {
-                    let v = self.eval_bound(k, orow)?;
-                    ScanPlan {
-                        access: AccessPath::Index {
-                            index: *index,
-                            direction: ScanDirection::Forward,
-                            only: false,
-                            cond: Some(KeyCond::Range {
-                                lower: Bound::Included(Expr::Literal(v.clone())),
-                                upper: Bound::Included(Expr::Literal(v)),
-                            }),
-                            cond_exprs: vec![index_cond_shown(shown, &inner.name)],
-                        },
-                        filter: inner_f.clone(),
-                        ordered: true,
+            _ => {
+                for (_, orow) in &outer_out.rows {
+                    if limit.is_some_and(|l| acc.joined.len() as u64 >= l) {
+                        break;
                     }
-                }
-                _ => plan_scan(
-                    &self.planner_info(inner.table),
-                    &Select {
-                        filter: and_all(inner_f.clone()),
-                        ..Select::empty()
-                    },
-                )?,
-            };
-            let out = self.run_scan(inner.table, &plan, None)?;
-            loops += 1;
-            inner_rows_total += out.rows.len() as u64;
-            for (_, irow) in &out.rows {
-                let combined: Row = orow.iter().chain(irow.iter()).cloned().collect();
-                if self.passes(&join_filter, &combined)? {
-                    joined.push(combined);
+                    let plan = match (&key, &key_expr) {
+                        (Some((_, index, _, shown, _)), Some(k)) => {
+                            let v = self.eval_bound(k, orow)?;
+                            ScanPlan {
+                                access: AccessPath::Index {
+                                    index: *index,
+                                    direction: ScanDirection::Forward,
+                                    only: false,
+                                    cond: Some(KeyCond::Range {
+                                        lower: Bound::Included(Expr::Literal(v.clone())),
+                                        upper: Bound::Included(Expr::Literal(v)),
+                                    }),
+                                    cond_exprs: vec![index_cond_shown(shown, &inner.name)],
+                                },
+                                filter: inner_f.clone(),
+                                ordered: true,
+                            }
+                        }
+                        _ => plan_scan(
+                            &self.planner_info(inner.table),
+                            &Select {
+                                filter: and_all(inner_f.clone()),
+                                ..Select::empty()
+                            },
+                        )?,
+                    };
+                    let out = self.run_scan(inner.table, &plan, None)?;
+                    acc.loops += 1;
+                    acc.inner_rows += out.rows.len() as u64;
+                    for (_, irow) in &out.rows {
+                        let combined: Row = orow.iter().chain(irow.iter()).cloned().collect();
+                        if self.passes(&join_filter, &combined)? {
+                            acc.joined.push(combined);
+                        }
+                    }
+                    merge_loop(&mut acc.inner_node, out.node);
                 }
             }
-            merge_loop(&mut inner_node, out.node);
         }
+        let batched = batch > 1 && key.is_some();
+        if batched {
+            // The key condition moved from the index to the join filter.
+            if let Some((_, _, _, cond, _)) = &key {
+                both.insert(0, cond.clone());
+            }
+        }
+        let Loops {
+            mut joined,
+            inner_node,
+            inner_rows: inner_rows_total,
+            loops,
+        } = acc;
         let mut inner_node = inner_node.unwrap_or_default();
         alias_title(
             &mut inner_node,
@@ -262,7 +311,11 @@ pub trait JoinExec: Executor {
         inner_node.loops = loops;
         inner_node.rows = inner_rows_total.checked_div(loops).unwrap_or(0);
         let mut node = PlanNode {
-            title: "Nested Loop".into(),
+            title: if batched {
+                "YB Batched Nested Loop Join".into()
+            } else {
+                "Nested Loop".into()
+            },
             details: both
                 .iter()
                 .map(|e| format!("Join Filter: {}", crate::sql::deparse::deparse(e)))
@@ -317,7 +370,7 @@ fn alias_title(node: &mut PlanNode, table: &str, alias: &str) {
 }
 
 /// The Index Cond as PostgreSQL prints it: the inner column unqualified.
-fn index_cond_shown(cond: &Expr, inner: &str) -> Expr {
+pub(super) fn index_cond_shown(cond: &Expr, inner: &str) -> Expr {
     let Expr::Binary { op, left, right } = cond else {
         return cond.clone();
     };
@@ -335,7 +388,7 @@ fn index_cond_shown(cond: &Expr, inner: &str) -> Expr {
 }
 
 /// Adds one loop's inner-scan node into the running total.
-fn merge_loop(total: &mut Option<PlanNode>, one: PlanNode) {
+pub(super) fn merge_loop(total: &mut Option<PlanNode>, one: PlanNode) {
     match total {
         None => *total = Some(one),
         Some(t) => {

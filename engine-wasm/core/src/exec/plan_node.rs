@@ -125,14 +125,12 @@ pub fn format_node(node: &PlanNode, depth: usize, o: &ExplainOptions, out: &mut 
     }
 }
 
-/// A DIST figure per loop: whole numbers as integers, as YugabyteDB prints them.
+/// A DIST figure per loop, as YugabyteDB printed it when article 001 was
+/// written: the total over loops divided by the loops, with no decimals (so
+/// 21 requests over 2 loops print as 10, and loops × the figure gives the
+/// article's 20).
 fn per_loop(total: f64, loops: f64) -> String {
-    let v = total / loops;
-    if v.fract() == 0.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.3}")
-    }
+    format!("{:.0}", total / loops)
 }
 
 /// Adds `more` into `into`, by name (a node's totals over its loops).

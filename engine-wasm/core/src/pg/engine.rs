@@ -63,6 +63,7 @@ pub fn cost_model(settings: &Settings) -> Result<CostModel, SqlError> {
         device_write_us: us("cost_device_write")?,
         cpu_row_us: us("cost_cpu_row")?,
         cpu_compare_us: us("cost_cpu_comparison")?,
+        cpu_operator_us: us("cost_cpu_operator")?,
     })
 }
 

@@ -123,9 +123,13 @@ pub static REGISTRY: &[SettingDef] = &[
         "CPU time to process one row in a plan node"),
     duration("cost_cpu_comparison", 10 * NS, SEC, US, Both,
         "CPU time of one key comparison"),
+    // PostgreSQL's planner prices an operator at a quarter of a row
+    // (cpu_operator_cost 0.0025 against cpu_tuple_cost 0.01).
+    duration("cost_cpu_operator", 50 * NS, SEC, US, Both,
+        "CPU time to evaluate one operator of an expression, such as a join filter's a.id = b.id"),
     duration("cost_request_overhead", 250 * US, SEC, US, Yb,
         "Server time to handle one request, whatever it holds"),
-    duration("cost_request_op", 25 * US, SEC, US, Yb,
+    duration("cost_request_op", 5 * US, SEC, US, Yb,
         "Server time for each operation in a request"),
 ];
 

@@ -35,11 +35,14 @@ pub struct YbEngine {
     pub(super) metrics: Metrics,
     pub(super) statement_start_us: i64,
     pub(super) last_ht: HybridTime,
-    /// Tablets the statement wrote to, with their operation counts.
-    pub(super) written: Vec<(usize, u64)>,
+    /// Tablets the statement wrote to: (tablet, operations, bytes).
+    pub(super) written: Vec<(usize, u64, u64)>,
     /// While UPDATE/DELETE look for their rows: each row's document key (the
     /// scan's row locator indexes it).
     pub(super) scan_keys: Option<Vec<Vec<u8>>>,
+    /// This statement's counters per tablet (seeks, nexts, prevs, inserts), for
+    /// the per-replica view.
+    pub(super) per_tablet: Vec<[u64; 4]>,
     /// Buffers reused by every row written (a load writes millions).
     pub(super) write_bufs: WriteBuffers,
 }
@@ -85,6 +88,7 @@ impl YbEngine {
                 logical: 0,
             },
             written: Vec::new(),
+            per_tablet: Vec::new(),
             scan_keys: None,
             write_bufs: WriteBuffers::default(),
             settings,
@@ -229,24 +233,47 @@ impl YbEngine {
         Ok(())
     }
 
-    /// Write requests: each tablet written to gets its operations in requests of
-    /// at most `ysql_request_limit`.
+    /// Write requests: PgGate flushes the statement's buffered writes in rounds;
+    /// each tablet written to gets its operations in requests of at most
+    /// `ysql_request_limit`, the tablets of a round in parallel, each leader
+    /// replicating to its followers.
     fn finish_writes(&mut self) {
-        let limit = self
-            .settings
-            .get_int("ysql_request_limit")
-            .unwrap_or(1024)
-            .max(1) as u64;
-        for (tablet, ops) in std::mem::take(&mut self.written) {
-            let rel = self.tablets[tablet].rel;
-            self.rel_stats(rel).write_requests += ops.div_ceil(limit);
+        let limit = self.request_limit() as u64;
+        let mut left = std::mem::take(&mut self.written);
+        while !left.is_empty() {
+            let mut calls = Vec::with_capacity(left.len());
+            for (tablet, ops, bytes) in &mut left {
+                let n = (*ops).min(limit);
+                // The request carries its share of the operations' bytes.
+                let size = *bytes * n / (*ops).max(1);
+                *ops -= n;
+                *bytes -= size;
+                let rel = self.tablets[*tablet].rel;
+                self.rel_stats(rel).write_requests += 1;
+                let call = crate::net::Call {
+                    write: true,
+                    leader: self.leader(*tablet),
+                    tablet: *tablet as u32,
+                    ops: n as u32,
+                    request_bytes: size,
+                    rows: 0,
+                    response_bytes: 0,
+                    server_us: self.rpc_server_us(n as usize),
+                };
+                calls.push((rel, call));
+            }
+            self.send_round(&calls);
+            left.retain(|(_, ops, _)| *ops > 0);
         }
     }
 
     /// Hands over the statement's counters and starts new ones.
     pub fn take_metrics(&mut self) -> (Metrics, RelationMetrics) {
         let mut metrics = std::mem::take(&mut self.metrics);
-        let mut relations = RelationMetrics::default();
+        let mut relations = RelationMetrics {
+            replicas: self.take_replicas(),
+            ..RelationMetrics::default()
+        };
         let mut add = |rel: usize, name: &'static str, v: f64, names: &[String]| {
             let rname = names.get(rel).map_or("?", String::as_str);
             metrics.add(name, v);
@@ -283,6 +310,70 @@ impl YbEngine {
             t.reported = now;
         }
         (metrics, relations)
+    }
+
+    /// Counts work on tablet `tablet`'s replicas: reads on its leader, writes on all.
+    pub(super) fn count_tablet(
+        &mut self,
+        tablet: usize,
+        read: &crate::lsm::ReadStats,
+        inserts: u64,
+    ) {
+        if self.per_tablet.len() <= tablet {
+            self.per_tablet.resize(tablet + 1, [0; 4]);
+        }
+        let c = &mut self.per_tablet[tablet];
+        c[0] += read.number_db_seek;
+        c[1] += read.number_db_next;
+        c[2] += read.number_db_prev;
+        c[3] += inserts;
+    }
+
+    /// The statement's counters per tablet replica: the leader's reads and
+    /// writes, then each follower's writes (Raft applies them there too).
+    fn take_replicas(&mut self) -> Vec<crate::metrics::ReplicaMetrics> {
+        let net = self.network();
+        let mut out = Vec::new();
+        for (tablet, c) in std::mem::take(&mut self.per_tablet).into_iter().enumerate() {
+            if c == [0; 4] {
+                continue;
+            }
+            let leader = self.tablets[tablet].tserver as u32;
+            let relation = self.names[self.tablets[tablet].rel].clone();
+            let mut lead = crate::metrics::Metrics::default();
+            for (name, v) in [
+                ("rocksdb_number_db_seek", c[0]),
+                ("rocksdb_number_db_next", c[1]),
+                ("rocksdb_number_db_prev", c[2]),
+                ("rocksdb_insert", c[3]),
+            ] {
+                lead.add(name, v as f64);
+            }
+            let servers = std::iter::once(leader).chain(crate::net::node::followers(
+                leader,
+                net.replication_factor,
+                net.tservers,
+            ));
+            for (i, tserver) in servers.enumerate() {
+                let metrics = if i == 0 {
+                    lead.clone()
+                } else {
+                    let mut m = crate::metrics::Metrics::default();
+                    m.add("rocksdb_insert", c[3] as f64);
+                    m
+                };
+                if !metrics.is_empty() {
+                    out.push(crate::metrics::ReplicaMetrics {
+                        relation: relation.clone(),
+                        tablet: tablet as u32,
+                        tserver,
+                        leader: i == 0,
+                        metrics,
+                    });
+                }
+            }
+        }
+        out
     }
 
     /// Write amplification over every tablet so far: SST bytes written by flushes

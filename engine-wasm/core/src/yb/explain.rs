@@ -80,7 +80,10 @@ impl YbEngine {
             .metrics()
             .into_iter()
             .filter(|(k, _)| {
-                !k.starts_with("storage_") && *k != "io_read_bytes" && *k != "rocksdb_insert"
+                !k.starts_with("storage_")
+                    && !k.starts_with("rpc_")
+                    && *k != "io_read_bytes"
+                    && *k != "rocksdb_insert"
             })
             .map(|(k, v)| (k.to_string(), v))
             .collect();

@@ -51,6 +51,13 @@ impl QueryEngine for YbEngine {
         self.scan(table, plan, limit)
     }
 
+    fn join_batch_size(&self) -> usize {
+        self.settings
+            .get_int("yb_bnl_batch_size")
+            .unwrap_or(1)
+            .max(1) as usize
+    }
+
     /// BUFFERS counts PostgreSQL's shared buffers: YugabyteDB has none to show.
     fn explain_notices(&self, options: &ExplainOptions) -> Vec<String> {
         if options.buffers {

@@ -23,7 +23,16 @@ pub struct DocRow {
     pub entries: Vec<(Vec<u8>, Vec<u8>)>,
 }
 
+impl DocRow {
+    /// Bytes the row takes in a response.
+    pub fn bytes(&self) -> u64 {
+        let entries: usize = self.entries.iter().map(|(k, v)| k.len() + v.len()).sum();
+        (self.doc.len() + entries) as u64
+    }
+}
+
 /// What to read from one tablet.
+#[derive(Debug, Clone)]
 pub struct TabletRead {
     pub tablet: usize,
     /// Document-key byte bounds (prefixes).
@@ -32,6 +41,23 @@ pub struct TabletRead {
     pub backward: bool,
     /// The range is one document (a full primary key): stop after it.
     pub point: bool,
+}
+
+impl TabletRead {
+    /// Bytes of the operation in a request: its bounds (a key or two) and
+    /// a few bytes of flags.
+    pub fn request_bytes(&self) -> u64 {
+        let len = |b: &Bound<Vec<u8>>| match b {
+            Bound::Included(k) | Bound::Excluded(k) => k.len() as u64,
+            Bound::Unbounded => 0,
+        };
+        let bounds = if self.point {
+            len(&self.lower)
+        } else {
+            len(&self.lower) + len(&self.upper)
+        };
+        8 + bounds
+    }
 }
 
 fn below_upper(key: &[u8], upper: &Bound<Vec<u8>>) -> bool {
@@ -181,8 +207,10 @@ impl YbEngine {
                 break;
             }
         }
+        let read = *c.it.stats();
+        self.count_tablet(r.tablet, &read, 0);
         let stats = RelStats {
-            read: *c.it.stats(),
+            read,
             read_requests: 1,
             rows_scanned: rows.len() as u64,
             keys_found: consumed,

@@ -11,11 +11,13 @@ use super::stats::RelStats;
 use crate::btree::{encode_key, KeyColumn, SortOrder};
 use crate::exec::{Executor, QueryEngine, Row, ScanOutput};
 use crate::lsm::ReadStats;
+use crate::net::{rounds, Call};
 use crate::sql::ast::Expr;
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{accepts, bind, coerce, eval, Bound as BoundExpr, Scope};
 use crate::sql::plan::{AccessPath, KeyCond, ScanDirection, ScanPlan};
 use crate::value::Value;
+use std::collections::VecDeque;
 use std::ops::Bound;
 
 fn exec_error(e: impl std::fmt::Display) -> SqlError {
@@ -50,26 +52,25 @@ impl Collected {
 }
 
 impl YbEngine {
-    /// Virtual time of block reads: cache hits and device reads.
+    /// Virtual time of block reads done on the query's behalf (write probes).
     pub(super) fn charge_reads(&mut self, s: &ReadStats) {
-        let c = &s.cache;
-        let us = c.hits() as f64 * self.cost.cache_hit_us
-            + (c.misses() + c.bypass_reads) as f64 * self.cost.device_read_us
-            + (s.number_db_seek + s.number_db_next + s.number_db_prev) as f64
-                * self.cost.cpu_compare_us;
+        let us = self.read_time_us(s);
         self.clock.advance_us(us);
     }
 
-    /// Virtual time of one read request: the round trip and the server's work.
-    fn charge_request(&mut self, s: &ReadStats) {
-        let rtt = self.settings.get_nanos("network").unwrap_or(50_000) as f64 / 1000.0;
-        let overhead = self
-            .settings
-            .get_nanos("cost_request_overhead")
-            .unwrap_or(0) as f64
-            / 1000.0;
-        self.clock.advance_us(rtt + overhead);
-        self.charge_reads(s);
+    /// One read request to one tablet, as a round on the network.
+    fn send_request(&mut self, rel: usize, read: &TabletRead, rows: &[DocRow], s: &RelStats) {
+        let call = Call {
+            write: false,
+            leader: self.leader(read.tablet),
+            tablet: read.tablet as u32,
+            ops: 1,
+            request_bytes: read.request_bytes(),
+            rows: rows.len() as u64,
+            response_bytes: rows.iter().map(DocRow::bytes).sum(),
+            server_us: self.rpc_server_us(1) + self.read_time_us(&s.read),
+        };
+        self.send_round(&[(rel, call)]);
     }
 
     /// The row locator of document `doc`: its place in `scan_keys` when an
@@ -235,50 +236,17 @@ impl YbEngine {
         table: usize,
         fetch_base: bool,
     ) -> Result<(), SqlError> {
-        let limit = self
-            .settings
-            .get_int("yb_fetch_row_limit")
-            .unwrap_or(1024)
-            .max(0) as u64;
+        let limit = self.fetch_row_limit();
         let mut start: Option<Vec<u8>> = None;
         loop {
             let (rows, paging, stats) = self.read_request(read, start.as_deref(), limit);
-            self.charge_request(&stats.read);
-            self.trace.detail(|| crate::trace::Event::ReadRequest {
-                relation: self.names[rel].clone(),
-                tablet: read.tablet as u32,
-                seeks: stats.read.number_db_seek,
-                nexts: stats.read.number_db_next,
-                prevs: stats.read.number_db_prev,
-                rows: stats.rows_scanned,
-                cache_hits: stats.read.cache.hits(),
-                cache_misses: stats.read.cache.misses(),
-            });
+            self.send_request(rel, read, &rows, &stats);
+            self.trace_request(rel, read.tablet, &stats);
             match source {
                 Source::Table => st.table.add(&stats),
                 Source::Index(_) => st.index.add(&stats),
             }
-            let mut bases = Vec::new();
-            for d in &rows {
-                match source {
-                    Source::Table => {
-                        let row = self.table_row(table, d)?;
-                        let loc = self.locator(&d.doc);
-                        self.offer(st, loc, row)?;
-                    }
-                    Source::Index(i) => {
-                        let width = self.catalog.table(table).columns.len();
-                        let (row, base) =
-                            index_row(self.catalog.index(i), width, &d.doc, &d.entries[0].1)?;
-                        if fetch_base {
-                            bases.push(base);
-                        } else {
-                            let loc = self.locator(&base);
-                            self.offer(st, loc, row)?;
-                        }
-                    }
-                }
-            }
+            let bases = self.take_rows(&rows, source, table, st, fetch_base)?;
             if !bases.is_empty() {
                 self.fetch_rows(table, &bases, st)?;
             }
@@ -289,35 +257,163 @@ impl YbEngine {
         }
     }
 
-    /// An index scan's table lookups: one request for the batch of base keys.
+    fn trace_request(&mut self, rel: usize, tablet: usize, stats: &RelStats) {
+        self.trace.detail(|| crate::trace::Event::ReadRequest {
+            relation: self.names[rel].clone(),
+            tablet: tablet as u32,
+            seeks: stats.read.number_db_seek,
+            nexts: stats.read.number_db_next,
+            prevs: stats.read.number_db_prev,
+            rows: stats.rows_scanned,
+            cache_hits: stats.read.cache.hits(),
+            cache_misses: stats.read.cache.misses(),
+        });
+    }
+
+    /// Hands a request's rows to the scan; for an index scan that must fetch
+    /// table rows, returns their keys instead.
+    fn take_rows(
+        &mut self,
+        rows: &[DocRow],
+        source: Source,
+        table: usize,
+        st: &mut Collected,
+        fetch_base: bool,
+    ) -> Result<Vec<Vec<u8>>, SqlError> {
+        let mut bases = Vec::new();
+        for d in rows {
+            match source {
+                Source::Table => {
+                    let row = self.table_row(table, d)?;
+                    let loc = self.locator(&d.doc);
+                    self.offer(st, loc, row)?;
+                }
+                Source::Index(i) => {
+                    let width = self.catalog.table(table).columns.len();
+                    let (row, base) =
+                        index_row(self.catalog.index(i), width, &d.doc, &d.entries[0].1)?;
+                    if fetch_base {
+                        bases.push(base);
+                    } else {
+                        let loc = self.locator(&base);
+                        self.offer(st, loc, row)?;
+                    }
+                }
+            }
+        }
+        Ok(bases)
+    }
+
+    /// Reads many ranges (one operation each: the values of an `= ANY`, the
+    /// table rows an index scan found) in rounds of at most
+    /// `ysql_request_limit` operations, each round one read request sent to its
+    /// tablets in parallel. An operation with more rows than one request
+    /// fetches goes on in the next round.
+    fn read_points(
+        &mut self,
+        reads: Vec<TabletRead>,
+        rel: usize,
+        st: &mut Collected,
+        source: Source,
+        table: usize,
+        fetch_base: bool,
+    ) -> Result<(), SqlError> {
+        let limit = self.fetch_row_limit();
+        let per_round = self.request_limit();
+        let mut pending: VecDeque<(TabletRead, Option<Vec<u8>>)> =
+            reads.into_iter().map(|r| (r, None)).collect();
+        while !pending.is_empty() && !st.full() {
+            let n = pending.len().min(per_round);
+            let batch: Vec<_> = pending.drain(..n).collect();
+            let tablets: Vec<usize> = batch.iter().map(|(r, _)| r.tablet).collect();
+            let round = rounds(&tablets, per_round).swap_remove(0);
+            let mut outs = Vec::with_capacity(n);
+            let mut total = RelStats::default();
+            for (read, start) in &batch {
+                let out = self.read_request(read, start.as_deref(), limit);
+                total.add(&out.2);
+                outs.push(out);
+            }
+            let mut calls = Vec::with_capacity(round.per_tablet.len());
+            for (tablet, ops) in &round.per_tablet {
+                let mut per = RelStats::default();
+                let (mut rows, mut bytes, mut req) = (0u64, 0u64, 0u64);
+                for &i in ops {
+                    per.add(&outs[i].2);
+                    rows += outs[i].0.len() as u64;
+                    bytes += outs[i].0.iter().map(DocRow::bytes).sum::<u64>();
+                    req += batch[i].0.request_bytes();
+                }
+                per.read_requests = 1;
+                self.trace_request(rel, *tablet, &per);
+                let server_us = self.rpc_server_us(ops.len()) + self.read_time_us(&per.read);
+                let call = Call {
+                    write: false,
+                    leader: self.leader(*tablet),
+                    tablet: *tablet as u32,
+                    ops: ops.len() as u32,
+                    request_bytes: req,
+                    rows,
+                    response_bytes: bytes,
+                    server_us,
+                };
+                calls.push((rel, call));
+            }
+            self.send_round(&calls);
+            // One round, one read request, however many tablets it reached.
+            total.read_requests = 1;
+            match source {
+                Source::Table => st.table.add(&total),
+                Source::Index(_) => st.index.add(&total),
+            }
+            let mut more = Vec::new();
+            let mut bases = Vec::new();
+            for ((read, _), (rows, paging, _)) in batch.into_iter().zip(outs) {
+                bases.extend(self.take_rows(&rows, source, table, st, fetch_base)?);
+                if let Some(p) = paging {
+                    more.push((read, Some(p)));
+                }
+            }
+            if !bases.is_empty() {
+                self.fetch_rows(table, &bases, st)?;
+            }
+            // Unfinished operations go first, so rows keep the scan's order.
+            for m in more.into_iter().rev() {
+                pending.push_front(m);
+            }
+        }
+        Ok(())
+    }
+
+    /// `yb_fetch_row_limit`: most rows a read request fetches (0: no limit).
+    fn fetch_row_limit(&self) -> u64 {
+        self.settings
+            .get_int("yb_fetch_row_limit")
+            .unwrap_or(1024)
+            .max(0) as u64
+    }
+
+    /// An index scan's table lookups: one point read per row found, sent in
+    /// rounds like any list of operations.
     fn fetch_rows(
         &mut self,
         table: usize,
         bases: &[Vec<u8>],
         st: &mut Collected,
     ) -> Result<(), SqlError> {
-        let mut total = RelStats::default();
-        for base in bases {
-            let tablet = self.catalog.table(table).tablets.for_key(base);
-            let read = TabletRead {
-                tablet,
+        let t = self.catalog.table(table);
+        let reads = bases
+            .iter()
+            .map(|base| TabletRead {
+                tablet: t.tablets.for_key(base),
                 lower: Bound::Included(base.clone()),
                 upper: Bound::Included(base.clone()),
                 backward: false,
                 point: true,
-            };
-            let (rows, _, stats) = self.read_request(&read, None, 0);
-            self.charge_reads(&stats.read);
-            total.add(&stats);
-            for d in &rows {
-                let row = self.table_row(table, d)?;
-                let loc = self.locator(&d.doc);
-                self.offer(st, loc, row)?;
-            }
-        }
-        total.read_requests = 1;
-        st.table.add(&total);
-        Ok(())
+            })
+            .collect();
+        let rel = t.rel;
+        self.read_points(reads, rel, st, Source::Table, table, false)
     }
 
     pub(super) fn scan(
@@ -419,6 +515,21 @@ impl YbEngine {
             }
             _ => vec![(tablets, Bound::Unbounded, Bound::Unbounded, false)],
         };
+        if matches!(cond, Some(KeyCond::Points(_))) {
+            let reads = ranges
+                .into_iter()
+                .flat_map(|(tablets, lower, upper, point)| {
+                    tablets.into_iter().map(move |tablet| TabletRead {
+                        tablet,
+                        lower: lower.clone(),
+                        upper: upper.clone(),
+                        backward,
+                        point,
+                    })
+                })
+                .collect();
+            return self.read_points(reads, rel, st, source, table, !only);
+        }
         for (tablets, lower, upper, point) in ranges {
             for tablet in tablets {
                 let read = TabletRead {

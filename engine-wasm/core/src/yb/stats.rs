@@ -12,6 +12,10 @@ pub struct RelStats {
     /// RocksDB entries written, on every replica (`rocksdb_insert`).
     pub inserts: u64,
     pub write_requests: u64,
+    /// RPCs sent for this relation (requests, and Raft appends to followers).
+    pub rpc_count: u64,
+    /// Bytes of those RPCs' messages, both ways.
+    pub rpc_bytes: u64,
 }
 
 impl RelStats {
@@ -22,6 +26,8 @@ impl RelStats {
         self.keys_found += o.keys_found;
         self.inserts += o.inserts;
         self.write_requests += o.write_requests;
+        self.rpc_count += o.rpc_count;
+        self.rpc_bytes += o.rpc_bytes;
     }
 
     /// Named counters (as the metrics JSON and `Metric` lines name them).
@@ -61,6 +67,8 @@ impl RelStats {
             ("storage_rows_scanned", self.rows_scanned),
             ("storage_write_requests", self.write_requests),
             ("io_read_bytes", c.storage_read_bytes),
+            ("rpc_count", self.rpc_count),
+            ("rpc_bytes", self.rpc_bytes),
         ] {
             if v > 0 {
                 out.push((k, v as f64));

@@ -73,6 +73,7 @@ impl YbEngine {
         }
         let stats = *it.stats();
         let rel = t.rel;
+        self.count_tablet(tablet, &stats, 0);
         self.charge_reads(&stats);
         self.rel_stats(rel).read.merge(&stats);
         exists
@@ -112,9 +113,17 @@ impl YbEngine {
         let replicas = self.replicas();
         let rel = self.tablets[tablet].rel;
         self.rel_stats(rel).inserts += n * replicas;
-        match self.written.iter_mut().find(|(t, _)| *t == tablet) {
-            Some((_, ops)) => *ops += 1,
-            None => self.written.push((tablet, 1)),
+        self.count_tablet(tablet, &crate::lsm::ReadStats::default(), n);
+        let size: usize = entries
+            .iter()
+            .map(|(k, v)| doc.len() + k.len() + v.len())
+            .sum();
+        match self.written.iter_mut().find(|(t, ..)| *t == tablet) {
+            Some((_, ops, bytes)) => {
+                *ops += 1;
+                *bytes += size as u64;
+            }
+            None => self.written.push((tablet, 1, size as u64)),
         }
         self.clock.advance_us(self.cost.cpu_row_us * n as f64);
         Ok(())

@@ -1,0 +1,88 @@
+//! The yb profile on the simulated network: every read or write request is a
+//! round of RPCs from the query node to the tablet servers leading the tablets
+//! it touches ([`crate::net`]). The round's time goes on the virtual clock, its
+//! messages into the trace, and `rpc_count` / `rpc_bytes` onto the relations.
+
+use super::engine::YbEngine;
+use crate::lsm::ReadStats;
+use crate::net::{Call, Network};
+use crate::trace::Event;
+
+impl YbEngine {
+    /// The network the settings describe.
+    pub(super) fn network(&self) -> Network {
+        let s = &self.settings;
+        Network {
+            rtt_us: s.get_nanos("network").unwrap_or(50_000) as f64 / 1000.0,
+            tservers: s.get_int("tablet_servers").unwrap_or(1).max(1) as u32,
+            replication_factor: s.get_int("replication_factor").unwrap_or(1).max(1) as u32,
+        }
+    }
+
+    /// `ysql_request_limit`: most operations one request carries.
+    pub(super) fn request_limit(&self) -> usize {
+        self.settings
+            .get_int("ysql_request_limit")
+            .unwrap_or(1024)
+            .max(1) as usize
+    }
+
+    fn cost_us(&self, name: &str) -> f64 {
+        self.settings.get_nanos(name).unwrap_or(0) as f64 / 1000.0
+    }
+
+    /// Server time of an RPC carrying `ops` operations, before its reads.
+    pub(super) fn rpc_server_us(&self, ops: usize) -> f64 {
+        self.cost_us("cost_request_overhead") + ops as f64 * self.cost_us("cost_request_op")
+    }
+
+    /// Virtual time of block reads: cache hits, device reads, key comparisons.
+    pub(super) fn read_time_us(&self, s: &ReadStats) -> f64 {
+        let c = &s.cache;
+        c.hits() as f64 * self.cost.cache_hit_us
+            + (c.misses() + c.bypass_reads) as f64 * self.cost.device_read_us
+            + (s.number_db_seek + s.number_db_next + s.number_db_prev) as f64
+                * self.cost.cpu_compare_us
+    }
+
+    /// Sends one round: `calls`, each on behalf of relation `rel`. Advances the
+    /// clock to the last response and counts the RPCs on their relations.
+    pub(super) fn send_round(&mut self, calls: &[(usize, Call)]) {
+        let plain: Vec<Call> = calls.iter().map(|(_, c)| c.clone()).collect();
+        let timing = self.network().round(self.clock.now_us(), &plain);
+        for m in &timing.messages {
+            let rel = calls
+                .iter()
+                .find(|(_, c)| c.tablet == m.tablet)
+                .map_or(0, |(r, _)| *r);
+            let s = self.rel_stats(rel);
+            s.rpc_bytes += m.bytes;
+            if matches!(
+                m.kind,
+                crate::net::MessageKind::ReadRequest
+                    | crate::net::MessageKind::WriteRequest
+                    | crate::net::MessageKind::Replicate
+            ) {
+                s.rpc_count += 1;
+            }
+            self.trace.detail(|| Event::Rpc {
+                kind: m.kind.name(),
+                from: m.from.to_string(),
+                to: m.to.to_string(),
+                tablet: m.tablet,
+                ops: m.ops,
+                rows: m.rows,
+                bytes: m.bytes,
+                send_us: m.send_us,
+                arrive_us: m.arrive_us,
+            });
+        }
+        let wait = timing.end_us - self.clock.now_us();
+        self.clock.advance_us(wait);
+    }
+
+    /// The tablet server leading tablet `tablet`, as the network numbers it.
+    pub(super) fn leader(&self, tablet: usize) -> u32 {
+        self.tablets[tablet].tserver as u32
+    }
+}
