@@ -149,6 +149,7 @@ pub trait ScenarioEngine: Sized {
     fn execute(&mut self, stmt: &crate::sql::ast::Statement) -> Result<Outcome, SqlError>;
     fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError>;
     fn take_metrics(&mut self) -> (Metrics, RelationMetrics);
+    fn trace_mut(&mut self) -> &mut crate::trace::Trace;
     /// A backslash command other than `\watch` and `\echo`.
     fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError>;
     /// Whole-run figures that are ratios, not sums of per-statement counters
@@ -178,6 +179,9 @@ impl ScenarioEngine for PgEngine {
     fn take_metrics(&mut self) -> (Metrics, RelationMetrics) {
         PgEngine::take_metrics(self)
     }
+    fn trace_mut(&mut self) -> &mut crate::trace::Trace {
+        PgEngine::trace_mut(self)
+    }
     fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError> {
         Ok(match m {
             MetaCommand::Checkpoint => self.checkpoint(),
@@ -206,6 +210,9 @@ impl ScenarioEngine for YbEngine {
     }
     fn take_metrics(&mut self) -> (Metrics, RelationMetrics) {
         YbEngine::take_metrics(self)
+    }
+    fn trace_mut(&mut self) -> &mut crate::trace::Trace {
+        YbEngine::trace_mut(self)
     }
     fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError> {
         match m {
@@ -297,8 +304,11 @@ fn run_items<E: ScenarioEngine>(
                     report_error(e, at)
                 })?;
                 for run in 1..=s.runs {
+                    let index = report.statements.len() as u32;
+                    statement_start(engine, index, &s.sql);
                     let r =
                         run_statement(engine, &s.sql, &stmt).map_err(|e| report_error(e, s.at))?;
+                    statement_end(engine, index);
                     report.statements.push(StatementReport {
                         sql: s.sql.clone(),
                         line: s.at.line,
@@ -309,11 +319,14 @@ fn run_items<E: ScenarioEngine>(
                 }
             }
             ScriptItem::Meta(m) => {
+                let index = report.statements.len() as u32;
+                statement_start(engine, index, &meta_text(&m.command));
                 let start = engine.clock().now_us();
                 let outcome = match &m.command {
                     MetaCommand::Echo(text) => Outcome::tag("").notice(text.clone()),
                     other => engine.meta(other).map_err(|e| report_error(e, m.at))?,
                 };
+                statement_end(engine, index);
                 let (metrics, relations) = engine.take_metrics();
                 report.statements.push(StatementReport {
                     sql: meta_text(&m.command),
@@ -329,6 +342,26 @@ fn run_items<E: ScenarioEngine>(
         }
     }
     Ok(())
+}
+
+/// Marks where statement `index` (its place in the report) starts in the trace:
+/// the player's statement marks, and the reset of the per-statement detail budget.
+fn statement_start<E: ScenarioEngine>(engine: &mut E, index: u32, sql: &str) {
+    let at_us = engine.clock().now_us();
+    engine
+        .trace_mut()
+        .push(crate::trace::Event::StatementStart {
+            index,
+            sql: sql.to_string(),
+            at_us,
+        });
+}
+
+fn statement_end<E: ScenarioEngine>(engine: &mut E, index: u32) {
+    let at_us = engine.clock().now_us();
+    engine
+        .trace_mut()
+        .push(crate::trace::Event::StatementEnd { index, at_us });
 }
 
 /// Runs one statement with its hints' settings in force, then restores them.

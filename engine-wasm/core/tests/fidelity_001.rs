@@ -163,3 +163,49 @@ fn across_regions_about_1000_is_best_and_100_times_faster_than_no_batching() {
     // Past the request limit a loop needs two requests: slower again.
     assert!(at(&t, 1200) > at(&t, 1000), "{t:?}");
 }
+
+/// Every RPC of the join is in the trace: from the query node to a tablet
+/// server and back, each message half a round trip on the wire, as many
+/// requests as the statement's `rpc_count`.
+#[test]
+fn every_rpc_crosses_the_network_in_the_trace() {
+    use indexlab_engine::scenario::run_yb;
+    use indexlab_engine::trace::Event;
+    let settings = common::overrides(&[("network", "multi-az"), ("yb_bnl_batch_size", "100")]);
+    let text = script("001-batched-nested-loop.sql");
+    let (report, engine) = run_yb(&text, &settings);
+    let engine = engine.expect("the run finished");
+    let rpc_count = report.statements.last().unwrap().metrics.get("rpc_count") as usize;
+    let events = engine.trace().events();
+    let last_start = events
+        .iter()
+        .rposition(|e| matches!(e, Event::StatementStart { .. }))
+        .unwrap();
+    let mut requests = 0;
+    for e in &events[last_start..] {
+        if let Event::Rpc {
+            kind,
+            from,
+            to,
+            send_us,
+            arrive_us,
+            ..
+        } = e
+        {
+            assert!((arrive_us - send_us - 400.0).abs() < 1e-6, "{e:?}");
+            if *kind == "read" {
+                requests += 1;
+                assert_eq!(from, "ysql");
+                assert!(to.starts_with("tserver-"), "{to}");
+            } else {
+                assert_eq!(*kind, "read response");
+                assert_eq!(to, "ysql");
+            }
+        }
+    }
+    assert_eq!(requests, rpc_count);
+    assert!(
+        rpc_count >= 20 + 10,
+        "20 loops and the outer scan's 10 tablets"
+    );
+}

@@ -230,3 +230,25 @@ fn article_004_inserts_reach_every_replica_seeks_only_the_leader() {
     let requests = rel(insert, "demo", "storage_write_requests");
     assert_eq!(rpcs, 3 * requests);
 }
+
+/// `ysql_prefetch_limit` (the tablet-server flag of article 001) sizes read
+/// requests unless the session sets `yb_fetch_row_limit`.
+#[test]
+fn prefetch_limit_sizes_requests_unless_the_session_sets_fetch_rows() {
+    let text = "create table t (id int, primary key (id asc));\n\
+                insert into t select generate_series(1,1000);\n\
+                explain (analyze, dist, costs off) select * from t;\n";
+    let requests = |settings: &[(&str, &str)]| {
+        let r = run(text, settings);
+        m(r.statements.last().unwrap(), "storage_read_requests")
+    };
+    assert_eq!(requests(&[]), 1);
+    assert_eq!(requests(&[("ysql_prefetch_limit", "100")]), 10);
+    assert_eq!(
+        requests(&[
+            ("ysql_prefetch_limit", "100"),
+            ("yb_fetch_row_limit", "250")
+        ]),
+        4
+    );
+}

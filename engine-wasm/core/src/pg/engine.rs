@@ -106,6 +106,10 @@ impl PgEngine {
         &self.io.trace
     }
 
+    pub fn trace_mut(&mut self) -> &mut Trace {
+        &mut self.io.trace
+    }
+
     pub fn settings(&self) -> &Settings {
         &self.settings
     }

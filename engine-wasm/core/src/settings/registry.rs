@@ -86,13 +86,13 @@ pub static REGISTRY: &[SettingDef] = &[
 
     // --- YugabyteDB's query layer.
     int("yb_fetch_row_limit", 1024, 0, 10_000_000, "rows", Yb,
-        "Most rows one read request fetches (0: no row limit)"),
+        "Most rows one read request fetches (0: no row limit); unset, ysql_prefetch_limit applies"),
     bytes("yb_fetch_size_limit", 0, 0, GB, 1, Yb,
         "Most bytes one read request fetches (0: no size limit)"),
     int("ysql_request_limit", 1024, 1, 1_000_000, "operations", Yb,
         "Most operations sent in one request"),
     int("ysql_prefetch_limit", 1024, 1, 1_000_000, "rows", Yb,
-        "Most rows prefetched in one request"),
+        "Tablet-server flag: most rows one read request fetches, unless yb_fetch_row_limit is set"),
     // YugabyteDB's own limit is higher; 10000 is far past the best value (article 001).
     int("yb_bnl_batch_size", 1, 1, 10_000, "rows", Yb,
         "Outer rows per batch of a batched nested loop (1: no batching)"),

@@ -103,6 +103,10 @@ impl YbEngine {
         &self.trace
     }
 
+    pub fn trace_mut(&mut self) -> &mut Trace {
+        &mut self.trace
+    }
+
     pub fn clock(&self) -> &Clock {
         &self.clock
     }

@@ -385,12 +385,20 @@ impl YbEngine {
         Ok(())
     }
 
-    /// `yb_fetch_row_limit`: most rows a read request fetches (0: no limit).
+    /// Most rows a read request fetches (0: no limit): the session's
+    /// `yb_fetch_row_limit`, whose default is the tablet servers'
+    /// `ysql_prefetch_limit` flag (as in YugabyteDB, where the flag came first).
     fn fetch_row_limit(&self) -> u64 {
-        self.settings
-            .get_int("yb_fetch_row_limit")
-            .unwrap_or(1024)
-            .max(0) as u64
+        let s = &self.settings;
+        let session = s.get_int("yb_fetch_row_limit").unwrap_or(1024);
+        let set = crate::settings::Settings::definition("yb_fetch_row_limit")
+            .is_ok_and(|d| d.kind.default_value() != crate::settings::Value::Int(session));
+        let rows = if set {
+            session
+        } else {
+            s.get_int("ysql_prefetch_limit").unwrap_or(session)
+        };
+        rows.max(0) as u64
     }
 
     /// An index scan's table lookups: one point read per row found, sent in
