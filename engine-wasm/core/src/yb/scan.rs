@@ -34,6 +34,17 @@ enum Source {
     Index(usize),
 }
 
+/// Where a scan's requests go and what becomes of their rows: the relation
+/// read (its metrics id), table or index, the table, and whether index rows
+/// send table lookups (an Index Scan) or are the result (Index Only).
+#[derive(Clone, Copy)]
+struct Reader {
+    rel: usize,
+    source: Source,
+    table: usize,
+    fetch_base: bool,
+}
+
 /// What a scan gathered: rows, filter counts, and each relation's counters.
 pub(super) struct Collected {
     filter: Vec<BoundExpr>,
@@ -230,12 +241,12 @@ impl YbEngine {
     fn read_range(
         &mut self,
         read: &TabletRead,
-        rel: usize,
+        to: Reader,
         st: &mut Collected,
-        source: Source,
-        table: usize,
-        fetch_base: bool,
     ) -> Result<(), SqlError> {
+        let Reader {
+            rel, source, table, ..
+        } = to;
         let limit = self.fetch_row_limit();
         let mut start: Option<Vec<u8>> = None;
         loop {
@@ -246,7 +257,7 @@ impl YbEngine {
                 Source::Table => st.table.add(&stats),
                 Source::Index(_) => st.index.add(&stats),
             }
-            let bases = self.take_rows(&rows, source, table, st, fetch_base)?;
+            let bases = self.take_rows(&rows, to, st)?;
             if !bases.is_empty() {
                 self.fetch_rows(table, &bases, st)?;
             }
@@ -275,11 +286,15 @@ impl YbEngine {
     fn take_rows(
         &mut self,
         rows: &[DocRow],
-        source: Source,
-        table: usize,
+        to: Reader,
         st: &mut Collected,
-        fetch_base: bool,
     ) -> Result<Vec<Vec<u8>>, SqlError> {
+        let Reader {
+            source,
+            table,
+            fetch_base,
+            ..
+        } = to;
         let mut bases = Vec::new();
         for d in rows {
             match source {
@@ -312,12 +327,12 @@ impl YbEngine {
     fn read_points(
         &mut self,
         reads: Vec<TabletRead>,
-        rel: usize,
+        to: Reader,
         st: &mut Collected,
-        source: Source,
-        table: usize,
-        fetch_base: bool,
     ) -> Result<(), SqlError> {
+        let Reader {
+            rel, source, table, ..
+        } = to;
         let limit = self.fetch_row_limit();
         let per_round = self.request_limit();
         let mut pending: VecDeque<(TabletRead, Option<Vec<u8>>)> =
@@ -369,7 +384,7 @@ impl YbEngine {
             let mut more = Vec::new();
             let mut bases = Vec::new();
             for ((read, _), (rows, paging, _)) in batch.into_iter().zip(outs) {
-                bases.extend(self.take_rows(&rows, source, table, st, fetch_base)?);
+                bases.extend(self.take_rows(&rows, to, st)?);
                 if let Some(p) = paging {
                     more.push((read, Some(p)));
                 }
@@ -421,7 +436,13 @@ impl YbEngine {
             })
             .collect();
         let rel = t.rel;
-        self.read_points(reads, rel, st, Source::Table, table, false)
+        let to = Reader {
+            rel,
+            source: Source::Table,
+            table,
+            fetch_base: false,
+        };
+        self.read_points(reads, to, st)
     }
 
     pub(super) fn scan(
@@ -517,6 +538,12 @@ impl YbEngine {
                 (Some(ix.spec.clone()), ix.tablets.ids.clone(), ix.rel)
             }
         };
+        let to = Reader {
+            rel,
+            source,
+            table,
+            fetch_base: !only,
+        };
         let ranges = match (&spec, &plan.access) {
             (Some(spec), AccessPath::Index { .. }) => {
                 self.ranges(spec, &tablets, cond.as_ref(), backward)?
@@ -536,7 +563,7 @@ impl YbEngine {
                     })
                 })
                 .collect();
-            return self.read_points(reads, rel, st, source, table, !only);
+            return self.read_points(reads, to, st);
         }
         for (tablets, lower, upper, point) in ranges {
             for tablet in tablets {
@@ -547,7 +574,7 @@ impl YbEngine {
                     backward,
                     point,
                 };
-                self.read_range(&read, rel, st, source, table, !only)?;
+                self.read_range(&read, to, st)?;
                 if st.full() {
                     return Ok(());
                 }
