@@ -5,7 +5,10 @@ use std::process::{Command, Output};
 fn cli(args: &[&str], script: &str) -> Output {
     let dir = std::env::temp_dir().join(format!("indexlab-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let file = dir.join(format!("{}.sql", args.join("_").replace(['/', '=', ','], "-")));
+    let file = dir.join(format!(
+        "{}.sql",
+        args.join("_").replace(['/', '=', ','], "-")
+    ));
     std::fs::write(&file, script).unwrap();
     let out = Command::new(env!("CARGO_BIN_EXE_indexlab-cli"))
         .arg(&file)
@@ -26,7 +29,10 @@ fn text(b: &[u8]) -> String {
 
 #[test]
 fn a_sweep_prints_one_line_per_value() {
-    let out = cli(&["--profile", "yb", "--sweep", "yb_bnl_batch_size=1,10,100"], JOIN);
+    let out = cli(
+        &["--profile", "yb", "--sweep", "yb_bnl_batch_size=1,10,100"],
+        JOIN,
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let stdout = text(&out.stdout);
     let lines: Vec<&str> = stdout.lines().collect();
@@ -47,10 +53,22 @@ fn a_sweep_prints_one_line_per_value() {
 
 #[test]
 fn a_sweep_as_json() {
-    let out = cli(&["--profile", "yb", "--json", "--sweep", "network=local,multi-region"], JOIN);
+    let out = cli(
+        &[
+            "--profile",
+            "yb",
+            "--json",
+            "--sweep",
+            "network=local,multi-region",
+        ],
+        JOIN,
+    );
     assert!(out.status.success(), "{}", text(&out.stderr));
     let s = text(&out.stdout);
-    assert!(s.starts_with("{\"points\":[") || s.contains("\"setting\":\"network\""), "{s}");
+    assert!(
+        s.starts_with("{\"points\":[") || s.contains("\"setting\":\"network\""),
+        "{s}"
+    );
     assert_eq!(s.matches("\"value\":").count(), 2, "{s}");
 }
 
@@ -58,9 +76,16 @@ fn a_sweep_as_json() {
 fn a_bad_sweep_or_script_exits_non_zero_with_where() {
     let out = cli(&["--sweep", "yb_bnl_batch_size"], JOIN);
     assert!(!out.status.success());
-    assert!(text(&out.stderr).contains("NAME=V1"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("NAME=V1"),
+        "{}",
+        text(&out.stderr)
+    );
 
-    let out = cli(&["--profile", "yb", "--sweep", "yb_bnl_batch_size=5,0"], JOIN);
+    let out = cli(
+        &["--profile", "yb", "--sweep", "yb_bnl_batch_size=5,0"],
+        JOIN,
+    );
     assert_eq!(out.status.code(), Some(1));
     let err = text(&out.stderr);
     assert!(err.contains("yb_bnl_batch_size=0"), "{err}");

@@ -22,6 +22,7 @@ pub mod sql;
 pub mod storage;
 pub mod sweep;
 pub mod trace;
+pub mod trace_json;
 pub mod value;
 pub mod yb;
 

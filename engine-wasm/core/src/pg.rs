@@ -21,6 +21,7 @@ mod explain;
 mod io;
 mod query_engine;
 mod scan;
+mod snapshot;
 mod wal;
 
 pub use catalog::key_column;

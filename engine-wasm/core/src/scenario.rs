@@ -150,6 +150,8 @@ pub trait ScenarioEngine: Sized {
     fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError>;
     fn take_metrics(&mut self) -> (Metrics, RelationMetrics);
     fn trace_mut(&mut self) -> &mut crate::trace::Trace;
+    /// The engine's state for the player's views (see `trace::Snapshot`).
+    fn snapshot(&self) -> serde_json::Value;
     /// A backslash command other than `\watch` and `\echo`.
     fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError>;
     /// Whole-run figures that are ratios, not sums of per-statement counters
@@ -182,6 +184,9 @@ impl ScenarioEngine for PgEngine {
     fn trace_mut(&mut self) -> &mut crate::trace::Trace {
         PgEngine::trace_mut(self)
     }
+    fn snapshot(&self) -> serde_json::Value {
+        PgEngine::snapshot(self)
+    }
     fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError> {
         Ok(match m {
             MetaCommand::Checkpoint => self.checkpoint(),
@@ -213,6 +218,9 @@ impl ScenarioEngine for YbEngine {
     }
     fn trace_mut(&mut self) -> &mut crate::trace::Trace {
         YbEngine::trace_mut(self)
+    }
+    fn snapshot(&self) -> serde_json::Value {
+        YbEngine::snapshot(self)
     }
     fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError> {
         match m {
@@ -271,6 +279,16 @@ pub fn run_profile<E: ScenarioEngine>(
         .collect();
     if let Err(e) = run_items(script, &mut engine, &mut report) {
         report.error = Some(e);
+    }
+    if engine
+        .settings()
+        .get_bool("trace_snapshots")
+        .unwrap_or(false)
+    {
+        // The final picture: where the player's last step lands.
+        let state = engine.snapshot();
+        let n = report.statements.len() as u32;
+        engine.trace_mut().snapshot(n, state);
     }
     for s in &report.statements {
         report.totals.merge(&s.metrics);
@@ -347,6 +365,10 @@ fn run_items<E: ScenarioEngine>(
 /// Marks where statement `index` (its place in the report) starts in the trace:
 /// the player's statement marks, and the reset of the per-statement detail budget.
 fn statement_start<E: ScenarioEngine>(engine: &mut E, index: u32, sql: &str) {
+    if takes_snapshot(engine.settings(), index) {
+        let state = engine.snapshot();
+        engine.trace_mut().snapshot(index, state);
+    }
     let at_us = engine.clock().now_us();
     engine
         .trace_mut()
@@ -355,6 +377,14 @@ fn statement_start<E: ScenarioEngine>(engine: &mut E, index: u32, sql: &str) {
             sql: sql.to_string(),
             at_us,
         });
+}
+
+/// With `trace_snapshots` on: before each of the first 64 statements, then
+/// before every 16th (a 1 000 000-row load is ~100 statements), so a jump
+/// replays at most 16 statements' events.
+fn takes_snapshot(settings: &Settings, index: u32) -> bool {
+    settings.get_bool("trace_snapshots").unwrap_or(false)
+        && (index < 64 || index.is_multiple_of(16))
 }
 
 fn statement_end<E: ScenarioEngine>(engine: &mut E, index: u32) {

@@ -18,16 +18,22 @@ pub enum Event {
         index: u32,
         at_us: f64,
     },
-    /// A buffer access: `hit` false means it was read from storage.
+    /// A buffer access to a main-fork page in buffer `frame`: `hit` false
+    /// means it was read from storage into that frame.
     PageAccess {
         relation: String,
         page: PageNo,
+        frame: u32,
         hit: bool,
         dirtied: bool,
     },
+    /// A page (of fork `fork`: main, fsm, vm) left buffer `frame` to make
+    /// room; `written` when it was dirty and written back first.
     PageEvict {
         relation: String,
+        fork: &'static str,
         page: PageNo,
+        frame: u32,
         written: bool,
     },
     PageSplit {
@@ -147,6 +153,17 @@ pub struct Trace {
     over: bool,
     /// Detail events dropped so far (the UI says so instead of pretending).
     pub dropped: u64,
+    /// Pictures of the engine taken between statements (when asked for), so a
+    /// player can jump without replaying from the start.
+    pub snapshots: Vec<Snapshot>,
+}
+
+/// The engine's state just before event `at_event` (a statement's start).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Snapshot {
+    pub at_event: usize,
+    pub statement: u32,
+    pub state: serde_json::Value,
 }
 
 impl Trace {
@@ -158,7 +175,17 @@ impl Trace {
             statement_from: 0,
             over: false,
             dropped: 0,
+            snapshots: Vec::new(),
         }
+    }
+
+    /// Records `state` as the engine before the next event.
+    pub fn snapshot(&mut self, statement: u32, state: serde_json::Value) {
+        self.snapshots.push(Snapshot {
+            at_event: self.events.len(),
+            statement,
+            state,
+        });
     }
 
     pub fn push(&mut self, e: Event) {
@@ -212,6 +239,7 @@ mod tests {
         Event::PageAccess {
             relation: "t".into(),
             page,
+            frame: 0,
             hit: true,
             dirtied: false,
         }

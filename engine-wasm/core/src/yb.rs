@@ -23,6 +23,7 @@ mod query_engine;
 mod request;
 mod row;
 mod scan;
+mod snapshot;
 mod stats;
 mod tablet;
 mod write;

@@ -104,3 +104,17 @@ pub fn run_sweep(
     let points = run(script, profile, &overrides, &name, &values);
     Ok(indexlab_engine::report_json::sweep(&name, &points).to_string())
 }
+
+/// Runs a scenario for the player: `{"report": …, "trace": {"events",
+/// "snapshots", "dropped"}}` (with profile "both", `{"pg": …, "yb": …}`).
+#[wasm_bindgen]
+pub fn run_traced(script: &str, profile: &str, settings: &str) -> Result<String, JsError> {
+    let overrides = parse_settings(settings)?;
+    indexlab_engine::trace_json::run_traced(script, profile, &overrides)
+        .map(|v| v.to_string())
+        .ok_or_else(|| {
+            JsError::new(&format!(
+                "unknown profile \"{profile}\"; use \"pg\", \"yb\" or \"both\""
+            ))
+        })
+}

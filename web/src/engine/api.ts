@@ -8,6 +8,13 @@ export interface EngineApi {
   selftest(seed: number, count: number): Promise<string>;
   /** Panics inside wasm on purpose (tests the error path). */
   panicForTest(message: string): Promise<void>;
+  /**
+   * Runs a script for the player: JSON `{"report", "trace"}` (per profile with
+   * "both"); `settings` is `name=value` lines.
+   */
+  runTraced(script: string, profile: 'pg' | 'yb' | 'both', settings: string): Promise<string>;
+  /** Runs a script once per value (`sweep` is `name=v1,v2,…`): JSON for a chart. */
+  runSweep(script: string, profile: 'pg' | 'yb', settings: string, sweep: string): Promise<string>;
 }
 
 /** The error name the worker gives to a Rust panic. */

@@ -25,6 +25,8 @@ function fakeApi(id: number): EngineApi {
       e.name = ENGINE_PANIC;
       throw e;
     },
+    runTraced: async () => '{}',
+    runSweep: async () => '{}',
   };
 }
 

@@ -33,6 +33,10 @@ const api: EngineApi = {
   version: () => call(() => wasm.version()),
   selftest: (seed, count) => call(() => wasm.selftest(seed, count)),
   panicForTest: (message) => call(() => wasm.panic_for_test(message)),
+  runTraced: (script, profile, settings) =>
+    call(() => wasm.run_traced(script, profile, settings)),
+  runSweep: (script, profile, settings, sweep) =>
+    call(() => wasm.run_sweep(script, profile, settings, sweep)),
 };
 
 Comlink.expose(api);

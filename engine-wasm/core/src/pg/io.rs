@@ -21,6 +21,15 @@ pub struct Io {
     pub names: Vec<String>,
 }
 
+/// A fork as `pg_buffercache` names it.
+pub fn fork_name(fork: Fork) -> &'static str {
+    match fork {
+        Fork::Main => "main",
+        Fork::Fsm => "fsm",
+        Fork::Vm => "vm",
+    }
+}
+
 /// Charges time and records trace events for each buffer access.
 struct Observer<'a> {
     clock: &'a mut Clock,
@@ -44,7 +53,9 @@ impl BufferObserver for Observer<'_> {
             }
             let evict = || Event::PageEvict {
                 relation: name(ev.tag.rel),
+                fork: fork_name(ev.tag.fork),
                 page: ev.tag.page,
+                frame: o.frame,
                 written: ev.written_back,
             };
             if ev.written_back {
@@ -57,6 +68,7 @@ impl BufferObserver for Observer<'_> {
             self.trace.detail(|| Event::PageAccess {
                 relation: name(e.tag.rel),
                 page: e.tag.page,
+                frame: o.frame,
                 hit: o.kind != AccessKind::Read,
                 dirtied: o.dirtied,
             });

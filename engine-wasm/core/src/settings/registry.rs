@@ -26,6 +26,8 @@ pub static REGISTRY: &[SettingDef] = &[
         .note("the simulator caps a statement at 10,000,000 rows to keep the page responsive"),
     int("trace_detail_rows", 10_000, 0, 10_000_000, "rows", Both,
         "Statements touching fewer rows record per-key trace events; larger ones only structural events"),
+    boolean("trace_snapshots", false, Both,
+        "Record the engine's state between statements, so the player can jump anywhere"),
 
     // --- PostgreSQL storage.
     bytes("page_size", 8 * KB, KB, 32 * KB, 1, Pg,

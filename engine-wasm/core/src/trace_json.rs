@@ -1,0 +1,248 @@
+//! The trace as JSON for the page: events as `{"type": …, fields…}` objects in
+//! order, the snapshots taken between statements, and how many detail events
+//! the budget dropped.
+
+use crate::trace::{Event, Trace};
+use serde_json::{json, Value};
+
+pub fn trace(t: &Trace) -> Value {
+    let events: Vec<Value> = t.events().iter().map(event).collect();
+    let snapshots: Vec<Value> = t
+        .snapshots
+        .iter()
+        .map(|s| json!({"at_event": s.at_event, "statement": s.statement, "state": s.state}))
+        .collect();
+    json!({"events": events, "snapshots": snapshots, "dropped": t.dropped})
+}
+
+/// Runs `script` for the player on "pg", "yb" or "both", with snapshots on
+/// (the overrides may still change the detail budget): `{"report", "trace"}`
+/// per profile. None for an unknown profile.
+pub fn run_traced(script: &str, profile: &str, overrides: &[(String, String)]) -> Option<Value> {
+    use crate::report_json::report;
+    use crate::scenario::{run_pg, run_yb};
+    let mut o = vec![("trace_snapshots".to_string(), "on".to_string())];
+    o.extend_from_slice(overrides);
+    let pg = || {
+        let (r, e) = run_pg(script, &o);
+        json!({"report": report(&r), "trace": e.map(|e| trace(e.trace()))})
+    };
+    let yb = || {
+        let (r, e) = run_yb(script, &o);
+        json!({"report": report(&r), "trace": e.map(|e| trace(e.trace()))})
+    };
+    match profile {
+        "pg" => Some(pg()),
+        "yb" => Some(yb()),
+        "both" => Some(json!({"pg": pg(), "yb": yb()})),
+        _ => None,
+    }
+}
+
+pub fn event(e: &Event) -> Value {
+    match e {
+        Event::StatementStart { index, sql, at_us } => {
+            json!({"type": "statement_start", "index": index, "sql": sql, "at_us": at_us})
+        }
+        Event::StatementEnd { index, at_us } => {
+            json!({"type": "statement_end", "index": index, "at_us": at_us})
+        }
+        Event::PageAccess {
+            relation,
+            page,
+            frame,
+            hit,
+            dirtied,
+        } => json!({
+            "type": "page_access", "relation": relation, "page": page, "frame": frame,
+            "hit": hit, "dirtied": dirtied,
+        }),
+        Event::PageEvict {
+            relation,
+            fork,
+            page,
+            frame,
+            written,
+        } => json!({
+            "type": "page_evict", "relation": relation, "fork": fork, "page": page,
+            "frame": frame, "written": written,
+        }),
+        Event::PageSplit {
+            relation,
+            page,
+            new_page,
+            level,
+            root_split,
+        } => json!({
+            "type": "page_split", "relation": relation, "page": page, "new_page": new_page,
+            "level": level, "root_split": root_split,
+        }),
+        Event::TupleInsert {
+            relation,
+            page,
+            offset,
+        } => json!({"type": "tuple_insert", "relation": relation, "page": page, "offset": offset}),
+        Event::VisibilityChange {
+            relation,
+            page,
+            all_visible,
+        } => {
+            json!({"type": "visibility_change", "relation": relation, "page": page, "all_visible": all_visible})
+        }
+        Event::CursorStep {
+            relation,
+            page,
+            backward,
+        } => {
+            json!({"type": "cursor_step", "relation": relation, "page": page, "backward": backward})
+        }
+        Event::Checkpoint { pages_written } => {
+            json!({"type": "checkpoint", "pages_written": pages_written})
+        }
+        Event::MemtableSealed {
+            relation,
+            tablet,
+            entries,
+            bytes,
+        } => {
+            json!({"type": "memtable_sealed", "relation": relation, "tablet": tablet, "entries": entries, "bytes": bytes})
+        }
+        Event::Flush {
+            relation,
+            tablet,
+            sst,
+            bytes,
+            entries,
+            smallest,
+            largest,
+        } => json!({
+            "type": "flush", "relation": relation, "tablet": tablet, "sst": sst, "bytes": bytes,
+            "entries": entries, "smallest": smallest, "largest": largest,
+        }),
+        Event::CompactionStart {
+            relation,
+            tablet,
+            id,
+            inputs,
+            output_level,
+        } => json!({
+            "type": "compaction_start", "relation": relation, "tablet": tablet, "id": id,
+            "inputs": inputs, "output_level": output_level,
+        }),
+        Event::CompactionFinish {
+            relation,
+            tablet,
+            id,
+            inputs,
+            outputs,
+            read_bytes,
+            write_bytes,
+        } => json!({
+            "type": "compaction_finish", "relation": relation, "tablet": tablet, "id": id,
+            "inputs": inputs, "outputs": outputs, "read_bytes": read_bytes, "write_bytes": write_bytes,
+        }),
+        Event::ReadRequest {
+            relation,
+            tablet,
+            seeks,
+            nexts,
+            prevs,
+            rows,
+            cache_hits,
+            cache_misses,
+        } => json!({
+            "type": "read_request", "relation": relation, "tablet": tablet, "seeks": seeks,
+            "nexts": nexts, "prevs": prevs, "rows": rows, "cache_hits": cache_hits,
+            "cache_misses": cache_misses,
+        }),
+        Event::Rpc {
+            kind,
+            from,
+            to,
+            tablet,
+            ops,
+            rows,
+            bytes,
+            send_us,
+            arrive_us,
+        } => json!({
+            "type": "rpc", "kind": kind, "from": from, "to": to, "tablet": tablet, "ops": ops,
+            "rows": rows, "bytes": bytes, "send_us": send_us, "arrive_us": arrive_us,
+        }),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scenario::{run_pg, run_yb};
+
+    fn set(snapshots: bool) -> Vec<(String, String)> {
+        vec![("trace_snapshots".into(), snapshots.to_string())]
+    }
+
+    const SCRIPT: &str = "create table t (id int primary key, v int);\n\
+                          insert into t select generate_series(1,2000), 0;\n\
+                          select * from t where id = 5;\n";
+
+    #[test]
+    fn statements_are_marked_and_snapshots_taken_between_them() {
+        let (report, engine) = run_pg(SCRIPT, &set(true));
+        assert!(report.error.is_none());
+        let t = trace(engine.unwrap().trace());
+        let events = t["events"].as_array().unwrap();
+        let starts: Vec<&Value> = events
+            .iter()
+            .filter(|e| e["type"] == "statement_start")
+            .collect();
+        assert_eq!(starts.len(), 3);
+        assert_eq!(starts[2]["sql"], "select * from t where id = 5");
+        // One picture before each statement and one at the end.
+        let snaps = t["snapshots"].as_array().unwrap();
+        assert_eq!(snaps.len(), 4);
+        for (i, s) in snaps.iter().take(3).enumerate() {
+            let at = s["at_event"].as_u64().unwrap() as usize;
+            assert_eq!(events[at]["type"], "statement_start");
+            assert_eq!(events[at]["index"], i);
+        }
+        // The last picture shows the 2000-row tree: its leaves and their fill.
+        let tree = &snaps[3]["state"]["trees"][0];
+        assert_eq!(tree["relation"], "t_pkey");
+        assert_eq!(tree["entries"], 2000);
+        let leaves = tree["levels"].as_array().unwrap().last().unwrap();
+        assert!(leaves["fill"].as_array().unwrap().len() >= 4);
+        assert!(!snaps[3]["state"]["pool"]["frames"]
+            .as_array()
+            .unwrap()
+            .is_empty());
+    }
+
+    #[test]
+    fn yb_snapshots_show_tablets_and_levels() {
+        let script = format!("{SCRIPT}\\flush t\n");
+        let (report, engine) = run_yb(&script, &set(true));
+        assert!(report.error.is_none());
+        let t = trace(engine.unwrap().trace());
+        let last = &t["snapshots"].as_array().unwrap().last().unwrap()["state"];
+        let tablets = last["tablets"].as_array().unwrap();
+        assert_eq!(tablets.len(), 3, "t in 3 hash tablets");
+        let ssts: usize = tablets
+            .iter()
+            .map(|t| t["levels"][0]["ssts"].as_array().map_or(0, Vec::len))
+            .sum();
+        assert_eq!(ssts, 3, "one L0 SST per tablet after the flush");
+        let flushes = t["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["type"] == "flush")
+            .count();
+        assert_eq!(flushes, 3);
+    }
+
+    #[test]
+    fn no_snapshots_unless_asked() {
+        let (_, engine) = run_pg(SCRIPT, &[]);
+        assert!(engine.unwrap().trace().snapshots.is_empty());
+    }
+}
