@@ -1,6 +1,7 @@
 import type { EngineClient } from './engine/client';
 import { EngineStatus } from './EngineStatus';
 import { ErrorBoundary } from './ErrorBoundary';
+import { Workbench } from './workbench/Workbench';
 
 export function App({ engine }: { engine: EngineClient }) {
   return (
@@ -11,9 +12,14 @@ export function App({ engine }: { engine: EngineClient }) {
       </header>
       <main>
         <ErrorBoundary>
-          <EngineStatus engine={engine} />
+          <Workbench engine={engine} />
         </ErrorBoundary>
       </main>
+      <footer className="app-footer">
+        <ErrorBoundary>
+          <EngineStatus engine={engine} />
+        </ErrorBoundary>
+      </footer>
     </div>
   );
 }

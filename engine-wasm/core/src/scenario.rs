@@ -379,12 +379,12 @@ fn statement_start<E: ScenarioEngine>(engine: &mut E, index: u32, sql: &str) {
         });
 }
 
-/// With `trace_snapshots` on: before each of the first 64 statements, then
+/// With `trace_snapshots` on: before each of the first 16 statements, then
 /// before every 16th (a 1 000 000-row load is ~100 statements), so a jump
 /// replays at most 16 statements' events.
 fn takes_snapshot(settings: &Settings, index: u32) -> bool {
     settings.get_bool("trace_snapshots").unwrap_or(false)
-        && (index < 64 || index.is_multiple_of(16))
+        && (index < 16 || index.is_multiple_of(16))
 }
 
 fn statement_end<E: ScenarioEngine>(engine: &mut E, index: u32) {

@@ -56,6 +56,9 @@ fn article_000_index_only_scan_buffers_before_and_after_vacuum() {
     // Exact counts must match exactly; page counts within 10 %.
     assert_eq!(explain_figure(before, "Heap Fetches: "), 50_000);
     assert_eq!(explain_figure(after, "Heap Fetches: "), 0);
+    // The same figure as a counter, for the metrics panel.
+    assert_eq!(before.metrics.get("heap_fetches"), 50_000.0);
+    assert_eq!(after.metrics.get("heap_fetches"), 0.0);
     assert_eq!(explain_figure(before, "rows="), 50_000);
     let hit_before = explain_figure(before, "shared hit=");
     let hit_after = explain_figure(after, "shared hit=");

@@ -25,7 +25,8 @@ function fakeApi(id: number): EngineApi {
       e.name = ENGINE_PANIC;
       throw e;
     },
-    runTraced: async () => '{}',
+    // A run that never ends (the 1 000 000-row load, as far as a test cares).
+    runTraced: () => new Promise<string>(() => {}),
     runSweep: async () => '{}',
   };
 }
@@ -58,6 +59,19 @@ describe('EngineClient', () => {
     expect(log).toEqual(['terminated']);
     expect(c.starts).toBe(2);
     // The fresh worker answers.
+    await expect(c.call((api) => api.version())).resolves.toBe('v-2');
+  });
+
+  it('cancels a long run: the call fails as cancelled and a fresh worker answers', async () => {
+    const log: string[] = [];
+    const c = client(log);
+    const run = c.call((api) => api.runTraced('select 1;', 'both', ''));
+    c.cancel();
+    const err = await run.catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(EngineError);
+    expect((err as EngineError).message).toBe('Cancelled');
+    expect((err as EngineError).panicked).toBe(false);
+    expect(log).toEqual(['terminated']);
     await expect(c.call((api) => api.version())).resolves.toBe('v-2');
   });
 });

@@ -2,7 +2,7 @@
 // in a broken state, so after one the client throws the worker away and starts a
 // fresh one: the next call works as if nothing happened.
 import * as Comlink from 'comlink';
-import { toEngineError, type EngineApi } from './api';
+import { EngineError, toEngineError, type EngineApi } from './api';
 
 /** Something Comlink can talk to and that can be shut down (a Worker, or a port in tests). */
 export interface WorkerLike extends Comlink.Endpoint {
@@ -20,15 +20,36 @@ export class EngineClient {
     this.remote = Comlink.wrap<EngineApi>(this.worker);
   }
 
+  /** Rejects the calls in flight when the user cancels. */
+  private readonly pending = new Set<(e: EngineError) => void>();
+
   /** Calls the engine; errors come back as EngineError with a readable message. */
   async call<T>(f: (api: Comlink.Remote<EngineApi>) => Promise<T>): Promise<T> {
+    let cancel: (e: EngineError) => void = () => {};
+    const cancelled = new Promise<never>((_, reject) => {
+      cancel = reject;
+    });
+    this.pending.add(cancel);
     try {
-      return await f(this.remote);
+      return await Promise.race([f(this.remote), cancelled]);
     } catch (err) {
       const error = toEngineError(err);
       if (error.panicked) this.restart();
       throw error;
+    } finally {
+      this.pending.delete(cancel);
     }
+  }
+
+  /**
+   * Stops a long run: wasm cannot be interrupted, so the worker is replaced and
+   * the calls in flight fail with a "cancelled" error.
+   */
+  cancel(): void {
+    const waiting = [...this.pending];
+    this.pending.clear();
+    this.restart();
+    for (const reject of waiting) reject(new EngineError('Cancelled', false));
   }
 
   private restart(): void {

@@ -93,6 +93,10 @@ impl PgEngine {
                     let fetches =
                         self.index_scan(ix, &ranges, *direction, *only, &mut st, &mut buffers)?;
                     heap_fetches = only.then_some(fetches);
+                    if *only {
+                        // EXPLAIN's Heap Fetches, also as a counter (DESIGN §2 Metrics).
+                        self.metrics.add("heap_fetches", fetches as f64);
+                    }
                 }
             }
         }

@@ -1,0 +1,48 @@
+// One profile's results: its error, then each statement's EXPLAIN and key
+// counters. Text only: nothing from a script becomes HTML.
+import { firstLine, keyMetrics, type Profile, type TracedRun } from './report';
+
+const TITLES: Record<Profile, string> = {
+  pg: 'PostgreSQL (B+tree, heap, buffer pool)',
+  yb: 'YugabyteDB (LSM, DocDB, tablets)',
+};
+
+export function ProfileResults({ profile, run }: { profile: Profile; run: TracedRun }) {
+  const { report } = run;
+  const explains = report.statements.filter((s) => s.explain);
+  return (
+    <section className="profile-results" data-testid={`results-${profile}`}>
+      <h2>{TITLES[profile]}</h2>
+      {report.error && (
+        <p className="run-error" role="alert" data-testid={`error-${profile}`}>
+          Line {report.error.line}, column {report.error.column}: {report.error.message}
+        </p>
+      )}
+      <p className="run-summary">
+        {report.statements.length} statement run(s), {report.totals.virtual_ms.toFixed(3)} ms of
+        virtual time
+      </p>
+      {explains.map((s, i) => (
+        <article className="explain" key={`${s.line}-${s.run}-${i}`}>
+          <h3>
+            line {s.line}: <code>{firstLine(s.sql)}</code>
+          </h3>
+          <pre data-testid={`explain-${profile}`}>{s.explain}</pre>
+          <table className="metrics">
+            <tbody>
+              {keyMetrics(profile, s.metrics).map(([name, value]) => (
+                <tr key={name}>
+                  <th scope="row">{name}</th>
+                  <td>{value.toLocaleString('en-US')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </article>
+      ))}
+      {explains.length === 0 && !report.error && (
+        <p className="hint">Add an EXPLAIN (ANALYZE …) statement to see a plan here.</p>
+      )}
+    </section>
+  );
+}

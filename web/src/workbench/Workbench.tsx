@@ -1,0 +1,113 @@
+// The workbench: a script, a Run button (or Ctrl/Cmd-Enter), the profile
+// choice (pg, yb, or both side by side), and each profile's results. The
+// engine runs in the worker; a long run can be cancelled.
+import { useCallback, useEffect, useRef, useState } from 'react';
+import type { EngineClient } from '../engine/client';
+import { toEngineError } from '../engine/api';
+import { ProfileResults } from './ProfileResults';
+import { SqlEditor } from './SqlEditor';
+import { firstError, parseRuns, type Profile, type ProfileChoice, type Runs } from './report';
+
+export const DEFAULT_SCRIPT = `-- Article 000 at 10 000 rows: a range scan on a B+tree and on an LSM.
+create table demo (id bigserial primary key, value timestamptz);
+create index demo_value on demo ( value desc, id );
+insert into demo(value) select clock_timestamp() from generate_series(1,10000);
+explain (analyze, buffers, dist, costs off, summary off)
+  select * from demo where value < now() order by value desc limit 500;
+`;
+
+type Status =
+  | { kind: 'idle' }
+  | { kind: 'running'; since: number }
+  | { kind: 'failed'; message: string };
+
+export function Workbench({ engine }: { engine: EngineClient }) {
+  const script = useRef(DEFAULT_SCRIPT);
+  const [choice, setChoice] = useState<ProfileChoice>('both');
+  const [runs, setRuns] = useState<Runs>({});
+  const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  const [now, setNow] = useState(0);
+
+  const run = useCallback(async () => {
+    const since = Date.now();
+    setStatus({ kind: 'running', since });
+    try {
+      const json = await engine.call((api) => api.runTraced(script.current, choice, ''));
+      setRuns(parseRuns(json, choice));
+      setStatus({ kind: 'idle' });
+    } catch (err) {
+      setStatus({ kind: 'failed', message: toEngineError(err).message });
+    }
+  }, [engine, choice]);
+
+  // Elapsed time while running, so a long run visibly progresses.
+  useEffect(() => {
+    if (status.kind !== 'running') return;
+    const t = setInterval(() => setNow(Date.now()), 200);
+    return () => clearInterval(t);
+  }, [status.kind]);
+
+  const running = status.kind === 'running';
+  const profiles: Profile[] = choice === 'both' ? ['pg', 'yb'] : [choice];
+  return (
+    <div className="workbench">
+      <div className="editor-pane">
+        <div className="toolbar">
+          <button type="button" onClick={() => void run()} disabled={running}>
+            Run
+          </button>
+          <label>
+            Profile{' '}
+            <select
+              value={choice}
+              onChange={(e) => setChoice(e.target.value as ProfileChoice)}
+              aria-label="Profile"
+            >
+              <option value="both">pg and yb side by side</option>
+              <option value="pg">pg only</option>
+              <option value="yb">yb only</option>
+            </select>
+          </label>
+          {running && (
+            <>
+              <span className="running" role="status" data-testid="running">
+                <progress aria-label="Running" /> running…{' '}
+                {Math.max(0, (now - status.since) / 1000).toFixed(1)} s
+              </span>
+              <button type="button" onClick={() => engine.cancel()}>
+                Cancel
+              </button>
+            </>
+          )}
+          <span className="shortcut">Ctrl/Cmd-Enter runs</span>
+        </div>
+        <SqlEditor
+          initial={DEFAULT_SCRIPT}
+          onChange={(t) => {
+            script.current = t;
+          }}
+          onRun={() => void run()}
+          error={firstError(runs)}
+        />
+        {status.kind === 'failed' && (
+          <p className="run-error" role="alert" data-testid="engine-run-error">
+            {status.message}
+          </p>
+        )}
+      </div>
+      <div className={`results-pane results-${profiles.length}`}>
+        {profiles.map((p) => {
+          const r = runs[p];
+          return r ? (
+            <ProfileResults key={p} profile={p} run={r} />
+          ) : (
+            <section key={p} className="profile-results empty">
+              <h2>{p}</h2>
+              <p className="hint">Run the script to see what the {p} engine did.</p>
+            </section>
+          );
+        })}
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,91 @@
+// The engine's report as the page reads it (core/src/report_json.rs), and the
+// pure helpers the result panels use.
+
+import type { Trace } from '../player/trace';
+
+export type Profile = 'pg' | 'yb';
+export type ProfileChoice = Profile | 'both';
+
+export interface ReportError {
+  message: string;
+  hint: string | null;
+  line: number;
+  column: number;
+  kind: string;
+}
+
+export interface StatementReport {
+  sql: string;
+  line: number;
+  run: number;
+  tag: string;
+  columns: string[];
+  rows: string[][];
+  row_count: number;
+  explain: string | null;
+  notices: string[];
+  metrics: Record<string, number>;
+  relations: Record<string, Record<string, number>>;
+  virtual_ms: number;
+}
+
+export interface Report {
+  profile: Profile;
+  settings: Record<string, string>;
+  statements: StatementReport[];
+  totals: { metrics: Record<string, number>; virtual_ms: number };
+  error: ReportError | null;
+}
+
+export interface TracedRun {
+  report: Report;
+  trace: Trace | null;
+}
+
+export type Runs = Partial<Record<Profile, TracedRun>>;
+
+/** `run_traced`'s JSON: one run, or `{pg, yb}` for "both". */
+export function parseRuns(json: string, choice: ProfileChoice): Runs {
+  const value: unknown = JSON.parse(json);
+  if (choice === 'both') return value as Runs;
+  return { [choice]: value as TracedRun };
+}
+
+/** The counters each profile's panel shows first (the ones the articles discuss). */
+export const KEY_METRICS: Record<Profile, string[]> = {
+  pg: ['shared_hit', 'shared_read', 'shared_dirtied', 'shared_written', 'heap_fetches', 'wal_bytes'],
+  yb: [
+    'storage_read_requests',
+    'storage_rows_scanned',
+    'rocksdb_number_db_seek',
+    'rocksdb_number_db_next',
+    'rocksdb_insert',
+    'rpc_count',
+  ],
+};
+
+/** The key counters of a statement, in the panel's order (absent ones are 0). */
+export function keyMetrics(profile: Profile, metrics: Record<string, number>): [string, number][] {
+  return KEY_METRICS[profile].map((name) => [name, metrics[name] ?? 0]);
+}
+
+/** The first error of the runs (both profiles report the same one), if any. */
+export function firstError(runs: Runs): ReportError | null {
+  return runs.pg?.report.error ?? runs.yb?.report.error ?? null;
+}
+
+/** A statement's first line, for a compact list. */
+export function firstLine(sql: string): string {
+  const line = sql.split('\n')[0] ?? '';
+  return sql.includes('\n') ? `${line} …` : line;
+}
+
+/** 1-based line and column → offset in `doc`, clamped into it. */
+export function offsetOf(doc: string, line: number, column: number): number {
+  const lines = doc.split('\n');
+  const l = Math.max(1, Math.min(line, lines.length));
+  let offset = 0;
+  for (let i = 0; i < l - 1; i++) offset += (lines[i]?.length ?? 0) + 1;
+  const width = lines[l - 1]?.length ?? 0;
+  return offset + Math.max(0, Math.min(column - 1, width));
+}
