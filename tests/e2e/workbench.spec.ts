@@ -74,3 +74,46 @@ test('the 1 000 000-row load shows progress, can be cancelled, then runs to the 
   await expect(page.getByTestId('explain-yb')).toContainText('rows=5000');
   await expect(page.getByTestId('engine-run-error')).toHaveCount(0);
 });
+
+test('the replay: scrub to a page split and to a flush, and the views change', async ({ page }) => {
+  await page.goto('/');
+  await typeScript(
+    page,
+    `set write_buffer_size = '8kB';
+create table t (id int primary key, v text);
+insert into t select generate_series(1,1000), 'some text';
+`,
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const pg = page.getByTestId('replay-pg');
+  const yb = page.getByTestId('replay-yb');
+  // At the end: a tree of several leaves, and SSTs on yb.
+  await expect(pg.getByTestId('btree-t_pkey')).toContainText('leaf page(s)');
+  await expect(yb.locator('[data-sst]').first()).toBeVisible();
+
+  // pg: back to the start, then to the first split of the primary key.
+  await pg.getByLabel('Position in the trace').fill('0');
+  await expect(pg.getByTestId('btree-t_pkey')).toHaveCount(0);
+  await pg.getByLabel('Jump to the next event of a kind').selectOption('page split');
+  await expect(pg.getByTestId('event-pg')).toContainText('t_pkey: page 1 (level 0) split');
+  await expect(pg.getByTestId('btree-t_pkey')).toContainText('2 level(s), 2 leaf page(s)');
+  await expect(pg.locator('.btree-view .page.focus')).toHaveCount(1);
+  // Every event of this small run was recorded: the pool shows the pages read.
+  await expect(pg.getByText('detail events were not recorded')).toHaveCount(0);
+  await expect(pg.getByTestId('pool-view')).not.toContainText('0 of');
+  await page.screenshot({ path: test.info().outputPath('pg-split.png'), fullPage: true });
+
+  // yb: back to the start, then to the first flush.
+  await yb.getByLabel('Position in the trace').fill('0');
+  await expect(yb.locator('[data-sst]')).toHaveCount(0);
+  await yb.getByLabel('Jump to the next event of a kind').selectOption('flush');
+  await expect(yb.getByTestId('event-yb')).toContainText('flushed to SST');
+  await expect(yb.locator('.lsm-view .sst.focus')).toHaveCount(1);
+  await page.screenshot({ path: test.info().outputPath('yb-flush.png'), fullPage: true });
+
+  // Stepping on and back returns to the same picture.
+  const before = await pg.getByTestId('player-position').textContent();
+  await pg.getByTitle('Next event').click();
+  await pg.getByTitle('Previous event').click();
+  await expect(pg.getByTestId('player-position')).toHaveText(before ?? '');
+});

@@ -36,12 +36,15 @@ pub enum Event {
         frame: u32,
         written: bool,
     },
+    /// B+tree page `page` at `level` (0: leaf) split: `new_page` is its new
+    /// right sibling; a root split also made `new_root`, one level up.
     PageSplit {
         relation: String,
         page: PageNo,
         new_page: PageNo,
         level: u32,
         root_split: bool,
+        new_root: Option<PageNo>,
     },
     TupleInsert {
         relation: String,
@@ -61,6 +64,12 @@ pub enum Event {
     },
     Checkpoint {
         pages_written: u32,
+    },
+    /// An entry went into a tablet's memtable (`bytes`: key and value).
+    MemtableInsert {
+        relation: String,
+        tablet: u32,
+        bytes: u64,
     },
     /// A tablet's memtable became immutable.
     MemtableSealed {

@@ -73,9 +73,10 @@ pub fn event(e: &Event) -> Value {
             new_page,
             level,
             root_split,
+            new_root,
         } => json!({
             "type": "page_split", "relation": relation, "page": page, "new_page": new_page,
-            "level": level, "root_split": root_split,
+            "level": level, "root_split": root_split, "new_root": new_root,
         }),
         Event::TupleInsert {
             relation,
@@ -98,6 +99,13 @@ pub fn event(e: &Event) -> Value {
         }
         Event::Checkpoint { pages_written } => {
             json!({"type": "checkpoint", "pages_written": pages_written})
+        }
+        Event::MemtableInsert {
+            relation,
+            tablet,
+            bytes,
+        } => {
+            json!({"type": "memtable_insert", "relation": relation, "tablet": tablet, "bytes": bytes})
         }
         Event::MemtableSealed {
             relation,

@@ -11,6 +11,7 @@ import {
   applyRange,
   clampCursor,
   eventsPerTick,
+  nextOfType,
   seek,
   stateAt,
   statementAt,
@@ -22,6 +23,7 @@ import {
 } from './player';
 import { lsmReducer, sstLayout, type YbSnapshotState } from './lsmState';
 import { mainFrames, poolReducer, type PgSnapshotState } from './poolState';
+import { treeLayoutKey, treeReducer, type PgTreesSnapshot } from './treeState';
 import type { Trace } from './trace';
 
 function must<T>(x: T | undefined): T {
@@ -86,6 +88,9 @@ describe('the player on a pg trace', () => {
     expect(stepStatement(trace, must(at[4]), 1)).toBe(trace.events.length);
     expect(statementAt(trace, must(at[2]) + 1)).toBe(2);
     expect(stepEvent(trace, 0, -1)).toBe(0);
+    const evict = nextOfType(trace, 0, ['page_evict']);
+    expect(trace.events[evict - 1]?.type).toBe('page_evict');
+    expect(nextOfType(trace, trace.events.length, ['page_evict'])).toBe(trace.events.length);
     expect(clampCursor(trace, 1e12)).toBe(trace.events.length);
   });
 
@@ -118,9 +123,33 @@ describe('the player on a pg trace', () => {
   });
 });
 
+describe('the B+tree reducer', () => {
+  it('splits lead exactly to the pages of the next snapshot', () => {
+    const trace = traced<PgTreesSnapshot>(
+      `create table t (id int primary key, v text);
+insert into t select generate_series(1,20000), 'x';
+insert into t select generate_series(40000,30001,-1), 'y';
+create index t_v on t (v, id);
+insert into t select generate_series(50001,60000), 'z';
+`,
+      'pg',
+      'trace_detail_rows=0',
+    );
+    const splits = trace.events.filter((e) => e.type === 'page_split');
+    expect(splits.some((e) => e.type === 'page_split' && e.new_root !== null)).toBe(true);
+    for (let i = 1; i < trace.snapshots.length; i++) {
+      const [from, to] = [must(trace.snapshots[i - 1]), must(trace.snapshots[i])];
+      const start = treeReducer.fromSnapshot(from.state);
+      const state = applyRange(treeReducer, start, trace.events, from.at_event, to.at_event);
+      expect(treeLayoutKey(state)).toEqual(treeLayoutKey(treeReducer.fromSnapshot(to.state)));
+    }
+  });
+});
+
 describe('the player on a yb trace', () => {
   it('flushes and compactions lead exactly to the engine snapshots', () => {
-    const trace = traced<YbSnapshotState>(YB, 'yb', 'write_buffer_size=16kB');
+    const trace = traced<YbSnapshotState>(YB, 'yb', 'write_buffer_size=16kB\ntrace_detail_rows=1000000');
+    expect(trace.dropped).toBe(0);
     const types = new Set(trace.events.map((e) => e.type));
     expect(types.has('flush')).toBe(true);
     expect(types.has('compaction_finish')).toBe(true);

@@ -170,3 +170,21 @@ export class Timeline<S, Snap> {
     return applyRange(this.reducer, state, this.trace.events, at, k);
   }
 }
+
+/** The cursor just after the next event past `cursor` that `wanted` accepts (or the end). */
+export function nextWhere(
+  trace: Trace,
+  cursor: number,
+  wanted: (e: TraceEvent) => boolean,
+): number {
+  for (let i = clampCursor(trace, cursor); i < trace.events.length; i++) {
+    const e = trace.events[i];
+    if (e && wanted(e)) return i + 1;
+  }
+  return trace.events.length;
+}
+
+/** The same, for events of one of `types`. */
+export function nextOfType(trace: Trace, cursor: number, types: readonly string[]): number {
+  return nextWhere(trace, cursor, (e) => types.includes(e.type));
+}

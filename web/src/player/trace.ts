@@ -28,11 +28,13 @@ export type TraceEvent =
       new_page: number;
       level: number;
       root_split: boolean;
+      new_root: number | null;
     }
   | { type: 'tuple_insert'; relation: string; page: number; offset: number }
   | { type: 'visibility_change'; relation: string; page: number; all_visible: boolean }
   | { type: 'cursor_step'; relation: string; page: number; backward: boolean }
   | { type: 'checkpoint'; pages_written: number }
+  | { type: 'memtable_insert'; relation: string; tablet: number; bytes: number }
   | { type: 'memtable_sealed'; relation: string; tablet: number; entries: number; bytes: number }
   | {
       type: 'flush';

@@ -1,5 +1,6 @@
 // One profile's results: its error, then each statement's EXPLAIN and key
 // counters. Text only: nothing from a script becomes HTML.
+import { Replay } from '../player/Replay';
 import { firstLine, keyMetrics, type Profile, type TracedRun } from './report';
 
 const TITLES: Record<Profile, string> = {
@@ -42,6 +43,9 @@ export function ProfileResults({ profile, run }: { profile: Profile; run: Traced
       ))}
       {explains.length === 0 && !report.error && (
         <p className="hint">Add an EXPLAIN (ANALYZE …) statement to see a plan here.</p>
+      )}
+      {run.trace && run.trace.snapshots.length > 0 && (
+        <Replay profile={profile} trace={run.trace} />
       )}
     </section>
   );

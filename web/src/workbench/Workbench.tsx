@@ -25,6 +25,8 @@ export function Workbench({ engine }: { engine: EngineClient }) {
   const script = useRef(DEFAULT_SCRIPT);
   const [choice, setChoice] = useState<ProfileChoice>('both');
   const [runs, setRuns] = useState<Runs>({});
+  // Each run gets a number: the replays start over on a new run.
+  const [runId, setRunId] = useState(0);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [now, setNow] = useState(0);
 
@@ -34,6 +36,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
     try {
       const json = await engine.call((api) => api.runTraced(script.current, choice, ''));
       setRuns(parseRuns(json, choice));
+      setRunId((n) => n + 1);
       setStatus({ kind: 'idle' });
     } catch (err) {
       setStatus({ kind: 'failed', message: toEngineError(err).message });
@@ -99,7 +102,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
         {profiles.map((p) => {
           const r = runs[p];
           return r ? (
-            <ProfileResults key={p} profile={p} run={r} />
+            <ProfileResults key={`${p}-${runId}`} profile={p} run={r} />
           ) : (
             <section key={p} className="profile-results empty">
               <h2>{p}</h2>

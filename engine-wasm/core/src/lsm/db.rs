@@ -262,6 +262,11 @@ impl Lsm {
     }
 
     /// Structural events since the last call.
+    /// Whether structural events wait to be taken.
+    pub fn has_events(&self) -> bool {
+        !self.events.is_empty()
+    }
+
     pub fn take_events(&mut self) -> Vec<LsmEvent> {
         std::mem::take(&mut self.events)
     }

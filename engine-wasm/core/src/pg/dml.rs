@@ -128,6 +128,7 @@ impl PgEngine {
                 new_page: s.right,
                 level: u32::from(s.level),
                 root_split: s.new_root.is_some(),
+                new_root: s.new_root,
             });
         }
         Ok(())

@@ -265,9 +265,20 @@ fn hex(bytes: &[u8]) -> String {
 impl YbEngine {
     /// Moves the tablets' structural LSM events into the trace.
     pub(super) fn drain_events(&mut self) {
+        for id in 0..self.tablets.len() {
+            if self.tablets[id].lsm.has_events() {
+                self.drain_tablet(id);
+            }
+        }
+    }
+
+    /// Moves one tablet's structural LSM events into the trace (right after the
+    /// write that caused them, so the trace keeps their place among the inserts).
+    pub(super) fn drain_tablet(&mut self, id: usize) {
         use crate::lsm::LsmEvent;
         use crate::trace::Event;
-        for (id, t) in self.tablets.iter_mut().enumerate() {
+        {
+            let t = &mut self.tablets[id];
             let relation = self.names[t.rel].clone();
             let tablet = id as u32;
             for e in t.lsm.take_events() {

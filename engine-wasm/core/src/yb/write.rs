@@ -103,6 +103,15 @@ impl YbEngine {
             }
             value.extend_from_slice(payload);
             result = self.tablets[tablet].lsm.put(&key, &value).map(|_| ());
+            let (rel, bytes) = (self.tablets[tablet].rel, (key.len() + value.len()) as u64);
+            self.trace.detail(|| crate::trace::Event::MemtableInsert {
+                relation: self.names[rel].clone(),
+                tablet: tablet as u32,
+                bytes,
+            });
+            if self.tablets[tablet].lsm.has_events() {
+                self.drain_tablet(tablet);
+            }
             if result.is_err() {
                 break;
             }

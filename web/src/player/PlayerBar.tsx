@@ -1,0 +1,109 @@
+// The player's controls: statement and event steps both ways, play/pause, a
+// scrubber with a mark at each statement, and the speed.
+import { nextWhere, SPEEDS, statementMarks } from './player';
+import type { Trace, TraceEvent } from './trace';
+
+/** The events worth jumping to, by what a student would call them. */
+const JUMPS: Record<string, (e: TraceEvent) => boolean> = {
+  statement: (e) => e.type === 'statement_start',
+  'page split': (e) => e.type === 'page_split',
+  'read from storage': (e) => e.type === 'page_access' && !e.hit,
+  eviction: (e) => e.type === 'page_evict',
+  'memtable sealed': (e) => e.type === 'memtable_sealed',
+  flush: (e) => e.type === 'flush',
+  compaction: (e) => e.type === 'compaction_start' || e.type === 'compaction_finish',
+  'read request': (e) => e.type === 'read_request',
+  'network message': (e) => e.type === 'rpc',
+};
+
+interface Props {
+  trace: Trace;
+  cursor: number;
+  onSeek(cursor: number): void;
+  onStep(kind: 'event' | 'statement', direction: 1 | -1): void;
+  playing: boolean;
+  onPlay(playing: boolean): void;
+  speed: number;
+  onSpeed(speed: number): void;
+}
+
+export function PlayerBar(p: Props) {
+  const n = p.trace.events.length;
+  const marks = statementMarks(p.trace);
+  return (
+    <div className="player-bar">
+      <div className="player-buttons">
+        <button type="button" onClick={() => p.onStep('statement', -1)} title="Previous statement">
+          ◀◀
+        </button>
+        <button type="button" onClick={() => p.onStep('event', -1)} title="Previous event">
+          ◂
+        </button>
+        <button
+          type="button"
+          onClick={() => p.onPlay(!p.playing)}
+          title={p.playing ? 'Pause' : 'Play'}
+        >
+          {p.playing ? '❙❙' : '▶'}
+        </button>
+        <button type="button" onClick={() => p.onStep('event', 1)} title="Next event">
+          ▸
+        </button>
+        <button type="button" onClick={() => p.onStep('statement', 1)} title="Next statement">
+          ▶▶
+        </button>
+        <label>
+          speed{' '}
+          <select value={p.speed} onChange={(e) => p.onSpeed(Number(e.target.value))}>
+            {SPEEDS.map((s) => (
+              <option key={s} value={s}>
+                {s}×
+              </option>
+            ))}
+          </select>
+        </label>
+        <label>
+          jump to next{' '}
+          <select
+            value=""
+            aria-label="Jump to the next event of a kind"
+            onChange={(e) => {
+              const wanted = JUMPS[e.target.value];
+              if (wanted) p.onSeek(nextWhere(p.trace, p.cursor, wanted));
+            }}
+          >
+            <option value="">…</option>
+            {Object.keys(JUMPS).map((k) => (
+              <option key={k} value={k}>
+                {k}
+              </option>
+            ))}
+          </select>
+        </label>
+        <span className="player-position" data-testid="player-position">
+          event {p.cursor} of {n}
+        </span>
+      </div>
+      <div className="scrubber">
+        <input
+          type="range"
+          min={0}
+          max={n}
+          value={p.cursor}
+          onChange={(e) => p.onSeek(Number(e.target.value))}
+          aria-label="Position in the trace"
+        />
+        <div className="marks" aria-hidden="true">
+          {marks.map((m) => (
+            <span
+              key={m.at}
+              className="mark"
+              style={{ left: `${(m.at / Math.max(1, n)) * 100}%` }}
+              title={m.sql}
+            />
+          ))}
+        </div>
+      </div>
+    </div>
+  );
+}

@@ -1,0 +1,131 @@
+// One profile's replay: the player bar and the views of that engine (pg: its
+// B+trees and the buffer pool; yb: its tablets' LSMs), all functions of the
+// cursor. Jumps start from the engine's snapshots (through Timelines).
+import { useEffect, useMemo, useState } from 'react';
+import { BTreeView } from '../views/BTreeView';
+import { LsmView } from '../views/LsmView';
+import { PoolView, type Flash } from '../views/PoolView';
+import { describeEvent } from './describe';
+import { PlayerBar } from './PlayerBar';
+import { lsmReducer, type YbSnapshotState } from './lsmState';
+import { eventsPerTick, stepEvent, stepStatement, Timeline } from './player';
+import { poolReducer, type PgSnapshotState } from './poolState';
+import type { Trace, TraceEvent } from './trace';
+import { treeReducer, type PgTreesSnapshot } from './treeState';
+
+const WIDTH = 540;
+
+type PgTrace = Trace<PgSnapshotState & PgTreesSnapshot>;
+
+function focusOf(e: TraceEvent | undefined) {
+  let page: { relation: string; page: number } | null = null;
+  let flash: Flash | null = null;
+  const ssts = new Set<number>();
+  if (e?.type === 'page_split') page = { relation: e.relation, page: e.new_page };
+  if (e?.type === 'page_access') flash = { frame: e.frame, hit: e.hit };
+  if (e?.type === 'flush') ssts.add(e.sst);
+  if (e?.type === 'compaction_start') e.inputs.forEach((i) => ssts.add(i));
+  if (e?.type === 'compaction_finish') e.outputs.forEach((i) => ssts.add(i));
+  return { page, flash, ssts };
+}
+
+function PgViews({ trace, cursor }: { trace: PgTrace; cursor: number }) {
+  const trees = useMemo(() => new Timeline(trace, treeReducer), [trace]);
+  const pool = useMemo(() => new Timeline(trace, poolReducer), [trace]);
+  const t = trees.stateAt(cursor);
+  const p = pool.stateAt(cursor);
+  const focus = focusOf(trace.events[cursor - 1]);
+  const relations = [...new Set([...p.frames.values()].map((f) => f.relation))].sort();
+  return (
+    <>
+      {[...t.values()].map((tree) => (
+        <BTreeView
+          key={tree.relation}
+          tree={tree}
+          width={WIDTH}
+          focus={focus.page?.relation === tree.relation ? focus.page.page : null}
+        />
+      ))}
+      <PoolView pool={p} relations={relations} width={WIDTH} flash={focus.flash} />
+    </>
+  );
+}
+
+function YbViews({ trace, cursor }: { trace: Trace<YbSnapshotState>; cursor: number }) {
+  const lsm = useMemo(() => new Timeline(trace, lsmReducer), [trace]);
+  const state = lsm.stateAt(cursor);
+  const focus = focusOf(trace.events[cursor - 1]);
+  return (
+    <>
+      {[...state].map(([id, t]) => (
+        <LsmView key={id} id={id} tablet={t} width={WIDTH} focus={focus.ssts} />
+      ))}
+    </>
+  );
+}
+
+export function Replay({ profile, trace }: { profile: 'pg' | 'yb'; trace: Trace }) {
+  const n = trace.events.length;
+  const [cursor, setCursor] = useState(n);
+  const [playing, setPlaying] = useState(false);
+  const [speed, setSpeed] = useState(1);
+
+  useEffect(() => {
+    if (!playing) return;
+    let carry = 0;
+    let frame = requestAnimationFrame(function tick() {
+      const r = eventsPerTick(speed, carry);
+      carry = r.carry;
+      setCursor((c) => {
+        const next = Math.min(n, c + r.steps);
+        if (next >= n) setPlaying(false);
+        return next;
+      });
+      frame = requestAnimationFrame(tick);
+    });
+    return () => cancelAnimationFrame(frame);
+  }, [playing, speed, n]);
+
+  const step = (kind: 'event' | 'statement', direction: 1 | -1) => {
+    setPlaying(false);
+    setCursor((c) => (kind === 'event' ? stepEvent(trace, c, direction) : stepStatement(trace, c, direction)));
+  };
+  const play = (on: boolean) => {
+    if (on && cursor >= n) setCursor(0);
+    setPlaying(on);
+  };
+
+  return (
+    <section className="replay" data-testid={`replay-${profile}`}>
+      <PlayerBar
+        trace={trace}
+        cursor={cursor}
+        onSeek={(c) => {
+          setPlaying(false);
+          setCursor(c);
+        }}
+        onStep={step}
+        playing={playing}
+        onPlay={play}
+        speed={speed}
+        onSpeed={setSpeed}
+      />
+      <p className="event-caption" data-testid={`event-${profile}`}>
+        {describeEvent(trace.events[cursor - 1])}
+      </p>
+      {trace.dropped > 0 && (
+        <p className="hint">
+          {trace.dropped.toLocaleString('en-US')} detail events were not recorded (statements over
+          trace_detail_rows keep only splits, flushes and compactions).
+        </p>
+      )}
+      <div className="views">
+        {profile === 'pg' ? (
+          <PgViews trace={trace as PgTrace} cursor={cursor} />
+        ) : (
+          <YbViews trace={trace as Trace<YbSnapshotState>} cursor={cursor} />
+        )}
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,82 @@
+// The B+tree view's state: each index's pages, level by level, left to right,
+// with their fill. Starts from a pg snapshot's tree shapes; a split puts the
+// new right sibling after the page that split (and a root split adds a level).
+
+import type { Reducer } from './player';
+import type { TraceEvent } from './trace';
+
+export interface TreeState {
+  relation: string;
+  /** Level (0: leaves) → page numbers, left to right. */
+  levels: ReadonlyMap<number, readonly number[]>;
+  /** Page → used fraction of its space, as last known. */
+  fill: ReadonlyMap<number, number>;
+}
+
+export type TreesState = ReadonlyMap<string, TreeState>;
+
+/** The trees part of a pg snapshot (core/src/pg/snapshot.rs). */
+export interface PgTreesSnapshot {
+  trees: { relation: string; levels: { level: number; pages: number[]; fill: number[] }[] }[];
+}
+
+/**
+ * Fill of the two halves of a split. PostgreSQL splits the rightmost page of a
+ * level leaving fillfactor (90 %) on the left, any other page about 50/50.
+ */
+function halves(fill: number, rightmost: boolean): [number, number] {
+  if (rightmost) return [Math.min(fill, 0.9), Math.max(0.02, fill - 0.9)];
+  return [fill / 2, fill / 2];
+}
+
+export const treeReducer: Reducer<TreesState, PgTreesSnapshot> = {
+  fromSnapshot(s) {
+    const trees = new Map<string, TreeState>();
+    for (const t of s.trees) {
+      const levels = new Map<number, number[]>();
+      const fill = new Map<number, number>();
+      for (const l of t.levels) {
+        levels.set(l.level, [...l.pages]);
+        l.pages.forEach((p, i) => fill.set(p, l.fill[i] ?? 0));
+      }
+      trees.set(t.relation, { relation: t.relation, levels, fill });
+    }
+    return trees;
+  },
+  apply(state, e: TraceEvent) {
+    if (e.type !== 'page_split') return state;
+    const t = state.get(e.relation) ?? { relation: e.relation, levels: new Map(), fill: new Map() };
+    const levels = new Map(t.levels);
+    const fill = new Map(t.fill);
+    const row = [...(levels.get(e.level) ?? [e.page])];
+    const at = row.indexOf(e.page);
+    const rightmost = at === row.length - 1;
+    row.splice(at < 0 ? row.length : at + 1, 0, e.new_page);
+    levels.set(e.level, row);
+    // A page splits because it is full, whatever fill was last seen.
+    const [left, right] = halves(1, rightmost);
+    fill.set(e.page, left);
+    fill.set(e.new_page, right);
+    if (e.new_root !== null) {
+      levels.set(e.level + 1, [e.new_root]);
+      fill.set(e.new_root, 0.01);
+    }
+    const next = new Map(state);
+    next.set(e.relation, { relation: e.relation, levels, fill });
+    return next;
+  },
+};
+
+/** Each tree's pages per level, in order, as text: what two states must agree on. */
+export function treeLayoutKey(state: TreesState): string[] {
+  const out: string[] = [];
+  for (const [name, t] of state) {
+    // A tree of one page draws the same whether or not a snapshot saw it yet.
+    const pages = [...t.levels.values()].reduce((n, l) => n + l.length, 0);
+    if (pages <= 1) continue;
+    for (const [level, pages] of [...t.levels].sort((a, b) => a[0] - b[0])) {
+      out.push(`${name} L${level}: ${pages.join(',')}`);
+    }
+  }
+  return out.sort();
+}

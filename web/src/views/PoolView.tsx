@@ -1,0 +1,81 @@
+// The buffer pool: one cell per frame, colored by the relation whose page it
+// holds, dirty frames marked, the frame of the current access flashing blue
+// (hit) or orange (read from storage). Canvas: a 128MB pool is 16384 frames.
+import { useEffect, useRef } from 'react';
+import type { PoolState } from '../player/poolState';
+import { colorFor, HIT, READ } from './palette';
+import { poolGrid, visibleFrames } from './layout';
+
+export interface Flash {
+  frame: number;
+  hit: boolean;
+}
+
+export function PoolView({
+  pool,
+  relations,
+  width,
+  flash,
+}: {
+  pool: PoolState;
+  relations: readonly string[];
+  width: number;
+  flash: Flash | null;
+}) {
+  const canvas = useRef<HTMLCanvasElement>(null);
+  const shown = visibleFrames(pool);
+  const g = poolGrid(shown, width);
+  useEffect(() => {
+    const c = canvas.current?.getContext('2d');
+    if (!c) return;
+    c.clearRect(0, 0, g.cols * g.cell, g.rows * g.cell);
+    const inner = Math.max(1, g.cell - 1);
+    for (let frame = 0; frame < shown; frame++) {
+      const x = (frame % g.cols) * g.cell;
+      const y = Math.floor(frame / g.cols) * g.cell;
+      const f = pool.frames.get(frame);
+      c.fillStyle = f ? colorFor(relations, f.relation) : 'rgba(127,127,127,0.15)';
+      c.fillRect(x, y, inner, inner);
+      if (f?.dirty && g.cell >= 6) {
+        c.fillStyle = '#000';
+        c.fillRect(x, y, Math.ceil(inner / 3), Math.ceil(inner / 3));
+      }
+    }
+    if (flash) {
+      const x = (flash.frame % g.cols) * g.cell;
+      const y = Math.floor(flash.frame / g.cols) * g.cell;
+      c.strokeStyle = flash.hit ? HIT : READ;
+      c.lineWidth = 3;
+      c.strokeRect(x - 2, y - 2, inner + 4, inner + 4);
+    }
+  }, [pool, relations, flash, shown, g.cols, g.rows, g.cell]);
+  const used = pool.frames.size;
+  const dirty = [...pool.frames.values()].filter((f) => f.dirty).length;
+  return (
+    <figure className="view pool-view" data-testid="pool-view">
+      <figcaption>
+        Buffer pool: {used} of {pool.capacity} frames used, {dirty} dirty
+        {shown < pool.capacity && ` (showing frames 0–${shown - 1}; the rest are free)`}
+        {flash && (
+          <span className={flash.hit ? 'flash-hit' : 'flash-read'}>
+            {' '}
+            — frame {flash.frame}: {flash.hit ? 'hit' : 'read from storage'}
+          </span>
+        )}
+      </figcaption>
+      <canvas
+        ref={canvas}
+        width={g.cols * g.cell}
+        height={g.rows * g.cell}
+        aria-label="Buffer pool frames"
+      />
+      <ul className="legend">
+        {relations.map((r) => (
+          <li key={r}>
+            <span className="swatch" style={{ background: colorFor(relations, r) }} /> {r}
+          </li>
+        ))}
+      </ul>
+    </figure>
+  );
+}
