@@ -101,6 +101,10 @@ insert into t select generate_series(1,1000), 'some text';
   // Every event of this small run was recorded: the pool shows the pages read.
   await expect(pg.getByText('detail events were not recorded')).toHaveCount(0);
   await expect(pg.getByTestId('pool-view')).not.toContainText('0 of');
+  // The counters of the statement under the cursor, per relation.
+  const metrics = pg.getByTestId('statement-metrics-pg');
+  await expect(metrics).toContainText('Statement 3 (line 3)');
+  await expect(metrics).toContainText('t_pkey');
   await page.screenshot({ path: test.info().outputPath('pg-split.png'), fullPage: true });
 
   // yb: back to the start, then to the first flush.

@@ -8,7 +8,9 @@ import { PoolView, type Flash } from '../views/PoolView';
 import { describeEvent } from './describe';
 import { PlayerBar } from './PlayerBar';
 import { lsmReducer, type YbSnapshotState } from './lsmState';
-import { eventsPerTick, stepEvent, stepStatement, Timeline } from './player';
+import { eventsPerTick, statementAt, stepEvent, stepStatement, Timeline } from './player';
+import { StatementMetrics } from './StatementMetrics';
+import type { Report } from '../workbench/report';
 import { poolReducer, type PgSnapshotState } from './poolState';
 import type { Trace, TraceEvent } from './trace';
 import { treeReducer, type PgTreesSnapshot } from './treeState';
@@ -64,7 +66,15 @@ function YbViews({ trace, cursor }: { trace: Trace<YbSnapshotState>; cursor: num
   );
 }
 
-export function Replay({ profile, trace }: { profile: 'pg' | 'yb'; trace: Trace }) {
+export function Replay({
+  profile,
+  trace,
+  report,
+}: {
+  profile: 'pg' | 'yb';
+  trace: Trace;
+  report: Report;
+}) {
   const n = trace.events.length;
   const [cursor, setCursor] = useState(n);
   const [playing, setPlaying] = useState(false);
@@ -119,6 +129,11 @@ export function Replay({ profile, trace }: { profile: 'pg' | 'yb'; trace: Trace 
           trace_detail_rows keep only splits, flushes and compactions).
         </p>
       )}
+      <StatementMetrics
+        profile={profile}
+        report={report}
+        index={Math.max(0, statementAt(trace, cursor))}
+      />
       <div className="views">
         {profile === 'pg' ? (
           <PgViews trace={trace as PgTrace} cursor={cursor} />

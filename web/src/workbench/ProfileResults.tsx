@@ -45,7 +45,7 @@ export function ProfileResults({ profile, run }: { profile: Profile; run: Traced
         <p className="hint">Add an EXPLAIN (ANALYZE …) statement to see a plan here.</p>
       )}
       {run.trace && run.trace.snapshots.length > 0 && (
-        <Replay profile={profile} trace={run.trace} />
+        <Replay profile={profile} trace={run.trace} report={report} />
       )}
     </section>
   );
