@@ -6,8 +6,11 @@
 //   (the same build the browser loads, run in Node), the wasm/native ratio, and
 //   for yb the run's write amplification (SST bytes flushed and compacted over
 //   bytes written).
+// - The download: gzip sizes of the wasm engine and of the page's initial
+//   JavaScript, from a production build.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 
@@ -70,3 +73,26 @@ benchProfile(
   'article 000 on yb: 1 000 000-row load, flush + compaction, three queries',
   1_000_000,
 );
+
+// What the browser downloads: the wasm engine and the page's initial JavaScript,
+// gzipped as a server would send them (a production build made here).
+function downloadSizes() {
+  const r = spawnSync('npx', ['vite', 'build', '--config', 'web/vite.config.ts', '--logLevel', 'error'], {
+    cwd: root,
+    stdio: 'inherit',
+  });
+  if (r.status !== 0) process.exit(1);
+  const assets = join(root, 'dist/assets');
+  const gz = (f) => gzipSync(readFileSync(join(assets, f)), { level: 9 }).length;
+  const files = readdirSync(assets);
+  const kb = (n) => `${Math.round(n / 1024).toLocaleString('en-US')} KB`;
+  const wasmFile = files.find((f) => f.endsWith('.wasm'));
+  // The entry chunk the HTML loads (the worker's script loads later, with the wasm).
+  const html = readFileSync(join(root, 'dist/index.html'), 'utf8');
+  const entry = html.match(/assets\/(index-[^"]+\.js)/)?.[1];
+  console.log('download sizes (gzip -9)');
+  if (wasmFile) console.log(`  wasm engine:        ${kb(gz(wasmFile))} (target <= 900 KB)`);
+  if (entry) console.log(`  initial JavaScript: ${kb(gz(entry))} (target <= 250 KB)`);
+}
+
+downloadSizes();
