@@ -121,3 +121,24 @@ insert into t select generate_series(1,1000), 'some text';
   await pg.getByTitle('Previous event').click();
   await expect(pg.getByTestId('player-position')).toHaveText(before ?? '');
 });
+
+test('a setting changed in the panel applies to the next run', async ({ page }) => {
+  await page.goto('/');
+  await typeScript(
+    page,
+    `create table t (id int primary key);
+insert into t select generate_series(1,2000);
+explain (analyze, dist, costs off) select * from t where id < 1500;
+`,
+  );
+  await page.getByText('Settings', { exact: false }).first().click();
+  await page.getByLabel('Filter settings').fill('fetch_row');
+  await page.getByLabel('yb_fetch_row_limit').fill('100');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  // 1499 rows at 100 a request on each of the table's tablets.
+  await expect(page.getByTestId('explain-yb')).toContainText('Storage Table Read Requests');
+  const text = (await page.getByTestId('explain-yb').textContent()) ?? '';
+  const requests = Number(/Read Requests: (\d+)/.exec(text)?.[1]);
+  expect(requests).toBeGreaterThanOrEqual(15);
+  await expect(page.getByTestId('settings-panel')).toContainText('1 changed');
+});

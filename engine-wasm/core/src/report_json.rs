@@ -84,3 +84,20 @@ pub fn sweep(setting: &str, points: &[crate::sweep::SweepPoint]) -> Value {
         .collect();
     json!({"setting": setting, "points": points})
 }
+
+/// Every setting with its default, type, unit, bounds and meaning (the UI's
+/// settings panel, like `pg_settings`).
+pub fn settings_list() -> Value {
+    let rows: Vec<Value> = crate::settings::Settings::new()
+        .list()
+        .into_iter()
+        .map(|s| {
+            json!({
+                "name": s.name, "default": s.default, "type": s.type_name, "unit": s.unit,
+                "min": s.min, "max": s.max, "values": s.values, "scope": s.scope.name(),
+                "description": s.description,
+            })
+        })
+        .collect();
+    Value::Array(rows)
+}

@@ -118,3 +118,9 @@ pub fn run_traced(script: &str, profile: &str, settings: &str) -> Result<String,
             ))
         })
 }
+
+/// Every setting with its default, type, unit, bounds and meaning, as JSON.
+#[wasm_bindgen]
+pub fn settings_list() -> String {
+    indexlab_engine::report_json::settings_list().to_string()
+}

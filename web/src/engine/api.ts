@@ -13,6 +13,8 @@ export interface EngineApi {
    * "both"); `settings` is `name=value` lines.
    */
   runTraced(script: string, profile: 'pg' | 'yb' | 'both', settings: string): Promise<string>;
+  /** Every setting with its default, type, unit, bounds and meaning (JSON). */
+  settingsList(): Promise<string>;
   /** Runs a script once per value (`sweep` is `name=v1,v2,…`): JSON for a chart. */
   runSweep(script: string, profile: 'pg' | 'yb', settings: string, sweep: string): Promise<string>;
 }

@@ -28,6 +28,7 @@ function fakeApi(id: number): EngineApi {
     // A run that never ends (the 1 000 000-row load, as far as a test cares).
     runTraced: () => new Promise<string>(() => {}),
     runSweep: async () => '{}',
+    settingsList: async () => '[]',
   };
 }
 

@@ -35,6 +35,7 @@ const api: EngineApi = {
   panicForTest: (message) => call(() => wasm.panic_for_test(message)),
   runTraced: (script, profile, settings) =>
     call(() => wasm.run_traced(script, profile, settings)),
+  settingsList: () => call(() => wasm.settings_list()),
   runSweep: (script, profile, settings, sweep) =>
     call(() => wasm.run_sweep(script, profile, settings, sweep)),
 };

@@ -5,7 +5,9 @@ import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EngineClient } from '../engine/client';
 import { toEngineError } from '../engine/api';
 import { ProfileResults } from './ProfileResults';
+import { SettingsPanel } from './SettingsPanel';
 import { SqlEditor } from './SqlEditor';
+import { settingsLines } from './settings';
 import { firstError, parseRuns, type Profile, type ProfileChoice, type Runs } from './report';
 
 export const DEFAULT_SCRIPT = `-- Article 000 at 10 000 rows: a range scan on a B+tree and on an LSM.
@@ -24,6 +26,7 @@ type Status =
 export function Workbench({ engine }: { engine: EngineClient }) {
   const script = useRef(DEFAULT_SCRIPT);
   const [choice, setChoice] = useState<ProfileChoice>('both');
+  const [overrides, setOverrides] = useState<Record<string, string>>({});
   const [runs, setRuns] = useState<Runs>({});
   // Each run gets a number: the replays start over on a new run.
   const [runId, setRunId] = useState(0);
@@ -34,14 +37,15 @@ export function Workbench({ engine }: { engine: EngineClient }) {
     const since = Date.now();
     setStatus({ kind: 'running', since });
     try {
-      const json = await engine.call((api) => api.runTraced(script.current, choice, ''));
+      const settings = settingsLines(overrides);
+      const json = await engine.call((api) => api.runTraced(script.current, choice, settings));
       setRuns(parseRuns(json, choice));
       setRunId((n) => n + 1);
       setStatus({ kind: 'idle' });
     } catch (err) {
       setStatus({ kind: 'failed', message: toEngineError(err).message });
     }
-  }, [engine, choice]);
+  }, [engine, choice, overrides]);
 
   // Elapsed time while running, so a long run visibly progresses.
   useEffect(() => {
@@ -91,6 +95,11 @@ export function Workbench({ engine }: { engine: EngineClient }) {
           }}
           onRun={() => void run()}
           error={firstError(runs)}
+        />
+        <SettingsPanel
+          engine={engine}
+          overrides={overrides}
+          onChange={(name, value) => setOverrides((o) => ({ ...o, [name]: value }))}
         />
         {status.kind === 'failed' && (
           <p className="run-error" role="alert" data-testid="engine-run-error">

@@ -1,0 +1,88 @@
+// The engine's settings with their defaults, editable: a value typed here
+// applies to the next run (as the CLI's --set), a blank one is the default.
+import { useEffect, useState } from 'react';
+import type { EngineClient } from '../engine/client';
+import { filterSettings, type SettingRow } from './settings';
+
+interface Props {
+  engine: EngineClient;
+  overrides: Readonly<Record<string, string>>;
+  onChange(name: string, value: string): void;
+}
+
+export function SettingsPanel({ engine, overrides, onChange }: Props) {
+  const [rows, setRows] = useState<SettingRow[]>([]);
+  const [filter, setFilter] = useState('');
+  useEffect(() => {
+    let live = true;
+    engine
+      .call((api) => api.settingsList())
+      .then((json) => {
+        if (live) setRows(JSON.parse(json) as SettingRow[]);
+      })
+      .catch(() => {
+        // The engine card shows engine failures; the panel stays empty.
+      });
+    return () => {
+      live = false;
+    };
+  }, [engine]);
+  const changed = Object.values(overrides).filter((v) => v.trim() !== '').length;
+  return (
+    <details className="settings-panel" data-testid="settings-panel">
+      <summary>
+        Settings{changed > 0 ? ` (${changed} changed)` : ''} — sizes, caches, compaction,
+        network, batch sizes, cost model
+      </summary>
+      <input
+        type="search"
+        placeholder="Filter settings"
+        value={filter}
+        onChange={(e) => setFilter(e.target.value)}
+        aria-label="Filter settings"
+      />
+      <table className="settings">
+        <thead>
+          <tr>
+            <th scope="col">setting</th>
+            <th scope="col">value</th>
+            <th scope="col">default</th>
+            <th scope="col">profile</th>
+            <th scope="col">meaning</th>
+          </tr>
+        </thead>
+        <tbody>
+          {filterSettings(rows, filter).map((r) => (
+            <tr key={r.name}>
+              <th scope="row">
+                <code>{r.name}</code>
+              </th>
+              <td>
+                <input
+                  value={overrides[r.name] ?? ''}
+                  placeholder={r.default}
+                  onChange={(e) => onChange(r.name, e.target.value)}
+                  aria-label={r.name}
+                  list={r.values.length ? `values-${r.name}` : undefined}
+                />
+                {r.values.length > 0 && (
+                  <datalist id={`values-${r.name}`}>
+                    {r.values.map((v) => (
+                      <option key={v} value={v} />
+                    ))}
+                  </datalist>
+                )}
+              </td>
+              <td>{r.default}</td>
+              <td>{r.scope}</td>
+              <td>
+                {r.description}
+                {r.min && ` (${r.min} to ${r.max}${r.unit ? `, ${r.unit}` : ''})`}
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </details>
+  );
+}
