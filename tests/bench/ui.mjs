@@ -1,0 +1,104 @@
+/* global requestAnimationFrame */
+// The page's speed in headless Chromium, measured (never asserted): time from
+// opening the page to a usable editor, and frames per second while the player
+// animates a 20 000-key B+tree (pg) and an LSM of about 200 SSTs (yb), with
+// every event recorded so the player has work on every frame.
+import { chromium } from '@playwright/test';
+import { spawn } from 'node:child_process';
+import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium.mjs';
+
+const PORT = 4175;
+const URL = `http://127.0.0.1:${PORT}/`;
+
+const SCRIPT = `set write_buffer_size = '4kB';
+set level0_file_num_compaction_trigger = 1000;
+create table t (id int, v int, primary key (id asc));
+insert into t select generate_series(1,20000), 0;
+`;
+
+async function waitForServer() {
+  for (let i = 0; i < 100; i++) {
+    try {
+      if ((await fetch(URL)).ok) return;
+    } catch {
+      // not up yet
+    }
+    await new Promise((r) => setTimeout(r, 200));
+  }
+  throw new Error('vite preview did not start');
+}
+
+/**
+ * Frames drawn in `ms` while the replay of `profile` plays at 16x through the
+ * last events of the run (the biggest tree, the most SSTs).
+ */
+async function fps(page, profile, ms) {
+  const replay = page.getByTestId(`replay-${profile}`);
+  const end = Number(((await replay.getByTestId('player-position').textContent()) ?? '').match(/\d+/g)?.[1]);
+  const window = Math.ceil((16 * 60 * ms) / 1000 * 1.2);
+  await replay.getByLabel('Position in the trace').fill(String(Math.max(0, end - window)));
+  await replay.getByRole('combobox').first().selectOption('16');
+  await replay.getByTitle('Play').click();
+  const frames = await page.evaluate(
+    (ms) =>
+      new Promise((resolve) => {
+        let n = 0;
+        const end = performance.now() + ms;
+        const tick = (t) => {
+          n += 1;
+          if (t < end) requestAnimationFrame(tick);
+          else resolve(n);
+        };
+        requestAnimationFrame(tick);
+      }),
+    ms,
+  );
+  const position = (await replay.getByTestId('player-position').textContent()) ?? '';
+  await replay.getByTitle('Pause').click().catch(() => {});
+  // Still playing at the end of the window: every frame had events to draw.
+  const [at, of] = (position.match(/\d+/g) ?? []).map(Number);
+  return { fps: (frames * 1000) / ms, busy: at !== undefined && at < (of ?? 0), position };
+}
+
+export async function benchUi(root) {
+  const server = spawn(
+    'npx',
+    ['vite', 'preview', '--config', 'web/vite.config.ts', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'],
+    { cwd: root, stdio: 'ignore', detached: true },
+  );
+  try {
+    await waitForServer();
+    const browser = await chromium.launch({
+      executablePath: findChromium() ?? undefined,
+      args: CHROMIUM_ARGS,
+    });
+    const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+    await page.goto(URL);
+    await page.locator('.cm-content').waitFor();
+    const usable = await page.evaluate(() => performance.now());
+    await page.locator('.cm-content').click();
+    await page.keyboard.press('ControlOrMeta+a');
+    await page.keyboard.insertText(SCRIPT);
+    await page.getByText('Settings', { exact: false }).first().click();
+    await page.getByLabel('Filter settings').fill('trace_detail');
+    await page.getByLabel('trace_detail_rows').fill('1000000');
+    await page.getByRole('button', { name: 'Run', exact: true }).click();
+    await page.getByTestId('replay-yb').waitFor({ timeout: 120_000 });
+    const ssts = await page.locator('[data-sst]').count();
+    const leaves = await page.getByTestId('btree-t_pkey').textContent();
+    const pg = await fps(page, 'pg', 3000);
+    const yb = await fps(page, 'yb', 3000);
+    await browser.close();
+    console.log('the page in headless Chromium');
+    console.log(`  opening to a usable editor: ${(usable / 1000).toFixed(2)} s (target <= 1.5 s)`);
+    const show = (r) => `${r.fps.toFixed(0)} fps (target >= 55)${r.busy ? '' : ' — the trace ended early'}, at ${r.position}`;
+    console.log(`  playing the B+tree (${leaves?.split(': ')[1] ?? '?'}): ${show(pg)}`);
+    console.log(`  playing the LSM (${ssts} SSTs at the end): ${show(yb)}`);
+  } finally {
+    try {
+      process.kill(-server.pid);
+    } catch {
+      // already gone
+    }
+  }
+}
