@@ -244,22 +244,19 @@ impl YbEngine {
         to: Reader,
         st: &mut Collected,
     ) -> Result<(), SqlError> {
-        let Reader {
-            rel, source, table, ..
-        } = to;
         let limit = self.fetch_row_limit();
         let mut start: Option<Vec<u8>> = None;
         loop {
             let (rows, paging, stats) = self.read_request(read, start.as_deref(), limit);
-            self.send_request(rel, read, &rows, &stats);
-            self.trace_request(rel, read.tablet, &stats);
-            match source {
+            self.send_request(to.rel, read, &rows, &stats);
+            self.trace_request(to.rel, read.tablet, &stats);
+            match to.source {
                 Source::Table => st.table.add(&stats),
                 Source::Index(_) => st.index.add(&stats),
             }
             let bases = self.take_rows(&rows, to, st)?;
             if !bases.is_empty() {
-                self.fetch_rows(table, &bases, st)?;
+                self.fetch_rows(to.table, &bases, st)?;
             }
             match paging {
                 Some(p) if !st.full() => start = Some(p),
@@ -330,9 +327,6 @@ impl YbEngine {
         to: Reader,
         st: &mut Collected,
     ) -> Result<(), SqlError> {
-        let Reader {
-            rel, source, table, ..
-        } = to;
         let limit = self.fetch_row_limit();
         let per_round = self.request_limit();
         let mut pending: VecDeque<(TabletRead, Option<Vec<u8>>)> =
@@ -360,7 +354,7 @@ impl YbEngine {
                     req += batch[i].0.request_bytes();
                 }
                 per.read_requests = 1;
-                self.trace_request(rel, *tablet, &per);
+                self.trace_request(to.rel, *tablet, &per);
                 let server_us = self.rpc_server_us(ops.len()) + self.read_time_us(&per.read);
                 let call = Call {
                     write: false,
@@ -372,12 +366,12 @@ impl YbEngine {
                     response_bytes: bytes,
                     server_us,
                 };
-                calls.push((rel, call));
+                calls.push((to.rel, call));
             }
             self.send_round(&calls);
             // One round, one read request, however many tablets it reached.
             total.read_requests = 1;
-            match source {
+            match to.source {
                 Source::Table => st.table.add(&total),
                 Source::Index(_) => st.index.add(&total),
             }
@@ -390,7 +384,7 @@ impl YbEngine {
                 }
             }
             if !bases.is_empty() {
-                self.fetch_rows(table, &bases, st)?;
+                self.fetch_rows(to.table, &bases, st)?;
             }
             // Unfinished operations go first, so rows keep the scan's order.
             for m in more.into_iter().rev() {
