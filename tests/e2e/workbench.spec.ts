@@ -91,6 +91,13 @@ insert into t select generate_series(1,1000), 'some text';
   await expect(pg.getByTestId('btree-t_pkey')).toContainText('leaf page(s)');
   await expect(yb.locator('[data-sst]').first()).toBeVisible();
 
+  // Zoom into the tree: pages widen and show their number and fill.
+  await pg.getByRole('img', { name: 'B+tree t_pkey' }).hover();
+  await page.mouse.wheel(0, -600);
+  await expect(pg.getByTestId('btree-t_pkey')).toContainText('zoomed');
+  await expect(pg.locator('.btree-view .page-label').first()).toContainText('%');
+  await page.screenshot({ path: test.info().outputPath('pg-zoomed.png'), fullPage: true });
+
   // pg: back to the start, then to the first split of the primary key.
   await pg.getByLabel('Position in the trace').fill('0');
   await expect(pg.getByTestId('btree-t_pkey')).toHaveCount(0);

@@ -1,7 +1,11 @@
 // One B+tree: levels root first, pages as boxes filled to their fill level, a
 // level with many pages as a fill-density strip (canvas), the page the current
-// event touched outlined.
-import { useEffect, useRef } from 'react';
+// event touched outlined. Wheel or pinch zooms along the levels, drag pans
+// (d3-zoom computes the transform, React draws); zoomed in, a level of many
+// pages turns back into boxes and each box shows its page number and fill.
+import { useEffect, useRef, useState } from 'react';
+import { select } from 'd3-selection';
+import { zoom, zoomIdentity, type ZoomTransform } from 'd3-zoom';
 import type { TreeState } from '../player/treeState';
 import { treeRows, type TreeRow } from './layout';
 
@@ -39,14 +43,45 @@ export function BTreeView({
   width: number;
   focus: number | null;
 }) {
-  const rows = treeRows(tree, width, ROW);
+  const svg = useRef<SVGSVGElement>(null);
+  const [t, setT] = useState<ZoomTransform>(zoomIdentity);
+  useEffect(() => {
+    if (!svg.current) return;
+    const z = zoom<SVGSVGElement, unknown>()
+      .scaleExtent([1, 200])
+      .translateExtent([
+        [0, 0],
+        [width, 10_000],
+      ])
+      .on('zoom', (e: { transform: ZoomTransform }) => setT(e.transform));
+    const s = select(svg.current);
+    s.call(z);
+    return () => {
+      s.on('.zoom', null);
+    };
+  }, [width]);
+  // Lay out at the zoomed width, then shift: only the x axis zooms.
+  const rows = treeRows(tree, width * t.k, ROW, t.k).map((r) => ({
+    ...r,
+    pages: r.pages
+      .map((p) => ({ ...p, x: p.x + t.x }))
+      .filter((p) => p.x + p.w >= 0 && p.x <= width),
+  }));
   const leaves = tree.levels.get(0)?.length ?? 0;
   return (
     <figure className="view btree-view" data-testid={`btree-${tree.relation}`}>
       <figcaption>
         {tree.relation}: {rows.length} level(s), {leaves} leaf page(s)
+        {t.k > 1 && ` — zoomed ${t.k.toFixed(1)}× (scroll to zoom, drag to pan)`}
       </figcaption>
-      <svg width={width} height={rows.length * ROW} role="img" aria-label={`B+tree ${tree.relation}`}>
+      <svg
+        ref={svg}
+        width={width}
+        height={rows.length * ROW}
+        role="img"
+        aria-label={`B+tree ${tree.relation}`}
+        className="zoomable"
+      >
         {rows.map((row) =>
           row.mode === 'strip' ? (
             <Strip key={row.level} row={row} width={width} focus={focus} />
@@ -68,6 +103,11 @@ export function BTreeView({
                     height={(ROW - 10) * p.fill}
                     className="page-fill"
                   />
+                  {p.w > 56 && (
+                    <text x={p.x + 4} y={ROW - 14} className="page-label">
+                      p{p.page} {Math.round(p.fill * 100)}%
+                    </text>
+                  )}
                 </g>
               ))}
             </g>

@@ -20,6 +20,8 @@ describe('view layouts', () => {
     const many = Array.from({ length: STRIP_THRESHOLD + 1 }, (_, i) => i + 10);
     const big = { relation: 'x', levels: new Map([[0, many]]), fill: new Map() };
     expect(treeRows(big, 500, 40)[0]?.mode).toBe('strip');
+    // Zoomed in 2x, the same level is boxes again.
+    expect(treeRows(big, 1000, 40, 2)[0]?.mode).toBe('boxes');
   });
 
   it('draws a large pool up to its last used frame', () => {

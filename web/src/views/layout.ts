@@ -21,13 +21,16 @@ export interface TreeRow {
   pages: PageBox[];
 }
 
-/** Levels root first, each row's pages spread over `width` in chain order. */
-export function treeRows(tree: TreeState, width: number, rowHeight: number): TreeRow[] {
+/**
+ * Levels root first, each row's pages spread over `width` in chain order. At
+ * zoom `k` a level stays boxes up to k times more pages (they are that wide).
+ */
+export function treeRows(tree: TreeState, width: number, rowHeight: number, k = 1): TreeRow[] {
   const levels = [...tree.levels].sort((a, b) => b[0] - a[0]);
   return levels.map(([level, pages], i) => {
     const n = Math.max(1, pages.length);
     const x = scaleLinear().domain([0, n]).range([0, width]);
-    const mode = pages.length > STRIP_THRESHOLD ? 'strip' : 'boxes';
+    const mode = pages.length > STRIP_THRESHOLD * k ? 'strip' : 'boxes';
     const gap = mode === 'boxes' ? Math.min(4, (width / n) * 0.15) : 0;
     return {
       level,
