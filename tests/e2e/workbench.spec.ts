@@ -32,6 +32,12 @@ test('article 000 on both engines: both plans, side by side', async ({ page }) =
   await expect(yb).toContainText('Index Only Scan using demo_value on demo');
   await expect(yb).toContainText('Storage Index Read Requests: 5');
   await page.screenshot({ path: test.info().outputPath('both-plans.png'), fullPage: true });
+  // A projector may want the other theme than the laptop's.
+  await page.getByLabel('Theme').selectOption('dark');
+  await expect(page.locator('html')).toHaveAttribute('data-theme', 'dark');
+  await page.screenshot({ path: test.info().outputPath('both-plans-dark.png'), fullPage: true });
+  await page.getByLabel('Theme').selectOption('system');
+  await expect(page.locator('html')).not.toHaveAttribute('data-theme', /.*/);
   expect(errors).toEqual([]);
 });
 

@@ -1,6 +1,7 @@
 import type { EngineClient } from './engine/client';
 import { EngineStatus } from './EngineStatus';
 import { ErrorBoundary } from './ErrorBoundary';
+import { ThemeSwitch } from './ThemeSwitch';
 import { Workbench } from './workbench/Workbench';
 
 export function App({ engine }: { engine: EngineClient }) {
@@ -9,6 +10,7 @@ export function App({ engine }: { engine: EngineClient }) {
       <header className="app-header">
         <h1>IndexLab</h1>
         <p className="tagline">See how B+tree and LSM storage engines work, from the inside.</p>
+        <ThemeSwitch />
       </header>
       <main>
         <ErrorBoundary>
