@@ -53,6 +53,9 @@ pub struct CostModel {
     pub cpu_compare_us: f64,
     /// CPU to evaluate one operator of an expression (a join filter's `=`).
     pub cpu_operator_us: f64,
+    /// Server time to handle one request, and for each operation it carries.
+    pub request_overhead_us: f64,
+    pub request_op_us: f64,
 }
 
 impl Default for CostModel {
@@ -64,6 +67,8 @@ impl Default for CostModel {
             cpu_row_us: 0.2,
             cpu_compare_us: 0.01,
             cpu_operator_us: 0.05,
+            request_overhead_us: 250.0,
+            request_op_us: 5.0,
         }
     }
 }

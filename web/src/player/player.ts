@@ -37,12 +37,25 @@ export function clampCursor(trace: Trace, cursor: number): number {
   return Math.max(0, Math.min(trace.events.length, Math.trunc(cursor)));
 }
 
+export interface StatementMark {
+  index: number;
+  at: number;
+  sql: string;
+}
+
+// Marks are asked for on every frame while playing: found once per trace.
+const marksOf = new WeakMap<Trace, StatementMark[]>();
+
 /** Where each statement starts (the scrubber's marks), by event index. */
-export function statementMarks(trace: Trace): { index: number; at: number; sql: string }[] {
-  const marks: { index: number; at: number; sql: string }[] = [];
-  trace.events.forEach((e, at) => {
-    if (e.type === 'statement_start') marks.push({ index: e.index, at, sql: e.sql });
-  });
+export function statementMarks(trace: Trace): readonly StatementMark[] {
+  let marks = marksOf.get(trace);
+  if (!marks) {
+    marks = [];
+    for (const [at, e] of trace.events.entries()) {
+      if (e.type === 'statement_start') marks.push({ index: e.index, at, sql: e.sql });
+    }
+    marksOf.set(trace, marks);
+  }
   return marks;
 }
 

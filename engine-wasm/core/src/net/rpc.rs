@@ -88,7 +88,11 @@ pub const RPC_HEADER_BYTES: u64 = 64;
 
 impl Network {
     /// Times `calls`, all sent at `start_us`.
-    pub fn round(&self, start_us: f64, calls: &[Call]) -> RoundTiming {
+    pub fn round<'a>(
+        &self,
+        start_us: f64,
+        calls: impl IntoIterator<Item = &'a Call>,
+    ) -> RoundTiming {
         let half = self.rtt_us / 2.0;
         let mut t = RoundTiming {
             end_us: start_us,

@@ -64,6 +64,8 @@ pub fn cost_model(settings: &Settings) -> Result<CostModel, SqlError> {
         cpu_row_us: us("cost_cpu_row")?,
         cpu_compare_us: us("cost_cpu_comparison")?,
         cpu_operator_us: us("cost_cpu_operator")?,
+        request_overhead_us: us("cost_request_overhead")?,
+        request_op_us: us("cost_request_op")?,
     })
 }
 

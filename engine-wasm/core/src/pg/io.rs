@@ -21,15 +21,6 @@ pub struct Io {
     pub names: Vec<String>,
 }
 
-/// A fork as `pg_buffercache` names it.
-pub fn fork_name(fork: Fork) -> &'static str {
-    match fork {
-        Fork::Main => "main",
-        Fork::Fsm => "fsm",
-        Fork::Vm => "vm",
-    }
-}
-
 /// Charges time and records trace events for each buffer access.
 struct Observer<'a> {
     clock: &'a mut Clock,
@@ -53,7 +44,7 @@ impl BufferObserver for Observer<'_> {
             }
             let evict = || Event::PageEvict {
                 relation: name(ev.tag.rel),
-                fork: fork_name(ev.tag.fork),
+                fork: ev.tag.fork.name(),
                 page: ev.tag.page,
                 frame: o.frame,
                 written: ev.written_back,

@@ -56,8 +56,7 @@ impl PgEngine {
                     .names
                     .get(tag.rel as usize)
                     .map_or("?", String::as_str);
-                let fork = super::io::fork_name(tag.fork);
-                Some(json!([f.frame, rel, fork, tag.page, f.dirty]))
+                Some(json!([f.frame, rel, tag.fork.name(), tag.page, f.dirty]))
             })
             .collect();
         json!({

@@ -258,7 +258,8 @@ impl YbEngine {
     }
 }
 
-fn hex(bytes: &[u8]) -> String {
+/// Keys as the trace and the snapshots show them.
+pub(super) fn hex(bytes: &[u8]) -> String {
     bytes.iter().map(|b| format!("{b:02x}")).collect()
 }
 

@@ -316,21 +316,25 @@ impl YbEngine {
         (metrics, relations)
     }
 
-    /// Counts work on tablet `tablet`'s replicas: reads on its leader, writes on all.
-    pub(super) fn count_tablet(
-        &mut self,
-        tablet: usize,
-        read: &crate::lsm::ReadStats,
-        inserts: u64,
-    ) {
+    /// This statement's counters of tablet `tablet` (seeks, nexts, prevs, inserts).
+    fn tablet_counts(&mut self, tablet: usize) -> &mut [u64; 4] {
         if self.per_tablet.len() <= tablet {
             self.per_tablet.resize(tablet + 1, [0; 4]);
         }
-        let c = &mut self.per_tablet[tablet];
+        &mut self.per_tablet[tablet]
+    }
+
+    /// Reads on tablet `tablet` (its leader serves them).
+    pub(super) fn count_reads(&mut self, tablet: usize, read: &crate::lsm::ReadStats) {
+        let c = self.tablet_counts(tablet);
         c[0] += read.number_db_seek;
         c[1] += read.number_db_next;
         c[2] += read.number_db_prev;
-        c[3] += inserts;
+    }
+
+    /// Entries written to tablet `tablet` (every replica applies them).
+    pub(super) fn count_inserts(&mut self, tablet: usize, n: u64) {
+        self.tablet_counts(tablet)[3] += n;
     }
 
     /// The statement's counters per tablet replica: the leader's reads and

@@ -27,13 +27,9 @@ impl YbEngine {
             .max(1) as usize
     }
 
-    fn cost_us(&self, name: &str) -> f64 {
-        self.settings.get_nanos(name).unwrap_or(0) as f64 / 1000.0
-    }
-
     /// Server time of an RPC carrying `ops` operations, before its reads.
     pub(super) fn rpc_server_us(&self, ops: usize) -> f64 {
-        self.cost_us("cost_request_overhead") + ops as f64 * self.cost_us("cost_request_op")
+        self.cost.request_overhead_us + ops as f64 * self.cost.request_op_us
     }
 
     /// Virtual time of block reads: cache hits, device reads, key comparisons.
@@ -48,8 +44,9 @@ impl YbEngine {
     /// Sends one round: `calls`, each on behalf of relation `rel`. Advances the
     /// clock to the last response and counts the RPCs on their relations.
     pub(super) fn send_round(&mut self, calls: &[(usize, Call)]) {
-        let plain: Vec<Call> = calls.iter().map(|(_, c)| c.clone()).collect();
-        let timing = self.network().round(self.clock.now_us(), &plain);
+        let timing = self
+            .network()
+            .round(self.clock.now_us(), calls.iter().map(|(_, c)| c));
         for m in &timing.messages {
             let rel = calls
                 .iter()

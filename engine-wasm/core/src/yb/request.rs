@@ -208,7 +208,7 @@ impl YbEngine {
             }
         }
         let read = *c.it.stats();
-        self.count_tablet(r.tablet, &read, 0);
+        self.count_reads(r.tablet, &read);
         let stats = RelStats {
             read,
             read_requests: 1,

@@ -3,12 +3,9 @@
 //! hex), and each tablet server's block cache occupancy. Taken between
 //! statements, like pg's.
 
+use super::ddl::hex;
 use super::engine::YbEngine;
 use serde_json::{json, Value};
-
-fn hex(bytes: &[u8]) -> String {
-    bytes.iter().map(|b| format!("{b:02x}")).collect()
-}
 
 impl YbEngine {
     pub fn snapshot(&self) -> Value {

@@ -73,7 +73,7 @@ impl YbEngine {
         }
         let stats = *it.stats();
         let rel = t.rel;
-        self.count_tablet(tablet, &stats, 0);
+        self.count_reads(tablet, &stats);
         self.charge_reads(&stats);
         self.rel_stats(rel).read.merge(&stats);
         exists
@@ -122,7 +122,7 @@ impl YbEngine {
         let replicas = self.replicas();
         let rel = self.tablets[tablet].rel;
         self.rel_stats(rel).inserts += n * replicas;
-        self.count_tablet(tablet, &crate::lsm::ReadStats::default(), n);
+        self.count_inserts(tablet, n);
         let size: usize = entries
             .iter()
             .map(|(k, v)| doc.len() + k.len() + v.len())
