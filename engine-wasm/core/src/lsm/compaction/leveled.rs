@@ -100,12 +100,15 @@ fn pick_l0(snapshot: &LevelsSnapshot, opts: &CompactionOptions) -> Option<Compac
         .collect();
     let below = snapshot.overlapping(1, lo, hi);
     let disjoint = pairwise_disjoint(&picked);
+    // The L1 files pulled in can reach past the L0 range, and their tombstones
+    // are inputs too: "nothing below" must hold over the range of every input.
+    let (lo, hi) = key_range(picked.iter().chain(&below).copied())?;
     Some(task(
         snapshot,
         opts,
         CompactionReason::L0FileCount,
         0,
-        ids(picked),
+        ids(picked.iter().copied()),
         ids(below.iter().copied()),
         disjoint,
         lo,
@@ -354,6 +357,21 @@ mod tests {
         assert_eq!(t.inputs[0].ssts, vec![1]);
         assert!(t.trivial_move);
         assert!(!t.bottommost, "L3 holds older data for [a, c]");
+    }
+
+    #[test]
+    fn l0_task_is_bottommost_only_if_nothing_lies_below_its_l1_inputs_either() {
+        // L0 touches only "a", but the L1 file it pulls in spans [a, c] and may
+        // hold a tombstone for "c" whose older value sits in L2's [b, d]: the
+        // proptest found exactly this (a deleted key came back).
+        let l0 = (20..24).map(|id| meta(id, "a", "a", 10)).collect();
+        let l1 = vec![meta(10, "a", "c", 100)];
+        let l2 = vec![meta(5, "b", "d", 100)];
+        let s = snap(vec![l0, l1, l2]);
+        let t = pick(&s, &opts()).expect("task");
+        assert_eq!(t.reason, CompactionReason::L0FileCount);
+        assert_eq!(t.inputs[1].ssts, vec![10]);
+        assert!(!t.bottommost, "L2 holds older data for [b, c]");
     }
 
     #[test]
