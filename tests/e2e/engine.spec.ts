@@ -21,6 +21,7 @@ test('the wasm engine answers from its worker, as the CLI does', async ({ page }
   page.on('pageerror', (e) => errors.push(e.message));
   await page.goto('/');
   await expect(page.getByRole('heading', { name: 'IndexLab' })).toBeVisible();
+  await page.getByText('About the engine').click();
   await expect(page.getByTestId('engine-version')).toHaveText(/^indexlab-engine \d+\.\d+\.\d+$/);
   const selftest = page.getByTestId('engine-selftest');
   await expect(selftest).toHaveText(/^keys=1000 distinct=\d+ fnv1a=[0-9a-f]{16}$/);
@@ -30,6 +31,7 @@ test('the wasm engine answers from its worker, as the CLI does', async ({ page }
 
 test('a panic in wasm shows a readable error and the page keeps working', async ({ page }) => {
   await page.goto('/');
+  await page.getByText('About the engine').click();
   await expect(page.getByTestId('engine-selftest')).toBeVisible();
   await page.getByRole('button', { name: 'Make the engine panic (test)' }).click();
   await expect(page.getByTestId('engine-error')).toHaveText(

@@ -104,35 +104,47 @@ insert into t select generate_series(1,1000), 'some text';
   await expect(pg.locator('.btree-view .page-label').first()).toContainText('%');
   await page.screenshot({ path: test.info().outputPath('pg-zoomed.png'), fullPage: true });
 
-  // pg: back to the start, then to the first split of the primary key.
-  await pg.getByLabel('Position in the trace').fill('0');
+  // One player drives both engines. Back to the start, then to the first
+  // split of the primary key.
+  const player = page.getByTestId('player');
+  await player.getByLabel('Position in the trace').fill('0');
   await expect(pg.getByTestId('btree-t_pkey')).toHaveCount(0);
-  await pg.getByLabel('Jump to the next event of a kind').selectOption('page split');
+  await expect(yb.locator('[data-sst]')).toHaveCount(0);
+  await player.getByLabel('Jump to the next event of a kind').selectOption('page split');
   await expect(pg.getByTestId('event-pg')).toContainText('t_pkey: page 1 (level 0) split');
   await expect(pg.getByTestId('btree-t_pkey')).toContainText('2 level(s), 2 leaf page(s)');
   await expect(pg.locator('.btree-view .page.focus')).toHaveCount(1);
   // Every event of this small run was recorded: the pool shows the pages read.
   await expect(pg.getByText('detail events were not recorded')).toHaveCount(0);
   await expect(pg.getByTestId('pool-view')).not.toContainText('0 of');
-  // The counters of the statement under the cursor, per relation.
+  // The counters of the statement under the cursor, per relation; yb is in
+  // the same statement (the player keeps the engines in step by statement).
   const metrics = pg.getByTestId('statement-metrics-pg');
   await expect(metrics).toContainText('Statement 3 (line 3)');
   await expect(metrics).toContainText('t_pkey');
+  await expect(yb.getByTestId('statement-metrics-yb')).toContainText('Statement 3 (line 3)');
   await page.screenshot({ path: test.info().outputPath('pg-split.png'), fullPage: true });
 
-  // yb: back to the start, then to the first flush.
-  await yb.getByLabel('Position in the trace').fill('0');
+  // Back to the start, then to the first flush (yb's).
+  await player.getByLabel('Position in the trace').fill('0');
   await expect(yb.locator('[data-sst]')).toHaveCount(0);
-  await yb.getByLabel('Jump to the next event of a kind').selectOption('flush');
+  await player.getByLabel('Jump to the next event of a kind').selectOption('flush');
   await expect(yb.getByTestId('event-yb')).toContainText('flushed to SST');
   await expect(yb.locator('.lsm-view .sst.focus')).toHaveCount(1);
   await page.screenshot({ path: test.info().outputPath('yb-flush.png'), fullPage: true });
 
   // Stepping on and back returns to the same picture.
-  const before = await pg.getByTestId('player-position').textContent();
-  await pg.getByTitle('Next event').click();
-  await pg.getByTitle('Previous event').click();
-  await expect(pg.getByTestId('player-position')).toHaveText(before ?? '');
+  const before = await player.getByTestId('player-position').textContent();
+  await player.getByTitle('Next event').click();
+  await expect(player.getByTestId('player-position')).not.toHaveText(before ?? '');
+  await player.getByTitle('Previous event').click();
+  await expect(player.getByTestId('player-position')).toHaveText(before ?? '');
+  // Statement steps keep both engines on statement boundaries.
+  await player.getByLabel('Position in the trace').fill('0');
+  await player.getByTitle('Next statement').click();
+  await player.getByTitle('Next statement').click();
+  await expect(pg.getByTestId('event-pg')).toContainText('Statement 2 done');
+  await expect(yb.getByTestId('event-yb')).toContainText('Statement 2 done');
 });
 
 test('a setting changed in the panel applies to the next run', async ({ page }) => {

@@ -1,6 +1,6 @@
-// The engine card: proves the wasm engine runs in its worker (version + self-test),
-// and lets a tester exercise the panic path.
-import { useEffect, useState } from 'react';
+// The engine card, folded at the foot of the page: proves the wasm engine runs
+// in its worker (version + self-test), and lets a tester exercise the panic path.
+import { useEffect, useRef, useState } from 'react';
 import type { EngineClient } from './engine/client';
 import { toEngineError } from './engine/api';
 
@@ -39,6 +39,11 @@ export function EngineStatus({ engine }: { engine: EngineClient }) {
 
   const status = answer?.request === request ? answer.result : null;
   const shownError = error ?? (status?.kind === 'failed' ? status.message : null);
+  // An error unfolds the card (and it stays as the reader left it after).
+  const card = useRef<HTMLDetailsElement>(null);
+  useEffect(() => {
+    if (shownError && card.current) card.current.open = true;
+  }, [shownError]);
 
   const panic = async () => {
     setError(null);
@@ -55,8 +60,11 @@ export function EngineStatus({ engine }: { engine: EngineClient }) {
   };
 
   return (
-    <section className="card" aria-labelledby="engine-title">
-      <h2 id="engine-title">Engine</h2>
+    // Folded away: a student comes for the workbench; a failure opens it.
+    <details className="card engine-card" ref={card}>
+      <summary>
+        <h2 id="engine-title">About the engine</h2>
+      </summary>
       {status === null && <p data-testid="engine-loading">Starting the engine…</p>}
       {status?.kind === 'ready' && (
         <dl className="facts">
@@ -85,6 +93,6 @@ export function EngineStatus({ engine }: { engine: EngineClient }) {
           Make the engine panic (test)
         </button>
       </div>
-    </section>
+    </details>
   );
 }

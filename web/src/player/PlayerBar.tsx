@@ -1,7 +1,10 @@
 // The player's controls: statement and event steps both ways, play/pause, a
-// scrubber with a mark at each statement, and the speed.
-import { nextWhere, SPEEDS, statementMarks } from './player';
-import type { Trace, TraceEvent } from './trace';
+// scrubber with a mark at each statement, the speed, and jumps to the next
+// event of a kind. One bar drives every profile on the page (a Joint).
+import { useMemo } from 'react';
+import type { Joint } from './joint';
+import { SPEEDS } from './player';
+import type { TraceEvent } from './trace';
 
 /** The events worth jumping to, by what a student would call them. */
 const JUMPS: Record<string, (e: TraceEvent) => boolean> = {
@@ -17,9 +20,11 @@ const JUMPS: Record<string, (e: TraceEvent) => boolean> = {
 };
 
 interface Props {
-  trace: Trace;
-  cursor: number;
-  onSeek(cursor: number): void;
+  joint: Joint;
+  /** The joint position, and each profile's cursor there (shown). */
+  position: number;
+  cursors: readonly { profile: string; cursor: number; of: number }[];
+  onSeek(position: number): void;
   onStep(kind: 'event' | 'statement', direction: 1 | -1): void;
   playing: boolean;
   onPlay(playing: boolean): void;
@@ -28,10 +33,15 @@ interface Props {
 }
 
 export function PlayerBar(p: Props) {
-  const n = p.trace.events.length;
-  const marks = statementMarks(p.trace);
+  const n = p.joint.length;
+  const marks = p.joint.marks();
+  // Offer only the jumps this run can make (no flushes on pg, no splits on yb).
+  const jumps = useMemo(
+    () => Object.keys(JUMPS).filter((k) => p.joint.has(JUMPS[k] ?? (() => false))),
+    [p.joint],
+  );
   return (
-    <div className="player-bar">
+    <div className="player-bar" data-testid="player">
       <div className="player-buttons">
         <button type="button" onClick={() => p.onStep('statement', -1)} title="Previous statement">
           ◀◀
@@ -69,11 +79,11 @@ export function PlayerBar(p: Props) {
             aria-label="Jump to the next event of a kind"
             onChange={(e) => {
               const wanted = JUMPS[e.target.value];
-              if (wanted) p.onSeek(nextWhere(p.trace, p.cursor, wanted));
+              if (wanted) p.onSeek(p.joint.nextWhere(p.position, wanted));
             }}
           >
             <option value="">…</option>
-            {Object.keys(JUMPS).map((k) => (
+            {jumps.map((k) => (
               <option key={k} value={k}>
                 {k}
               </option>
@@ -81,7 +91,7 @@ export function PlayerBar(p: Props) {
           </select>
         </label>
         <span className="player-position" data-testid="player-position">
-          event {p.cursor} of {n}
+          {p.cursors.map((c) => `${c.profile} event ${c.cursor} of ${c.of}`).join(' · ')}
         </span>
       </div>
       <div className="scrubber">
@@ -89,7 +99,7 @@ export function PlayerBar(p: Props) {
           type="range"
           min={0}
           max={n}
-          value={p.cursor}
+          value={p.position}
           onChange={(e) => p.onSeek(Number(e.target.value))}
           aria-label="Position in the trace"
         />

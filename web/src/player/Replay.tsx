@@ -1,14 +1,14 @@
-// One profile's replay: the player bar and the views of that engine (pg: its
-// B+trees and the buffer pool; yb: its tablets' LSMs), all functions of the
-// cursor. Jumps start from the engine's snapshots (through Timelines).
-import { useEffect, useMemo, useState } from 'react';
+// One profile's replay: the views of that engine (pg: its B+trees and the
+// buffer pool; yb: its tablets' LSMs) and the statement's counters, all
+// functions of the cursor. Jumps start from the engine's snapshots (through
+// Timelines), so any position costs at most a stride of events.
+import { useMemo } from 'react';
 import { BTreeView } from '../views/BTreeView';
 import { LsmView } from '../views/LsmView';
 import { PoolView, type Flash } from '../views/PoolView';
 import { describeEvent } from './describe';
-import { PlayerBar } from './PlayerBar';
 import { lsmReducer, type YbSnapshotState } from './lsmState';
-import { eventsPerTick, statementAt, stepEvent, stepStatement, Timeline } from './player';
+import { statementAt, Timeline } from './player';
 import { StatementMetrics } from './StatementMetrics';
 import type { Report } from '../workbench/report';
 import { poolReducer, type PgSnapshotState } from './poolState';
@@ -70,56 +70,16 @@ export function Replay({
   profile,
   trace,
   report,
+  cursor,
 }: {
   profile: 'pg' | 'yb';
   trace: Trace;
   report: Report;
+  /** Events applied: the page's one player sets it for every profile. */
+  cursor: number;
 }) {
-  const n = trace.events.length;
-  const [cursor, setCursor] = useState(n);
-  const [playing, setPlaying] = useState(false);
-  const [speed, setSpeed] = useState(1);
-
-  useEffect(() => {
-    if (!playing) return;
-    let carry = 0;
-    let frame = requestAnimationFrame(function tick() {
-      const r = eventsPerTick(speed, carry);
-      carry = r.carry;
-      setCursor((c) => {
-        const next = Math.min(n, c + r.steps);
-        if (next >= n) setPlaying(false);
-        return next;
-      });
-      frame = requestAnimationFrame(tick);
-    });
-    return () => cancelAnimationFrame(frame);
-  }, [playing, speed, n]);
-
-  const step = (kind: 'event' | 'statement', direction: 1 | -1) => {
-    setPlaying(false);
-    setCursor((c) => (kind === 'event' ? stepEvent(trace, c, direction) : stepStatement(trace, c, direction)));
-  };
-  const play = (on: boolean) => {
-    if (on && cursor >= n) setCursor(0);
-    setPlaying(on);
-  };
-
   return (
     <section className="replay" data-testid={`replay-${profile}`}>
-      <PlayerBar
-        trace={trace}
-        cursor={cursor}
-        onSeek={(c) => {
-          setPlaying(false);
-          setCursor(c);
-        }}
-        onStep={step}
-        playing={playing}
-        onPlay={play}
-        speed={speed}
-        onSpeed={setSpeed}
-      />
       <p className="event-caption" data-testid={`event-${profile}`}>
         {describeEvent(trace.events[cursor - 1])}
       </p>

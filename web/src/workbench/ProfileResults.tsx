@@ -1,5 +1,6 @@
 // One profile's results: its error, then each statement's EXPLAIN and key
-// counters. Text only: nothing from a script becomes HTML.
+// counters, then its views at the player's cursor. Text only: nothing from a
+// script becomes HTML.
 import { Replay } from '../player/Replay';
 import { firstLine, keyMetrics, type Profile, type TracedRun } from './report';
 
@@ -8,7 +9,16 @@ const TITLES: Record<Profile, string> = {
   yb: 'YugabyteDB (LSM, DocDB, tablets)',
 };
 
-export function ProfileResults({ profile, run }: { profile: Profile; run: TracedRun }) {
+export function ProfileResults({
+  profile,
+  run,
+  cursor,
+}: {
+  profile: Profile;
+  run: TracedRun;
+  /** This profile's cursor under the page's player (none: no replay). */
+  cursor: number | null;
+}) {
   const { report } = run;
   const explains = report.statements.filter((s) => s.explain);
   return (
@@ -44,8 +54,8 @@ export function ProfileResults({ profile, run }: { profile: Profile; run: Traced
       {explains.length === 0 && !report.error && (
         <p className="hint">Add an EXPLAIN (ANALYZE …) statement to see a plan here.</p>
       )}
-      {run.trace && run.trace.snapshots.length > 0 && (
-        <Replay profile={profile} trace={run.trace} report={report} />
+      {run.trace && cursor !== null && (
+        <Replay profile={profile} trace={run.trace} report={report} cursor={cursor} />
       )}
     </section>
   );

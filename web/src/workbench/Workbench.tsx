@@ -4,7 +4,7 @@
 import { useCallback, useEffect, useRef, useState } from 'react';
 import type { EngineClient } from '../engine/client';
 import { toEngineError } from '../engine/api';
-import { ProfileResults } from './ProfileResults';
+import { Results } from './Results';
 import { SettingsPanel } from './SettingsPanel';
 import { SqlEditor } from './SqlEditor';
 import { settingsLines } from './settings';
@@ -107,19 +107,8 @@ export function Workbench({ engine }: { engine: EngineClient }) {
           </p>
         )}
       </div>
-      <div className={`results-pane results-${profiles.length}`}>
-        {profiles.map((p) => {
-          const r = runs[p];
-          return r ? (
-            <ProfileResults key={`${p}-${runId}`} profile={p} run={r} />
-          ) : (
-            <section key={p} className="profile-results empty">
-              <h2>{p}</h2>
-              <p className="hint">Run the script to see what the {p} engine did.</p>
-            </section>
-          );
-        })}
-      </div>
+      {/* Keyed by run: a new run starts a new player, at its end. */}
+      <Results key={runId} profiles={profiles} runs={runs} />
     </div>
   );
 }

@@ -1,0 +1,73 @@
+// The results of a run: one player for the whole page (sticky above the
+// columns, so it stays at hand while scrolling through the views), and each
+// profile's column at that player's position.
+import { useMemo } from 'react';
+import { Joint } from '../player/joint';
+import { PlayerBar } from '../player/PlayerBar';
+import type { Trace } from '../player/trace';
+import { usePlayback } from '../player/usePlayback';
+import { ProfileResults } from './ProfileResults';
+import type { Profile, Runs } from './report';
+
+/** The profiles whose run left a trace to replay (one with snapshots to start from). */
+function replayable(profiles: readonly Profile[], runs: Runs): { profile: Profile; trace: Trace }[] {
+  return profiles.flatMap((profile) => {
+    const trace = runs[profile]?.trace;
+    return trace && trace.snapshots.length > 0 ? [{ profile, trace }] : [];
+  });
+}
+
+export function Results({ profiles, runs }: { profiles: readonly Profile[]; runs: Runs }) {
+  const key = profiles.join();
+  // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for `profiles`
+  const tracks = useMemo(() => replayable(profiles, runs), [key, runs]);
+  const joint = useMemo(() => new Joint(tracks.map((t) => t.trace)), [tracks]);
+  const playback = usePlayback(joint.length);
+  const cursors = joint.cursors(playback.position);
+  const cursorOf = (p: Profile) => {
+    const k = tracks.findIndex((t) => t.profile === p);
+    return k < 0 ? null : (cursors[k] ?? 0);
+  };
+  return (
+    <div className="results">
+      {tracks.length > 0 && (
+        <div className="player-dock">
+          <PlayerBar
+            joint={joint}
+            position={playback.position}
+            cursors={tracks.map((t, k) => ({
+              profile: t.profile,
+              cursor: cursors[k] ?? 0,
+              of: t.trace.events.length,
+            }))}
+            onSeek={playback.seek}
+            onStep={(kind, direction) =>
+              playback.seek(
+                kind === 'event'
+                  ? joint.stepEvent(playback.position, direction)
+                  : joint.stepStatement(playback.position, direction),
+              )
+            }
+            playing={playback.playing}
+            onPlay={playback.play}
+            speed={playback.speed}
+            onSpeed={playback.setSpeed}
+          />
+        </div>
+      )}
+      <div className={`results-pane results-${profiles.length}`}>
+        {profiles.map((p) => {
+          const r = runs[p];
+          return r ? (
+            <ProfileResults key={p} profile={p} run={r} cursor={cursorOf(p)} />
+          ) : (
+            <section key={p} className="profile-results empty">
+              <h2>{p}</h2>
+              <p className="hint">Run the script to see what the {p} engine did.</p>
+            </section>
+          );
+        })}
+      </div>
+    </div>
+  );
+}
