@@ -255,6 +255,23 @@ pub fn run_profile<E: ScenarioEngine>(
     script: &str,
     overrides: &[(String, String)],
 ) -> (Report, Option<E>) {
+    run_profile_with(script, overrides, &mut |_| {})
+}
+
+/// How far a run is: statement runs done of the script's total (a `\watch c=100`
+/// counts 100), reported after each one so a long run can show a progress bar.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Progress {
+    pub done: u32,
+    pub total: u32,
+}
+
+/// Runs `script` on profile `E`, telling `progress` after every statement run.
+pub fn run_profile_with<E: ScenarioEngine>(
+    script: &str,
+    overrides: &[(String, String)],
+    progress: &mut dyn FnMut(Progress),
+) -> (Report, Option<E>) {
     let mut report = Report {
         profile: E::PROFILE,
         settings: Vec::new(),
@@ -277,7 +294,7 @@ pub fn run_profile<E: ScenarioEngine>(
         .into_iter()
         .map(|(k, v)| (k.to_string(), v))
         .collect();
-    if let Err(e) = run_items(script, &mut engine, &mut report) {
+    if let Err(e) = run_items(script, &mut engine, &mut report, progress) {
         report.error = Some(e);
     }
     if engine
@@ -304,6 +321,7 @@ fn run_items<E: ScenarioEngine>(
     script: &str,
     engine: &mut E,
     report: &mut Report,
+    progress: &mut dyn FnMut(Progress),
 ) -> Result<(), ReportError> {
     let items = split_script(script).map_err(|e| ReportError {
         kind: ErrorKind::Script,
@@ -312,6 +330,20 @@ fn run_items<E: ScenarioEngine>(
         line: e.line,
         column: e.column,
     })?;
+    let total = items
+        .iter()
+        .map(|i| match i {
+            ScriptItem::Statement(s) => s.runs,
+            ScriptItem::Meta(_) => 1,
+        })
+        .sum();
+    let mut tick = |report: &Report| {
+        progress(Progress {
+            done: report.statements.len() as u32,
+            total,
+        })
+    };
+    tick(report);
     for item in items {
         match item {
             ScriptItem::Statement(s) => {
@@ -334,6 +366,7 @@ fn run_items<E: ScenarioEngine>(
                         run,
                         ..r
                     });
+                    tick(report);
                 }
             }
             ScriptItem::Meta(m) => {
@@ -356,6 +389,7 @@ fn run_items<E: ScenarioEngine>(
                     relations,
                     virtual_ms: (engine.clock().now_us() - start) / 1000.0,
                 });
+                tick(report);
             }
         }
     }

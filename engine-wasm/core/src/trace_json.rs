@@ -2,7 +2,10 @@
 //! order, the snapshots taken between statements, and how many detail events
 //! the budget dropped.
 
+use crate::report_json::report;
+use crate::scenario::{run_profile_with, Progress, ScenarioEngine};
 use crate::trace::{Event, Trace};
+use crate::{pg::PgEngine, yb::YbEngine};
 use serde_json::{json, Value};
 
 pub fn trace(t: &Trace) -> Value {
@@ -19,24 +22,37 @@ pub fn trace(t: &Trace) -> Value {
 /// (the overrides may still change the detail budget): `{"report", "trace"}`
 /// per profile. None for an unknown profile.
 pub fn run_traced(script: &str, profile: &str, overrides: &[(String, String)]) -> Option<Value> {
-    use crate::report_json::report;
-    use crate::scenario::{run_pg, run_yb};
+    run_traced_with(script, profile, overrides, &mut |_, _| {})
+}
+
+/// The same, telling `progress` which profile runs and how far it is.
+pub fn run_traced_with(
+    script: &str,
+    profile: &str,
+    overrides: &[(String, String)],
+    progress: &mut dyn FnMut(&str, Progress),
+) -> Option<Value> {
     let mut o = vec![("trace_snapshots".to_string(), "on".to_string())];
     o.extend_from_slice(overrides);
-    let pg = || {
-        let (r, e) = run_pg(script, &o);
-        json!({"report": report(&r), "trace": e.map(|e| trace(e.trace()))})
-    };
-    let yb = || {
-        let (r, e) = run_yb(script, &o);
-        json!({"report": report(&r), "trace": e.map(|e| trace(e.trace()))})
-    };
     match profile {
-        "pg" => Some(pg()),
-        "yb" => Some(yb()),
-        "both" => Some(json!({"pg": pg(), "yb": yb()})),
+        "pg" => Some(traced::<PgEngine>(script, &o, progress)),
+        "yb" => Some(traced::<YbEngine>(script, &o, progress)),
+        "both" => Some(json!({
+            "pg": traced::<PgEngine>(script, &o, progress),
+            "yb": traced::<YbEngine>(script, &o, progress),
+        })),
         _ => None,
     }
+}
+
+/// One profile's `{"report", "trace"}`.
+fn traced<E: ScenarioEngine>(
+    script: &str,
+    overrides: &[(String, String)],
+    progress: &mut dyn FnMut(&str, Progress),
+) -> Value {
+    let (r, e) = run_profile_with::<E>(script, overrides, &mut |p| progress(E::PROFILE, p));
+    json!({"report": report(&r), "trace": e.map(|mut e| trace(e.trace_mut()))})
 }
 
 pub fn event(e: &Event) -> Value {
@@ -223,6 +239,44 @@ mod tests {
             .as_array()
             .unwrap()
             .is_empty());
+    }
+
+    #[test]
+    fn progress_counts_every_run_of_every_statement_for_each_profile() {
+        // A \watch c=3 runs its statement 3 times; a meta-command counts once.
+        let script = "create table t (id int);\n\
+                      insert into t select generate_series(1,10)\n\\watch c=3\n\
+                      \\echo done\n";
+        let mut seen: Vec<(String, u32, u32)> = Vec::new();
+        let out = run_traced_with(script, "both", &[], &mut |profile, p| {
+            seen.push((profile.to_string(), p.done, p.total))
+        })
+        .expect("known profile");
+        assert!(out["pg"]["report"]["error"].is_null());
+        let of = |name: &str| -> Vec<(u32, u32)> {
+            seen.iter()
+                .filter(|(p, ..)| p == name)
+                .map(|(_, d, t)| (*d, *t))
+                .collect()
+        };
+        let want: Vec<(u32, u32)> = (0..=5).map(|d| (d, 5)).collect();
+        assert_eq!(of("pg"), want);
+        assert_eq!(of("yb"), want);
+        // pg runs first, then yb.
+        assert_eq!(seen.iter().position(|(p, ..)| p == "yb"), Some(6));
+    }
+
+    #[test]
+    fn progress_stops_where_an_error_stops_the_script() {
+        let mut seen = Vec::new();
+        run_traced_with(
+            "select 1;\nselect nope frm t;\nselect 2;\n",
+            "pg",
+            &[],
+            &mut |_, p| seen.push((p.done, p.total)),
+        );
+        // Parsing stops at the broken statement: one of three done.
+        assert_eq!(seen, vec![(0, 3), (1, 3)]);
     }
 
     #[test]

@@ -105,12 +105,43 @@ pub fn run_sweep(
     Ok(indexlab_engine::report_json::sweep(&name, &points).to_string())
 }
 
+#[wasm_bindgen]
+extern "C" {
+    /// Whatever the caller passes to hear how a run goes: an object with a
+    /// `report(profile, done, total)` method, called after every statement run.
+    pub type ProgressSink;
+    #[wasm_bindgen(method)]
+    fn report(this: &ProgressSink, profile: &str, done: u32, total: u32);
+}
+
 /// Runs a scenario for the player: `{"report": …, "trace": {"events",
 /// "snapshots", "dropped"}}` (with profile "both", `{"pg": …, "yb": …}`).
 #[wasm_bindgen]
 pub fn run_traced(script: &str, profile: &str, settings: &str) -> Result<String, JsError> {
+    traced(script, profile, settings, &mut |_, _| {})
+}
+
+/// `run_traced`, telling `sink` how far each profile is.
+#[wasm_bindgen]
+pub fn run_traced_progress(
+    script: &str,
+    profile: &str,
+    settings: &str,
+    sink: &ProgressSink,
+) -> Result<String, JsError> {
+    traced(script, profile, settings, &mut |name, p| {
+        sink.report(name, p.done, p.total)
+    })
+}
+
+fn traced(
+    script: &str,
+    profile: &str,
+    settings: &str,
+    progress: &mut dyn FnMut(&str, indexlab_engine::scenario::Progress),
+) -> Result<String, JsError> {
     let overrides = parse_settings(settings)?;
-    indexlab_engine::trace_json::run_traced(script, profile, &overrides)
+    indexlab_engine::trace_json::run_traced_with(script, profile, &overrides, progress)
         .map(|v| v.to_string())
         .ok_or_else(|| {
             JsError::new(&format!(

@@ -1,6 +1,12 @@
 // The engine's API as the page sees it: what the worker exposes through Comlink.
 // Every call is async because it crosses the worker boundary.
 
+/**
+ * Hears how a run goes: statement runs done of the total, per profile ("both"
+ * runs pg, then yb). Called at most every 50 ms, and at the start and end.
+ */
+export type ProgressListener = (profile: 'pg' | 'yb', done: number, total: number) => void;
+
 export interface EngineApi {
   /** The engine crate's version. */
   version(): Promise<string>;
@@ -12,7 +18,12 @@ export interface EngineApi {
    * Runs a script for the player: JSON `{"report", "trace"}` (per profile with
    * "both"); `settings` is `name=value` lines.
    */
-  runTraced(script: string, profile: 'pg' | 'yb' | 'both', settings: string): Promise<string>;
+  runTraced(
+    script: string,
+    profile: 'pg' | 'yb' | 'both',
+    settings: string,
+    onProgress?: ProgressListener,
+  ): Promise<string>;
   /** Every setting with its default, type, unit, bounds and meaning (JSON). */
   settingsList(): Promise<string>;
   /** Runs a script once per value (`sweep` is `name=v1,v2,…`): JSON for a chart. */

@@ -2,7 +2,7 @@
 // in a broken state, so after one the client throws the worker away and starts a
 // fresh one: the next call works as if nothing happened.
 import * as Comlink from 'comlink';
-import { EngineError, toEngineError, type EngineApi } from './api';
+import { EngineError, toEngineError, type EngineApi, type ProgressListener } from './api';
 
 /** Something Comlink can talk to and that can be shut down (a Worker, or a port in tests). */
 export interface WorkerLike extends Comlink.Endpoint {
@@ -39,6 +39,17 @@ export class EngineClient {
     } finally {
       this.pending.delete(cancel);
     }
+  }
+
+  /** Runs a script for the player, telling `onProgress` how far each profile is. */
+  runTraced(
+    script: string,
+    profile: 'pg' | 'yb' | 'both',
+    settings: string,
+    onProgress: ProgressListener,
+  ): Promise<string> {
+    // The listener crosses to the worker as a proxy: its calls come back as messages.
+    return this.call((api) => api.runTraced(script, profile, settings, Comlink.proxy(onProgress)));
   }
 
   /**

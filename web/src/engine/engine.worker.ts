@@ -33,8 +33,23 @@ const api: EngineApi = {
   version: () => call(() => wasm.version()),
   selftest: (seed, count) => call(() => wasm.selftest(seed, count)),
   panicForTest: (message) => call(() => wasm.panic_for_test(message)),
-  runTraced: (script, profile, settings) =>
-    call(() => wasm.run_traced(script, profile, settings)),
+  runTraced: (script, profile, settings, onProgress) =>
+    call(() => {
+      if (!onProgress) return wasm.run_traced(script, profile, settings);
+      // The listener is a Comlink proxy: each call is a message to the page,
+      // so they are thinned out (a script of 10 000 statements would flood it).
+      let last = -Infinity;
+      const sink = {
+        report(p: string, done: number, total: number) {
+          const now = performance.now();
+          if (done === 0 || done === total || now - last >= 50) {
+            last = now;
+            void onProgress(p as 'pg' | 'yb', done, total);
+          }
+        },
+      };
+      return wasm.run_traced_progress(script, profile, settings, sink);
+    }),
   settingsList: () => call(() => wasm.settings_list()),
   runSweep: (script, profile, settings, sweep) =>
     call(() => wasm.run_sweep(script, profile, settings, sweep)),

@@ -8,6 +8,7 @@ import { Results } from './Results';
 import { SettingsPanel } from './SettingsPanel';
 import { SqlEditor } from './SqlEditor';
 import { settingsLines } from './settings';
+import { fractionDone, progressLine, type Progress } from './progress';
 import { firstError, parseRuns, type Profile, type ProfileChoice, type Runs } from './report';
 
 export const DEFAULT_SCRIPT = `-- Article 000 at 10 000 rows: a range scan on a B+tree and on an LSM.
@@ -20,8 +21,9 @@ explain (analyze, buffers, dist, costs off, summary off)
 
 type Status =
   | { kind: 'idle' }
-  | { kind: 'running'; since: number }
+  | { kind: 'running'; since: number; progress: Progress }
   | { kind: 'failed'; message: string };
+
 
 export function Workbench({ engine }: { engine: EngineClient }) {
   const script = useRef(DEFAULT_SCRIPT);
@@ -35,10 +37,16 @@ export function Workbench({ engine }: { engine: EngineClient }) {
 
   const run = useCallback(async () => {
     const since = Date.now();
-    setStatus({ kind: 'running', since });
+    setStatus({ kind: 'running', since, progress: {} });
+    const onProgress = (profile: Profile, done: number, total: number) =>
+      setStatus((s) =>
+        s.kind === 'running' && s.since === since
+          ? { ...s, progress: { ...s.progress, [profile]: { done, total } } }
+          : s,
+      );
     try {
       const settings = settingsLines(overrides);
-      const json = await engine.call((api) => api.runTraced(script.current, choice, settings));
+      const json = await engine.runTraced(script.current, choice, settings, onProgress);
       setRuns(parseRuns(json, choice));
       setRunId((n) => n + 1);
       setStatus({ kind: 'idle' });
@@ -78,7 +86,12 @@ export function Workbench({ engine }: { engine: EngineClient }) {
           {running && (
             <>
               <span className="running" role="status" data-testid="running">
-                <progress aria-label="Running" /> running…{' '}
+                <progress
+                  aria-label="Running"
+                  max={1}
+                  value={fractionDone(profiles, status.progress) ?? undefined}
+                />{' '}
+                {progressLine(profiles, status.progress)},{' '}
                 {Math.max(0, (now - status.since) / 1000).toFixed(1)} s
               </span>
               <button type="button" onClick={() => engine.cancel()}>
