@@ -236,3 +236,32 @@ fn yb_model_settings_flush_and_compact() {
         );
     }
 }
+
+/// Found by the model at a higher case count: an equality on a non-unique
+/// secondary index stopped after the first matching document, as if the value
+/// named one row (it does on a primary key or a unique index, not here).
+#[test]
+fn equality_on_a_non_unique_index_returns_every_match() {
+    for index in ["create index t_v on t (v asc)", "create index t_v on t (v)"] {
+        let script = format!(
+            "create table t (k bigint, v bigint, primary key (k asc));\n{index};\n\
+             insert into t values (1, 4), (2, 4), (3, 4), (4, 5);\n\
+             select k, v from t where v = 4;\n\
+             select k, v from t where v in (4, 5);\n\
+             create unique index t_k on t (k);\n\
+             select k from t where k = 2;\n"
+        );
+        let (pg, _) = run_pg(&script, &[]);
+        let (yb, _) = run_yb(&script, &[]);
+        assert!(yb.error.is_none(), "{:?}", yb.error);
+        let counts = |r: &Report| -> Vec<u64> {
+            r.statements
+                .iter()
+                .filter(|s| s.sql.starts_with("select"))
+                .map(|s| s.outcome.row_count)
+                .collect()
+        };
+        assert_eq!(counts(&yb), vec![3, 4, 1], "{index}");
+        assert_eq!(counts(&yb), counts(&pg));
+    }
+}

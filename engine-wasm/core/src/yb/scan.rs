@@ -151,6 +151,7 @@ impl YbEngine {
     fn ranges(
         &mut self,
         spec: &KeySpec,
+        unique: bool,
         tablets: &[usize],
         cond: Option<&KeyCond>,
         backward: bool,
@@ -174,7 +175,10 @@ impl YbEngine {
                 encode_key(&[v], &[col]).map_err(exec_error)
             }
         };
-        let full_key = spec.hash.len() + spec.range.len() == 1;
+        // An equality on the one key column names one document only when the key
+        // is unique: a non-unique index appends the row's key to each entry's
+        // document key, so many documents share the value.
+        let full_key = unique && spec.hash.len() + spec.range.len() == 1;
         let every = tablets.to_vec();
         let tablet_of = |p: &[u8]| -> Vec<usize> {
             let t = super::catalog::Tablets { ids: every.clone() };
@@ -521,15 +525,15 @@ impl YbEngine {
                 ..
             } => (cond.clone(), *direction == ScanDirection::Backward, *only),
         };
-        let (spec, tablets, rel) = match source {
+        let (spec, unique, tablets, rel) = match source {
             Source::Table => {
                 let t = self.catalog.table(table);
                 let spec = t.key.clone();
-                (spec, t.tablets.ids.clone(), t.rel)
+                (spec, true, t.tablets.ids.clone(), t.rel)
             }
             Source::Index(i) => {
                 let ix = self.catalog.index(i);
-                (Some(ix.spec.clone()), ix.tablets.ids.clone(), ix.rel)
+                (Some(ix.spec.clone()), ix.unique, ix.tablets.ids.clone(), ix.rel)
             }
         };
         let to = Reader {
@@ -540,7 +544,7 @@ impl YbEngine {
         };
         let ranges = match (&spec, &plan.access) {
             (Some(spec), AccessPath::Index { .. }) => {
-                self.ranges(spec, &tablets, cond.as_ref(), backward)?
+                self.ranges(spec, unique, &tablets, cond.as_ref(), backward)?
             }
             _ => vec![(tablets, Bound::Unbounded, Bound::Unbounded, false)],
         };
