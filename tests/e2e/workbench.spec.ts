@@ -152,6 +152,47 @@ insert into t select generate_series(1,1000), 'some text';
   await expect(yb.getByTestId('event-yb')).toContainText('Statement 2 done');
 });
 
+test('the LSM view: a compaction, its inputs and outputs, tombstones on a key axis', async ({
+  page,
+}) => {
+  await page.goto('/');
+  // One range-sharded tablet, a 16kB memtable: flushes, then compactions.
+  await typeScript(
+    page,
+    `set write_buffer_size = '16kB';
+create table t (id int, v int, primary key (id asc));
+insert into t select generate_series(1,3000), 0;
+delete from t where id < 1000;
+\\flush t
+select id from t where id > 2500;
+`,
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const player = page.getByTestId('player');
+  const yb = page.getByTestId('replay-yb');
+  await expect(yb.locator('[data-sst]').first()).toBeVisible();
+  // At the end: the DELETE's tombstones are in the SSTs, the reads filled a cache.
+  await expect(yb.getByTestId('lsm-0')).toContainText(/[1-9][\d,]* tombstone\(s\)/);
+  const cache = yb.getByLabel('Block cache of tserver-1');
+  expect(Number(await cache.getAttribute('value'))).toBeGreaterThan(0);
+  await player.getByLabel('Position in the trace').fill('0');
+  await player.getByLabel('Jump to the next event of a kind').selectOption('compaction');
+  await expect(yb.getByTestId('event-yb')).toContainText('compaction of SSTs');
+  const inputs = await yb.locator('.lsm-view .sst.focus').count();
+  expect(inputs).toBeGreaterThanOrEqual(2);
+  await player.getByLabel('Jump to the next event of a kind').selectOption('compaction');
+  await expect(yb.getByTestId('event-yb')).toContainText('compaction done');
+  // The inputs fade out (outlined) over the output that replaced them.
+  await expect(yb.locator('[data-leaving]')).toHaveCount(inputs);
+  await page.screenshot({ path: test.info().outputPath('yb-compaction.png'), fullPage: true });
+  // One step on, the outlines are gone.
+  await player.getByTitle('Next event').click();
+  await expect(yb.locator('[data-leaving]')).toHaveCount(0);
+  // The bytes axis lines the levels up by size instead.
+  await yb.getByLabel('Axis of tablet 0').selectOption('bytes');
+  await expect(yb.locator('[data-sst]').first()).toBeVisible();
+});
+
 test('a setting changed in the panel applies to the next run', async ({ page }) => {
   await page.goto('/');
   await typeScript(

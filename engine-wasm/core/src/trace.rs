@@ -7,6 +7,18 @@
 
 use crate::storage::PageNo;
 
+/// An SST as the player draws it: id, size, entries (tombstones among them)
+/// and key range (hex).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SstSummary {
+    pub id: u64,
+    pub bytes: u64,
+    pub entries: u64,
+    pub deletes: u64,
+    pub smallest: String,
+    pub largest: String,
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Event {
     StatementStart {
@@ -85,6 +97,7 @@ pub enum Event {
         sst: u64,
         bytes: u64,
         entries: u64,
+        deletes: u64,
         smallest: String,
         largest: String,
     },
@@ -100,9 +113,20 @@ pub enum Event {
         tablet: u32,
         id: u64,
         inputs: Vec<u64>,
-        outputs: Vec<u64>,
+        outputs: Vec<SstSummary>,
         read_bytes: u64,
         write_bytes: u64,
+        /// Versions no snapshot could read any more, and tombstones with
+        /// nothing left below them to hide: what the merge threw away.
+        dropped_versions: u64,
+        dropped_tombstones: u64,
+    },
+    /// A tablet server's block cache holds `used` bytes now (recorded when it
+    /// changed: reads fill it, compactions' deleted files leave it).
+    BlockCache {
+        tserver: u32,
+        used: u64,
+        capacity: u64,
     },
     /// One read request to a tablet: where it started, what it read.
     ReadRequest {

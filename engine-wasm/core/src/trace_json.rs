@@ -4,7 +4,7 @@
 
 use crate::report_json::report;
 use crate::scenario::{run_profile_with, Progress, ScenarioEngine};
-use crate::trace::{Event, Trace};
+use crate::trace::{Event, SstSummary, Trace};
 use crate::{pg::PgEngine, yb::YbEngine};
 use serde_json::{json, Value};
 
@@ -53,6 +53,14 @@ fn traced<E: ScenarioEngine>(
 ) -> Value {
     let (r, e) = run_profile_with::<E>(script, overrides, &mut |p| progress(E::PROFILE, p));
     json!({"report": report(&r), "trace": e.map(|mut e| trace(e.trace_mut()))})
+}
+
+/// An SST as snapshots and compaction events describe it.
+pub fn sst_json(s: &SstSummary) -> Value {
+    json!({
+        "id": s.id, "bytes": s.bytes, "entries": s.entries, "deletes": s.deletes,
+        "smallest": s.smallest, "largest": s.largest,
+    })
 }
 
 pub fn event(e: &Event) -> Value {
@@ -137,11 +145,12 @@ pub fn event(e: &Event) -> Value {
             sst,
             bytes,
             entries,
+            deletes,
             smallest,
             largest,
         } => json!({
             "type": "flush", "relation": relation, "tablet": tablet, "sst": sst, "bytes": bytes,
-            "entries": entries, "smallest": smallest, "largest": largest,
+            "entries": entries, "deletes": deletes, "smallest": smallest, "largest": largest,
         }),
         Event::CompactionStart {
             relation,
@@ -161,10 +170,19 @@ pub fn event(e: &Event) -> Value {
             outputs,
             read_bytes,
             write_bytes,
+            dropped_versions,
+            dropped_tombstones,
         } => json!({
             "type": "compaction_finish", "relation": relation, "tablet": tablet, "id": id,
-            "inputs": inputs, "outputs": outputs, "read_bytes": read_bytes, "write_bytes": write_bytes,
+            "inputs": inputs, "outputs": outputs.iter().map(sst_json).collect::<Vec<_>>(),
+            "read_bytes": read_bytes, "write_bytes": write_bytes,
+            "dropped_versions": dropped_versions, "dropped_tombstones": dropped_tombstones,
         }),
+        Event::BlockCache {
+            tserver,
+            used,
+            capacity,
+        } => json!({"type": "block_cache", "tserver": tserver, "used": used, "capacity": capacity}),
         Event::ReadRequest {
             relation,
             tablet,
@@ -300,6 +318,51 @@ mod tests {
             .filter(|e| e["type"] == "flush")
             .count();
         assert_eq!(flushes, 3);
+    }
+
+    #[test]
+    fn yb_ssts_count_docdb_tombstones_and_caches_are_reported() {
+        // A DELETE writes a DocDB tombstone value per row (not a RocksDB Delete);
+        // the index entries of the deleted rows are deleted the same way.
+        let script = "create table t (id int, v int, primary key (id asc));\n\
+                      create index t_v on t (v);\n\
+                      insert into t select generate_series(1,300), 0;\n\
+                      delete from t where id <= 100;\n\
+                      \\flush\n\
+                      select id from t where id > 250;\n";
+        let (report, engine) = run_yb(script, &set(true));
+        assert!(report.error.is_none(), "{:?}", report.error);
+        let t = trace(engine.unwrap().trace());
+        let last = &t["snapshots"].as_array().unwrap().last().unwrap()["state"];
+        let count = |relation: &str, field: &str| -> u64 {
+            last["tablets"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|t| t["relation"] == relation)
+                .flat_map(|t| t["levels"].as_array().unwrap().iter())
+                .flat_map(|l| l["ssts"].as_array().unwrap().iter())
+                .map(|s| s[field].as_u64().unwrap())
+                .sum()
+        };
+        assert_eq!(count("t", "deletes"), 100);
+        assert_eq!(count("t", "entries"), 400);
+        assert_eq!(count("t_v", "deletes"), 100);
+        // The block cache filled with the reads, and the trace said so.
+        let used: u64 = last["caches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c["used"].as_u64().unwrap())
+            .sum();
+        assert!(used > 0);
+        let reported = t["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|e| e["type"] == "block_cache")
+            .count();
+        assert!(reported > 0);
     }
 
     #[test]

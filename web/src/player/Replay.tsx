@@ -4,10 +4,10 @@
 // Timelines), so any position costs at most a stride of events.
 import { useMemo } from 'react';
 import { BTreeView } from '../views/BTreeView';
-import { LsmView } from '../views/LsmView';
+import { BlockCaches, LsmView } from '../views/LsmView';
 import { PoolView, type Flash } from '../views/PoolView';
 import { describeEvent } from './describe';
-import { lsmReducer, type YbSnapshotState } from './lsmState';
+import { lsmReducer, type LsmState, type SstMeta, type YbSnapshotState } from './lsmState';
 import { statementAt, Timeline } from './player';
 import { StatementMetrics } from './StatementMetrics';
 import type { Report } from '../workbench/report';
@@ -27,7 +27,7 @@ function focusOf(e: TraceEvent | undefined) {
   if (e?.type === 'page_access') flash = { frame: e.frame, hit: e.hit };
   if (e?.type === 'flush') ssts.add(e.sst);
   if (e?.type === 'compaction_start') e.inputs.forEach((i) => ssts.add(i));
-  if (e?.type === 'compaction_finish') e.outputs.forEach((i) => ssts.add(i));
+  if (e?.type === 'compaction_finish') e.outputs.forEach((o) => ssts.add(o.id));
   return { page, flash, ssts };
 }
 
@@ -53,14 +53,37 @@ function PgViews({ trace, cursor }: { trace: PgTrace; cursor: number }) {
   );
 }
 
+/** The inputs of the compaction that just finished, as they were, and where they went. */
+function leavingOf(lsm: Timeline<LsmState, YbSnapshotState>, e: TraceEvent | undefined, cursor: number) {
+  if (e?.type !== 'compaction_finish') return null;
+  const before = lsm.stateAt(cursor - 1).tablets.get(e.tablet);
+  if (!before) return null;
+  const ssts = new Map<number, SstMeta>();
+  for (const id of e.inputs) {
+    const m = before.ssts.get(id);
+    if (m) ssts.set(id, m);
+  }
+  return { tablet: e.tablet, level: before.running.get(e.id) ?? 1, ssts };
+}
+
 function YbViews({ trace, cursor }: { trace: Trace<YbSnapshotState>; cursor: number }) {
   const lsm = useMemo(() => new Timeline(trace, lsmReducer), [trace]);
   const state = lsm.stateAt(cursor);
-  const focus = focusOf(trace.events[cursor - 1]);
+  const last = trace.events[cursor - 1];
+  const focus = focusOf(last);
+  const leaving = leavingOf(lsm, last, cursor);
   return (
     <>
-      {[...state].map(([id, t]) => (
-        <LsmView key={id} id={id} tablet={t} width={WIDTH} focus={focus.ssts} />
+      <BlockCaches caches={state.caches} />
+      {[...state.tablets].map(([id, t]) => (
+        <LsmView
+          key={id}
+          id={id}
+          tablet={t}
+          width={WIDTH}
+          focus={focus.ssts}
+          leaving={leaving?.tablet === id ? leaving : undefined}
+        />
       ))}
     </>
   );

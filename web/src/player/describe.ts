@@ -27,13 +27,15 @@ export function describeEvent(e: TraceEvent | undefined): string {
     case 'memtable_sealed':
       return `${e.relation} tablet ${e.tablet}: memtable sealed (${e.entries} entries)`;
     case 'flush':
-      return `${e.relation} tablet ${e.tablet}: flushed to SST ${e.sst} (${e.entries} entries)`;
+      return `${e.relation} tablet ${e.tablet}: flushed to SST ${e.sst} (${e.entries} entries, ${e.deletes} tombstone(s))`;
     case 'compaction_start':
       return `${e.relation} tablet ${e.tablet}: compaction of SSTs ${e.inputs.join(', ')} into L${e.output_level}`;
     case 'compaction_finish':
-      return `${e.relation} tablet ${e.tablet}: compaction done, SSTs ${e.outputs.join(', ')} replace ${e.inputs.join(', ')}`;
+      return `${e.relation} tablet ${e.tablet}: compaction done, SST(s) ${e.outputs.map((o) => o.id).join(', ') || 'none'} replace ${e.inputs.join(', ')}; dropped ${e.dropped_versions} old version(s) and ${e.dropped_tombstones} tombstone(s)`;
     case 'read_request':
-      return `${e.relation} tablet ${e.tablet}: read request, ${e.seeks} seek(s), ${e.nexts} next(s), ${e.rows} row(s)`;
+      return `${e.relation} tablet ${e.tablet}: read request, ${e.seeks} seek(s), ${e.nexts} next(s), ${e.rows} row(s); block cache ${e.cache_hits} hit(s), ${e.cache_misses} miss(es)`;
+    case 'block_cache':
+      return `Block cache of tserver-${e.tserver + 1}: ${Math.ceil(e.used / 1024)} kB of ${Math.ceil(e.capacity / 1024)} kB`;
     case 'rpc':
       return `${e.kind}: ${e.from} → ${e.to}, tablet ${e.tablet}, ${e.ops} op(s), ${e.bytes} bytes`;
   }

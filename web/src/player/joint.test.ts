@@ -21,6 +21,7 @@ function traceOf(sizes: readonly number[], filler: TraceEvent['type'] = 'checkpo
               sst: i,
               bytes: 1,
               entries: 1,
+              deletes: 0,
               smallest: '',
               largest: '',
             }

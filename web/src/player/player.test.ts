@@ -57,7 +57,9 @@ const YB = `create table t (id int, v int, primary key (id asc));
 insert into t select generate_series(1,3000), 0;
 \\flush t
 delete from t where id < 1000;
+select id from t where id > 2500;
 \\compact t
+select * from t where id between 1500 and 1600;
 `;
 
 /**

@@ -2,6 +2,17 @@
 // order, snapshots of the engine's state taken between statements, and how
 // many detail events the budget dropped.
 
+/** An SST as snapshots and compaction events describe it (keys as hex). */
+export interface SstJson {
+  id: number;
+  bytes: number;
+  entries: number;
+  /** Tombstones among the entries. */
+  deletes: number;
+  smallest: string;
+  largest: string;
+}
+
 export type TraceEvent =
   | { type: 'statement_start'; index: number; sql: string; at_us: number }
   | { type: 'statement_end'; index: number; at_us: number }
@@ -43,6 +54,7 @@ export type TraceEvent =
       sst: number;
       bytes: number;
       entries: number;
+      deletes: number;
       smallest: string;
       largest: string;
     }
@@ -60,9 +72,11 @@ export type TraceEvent =
       tablet: number;
       id: number;
       inputs: number[];
-      outputs: number[];
+      outputs: SstJson[];
       read_bytes: number;
       write_bytes: number;
+      dropped_versions: number;
+      dropped_tombstones: number;
     }
   | {
       type: 'read_request';
@@ -75,6 +89,7 @@ export type TraceEvent =
       cache_hits: number;
       cache_misses: number;
     }
+  | { type: 'block_cache'; tserver: number; used: number; capacity: number }
   | {
       type: 'rpc';
       kind: string;

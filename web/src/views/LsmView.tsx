@@ -1,13 +1,66 @@
 // One tablet's LSM: the memtable filling toward its budget, sealed memtables,
-// then each level's SSTs as rectangles sized by bytes; SSTs the current event
-// made or merged are highlighted.
-import type { TabletState } from '../player/lsmState';
-import { lsmRows } from './layout';
+// then the SSTs. On the keys axis (the default) each SST spans its key range,
+// every L0 file in its own lane, so a student sees which files overlap and
+// what a compaction must merge; on the bytes axis the levels' sizes compare.
+// Wheel zooms along the axis, drag pans (d3-zoom computes, React draws);
+// zoomed in, each SST shows its entries and tombstones. SSTs the current event
+// made or merged are outlined; a compaction's inputs fade out under its outputs.
+import { useEffect, useRef, useState } from 'react';
+import { select } from 'd3-selection';
+import { zoom, zoomIdentity, type ZoomTransform } from 'd3-zoom';
+import type { SstMeta, TabletState } from '../player/lsmState';
+import { lsmLanes, type SstRect } from './layout';
 
-const ROW = 22;
+const ROW = 20;
+const LABEL = 40;
+/** The pseudo-level of a compaction's departing inputs (sorts after every level). */
+const GHOSTS = 1_000_000;
 
-function kb(bytes: number): string {
+export function kb(bytes: number): string {
   return bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} kB`;
+}
+
+function count(n: number): string {
+  return n.toLocaleString('en-US');
+}
+
+function SstBox({ s, lane, focus }: { s: SstRect; lane: number; focus: boolean }) {
+  const h = (ROW - 6) * s.h;
+  const y = 3 + (ROW - 6 - h) / 2;
+  const tomb = s.entries > 0 ? s.deletes / s.entries : 0;
+  return (
+    <g>
+      <rect
+        x={LABEL + s.x}
+        y={lane + y}
+        width={s.w}
+        height={h}
+        className={focus ? 'sst focus' : 'sst'}
+        data-sst={s.id}
+      >
+        <title>
+          SST {s.id}: {kb(s.bytes)}, {count(s.entries)} entries, {count(s.deletes)} tombstone(s)
+        </title>
+      </rect>
+      {/* The share of tombstones, as a dark band along the bottom. */}
+      {tomb > 0 && (
+        <rect
+          x={LABEL + s.x}
+          y={lane + y + h - Math.max(2, h * tomb)}
+          width={s.w}
+          height={Math.max(2, h * tomb)}
+          className="sst-tombstones"
+        />
+      )}
+      {s.w > 44 && (
+        <text x={LABEL + s.x + 3} y={lane + ROW / 2 + 4} className="sst-label">
+          {s.w > 190
+            ? `SST ${s.id} · ${count(s.entries)} entries · ${count(s.deletes)} tombstones`
+            : `SST ${s.id}`}
+        </text>
+      )}
+    </g>
+  );
 }
 
 export function LsmView({
@@ -15,53 +68,138 @@ export function LsmView({
   tablet,
   width,
   focus,
+  leaving,
 }: {
   id: number;
   tablet: TabletState;
   width: number;
   focus: ReadonlySet<number>;
+  /** A compaction's inputs, just replaced: drawn fading out in the output level. */
+  leaving?: { level: number; ssts: ReadonlyMap<number, SstMeta> } | undefined;
 }) {
-  const rows = lsmRows(tablet, width - 40);
+  const svg = useRef<SVGSVGElement>(null);
+  const [t, setT] = useState<ZoomTransform>(zoomIdentity);
+  const [axis, setAxis] = useState<'keys' | 'bytes'>('keys');
+  useEffect(() => {
+    if (!svg.current) return;
+    const z = zoom<SVGSVGElement, unknown>()
+      .scaleExtent([1, 500])
+      .translateExtent([
+        [0, 0],
+        [width, 10_000],
+      ])
+      .on('zoom', (e: { transform: ZoomTransform }) => setT(e.transform));
+    const s = select(svg.current);
+    s.call(z);
+    return () => {
+      s.on('.zoom', null);
+    };
+  }, [width]);
+  const inner = (width - LABEL) * t.k;
+  const shift = (r: SstRect) => ({ ...r, x: r.x + t.x });
+  // The inputs a compaction just replaced are laid out with the live SSTs (one
+  // key scale), as a pseudo-level of their own that draws in the output level.
+  const withGhosts =
+    leaving && axis === 'keys'
+      ? {
+          ...tablet,
+          levels: new Map([...tablet.levels, [GHOSTS, [...leaving.ssts.keys()]]]),
+          ssts: new Map([...tablet.ssts, ...leaving.ssts]),
+        }
+      : tablet;
+  const all = lsmLanes(withGhosts, inner, axis).map((l) => ({ ...l, ssts: l.ssts.map(shift) }));
+  const lanes = all.filter((l) => l.level !== GHOSTS);
+  const ghosts = all.find((l) => l.level === GHOSTS)?.ssts ?? [];
+  const ghostLane = lanes.findIndex((l) => l.level === leaving?.level);
   const mem = tablet.writeBufferSize
     ? Math.min(1, tablet.memtable.bytes / tablet.writeBufferSize)
     : 0;
+  const entries = [...tablet.ssts.values()].reduce((n, m) => n + m.entries, 0);
+  const deletes = [...tablet.ssts.values()].reduce((n, m) => n + m.deletes, 0);
   return (
     <figure className="view lsm-view" data-testid={`lsm-${id}`}>
       <figcaption>
         {tablet.relation}, tablet {id}
         {tablet.tserver >= 0 ? ` on tserver-${tablet.tserver + 1}` : ''}: memtable{' '}
-        {tablet.memtable.entries.toLocaleString('en-US')} entries ({kb(tablet.memtable.bytes)} of{' '}
-        {kb(tablet.writeBufferSize)}), {tablet.immutables} sealed
+        {count(tablet.memtable.entries)} entries ({kb(tablet.memtable.bytes)} of{' '}
+        {kb(tablet.writeBufferSize)}), {tablet.immutables} sealed; {tablet.ssts.size} SST(s),{' '}
+        {count(entries)} entries, {count(deletes)} tombstone(s)
+        {t.k > 1 && ` — zoomed ${t.k.toFixed(1)}×`}
+        <label className="axis-switch">
+          {' '}
+          x:{' '}
+          <select
+            value={axis}
+            onChange={(e) => setAxis(e.target.value as 'keys' | 'bytes')}
+            aria-label={`Axis of tablet ${id}`}
+          >
+            <option value="keys">key range</option>
+            <option value="bytes">bytes</option>
+          </select>
+        </label>
       </figcaption>
-      <svg width={width} height={(rows.length + 1) * ROW} role="img" aria-label="LSM levels">
-        <text x={0} y={ROW - 8} className="level-label">
+      <svg
+        ref={svg}
+        width={width}
+        height={(lanes.length + 1) * ROW}
+        role="img"
+        aria-label={`LSM of tablet ${id}`}
+        className="zoomable"
+      >
+        <text x={0} y={ROW - 6} className="level-label">
           mem
         </text>
-        <rect x={40} y={4} width={width - 40} height={ROW - 8} className="memtable" />
-        <rect x={40} y={4} width={(width - 40) * mem} height={ROW - 8} className="memtable-fill" />
-        {rows.map((r, i) => (
-          <g key={r.level} transform={`translate(0, ${(i + 1) * ROW})`}>
-            <text x={0} y={ROW - 8} className="level-label">
-              L{r.level}
-            </text>
-            {r.ssts.map((s) => (
-              <rect
-                key={s.id}
-                x={40 + s.x}
-                y={4}
-                width={s.w}
-                height={ROW - 8}
-                className={focus.has(s.id) ? 'sst focus' : 'sst'}
-                data-sst={s.id}
-              >
-                <title>
-                  SST {s.id}: {kb(s.bytes)}
-                </title>
-              </rect>
+        <rect x={LABEL} y={3} width={width - LABEL} height={ROW - 6} className="memtable" />
+        <rect x={LABEL} y={3} width={(width - LABEL) * mem} height={ROW - 6} className="memtable-fill" />
+        {lanes.map((l, i) => (
+          <g key={`${l.level}-${i}`}>
+            {l.first && (
+              <text x={0} y={(i + 2) * ROW - 6} className="level-label">
+                L{l.level}
+              </text>
+            )}
+            {l.ssts.map((s) => (
+              <SstBox key={s.id} s={s} lane={(i + 1) * ROW} focus={focus.has(s.id)} />
             ))}
+            {/* On top: outlines only, so the outputs stay readable under them. */}
+            {i === ghostLane &&
+              ghosts.map((s) => (
+                <rect
+                  key={`ghost-${s.id}`}
+                  x={LABEL + s.x}
+                  y={(i + 1) * ROW + 2}
+                  width={s.w}
+                  height={ROW - 4}
+                  className="sst leaving"
+                  data-leaving={s.id}
+                />
+              ))}
           </g>
         ))}
       </svg>
+    </figure>
+  );
+}
+
+/** The block cache of each tablet server: bytes held of its capacity. */
+export function BlockCaches({
+  caches,
+}: {
+  caches: ReadonlyMap<number, { capacity: number; used: number }>;
+}) {
+  if (caches.size === 0) return null;
+  return (
+    <figure className="view block-caches" data-testid="block-caches">
+      <figcaption>Block cache per tablet server (data, index and filter blocks read)</figcaption>
+      {[...caches].map(([tserver, c]) => (
+        <div key={tserver} className="cache-row">
+          <span className="cache-name">tserver-{tserver + 1}</span>
+          <progress max={c.capacity || 1} value={c.used} aria-label={`Block cache of tserver-${tserver + 1}`} />
+          <span className="cache-figures">
+            {kb(c.used)} of {kb(c.capacity)}
+          </span>
+        </div>
+      ))}
     </figure>
   );
 }

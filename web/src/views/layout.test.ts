@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { lsmRows, poolGrid, STRIP_THRESHOLD, treeRows, visibleFrames } from './layout';
+import { keyScale, lsmLanes, poolGrid, STRIP_THRESHOLD, treeRows, visibleFrames } from './layout';
 import type { TabletState } from '../player/lsmState';
 
 describe('view layouts', () => {
@@ -39,27 +39,58 @@ describe('view layouts', () => {
     }
   });
 
-  it('sizes SSTs by bytes on one scale for all levels', () => {
-    const t: TabletState = {
-      relation: 't',
-      tserver: 0,
-      immutables: 0,
-      levels: new Map([
-        [0, [7, 8]],
-        [1, [3]],
-      ]),
-      running: new Map(),
-      sizes: new Map([
-        [7, 100],
-        [8, 100],
-        [3, 400],
-      ]),
-      memtable: { entries: 0, bytes: 0 },
-      writeBufferSize: 1000,
-    };
-    const rows = lsmRows(t, 400);
-    expect(rows.map((r) => r.level)).toEqual([0, 1]);
-    expect(Math.round(rows[1]?.ssts[0]?.w ?? 0)).toBe(399);
-    expect(Math.round(rows[0]?.ssts[1]?.x ?? 0)).toBe(100);
+  const tablet = (): TabletState => ({
+    relation: 't',
+    tserver: 0,
+    immutables: 0,
+    levels: new Map([
+      [0, [8, 7]],
+      [1, [3, 4]],
+    ]),
+    running: new Map(),
+    ssts: new Map([
+      // Keys share the prefix "47a1" (one table, one hash range).
+      [7, { bytes: 100, entries: 10, deletes: 2, smallest: '47a100', largest: '47a180' }],
+      [8, { bytes: 100, entries: 10, deletes: 0, smallest: '47a140', largest: '47a1c0' }],
+      [3, { bytes: 400, entries: 40, deletes: 0, smallest: '47a100', largest: '47a17f' }],
+      [4, { bytes: 100, entries: 10, deletes: 0, smallest: '47a1c1', largest: '47a1ff' }],
+    ]),
+    memtable: { entries: 0, bytes: 0 },
+    writeBufferSize: 1000,
+  });
+
+  it('on the bytes axis, sizes SSTs on one scale for all levels', () => {
+    const lanes = lsmLanes(tablet(), 500, 'bytes');
+    expect(lanes.map((l) => l.level)).toEqual([0, 1]);
+    expect(Math.round(lanes[1]?.ssts[1]?.x ?? 0)).toBe(400);
+    expect(Math.round(lanes[0]?.ssts[1]?.x ?? 0)).toBe(100);
+  });
+
+  it('on the keys axis, gives each L0 file a lane and places SSTs by key range', () => {
+    const lanes = lsmLanes(tablet(), 255, 'keys');
+    // Two L0 lanes (newest first), then L1.
+    expect(lanes.map((l) => [l.level, l.first, l.ssts.map((s) => s.id)])).toEqual([
+      [0, true, [8]],
+      [0, false, [7]],
+      [1, true, [3, 4]],
+    ]);
+    const [l0new, l0old, l1] = lanes;
+    // 47a100..47a1ff maps onto 0..255: the hex digits after the prefix.
+    expect(Math.round(l0old?.ssts[0]?.x ?? -1)).toBe(0);
+    expect(Math.round(l0new?.ssts[0]?.x ?? -1)).toBe(64);
+    expect(Math.round(l1?.ssts[1]?.x ?? -1)).toBe(193);
+    // The biggest file draws thickest; tombstones come along.
+    expect(l1?.ssts[0]?.h).toBe(1);
+    expect(l0old?.ssts[0]?.h).toBeLessThan(1);
+    expect(l0old?.ssts[0]?.deletes).toBe(2);
+  });
+
+  it('keeps key order on the axis, whatever the keys\' lengths', () => {
+    const keys = ['4800', '480001', '4801', '48ff', '48ffff00'];
+    const x = keyScale(keys, 100);
+    const xs = keys.map(x);
+    expect([...xs].sort((a, b) => a - b)).toEqual(xs);
+    expect(xs[0]).toBe(0);
+    expect(xs.at(-1)).toBe(100);
   });
 });

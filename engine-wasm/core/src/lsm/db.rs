@@ -296,6 +296,7 @@ pub(crate) fn sst_info(sst: &Sst, level: u32) -> SstInfo {
         level,
         file_size: p.file_size,
         entries: p.num_entries,
+        deletes: p.num_deletions + p.num_tombstone_values,
         smallest: sst.smallest_key().to_vec(),
         largest: sst.largest_key().to_vec(),
         data_blocks: p.num_data_blocks,

@@ -12,6 +12,9 @@ pub struct SstInfo {
     pub level: u32,
     pub file_size: u64,
     pub entries: u64,
+    /// Tombstones among the entries: Deletes, and values the table options
+    /// recognise as tombstones.
+    pub deletes: u64,
     pub smallest: Vec<u8>,
     pub largest: Vec<u8>,
     pub data_blocks: u64,

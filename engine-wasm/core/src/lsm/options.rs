@@ -74,6 +74,10 @@ pub struct TableOptions {
     pub bloom_bits_per_key: u32,
     /// What the filter indexes.
     pub bloom_key: BloomKey,
+    /// Recognises a value that marks a deleted document above the LSM (DocDB
+    /// writes a tombstone *value*, not a RocksDB Delete): counted in the
+    /// table properties so the player can show them.
+    pub tombstone_value: Option<fn(&[u8]) -> bool>,
 }
 
 impl Default for TableOptions {
@@ -87,6 +91,7 @@ impl Default for TableOptions {
             filter_block_size: 64 * 1024,
             bloom_bits_per_key: 10,
             bloom_key: BloomKey::whole_key(),
+            tombstone_value: None,
         }
     }
 }

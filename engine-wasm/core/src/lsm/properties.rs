@@ -10,6 +10,8 @@ use super::types::SeqNo;
 pub struct TableProperties {
     pub num_entries: u64,
     pub num_deletions: u64,
+    /// Values that `TableOptions::tombstone_value` recognises (not RocksDB's).
+    pub num_tombstone_values: u64,
     /// Internal keys (user key + 8-byte trailer), as RocksDB's `raw_key_size`.
     pub raw_key_size: u64,
     pub raw_value_size: u64,

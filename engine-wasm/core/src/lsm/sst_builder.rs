@@ -152,6 +152,9 @@ impl<'o> SstBuilder<'o> {
             }
         }
         self.count(key_len, value_len, trailer);
+        if o.tombstone_value.is_some_and(|f| f(value)) {
+            self.props.num_tombstone_values += 1;
+        }
         Ok(())
     }
 

@@ -271,6 +271,24 @@ impl YbEngine {
                 self.drain_tablet(id);
             }
         }
+        for tserver in 0..self.caches.len() {
+            self.note_cache(tserver);
+        }
+    }
+
+    /// Records a tablet server's block cache occupancy when it changed since
+    /// it was last recorded.
+    pub(super) fn note_cache(&mut self, tserver: usize) {
+        let (used, capacity) = (self.caches[tserver].used(), self.caches[tserver].capacity());
+        self.cache_seen.resize(self.caches.len(), 0);
+        if self.cache_seen[tserver] != used {
+            self.cache_seen[tserver] = used;
+            self.trace.detail(|| crate::trace::Event::BlockCache {
+                tserver: tserver as u32,
+                used,
+                capacity,
+            });
+        }
     }
 
     /// Moves one tablet's structural LSM events into the trace (right after the
@@ -296,6 +314,7 @@ impl YbEngine {
                         sst: sst.id,
                         bytes: sst.file_size,
                         entries: sst.entries,
+                        deletes: sst.deletes,
                         smallest: hex(&sst.smallest),
                         largest: hex(&sst.largest),
                     },
@@ -317,18 +336,32 @@ impl YbEngine {
                         outputs,
                         read_bytes,
                         write_bytes,
-                        ..
+                        dropped_versions,
+                        dropped_tombstones,
                     } => Event::CompactionFinish {
                         relation: relation.clone(),
                         tablet,
                         id,
                         inputs,
-                        outputs: outputs.iter().map(|o| o.id).collect(),
+                        outputs: outputs.iter().map(sst_summary).collect(),
                         read_bytes,
                         write_bytes,
+                        dropped_versions,
+                        dropped_tombstones,
                     },
                 });
             }
         }
+    }
+}
+
+fn sst_summary(s: &crate::lsm::SstInfo) -> crate::trace::SstSummary {
+    crate::trace::SstSummary {
+        id: s.id,
+        bytes: s.file_size,
+        entries: s.entries,
+        deletes: s.deletes,
+        smallest: hex(&s.smallest),
+        largest: hex(&s.largest),
     }
 }

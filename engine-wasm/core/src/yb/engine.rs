@@ -28,6 +28,8 @@ pub struct YbEngine {
     pub(super) tablets: Vec<Tablet>,
     /// One block cache per tablet server.
     pub(super) caches: Vec<BlockCache>,
+    /// Each cache's bytes as last recorded in the trace.
+    pub(super) cache_seen: Vec<u64>,
     /// Relation names by metrics id.
     pub(super) names: Vec<String>,
     /// Counters of the statement being run, by relation id.
@@ -79,6 +81,7 @@ impl YbEngine {
             caches: (0..servers.max(1))
                 .map(|_| BlockCache::new(cache))
                 .collect(),
+            cache_seen: vec![0; servers.max(1)],
             names: Vec::new(),
             stats: Vec::new(),
             metrics: Metrics::default(),
@@ -134,6 +137,7 @@ impl YbEngine {
                 bloom_bits_per_key: int("bloom_bits_per_key")? as u32,
                 // DocDB's filter hashes the document key, not the hybrid time.
                 bloom_key: BloomKey::new(super::doc_key::doc_key_of),
+                tombstone_value: Some(super::row::is_tombstone),
                 ..TableOptions::default()
             },
             compaction: CompactionOptions {

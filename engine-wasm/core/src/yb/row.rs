@@ -24,6 +24,11 @@ pub fn payload(value: &[u8]) -> &[u8] {
     }
 }
 
+/// Is this a tombstone (the value a DELETE writes)?
+pub fn is_tombstone(value: &[u8]) -> bool {
+    payload(value).first() == Some(&TOMBSTONE)
+}
+
 /// Is this the value of a live document (not a tombstone)?
 pub fn live_row(value: &[u8]) -> bool {
     payload(value).first().is_some_and(|b| *b != TOMBSTONE)

@@ -280,6 +280,7 @@ impl YbEngine {
             cache_hits: stats.read.cache.hits(),
             cache_misses: stats.read.cache.misses(),
         });
+        self.note_cache(self.tablets[tablet].tserver);
     }
 
     /// Hands a request's rows to the scan; for an index scan that must fetch
@@ -533,7 +534,12 @@ impl YbEngine {
             }
             Source::Index(i) => {
                 let ix = self.catalog.index(i);
-                (Some(ix.spec.clone()), ix.unique, ix.tablets.ids.clone(), ix.rel)
+                (
+                    Some(ix.spec.clone()),
+                    ix.unique,
+                    ix.tablets.ids.clone(),
+                    ix.rel,
+                )
             }
         };
         let to = Reader {

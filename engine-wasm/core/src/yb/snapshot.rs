@@ -27,7 +27,7 @@ impl YbEngine {
                             .iter()
                             .map(|f| {
                                 json!({
-                                    "id": f.id, "bytes": f.file_size, "entries": f.entries,
+                                    "id": f.id, "bytes": f.file_size, "entries": f.entries, "deletes": f.deletes,
                                     "smallest": hex(&f.smallest), "largest": hex(&f.largest),
                                 })
                             })

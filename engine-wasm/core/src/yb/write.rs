@@ -112,6 +112,8 @@ impl YbEngine {
             if self.tablets[tablet].lsm.has_events() {
                 self.drain_tablet(tablet);
             }
+            // The write's existence checks read blocks too.
+            self.note_cache(self.tablets[tablet].tserver);
             if result.is_err() {
                 break;
             }
