@@ -107,6 +107,10 @@ insert into t select generate_series(1,1000), 'some text';
   await page.mouse.wheel(0, -600);
   await expect(pg.getByTestId('btree-t_pkey')).toContainText('zoomed');
   await expect(pg.locator('.btree-view .page-label').first()).toContainText('%');
+  // Pages show their high key (the rightmost of a level: no bound).
+  const high = pg.locator('.btree-view .page-high');
+  await expect(high.filter({ hasText: /≤ \(\d+\)/ }).first()).toBeAttached();
+  await expect(high.last()).toContainText('≤ +∞');
   await page.screenshot({ path: test.info().outputPath('pg-zoomed.png'), fullPage: true });
 
   // One player drives both engines. Back to the start, then to the first

@@ -57,6 +57,8 @@ pub enum Event {
         level: u32,
         root_split: bool,
         new_root: Option<PageNo>,
+        /// The key posted to the parent, as text: the left page's new high key.
+        separator: String,
     },
     TupleInsert {
         relation: String,

@@ -98,9 +98,11 @@ pub fn event(e: &Event) -> Value {
             level,
             root_split,
             new_root,
+            separator,
         } => json!({
             "type": "page_split", "relation": relation, "page": page, "new_page": new_page,
             "level": level, "root_split": root_split, "new_root": new_root,
+            "separator": separator,
         }),
         Event::TupleInsert {
             relation,
@@ -363,6 +365,36 @@ mod tests {
             .filter(|e| e["type"] == "block_cache")
             .count();
         assert!(reported > 0);
+    }
+
+    #[test]
+    fn pg_trees_send_high_keys_and_splits_their_separators() {
+        let (_, engine) = run_pg(SCRIPT, &set(true));
+        let t = trace(engine.unwrap().trace());
+        let last = &t["snapshots"].as_array().unwrap().last().unwrap()["state"];
+        let levels = last["trees"][0]["levels"].as_array().unwrap();
+        let leaves = levels.last().unwrap();
+        let high = leaves["high"].as_array().unwrap();
+        assert_eq!(high.len(), leaves["pages"].as_array().unwrap().len());
+        // The rightmost page has no bound; the others' bounds rise left to right.
+        assert!(high.last().unwrap().is_null());
+        let bounds: Vec<i64> = high[..high.len() - 1]
+            .iter()
+            .map(|h| {
+                let s = h.as_str().unwrap();
+                s.trim_matches(|c| c == '(' || c == ')').parse().unwrap()
+            })
+            .collect();
+        assert!(bounds.windows(2).all(|w| w[0] < w[1]), "{bounds:?}");
+        assert!(bounds[0] > 1 && *bounds.last().unwrap() < 2000);
+        // Each split names its separator: the left page's new high key.
+        let first = t["events"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|e| e["type"] == "page_split")
+            .unwrap();
+        assert_eq!(first["separator"], high[0]);
     }
 
     #[test]

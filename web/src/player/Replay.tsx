@@ -31,12 +31,31 @@ function focusOf(e: TraceEvent | undefined) {
   return { page, flash, ssts };
 }
 
+/** How many events back the highlighted path of a tree reaches. */
+const TRAIL = 12;
+
+/** Per index, the pages its last events touched in this statement: the descent or scan in progress. */
+function trailsOf(trace: Trace, cursor: number): Map<string, Set<number>> {
+  const trails = new Map<string, Set<number>>();
+  for (let i = cursor - 1; i >= Math.max(0, cursor - TRAIL); i--) {
+    const e = trace.events[i];
+    if (!e || e.type === 'statement_start') break;
+    if (e.type === 'page_access' || e.type === 'cursor_step') {
+      const set = trails.get(e.relation) ?? new Set<number>();
+      set.add(e.page);
+      trails.set(e.relation, set);
+    }
+  }
+  return trails;
+}
+
 function PgViews({ trace, cursor }: { trace: PgTrace; cursor: number }) {
   const trees = useMemo(() => new Timeline(trace, treeReducer), [trace]);
   const pool = useMemo(() => new Timeline(trace, poolReducer), [trace]);
   const t = trees.stateAt(cursor);
   const p = pool.stateAt(cursor);
   const focus = focusOf(trace.events[cursor - 1]);
+  const trails = trailsOf(trace, cursor);
   const relations = [...new Set([...p.frames.values()].map((f) => f.relation))].sort();
   return (
     <>
@@ -46,6 +65,7 @@ function PgViews({ trace, cursor }: { trace: PgTrace; cursor: number }) {
           tree={tree}
           width={WIDTH}
           focus={focus.page?.relation === tree.relation ? focus.page.page : null}
+          trail={trails.get(tree.relation)}
         />
       ))}
       <PoolView pool={p} relations={relations} width={WIDTH} flash={focus.flash} />

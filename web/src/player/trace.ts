@@ -40,6 +40,8 @@ export type TraceEvent =
       level: number;
       root_split: boolean;
       new_root: number | null;
+      /** The key posted to the parent (text): the left page's new high key. */
+      separator: string;
     }
   | { type: 'tuple_insert'; relation: string; page: number; offset: number }
   | { type: 'visibility_change'; relation: string; page: number; all_visible: boolean }

@@ -11,13 +11,22 @@ export interface TreeState {
   levels: ReadonlyMap<number, readonly number[]>;
   /** Page → used fraction of its space, as last known. */
   fill: ReadonlyMap<number, number>;
+  /**
+   * Page → its high key as text (null: the rightmost page, no bound). Known
+   * for pages of trees the snapshots sent keys for, and for both halves of
+   * every split since.
+   */
+  high: ReadonlyMap<number, string | null>;
 }
 
 export type TreesState = ReadonlyMap<string, TreeState>;
 
 /** The trees part of a pg snapshot (core/src/pg/snapshot.rs). */
 export interface PgTreesSnapshot {
-  trees: { relation: string; levels: { level: number; pages: number[]; fill: number[] }[] }[];
+  trees: {
+    relation: string;
+    levels: { level: number; pages: number[]; fill: number[]; high?: (string | null)[] }[];
+  }[];
 }
 
 /**
@@ -29,25 +38,46 @@ function halves(fill: number, rightmost: boolean): [number, number] {
   return [fill / 2, fill / 2];
 }
 
+function rightmostOf(levels: ReadonlyMap<number, readonly number[]>, level: number, page: number) {
+  const row = levels.get(level);
+  return !row || row.length === 0 || row[row.length - 1] === page;
+}
+
 export const treeReducer: Reducer<TreesState, PgTreesSnapshot> = {
   fromSnapshot(s) {
     const trees = new Map<string, TreeState>();
     for (const t of s.trees) {
       const levels = new Map<number, number[]>();
       const fill = new Map<number, number>();
+      const high = new Map<number, string | null>();
       for (const l of t.levels) {
         levels.set(l.level, [...l.pages]);
-        l.pages.forEach((p, i) => fill.set(p, l.fill[i] ?? 0));
+        l.pages.forEach((p, i) => {
+          fill.set(p, l.fill[i] ?? 0);
+          const h = l.high?.[i];
+          if (h !== undefined) high.set(p, h);
+        });
       }
-      trees.set(t.relation, { relation: t.relation, levels, fill });
+      trees.set(t.relation, { relation: t.relation, levels, fill, high });
     }
     return trees;
   },
   apply(state, e: TraceEvent) {
     if (e.type !== 'page_split') return state;
-    const t = state.get(e.relation) ?? { relation: e.relation, levels: new Map(), fill: new Map() };
+    const t = state.get(e.relation) ?? {
+      relation: e.relation,
+      levels: new Map(),
+      fill: new Map(),
+      high: new Map(),
+    };
     const levels = new Map(t.levels);
     const fill = new Map(t.fill);
+    // The right half inherits the page's bound; the separator bounds the left.
+    const high = new Map(t.high);
+    const old = t.high.get(e.page);
+    if (old !== undefined) high.set(e.new_page, old);
+    else if (rightmostOf(t.levels, e.level, e.page)) high.set(e.new_page, null);
+    high.set(e.page, e.separator);
     const row = [...(levels.get(e.level) ?? [e.page])];
     const at = row.indexOf(e.page);
     const rightmost = at === row.length - 1;
@@ -60,9 +90,10 @@ export const treeReducer: Reducer<TreesState, PgTreesSnapshot> = {
     if (e.new_root !== null) {
       levels.set(e.level + 1, [e.new_root]);
       fill.set(e.new_root, 0.01);
+      high.set(e.new_root, null);
     }
     const next = new Map(state);
-    next.set(e.relation, { relation: e.relation, levels, fill });
+    next.set(e.relation, { relation: e.relation, levels, fill, high });
     return next;
   },
 };
@@ -76,6 +107,8 @@ export function treeLayoutKey(state: TreesState): string[] {
     if (pages <= 1) continue;
     for (const [level, pages] of [...t.levels].sort((a, b) => a[0] - b[0])) {
       out.push(`${name} L${level}: ${pages.join(',')}`);
+      const bounds = pages.map((p) => (t.high.has(p) ? (t.high.get(p) ?? '+inf') : '?'));
+      out.push(`${name} L${level} high: ${bounds.join(' ')}`);
     }
   }
   return out.sort();

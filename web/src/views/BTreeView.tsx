@@ -10,6 +10,7 @@ import type { TreeState } from '../player/treeState';
 import { treeRows, type TreeRow } from './layout';
 
 const ROW = 34;
+const NONE: ReadonlySet<number> = new Set();
 
 function Strip({ row, width, focus }: { row: TreeRow; width: number; focus: number | null }) {
   const canvas = useRef<HTMLCanvasElement>(null);
@@ -38,10 +39,13 @@ export function BTreeView({
   tree,
   width,
   focus,
+  trail = NONE,
 }: {
   tree: TreeState;
   width: number;
   focus: number | null;
+  /** Pages the last few events touched (a descent, a scan's steps). */
+  trail?: ReadonlySet<number> | undefined;
 }) {
   const svg = useRef<SVGSVGElement>(null);
   const [t, setT] = useState<ZoomTransform>(zoomIdentity);
@@ -94,7 +98,9 @@ export function BTreeView({
                     y={0}
                     width={p.w}
                     height={ROW - 10}
-                    className={p.page === focus ? 'page focus' : 'page'}
+                    className={
+                      p.page === focus ? 'page focus' : trail.has(p.page) ? 'page trail' : 'page'
+                    }
                   />
                   <rect
                     x={p.x}
@@ -106,6 +112,12 @@ export function BTreeView({
                   {p.w > 56 && (
                     <text x={p.x + 4} y={ROW - 14} className="page-label">
                       p{p.page} {Math.round(p.fill * 100)}%
+                    </text>
+                  )}
+                  {p.w > 90 && tree.high.has(p.page) && (
+                    <text x={p.x + 4} y={9} className="page-high">
+                      <title>the page's high key: every key on it is at most this</title>≤{' '}
+                      {tree.high.get(p.page) ?? '+∞'}
                     </text>
                   )}
                 </g>

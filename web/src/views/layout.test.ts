@@ -11,6 +11,7 @@ describe('view layouts', () => {
         [1, [4]],
       ]),
       fill: new Map([[1, 0.9]]),
+      high: new Map(),
     };
     const rows = treeRows(small, 300, 40);
     expect(rows.map((r) => r.level)).toEqual([1, 0]);
@@ -18,7 +19,7 @@ describe('view layouts', () => {
     expect(rows[1]?.pages.map((p) => Math.round(p.x))).toEqual([0, 100, 200]);
     expect(rows[1]?.pages[0]?.fill).toBe(0.9);
     const many = Array.from({ length: STRIP_THRESHOLD + 1 }, (_, i) => i + 10);
-    const big = { relation: 'x', levels: new Map([[0, many]]), fill: new Map() };
+    const big = { relation: 'x', levels: new Map([[0, many]]), fill: new Map(), high: new Map() };
     expect(treeRows(big, 500, 40)[0]?.mode).toBe('strip');
     // Zoomed in 2x, the same level is boxes again.
     expect(treeRows(big, 1000, 40, 2)[0]?.mode).toBe('boxes');

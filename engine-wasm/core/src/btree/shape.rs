@@ -38,6 +38,8 @@ pub struct PageShape {
     pub fill: f64,
     pub first_key: Option<Vec<u8>>,
     pub last_key: Option<Vec<u8>>,
+    /// The page's upper bound (none on the rightmost page of a level).
+    pub high_key: Option<Vec<u8>>,
 }
 
 /// The pages of one level, left to right.
@@ -174,6 +176,7 @@ impl BTree {
             fill: page.used() as f64 / self.usable as f64,
             first_key: key_at(first),
             last_key: page.len().checked_sub(1).and_then(key_at),
+            high_key: page.high().map(|h| h.key.clone()),
         }
     }
 }

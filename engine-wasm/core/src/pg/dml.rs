@@ -122,13 +122,15 @@ impl PgEngine {
             self.wal.log(rel, s.right, page_size / 2, || 0);
         }
         for s in &outcome.splits {
+            let ix = self.catalog.index(index);
             self.io.trace.push(Event::PageSplit {
-                relation: self.catalog.index(index).name.clone(),
+                relation: ix.name.clone(),
                 page: s.left,
                 new_page: s.right,
                 level: u32::from(s.level),
                 root_split: s.new_root.is_some(),
                 new_root: s.new_root,
+                separator: super::snapshot::key_text(ix, &s.separator),
             });
         }
         Ok(())

@@ -3,7 +3,9 @@
 //! the buffer pool's frames. Taken between statements so a jump anywhere in a
 //! trace starts from a picture, not from a replay of everything before it.
 
+use super::catalog::Index;
 use super::engine::PgEngine;
+use crate::btree::decode_prefix;
 use serde_json::{json, Value};
 
 /// Fill fractions are sent with 3 decimals: enough for a bar, and a 7000-leaf
@@ -12,21 +14,48 @@ fn fill3(f: f64) -> f64 {
     (f * 1000.0).round() / 1000.0
 }
 
+/// Trees up to this many pages send every page's high key (a zoomed-in view
+/// shows them); a bigger tree's keys would dominate the snapshots' size.
+const HIGH_KEYS_UP_TO: usize = 2000;
+
+/// An index key as text, as a student reads it: `(5000)`, `(2026-…, 17)`.
+/// A separator may carry fewer columns (or a heap TID after them): the
+/// columns that decode are shown.
+pub(super) fn key_text(ix: &Index, key: &[u8]) -> String {
+    for n in (1..=ix.key_columns.len()).rev() {
+        if let Ok((values, _)) = decode_prefix(key, &ix.key_columns[..n]) {
+            let cells: Vec<String> = values.iter().map(|v| v.pg_text()).collect();
+            return format!("({})", cells.join(", "));
+        }
+    }
+    "(…)".to_string()
+}
+
 impl PgEngine {
     pub fn snapshot(&self) -> Value {
         let mut trees = Vec::new();
         for ix in self.catalog.indexes.iter().flatten() {
             let shape = ix.tree.shape();
+            let pages: usize = shape.levels.iter().map(|l| l.pages.len()).sum();
             let levels: Vec<Value> = shape
                 .levels
                 .iter()
                 .map(|l| {
-                    json!({
+                    let mut level = json!({
                         "level": l.level,
                         "pages": l.pages.iter().map(|p| p.page).collect::<Vec<_>>(),
                         "fill": l.pages.iter().map(|p| fill3(p.fill)).collect::<Vec<_>>(),
                         "entries": l.pages.iter().map(|p| p.entries).collect::<Vec<_>>(),
-                    })
+                    });
+                    if pages <= HIGH_KEYS_UP_TO {
+                        let high: Vec<Option<String>> = l
+                            .pages
+                            .iter()
+                            .map(|p| p.high_key.as_deref().map(|k| key_text(ix, k)))
+                            .collect();
+                        level["high"] = json!(high);
+                    }
+                    level
                 })
                 .collect();
             trees.push(json!({
