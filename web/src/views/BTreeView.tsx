@@ -49,6 +49,8 @@ export function BTreeView({
 }) {
   const svg = useRef<SVGSVGElement>(null);
   const [t, setT] = useState<ZoomTransform>(zoomIdentity);
+  // No glide while the reader zooms or pans: the boxes follow the hand.
+  const [zooming, setZooming] = useState(false);
   useEffect(() => {
     if (!svg.current) return;
     const z = zoom<SVGSVGElement, unknown>()
@@ -57,7 +59,9 @@ export function BTreeView({
         [0, 0],
         [width, 10_000],
       ])
-      .on('zoom', (e: { transform: ZoomTransform }) => setT(e.transform));
+      .on('start', () => setZooming(true))
+      .on('zoom', (e: { transform: ZoomTransform }) => setT(e.transform))
+      .on('end', () => setZooming(false));
     const s = select(svg.current);
     s.call(z);
     return () => {
@@ -84,44 +88,43 @@ export function BTreeView({
         height={rows.length * ROW}
         role="img"
         aria-label={`B+tree ${tree.relation}`}
-        className="zoomable"
+        className={zooming ? 'zoomable zooming' : 'zoomable'}
       >
         {rows.map((row) =>
           row.mode === 'strip' ? (
             <Strip key={row.level} row={row} width={width} focus={focus} />
           ) : (
             <g key={row.level} transform={`translate(0, ${row.y})`}>
-              {row.pages.map((p) => (
-                <g key={p.page}>
-                  <rect
-                    x={p.x}
-                    y={0}
-                    width={p.w}
-                    height={ROW - 10}
-                    className={
-                      p.page === focus ? 'page focus' : trail.has(p.page) ? 'page trail' : 'page'
-                    }
-                  />
-                  <rect
-                    x={p.x}
-                    y={(ROW - 10) * (1 - p.fill)}
-                    width={p.w}
-                    height={(ROW - 10) * p.fill}
-                    className="page-fill"
-                  />
-                  {p.w > 56 && (
-                    <text x={p.x + 4} y={ROW - 14} className="page-label">
-                      p{p.page} {Math.round(p.fill * 100)}%
-                    </text>
-                  )}
-                  {p.w > 90 && tree.high.has(p.page) && (
-                    <text x={p.x + 4} y={9} className="page-high">
-                      <title>the page's high key: every key on it is at most this</title>≤{' '}
-                      {tree.high.get(p.page) ?? '+∞'}
-                    </text>
-                  )}
-                </g>
-              ))}
+              {row.pages.map((p) => {
+                const h = ROW - 10;
+                // Geometry as CSS, so a split glides: pages move over, the new
+                // half grows out of the page that divided (styles.css).
+                const fill = { width: `${p.w}px`, y: `${h * (1 - p.fill)}px`, height: `${h * p.fill}px` };
+                return (
+                  <g key={p.page} className="page-g" style={{ transform: `translate(${p.x}px, 0px)` }}>
+                    <rect
+                      y={0}
+                      height={h}
+                      style={{ width: `${p.w}px` }}
+                      className={
+                        p.page === focus ? 'page focus' : trail.has(p.page) ? 'page trail' : 'page'
+                      }
+                    />
+                    <rect style={fill} className="page-fill" />
+                    {p.w > 56 && (
+                      <text x={4} y={ROW - 14} className="page-label">
+                        p{p.page} {Math.round(p.fill * 100)}%
+                      </text>
+                    )}
+                    {p.w > 90 && tree.high.has(p.page) && (
+                      <text x={4} y={9} className="page-high">
+                        <title>the page&apos;s high key: every key on it is at most this</title>≤{' '}
+                        {tree.high.get(p.page) ?? '+∞'}
+                      </text>
+                    )}
+                  </g>
+                );
+              })}
             </g>
           ),
         )}
