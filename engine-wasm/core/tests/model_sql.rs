@@ -265,3 +265,33 @@ fn equality_on_a_non_unique_index_returns_every_match() {
         assert_eq!(counts(&yb), counts(&pg));
     }
 }
+
+/// A unique index holds any number of rows whose key is NULL (NULLs are never
+/// equal): each must stay its own entry, not overwrite the others.
+#[test]
+fn a_unique_index_keeps_every_row_with_a_null_key() {
+    let script = "create table t (k bigint, v bigint, primary key (k asc));\n\
+                  create unique index t_v on t (v asc);\n\
+                  insert into t values (1, null), (2, null), (3, null), (4, 7);\n\
+                  select v from t order by v limit 10;\n\
+                  delete from t where k = 2;\n\
+                  select v from t order by v limit 10;\n\
+                  insert into t values (5, 7);\n";
+    let (pg, _) = run_pg(script, &[]);
+    let (yb, _) = run_yb(script, &[]);
+    let counts = |r: &Report| -> Vec<u64> {
+        r.statements
+            .iter()
+            .filter(|s| s.sql.starts_with("select"))
+            .map(|s| s.outcome.row_count)
+            .collect()
+    };
+    assert_eq!(counts(&yb), vec![4, 3]);
+    assert_eq!(counts(&yb), counts(&pg));
+    // The value 7 is still unique.
+    for r in [&yb, &pg] {
+        let e = r.error.as_ref().expect("duplicate 7");
+        assert!(e.message.contains("duplicate key"), "{}", e.message);
+        assert_eq!(e.line, 7);
+    }
+}

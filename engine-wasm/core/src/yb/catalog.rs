@@ -105,8 +105,8 @@ pub struct YbIndex {
 
 impl YbIndex {
     /// The index entry of a table row whose document key is `base`: the RocksDB
-    /// document key (with the base key embedded for a non-unique index, so entries
-    /// stay distinct) and the value's payload (the base key for a unique index).
+    /// document key (with the base key embedded where entries could collide) and
+    /// the value's payload (the base key for a unique index).
     pub fn entry(
         &self,
         row: &[Value],
@@ -122,7 +122,11 @@ impl YbIndex {
             .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
         if self.unique {
             push_escaped(&mut payload, base);
-        } else {
+        }
+        // Entries must stay distinct: those of a non-unique index, and those of
+        // a unique one whose key has a NULL (NULLs are never equal; YugabyteDB's
+        // `ybuniqueidxkeysuffix`), carry the base key in the document key.
+        if !self.unique || values.iter().any(Value::is_null) {
             // The group end stays last: the base key goes in front of it.
             key.pop();
             push_escaped(key, base);
