@@ -9,7 +9,7 @@ import { zoom, zoomIdentity, type ZoomTransform } from 'd3-zoom';
 import type { TreeState } from '../player/treeState';
 import { treeRows, type TreeRow } from './layout';
 
-const ROW = 34;
+const ROW = 40;
 const NONE: ReadonlySet<number> = new Set();
 
 function Strip({ row, width, focus }: { row: TreeRow; width: number; focus: number | null }) {
@@ -117,7 +117,7 @@ export function BTreeView({
                       </text>
                     )}
                     {p.w > 90 && tree.high.has(p.page) && (
-                      <text x={4} y={9} className="page-high">
+                      <text x={4} y={11} className="page-high">
                         <title>the page&apos;s high key: every key on it is at most this</title>≤{' '}
                         {tree.high.get(p.page) ?? '+∞'}
                       </text>
