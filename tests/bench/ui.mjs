@@ -86,7 +86,7 @@ export async function benchUi(root) {
     await page.getByRole('button', { name: 'Run', exact: true }).click();
     await page.getByTestId('replay-yb').waitFor({ timeout: 120_000 });
     const ssts = await page.locator('[data-sst]').count();
-    const leaves = await page.getByTestId('btree-t_pkey').textContent();
+    const leaves = await page.getByTestId('btree-t_pkey').locator('figcaption').textContent();
     const both = await fps(page, 3000);
     await browser.close();
     console.log('the page in headless Chromium');

@@ -14,6 +14,7 @@ import type { Report } from '../workbench/report';
 import { poolReducer, type PgSnapshotState } from './poolState';
 import type { Trace, TraceEvent } from './trace';
 import { treeReducer, type PgTreesSnapshot } from './treeState';
+import { count } from '../views/format';
 
 const WIDTH = 540;
 
@@ -30,6 +31,8 @@ function focusOf(e: TraceEvent | undefined) {
   if (e?.type === 'compaction_finish') e.outputs.forEach((o) => ssts.add(o.id));
   return { page, flash, ssts };
 }
+
+const NO_SSTS: ReadonlySet<number> = new Set();
 
 /** How many events back the highlighted path of a tree reaches. */
 const TRAIL = 12;
@@ -101,7 +104,9 @@ function YbViews({ trace, cursor }: { trace: Trace<YbSnapshotState>; cursor: num
           id={id}
           tablet={t}
           width={WIDTH}
-          focus={focus.ssts}
+          // Tablets the event did not touch get the same props as last frame,
+          // so they are not drawn again (LsmView is memoized).
+          focus={[...focus.ssts].some((s) => t.ssts.has(s)) ? focus.ssts : NO_SSTS}
           leaving={leaving?.tablet === id ? leaving : undefined}
         />
       ))}
@@ -128,7 +133,7 @@ export function Replay({
       </p>
       {trace.dropped > 0 && (
         <p className="hint">
-          {trace.dropped.toLocaleString('en-US')} detail events were not recorded (statements over
+          {count(trace.dropped)} detail events were not recorded (statements over
           trace_detail_rows keep only splits, flushes and compactions).
         </p>
       )}

@@ -2,6 +2,7 @@
 // running totals up to it: what the engine did so far, and in this step.
 import type { Profile, Report } from '../workbench/report';
 import { KEY_METRICS } from '../workbench/report';
+import { count } from '../views/format';
 
 /** Totals of `name` over statements 0..=index. */
 function runningTotal(report: Report, index: number, name: string): number {
@@ -47,10 +48,10 @@ export function StatementMetrics({
             <tr key={n}>
               <th scope="row">{n}</th>
               {relations.map((r) => (
-                <td key={r}>{(s.relations[r]?.[n] ?? 0).toLocaleString('en-US')}</td>
+                <td key={r}>{count(s.relations[r]?.[n] ?? 0)}</td>
               ))}
-              <td>{(s.metrics[n] ?? 0).toLocaleString('en-US')}</td>
-              <td>{runningTotal(report, index, n).toLocaleString('en-US')}</td>
+              <td>{count(s.metrics[n] ?? 0)}</td>
+              <td>{count(runningTotal(report, index, n))}</td>
             </tr>
           ))}
         </tbody>

@@ -129,6 +129,17 @@ describe('the player on a pg trace', () => {
     }
   });
 
+  it('playing (a few events a frame), jumping and playing on agree with stepping', () => {
+    const forward = walk(trace, poolReducer).map(mainFrames);
+    const timeline = new Timeline(trace, poolReducer, 64);
+    const n = trace.events.length;
+    // 16x: 16 events a frame; then a jump back, a jump ahead, and on again.
+    for (let k = 0; k <= n; k += 16) expect(mainFrames(timeline.stateAt(k))).toEqual(forward[k]);
+    for (const k of [Math.floor(n / 2), Math.floor(n / 2) + 3, 5, 5 + 63, 5 + 64, n]) {
+      expect(mainFrames(timeline.stateAt(k))).toEqual(forward[k]);
+    }
+  });
+
   it("the pool's events lead exactly to the engine's next snapshot", () => {
     expect(trace.dropped).toBe(0);
     const evictions = trace.events.filter((e) => e.type === 'page_evict');

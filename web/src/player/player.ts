@@ -139,6 +139,8 @@ export function eventsPerTick(speed: number, carry: number): { steps: number; ca
  */
 export class Timeline<S, Snap> {
   private readonly checkpoints = new Map<number, S>();
+  /** The last state asked for: playing asks for the next few events each frame. */
+  private last: { cursor: number; state: S } | undefined;
 
   constructor(
     readonly trace: Trace<Snap>,
@@ -148,6 +150,20 @@ export class Timeline<S, Snap> {
 
   stateAt(cursor: number): S {
     const k = clampCursor(this.trace, cursor);
+    const last = this.last;
+    // A little way forward from the last answer (a frame of playback): only
+    // the events in between, not a replay from the checkpoint.
+    if (last && last.cursor <= k && k - last.cursor < this.stride) {
+      const state = applyRange(this.reducer, last.state, this.trace.events, last.cursor, k);
+      this.last = { cursor: k, state };
+      return state;
+    }
+    const state = this.fromCheckpoint(k);
+    this.last = { cursor: k, state };
+    return state;
+  }
+
+  private fromCheckpoint(k: number): S {
     const base = Math.floor(k / this.stride) * this.stride;
     let state = this.checkpoints.get(base);
     let at = base;

@@ -5,10 +5,11 @@
 // Wheel zooms along the axis, drag pans (d3-zoom computes, React draws);
 // zoomed in, each SST shows its entries and tombstones. SSTs the current event
 // made or merged are outlined; a compaction's inputs fade out under its outputs.
-import { useEffect, useRef, useState } from 'react';
+import { memo, useEffect, useRef, useState } from 'react';
 import { select } from 'd3-selection';
 import { zoom, zoomIdentity, type ZoomTransform } from 'd3-zoom';
 import type { SstMeta, TabletState } from '../player/lsmState';
+import { count } from './format';
 import { lsmLanes, type SstRect } from './layout';
 
 const ROW = 20;
@@ -18,10 +19,6 @@ const GHOSTS = 1_000_000;
 
 export function kb(bytes: number): string {
   return bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} kB`;
-}
-
-function count(n: number): string {
-  return n.toLocaleString('en-US');
 }
 
 function SstBox({ s, lane, focus }: { s: SstRect; lane: number; focus: boolean }) {
@@ -63,7 +60,7 @@ function SstBox({ s, lane, focus }: { s: SstRect; lane: number; focus: boolean }
   );
 }
 
-export function LsmView({
+export const LsmView = memo(function LsmView({
   id,
   tablet,
   width,
@@ -179,7 +176,7 @@ export function LsmView({
       </svg>
     </figure>
   );
-}
+});
 
 /** The block cache of each tablet server: bytes held of its capacity. */
 export function BlockCaches({

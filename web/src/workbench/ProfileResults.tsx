@@ -3,6 +3,7 @@
 // script becomes HTML.
 import { Replay } from '../player/Replay';
 import { firstLine, keyMetrics, type Profile, type TracedRun } from './report';
+import { count } from '../views/format';
 
 const TITLES: Record<Profile, string> = {
   pg: 'PostgreSQL (B+tree, heap, buffer pool)',
@@ -44,7 +45,7 @@ export function ProfileResults({
               {keyMetrics(profile, s.metrics).map(([name, value]) => (
                 <tr key={name}>
                   <th scope="row">{name}</th>
-                  <td>{value.toLocaleString('en-US')}</td>
+                  <td>{count(value)}</td>
                 </tr>
               ))}
             </tbody>
