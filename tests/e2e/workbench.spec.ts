@@ -31,6 +31,8 @@ test('article 000 on both engines: both plans, side by side', async ({ page }) =
   await expect(pg).toContainText('Buffers: shared hit=');
   await expect(yb).toContainText('Index Only Scan using demo_value on demo');
   await expect(yb).toContainText('Storage Index Read Requests: 5');
+  // The statement under the player, on both engines in one line.
+  await expect(page.getByTestId('compare')).toContainText(/Statement 4 \(line 4\): pg [\d.]+ ms .* · yb [\d.]+ ms/);
   await page.screenshot({ path: test.info().outputPath('both-plans.png'), fullPage: true });
   // A projector may want the other theme than the laptop's.
   await page.getByLabel('Theme').selectOption('dark');
@@ -195,6 +197,30 @@ select id from t where id > 2500;
   // The bytes axis lines the levels up by size instead.
   await yb.getByLabel('Axis of tablet 0').selectOption('bytes');
   await expect(yb.locator('[data-sst]').first()).toBeVisible();
+});
+
+test('the buffer pool: an eviction, and the leaves linked both ways', async ({ page }) => {
+  await page.goto('/');
+  await typeScript(
+    page,
+    `create table t (id int primary key, v int);
+insert into t select generate_series(1,3000), 0;
+`,
+  );
+  // 16 frames: the load must evict.
+  await page.getByText('Settings', { exact: false }).first().click();
+  await page.getByLabel('Filter settings').fill('shared_buffers');
+  await page.getByLabel('shared_buffers').fill('128kB');
+  await page.getByLabel('Profile').selectOption('pg');
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const pg = page.getByTestId('replay-pg');
+  await expect(pg.getByTestId('btree-t_pkey')).toContainText('leaf page(s)');
+  await expect(pg.locator('.btree-view .chain').first()).toBeAttached();
+  const player = page.getByTestId('player');
+  await player.getByLabel('Position in the trace').fill('0');
+  await player.getByLabel('Jump to the next event of a kind').selectOption('eviction');
+  await expect(pg.getByTestId('pool-flash')).toContainText('evicted');
+  await page.screenshot({ path: test.info().outputPath('pg-eviction.png'), fullPage: true });
 });
 
 test('a setting changed in the panel applies to the next run', async ({ page }) => {

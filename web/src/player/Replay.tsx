@@ -25,7 +25,15 @@ function focusOf(e: TraceEvent | undefined) {
   let flash: Flash | null = null;
   const ssts = new Set<number>();
   if (e?.type === 'page_split') page = { relation: e.relation, page: e.new_page };
-  if (e?.type === 'page_access') flash = { frame: e.frame, hit: e.hit };
+  if (e?.type === 'page_access') flash = { frame: e.frame, kind: e.hit ? 'hit' : 'read' };
+  if (e?.type === 'page_evict') {
+    flash = {
+      frame: e.frame,
+      kind: 'evict',
+      page: `${e.relation} page ${e.page}${e.fork === 'main' ? '' : ` (${e.fork})`}`,
+      written: e.written,
+    };
+  }
   if (e?.type === 'flush') ssts.add(e.sst);
   if (e?.type === 'compaction_start') e.inputs.forEach((i) => ssts.add(i));
   if (e?.type === 'compaction_finish') e.outputs.forEach((o) => ssts.add(o.id));

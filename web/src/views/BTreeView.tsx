@@ -3,11 +3,11 @@
 // event touched outlined. Wheel or pinch zooms along the levels, drag pans
 // (d3-zoom computes the transform, React draws); zoomed in, a level of many
 // pages turns back into boxes and each box shows its page number and fill.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useId, useRef, useState } from 'react';
 import { select } from 'd3-selection';
 import { zoom, zoomIdentity, type ZoomTransform } from 'd3-zoom';
 import type { TreeState } from '../player/treeState';
-import { treeRows, type TreeRow } from './layout';
+import { treeRows, type PageBox, type TreeRow } from './layout';
 
 const ROW = 40;
 const NONE: ReadonlySet<number> = new Set();
@@ -35,6 +35,31 @@ function Strip({ row, width, focus }: { row: TreeRow; width: number; focus: numb
   );
 }
 
+/**
+ * The leaves' sibling links, both ways (nbtree's btpo_prev/btpo_next): a
+ * two-headed link under each pair of neighbours wide enough to show one.
+ */
+function LeafChain({ pages, y, head }: { pages: readonly PageBox[]; y: number; head: string }) {
+  const links = [];
+  for (let i = 1; i < pages.length; i++) {
+    const [a, b] = [pages[i - 1], pages[i]];
+    if (!a || !b || a.w < 24 || b.w < 24) continue;
+    links.push(
+      <line
+        key={b.page}
+        x1={a.x + a.w - 10}
+        x2={b.x + 10}
+        y1={y}
+        y2={y}
+        className="chain"
+        markerStart={`url(#${head})`}
+        markerEnd={`url(#${head})`}
+      />,
+    );
+  }
+  return <g aria-hidden="true">{links}</g>;
+}
+
 export function BTreeView({
   tree,
   width,
@@ -49,6 +74,8 @@ export function BTreeView({
 }) {
   const svg = useRef<SVGSVGElement>(null);
   const [t, setT] = useState<ZoomTransform>(zoomIdentity);
+  // One arrowhead marker per tree: ids are page-wide.
+  const head = `chain-${useId().replace(/[^\w-]/g, '')}`;
   // No glide while the reader zooms or pans: the boxes follow the hand.
   const [zooming, setZooming] = useState(false);
   useEffect(() => {
@@ -90,11 +117,25 @@ export function BTreeView({
         aria-label={`B+tree ${tree.relation}`}
         className={zooming ? 'zoomable zooming' : 'zoomable'}
       >
+        <defs>
+          <marker
+            id={head}
+            viewBox="0 0 6 6"
+            refX="5"
+            refY="3"
+            markerWidth="5"
+            markerHeight="5"
+            orient="auto-start-reverse"
+          >
+            <path d="M0,0 L6,3 L0,6 z" className="chain-head" />
+          </marker>
+        </defs>
         {rows.map((row) =>
           row.mode === 'strip' ? (
             <Strip key={row.level} row={row} width={width} focus={focus} />
           ) : (
             <g key={row.level} transform={`translate(0, ${row.y})`}>
+              {row.level === 0 && <LeafChain pages={row.pages} y={ROW - 5} head={head} />}
               {row.pages.map((p) => {
                 const h = ROW - 10;
                 // Geometry as CSS, so a split glides: pages move over, the new

@@ -1,14 +1,30 @@
 // The buffer pool: one cell per frame, colored by the relation whose page it
 // holds, dirty frames marked, the frame of the current access flashing blue
-// (hit) or orange (read from storage). Canvas: a 128MB pool is 16384 frames.
+// (hit) or orange (read from storage), an eviction outlined dashed (with its
+// write-back, if the page was dirty). Canvas: a 128MB pool is 16384 frames.
 import { useEffect, useRef } from 'react';
 import type { PoolState } from '../player/poolState';
 import { colorFor, HIT, READ } from './palette';
 import { poolGrid, visibleFrames } from './layout';
 
-export interface Flash {
-  frame: number;
-  hit: boolean;
+export type Flash =
+  | { frame: number; kind: 'hit' | 'read' }
+  | { frame: number; kind: 'evict'; page: string; written: boolean };
+
+function flashText(f: Flash): string {
+  switch (f.kind) {
+    case 'hit':
+      return `frame ${f.frame}: hit`;
+    case 'read':
+      return `frame ${f.frame}: read from storage`;
+    case 'evict':
+      return `frame ${f.frame}: ${f.page} evicted${f.written ? ', written back first (it was dirty)' : ''}`;
+  }
+}
+
+/** The page's text color (the canvas cannot use CSS variables). */
+function evictColor(): string {
+  return getComputedStyle(document.documentElement).color || '#000';
 }
 
 export function PoolView({
@@ -44,9 +60,12 @@ export function PoolView({
     if (flash) {
       const x = (flash.frame % g.cols) * g.cell;
       const y = Math.floor(flash.frame / g.cols) * g.cell;
-      c.strokeStyle = flash.hit ? HIT : READ;
+      // An eviction reads as a dashed outline in the text color, not by hue.
+      c.strokeStyle = flash.kind === 'hit' ? HIT : flash.kind === 'read' ? READ : evictColor();
+      c.setLineDash(flash.kind === 'evict' ? [3, 2] : []);
       c.lineWidth = 3;
       c.strokeRect(x - 2, y - 2, inner + 4, inner + 4);
+      c.setLineDash([]);
     }
   }, [pool, relations, flash, shown, g.cols, g.rows, g.cell]);
   const used = pool.frames.size;
@@ -57,9 +76,9 @@ export function PoolView({
         Buffer pool: {used} of {pool.capacity} frames used, {dirty} dirty
         {shown < pool.capacity && ` (showing frames 0–${shown - 1}; the rest are free)`}
         {flash && (
-          <span className={flash.hit ? 'flash-hit' : 'flash-read'}>
+          <span className={`flash-${flash.kind}`} data-testid="pool-flash">
             {' '}
-            — frame {flash.frame}: {flash.hit ? 'hit' : 'read from storage'}
+            — {flashText(flash)}
           </span>
         )}
       </figcaption>

@@ -6,6 +6,7 @@ import { Joint } from '../player/joint';
 import { PlayerBar } from '../player/PlayerBar';
 import type { Trace } from '../player/trace';
 import { usePlayback } from '../player/usePlayback';
+import { compareLine } from './compare';
 import { ProfileResults } from './ProfileResults';
 import type { Profile, Runs } from './report';
 
@@ -15,6 +16,21 @@ function replayable(profiles: readonly Profile[], runs: Runs): { profile: Profil
     const trace = runs[profile]?.trace;
     return trace && trace.snapshots.length > 0 ? [{ profile, trace }] : [];
   });
+}
+
+/** The statement under the cursor on both engines, when both ran it. */
+function Compare({ runs, index }: { runs: Runs; index: number }) {
+  const pg = runs.pg?.report.statements[index];
+  const yb = runs.yb?.report.statements[index];
+  if (!pg || !yb) return null;
+  return (
+    <p className="compare" data-testid="compare">
+      <strong>
+        Statement {index + 1} (line {pg.line}):
+      </strong>{' '}
+      {compareLine(pg, yb)}
+    </p>
+  );
 }
 
 export function Results({ profiles, runs }: { profiles: readonly Profile[]; runs: Runs }) {
@@ -53,6 +69,7 @@ export function Results({ profiles, runs }: { profiles: readonly Profile[]; runs
             speed={playback.speed}
             onSpeed={playback.setSpeed}
           />
+          <Compare runs={runs} index={joint.statementAt(playback.position)} />
         </div>
       )}
       <div className={`results-pane results-${profiles.length}`}>
