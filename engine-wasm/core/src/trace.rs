@@ -92,16 +92,11 @@ pub enum Event {
         entries: u64,
         bytes: u64,
     },
-    /// An immutable memtable became SST `sst` (keys as hex).
+    /// An immutable memtable became SST `sst`.
     Flush {
         relation: String,
         tablet: u32,
-        sst: u64,
-        bytes: u64,
-        entries: u64,
-        deletes: u64,
-        smallest: String,
-        largest: String,
+        sst: SstSummary,
     },
     CompactionStart {
         relation: String,

@@ -237,6 +237,15 @@ fn yb_model_settings_flush_and_compact() {
     }
 }
 
+/// Rows returned by each SELECT of a run.
+fn select_counts(r: &Report) -> Vec<u64> {
+    r.statements
+        .iter()
+        .filter(|s| s.sql.starts_with("select"))
+        .map(|s| s.outcome.row_count)
+        .collect()
+}
+
 /// Found by the model at a higher case count: an equality on a non-unique
 /// secondary index stopped after the first matching document, as if the value
 /// named one row (it does on a primary key or a unique index, not here).
@@ -254,15 +263,8 @@ fn equality_on_a_non_unique_index_returns_every_match() {
         let (pg, _) = run_pg(&script, &[]);
         let (yb, _) = run_yb(&script, &[]);
         assert!(yb.error.is_none(), "{:?}", yb.error);
-        let counts = |r: &Report| -> Vec<u64> {
-            r.statements
-                .iter()
-                .filter(|s| s.sql.starts_with("select"))
-                .map(|s| s.outcome.row_count)
-                .collect()
-        };
-        assert_eq!(counts(&yb), vec![3, 4, 1], "{index}");
-        assert_eq!(counts(&yb), counts(&pg));
+        assert_eq!(select_counts(&yb), vec![3, 4, 1], "{index}");
+        assert_eq!(select_counts(&yb), select_counts(&pg));
     }
 }
 
@@ -279,15 +281,8 @@ fn a_unique_index_keeps_every_row_with_a_null_key() {
                   insert into t values (5, 7);\n";
     let (pg, _) = run_pg(script, &[]);
     let (yb, _) = run_yb(script, &[]);
-    let counts = |r: &Report| -> Vec<u64> {
-        r.statements
-            .iter()
-            .filter(|s| s.sql.starts_with("select"))
-            .map(|s| s.outcome.row_count)
-            .collect()
-    };
-    assert_eq!(counts(&yb), vec![4, 3]);
-    assert_eq!(counts(&yb), counts(&pg));
+    assert_eq!(select_counts(&yb), vec![4, 3]);
+    assert_eq!(select_counts(&yb), select_counts(&pg));
     // The value 7 is still unique.
     for r in [&yb, &pg] {
         let e = r.error.as_ref().expect("duplicate 7");

@@ -3,11 +3,10 @@
 // event touched outlined. Wheel or pinch zooms along the levels, drag pans
 // (d3-zoom computes the transform, React draws); zoomed in, a level of many
 // pages turns back into boxes and each box shows its page number and fill.
-import { useEffect, useId, useRef, useState } from 'react';
-import { select } from 'd3-selection';
-import { zoom, zoomIdentity, type ZoomTransform } from 'd3-zoom';
+import { useEffect, useId, useRef } from 'react';
 import type { TreeState } from '../player/treeState';
 import { treeRows, type PageBox, type TreeRow } from './layout';
+import { useAxisZoom } from './useAxisZoom';
 
 const ROW = 40;
 const NONE: ReadonlySet<number> = new Set();
@@ -72,29 +71,10 @@ export function BTreeView({
   /** Pages the last few events touched (a descent, a scan's steps). */
   trail?: ReadonlySet<number> | undefined;
 }) {
-  const svg = useRef<SVGSVGElement>(null);
-  const [t, setT] = useState<ZoomTransform>(zoomIdentity);
+  // No glide while the reader zooms or pans: the boxes follow the hand.
+  const { svg, t, zooming } = useAxisZoom(width, 200);
   // One arrowhead marker per tree: ids are page-wide.
   const head = `chain-${useId().replace(/[^\w-]/g, '')}`;
-  // No glide while the reader zooms or pans: the boxes follow the hand.
-  const [zooming, setZooming] = useState(false);
-  useEffect(() => {
-    if (!svg.current) return;
-    const z = zoom<SVGSVGElement, unknown>()
-      .scaleExtent([1, 200])
-      .translateExtent([
-        [0, 0],
-        [width, 10_000],
-      ])
-      .on('start', () => setZooming(true))
-      .on('zoom', (e: { transform: ZoomTransform }) => setT(e.transform))
-      .on('end', () => setZooming(false));
-    const s = select(svg.current);
-    s.call(z);
-    return () => {
-      s.on('.zoom', null);
-    };
-  }, [width]);
   // Lay out at the zoomed width, then shift: only the x axis zooms.
   const rows = treeRows(tree, width * t.k, ROW, t.k).map((r) => ({
     ...r,

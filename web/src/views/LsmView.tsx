@@ -5,12 +5,11 @@
 // Wheel zooms along the axis, drag pans (d3-zoom computes, React draws);
 // zoomed in, each SST shows its entries and tombstones. SSTs the current event
 // made or merged are outlined; a compaction's inputs fade out under its outputs.
-import { memo, useEffect, useRef, useState } from 'react';
-import { select } from 'd3-selection';
-import { zoom, zoomIdentity, type ZoomTransform } from 'd3-zoom';
+import { memo, useState } from 'react';
 import type { SstMeta, TabletState } from '../player/lsmState';
 import { count } from './format';
 import { lsmLanes, type SstRect } from './layout';
+import { useAxisZoom } from './useAxisZoom';
 
 const ROW = 20;
 const LABEL = 40;
@@ -74,24 +73,8 @@ export const LsmView = memo(function LsmView({
   /** A compaction's inputs, just replaced: drawn fading out in the output level. */
   leaving?: { level: number; ssts: ReadonlyMap<number, SstMeta> } | undefined;
 }) {
-  const svg = useRef<SVGSVGElement>(null);
-  const [t, setT] = useState<ZoomTransform>(zoomIdentity);
+  const { svg, t } = useAxisZoom(width, 500);
   const [axis, setAxis] = useState<'keys' | 'bytes'>('keys');
-  useEffect(() => {
-    if (!svg.current) return;
-    const z = zoom<SVGSVGElement, unknown>()
-      .scaleExtent([1, 500])
-      .translateExtent([
-        [0, 0],
-        [width, 10_000],
-      ])
-      .on('zoom', (e: { transform: ZoomTransform }) => setT(e.transform));
-    const s = select(svg.current);
-    s.call(z);
-    return () => {
-      s.on('.zoom', null);
-    };
-  }, [width]);
   const inner = (width - LABEL) * t.k;
   const shift = (r: SstRect) => ({ ...r, x: r.x + t.x });
   // The inputs a compaction just replaced are laid out with the live SSTs (one

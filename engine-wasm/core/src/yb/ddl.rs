@@ -311,12 +311,7 @@ impl YbEngine {
                     LsmEvent::Flush { sst, .. } => Event::Flush {
                         relation: relation.clone(),
                         tablet,
-                        sst: sst.id,
-                        bytes: sst.file_size,
-                        entries: sst.entries,
-                        deletes: sst.deletes,
-                        smallest: hex(&sst.smallest),
-                        largest: hex(&sst.largest),
+                        sst: sst_summary(&sst),
                     },
                     LsmEvent::CompactionStart {
                         id,
