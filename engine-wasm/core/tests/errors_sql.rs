@@ -244,3 +244,16 @@ fn unsupported_joins_are_named() {
         assert!(!e.message.is_empty());
     }
 }
+
+#[test]
+fn an_outer_join_is_named_in_the_users_words() {
+    let e = error_of(
+        "create table a (x int);\ncreate table b (x int);\nselect * from a left join b on a.x = b.x;",
+    );
+    assert_eq!(
+        e.message,
+        "the join \"LEFT JOIN b ON a.x = b.x\" (only [INNER] JOIN … ON/USING and comma joins) \
+         is not supported by IndexLab"
+    );
+    assert_eq!(e.line, 3);
+}
