@@ -1,4 +1,5 @@
 // One line per event, for the player's caption (what just happened).
+import { kb } from '../views/format';
 import type { TraceEvent } from './trace';
 
 export function describeEvent(e: TraceEvent | undefined): string {
@@ -35,7 +36,7 @@ export function describeEvent(e: TraceEvent | undefined): string {
     case 'read_request':
       return `${e.relation} tablet ${e.tablet}: read request, ${e.seeks} seek(s), ${e.nexts} next(s), ${e.rows} row(s); block cache ${e.cache_hits} hit(s), ${e.cache_misses} miss(es)`;
     case 'block_cache':
-      return `Block cache of tserver-${e.tserver + 1}: ${Math.ceil(e.used / 1024)} kB of ${Math.ceil(e.capacity / 1024)} kB`;
+      return `Block cache of tserver-${e.tserver + 1}: ${kb(e.used)} of ${kb(e.capacity)}`;
     case 'rpc':
       return `${e.kind}: ${e.from} → ${e.to}, tablet ${e.tablet}, ${e.ops} op(s), ${e.bytes} bytes`;
   }

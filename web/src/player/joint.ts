@@ -5,7 +5,7 @@
 // every profile advances in proportion. Both reach each statement's start and
 // end together, which is what lets a student compare them statement by
 // statement. With one trace the joint position is that trace's cursor.
-import { statementMarks, type StatementMark } from './player';
+import { statementMarks, statementOf, stepToMark, type StatementMark } from './player';
 import type { Trace, TraceEvent } from './trace';
 
 /** A profile's events [from, to) inside one segment. */
@@ -109,12 +109,7 @@ export class Joint {
 
   /** The statement under the position (the last one started before it), or -1. */
   statementAt(position: number): number {
-    let current = -1;
-    for (const m of this.marksCache) {
-      if (m.at < position) current = m.index;
-      else break;
-    }
-    return current;
+    return statementOf(this.marksCache, position);
   }
 
   stepEvent(position: number, direction: 1 | -1): number {
@@ -123,9 +118,7 @@ export class Joint {
 
   /** To the next statement's start, or back to this one's (the previous one's at a start). */
   stepStatement(position: number, direction: 1 | -1): number {
-    const starts = this.marksCache.map((m) => m.at);
-    if (direction > 0) return starts.find((at) => at > position) ?? this.length;
-    return starts.filter((at) => at < position).at(-1) ?? 0;
+    return stepToMark(this.marksCache, this.length, position, direction);
   }
 
   /**

@@ -59,14 +59,33 @@ export function statementMarks(trace: Trace): readonly StatementMark[] {
   return marks;
 }
 
-/** The statement the cursor is in (the last one started before it), or -1. */
-export function statementAt(trace: Trace, cursor: number): number {
+/** The statement a position is in (the last one started before it), or -1. */
+export function statementOf(marks: readonly StatementMark[], position: number): number {
   let current = -1;
-  for (const m of statementMarks(trace)) {
-    if (m.at < cursor) current = m.index;
+  for (const m of marks) {
+    if (m.at < position) current = m.index;
     else break;
   }
   return current;
+}
+
+/**
+ * To the next statement's start (or `end`), or back to the start of the
+ * current one (the previous one's when already at a start), as a debugger steps.
+ */
+export function stepToMark(
+  marks: readonly StatementMark[],
+  end: number,
+  position: number,
+  direction: 1 | -1,
+): number {
+  if (direction > 0) return marks.find((m) => m.at > position)?.at ?? end;
+  return marks.filter((m) => m.at < position).at(-1)?.at ?? 0;
+}
+
+/** The statement the cursor is in (the last one started before it), or -1. */
+export function statementAt(trace: Trace, cursor: number): number {
+  return statementOf(statementMarks(trace), cursor);
 }
 
 /** One event forward or back. */
@@ -79,13 +98,7 @@ export function stepEvent(trace: Trace, cursor: number, direction: 1 | -1): numb
  * (or of the previous one when already at a start), as a debugger steps.
  */
 export function stepStatement(trace: Trace, cursor: number, direction: 1 | -1): number {
-  const starts = statementMarks(trace).map((m) => m.at);
-  if (direction > 0) {
-    const next = starts.find((at) => at > cursor);
-    return next ?? trace.events.length;
-  }
-  const previous = starts.filter((at) => at < cursor);
-  return previous.at(-1) ?? 0;
+  return stepToMark(statementMarks(trace), trace.events.length, cursor, direction);
 }
 
 /** The last snapshot at or before the cursor. */

@@ -7,7 +7,7 @@
 // made or merged are outlined; a compaction's inputs fade out under its outputs.
 import { memo, useState } from 'react';
 import type { SstMeta, TabletState } from '../player/lsmState';
-import { count } from './format';
+import { count, kb } from './format';
 import { lsmLanes, type SstRect } from './layout';
 import { useAxisZoom } from './useAxisZoom';
 
@@ -15,10 +15,6 @@ const ROW = 20;
 const LABEL = 40;
 /** The pseudo-level of a compaction's departing inputs (sorts after every level). */
 const GHOSTS = 1_000_000;
-
-export function kb(bytes: number): string {
-  return bytes >= 1 << 20 ? `${(bytes / (1 << 20)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} kB`;
-}
 
 function SstBox({ s, lane, focus }: { s: SstRect; lane: number; focus: boolean }) {
   const h = (ROW - 6) * s.h;

@@ -34,9 +34,7 @@ function Compare({ runs, index }: { runs: Runs; index: number }) {
 }
 
 export function Results({ profiles, runs }: { profiles: readonly Profile[]; runs: Runs }) {
-  const key = profiles.join();
-  // eslint-disable-next-line react-hooks/exhaustive-deps -- `key` stands for `profiles`
-  const tracks = useMemo(() => replayable(profiles, runs), [key, runs]);
+  const tracks = useMemo(() => replayable(profiles, runs), [profiles, runs]);
   const joint = useMemo(() => new Joint(tracks.map((t) => t.trace)), [tracks]);
   const playback = usePlayback(joint.length);
   const cursors = joint.cursors(playback.position);

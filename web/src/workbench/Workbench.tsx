@@ -1,7 +1,7 @@
 // The workbench: a script, a Run button (or Ctrl/Cmd-Enter), the profile
 // choice (pg, yb, or both side by side), and each profile's results. The
 // engine runs in the worker; a long run can be cancelled.
-import { useCallback, useEffect, useRef, useState } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { EngineClient } from '../engine/client';
 import { toEngineError } from '../engine/api';
 import { Results } from './Results';
@@ -63,7 +63,8 @@ export function Workbench({ engine }: { engine: EngineClient }) {
   }, [status.kind]);
 
   const running = status.kind === 'running';
-  const profiles: Profile[] = choice === 'both' ? ['pg', 'yb'] : [choice];
+  // Stable per choice: the results memoize on it.
+  const profiles = useMemo<Profile[]>(() => (choice === 'both' ? ['pg', 'yb'] : [choice]), [choice]);
   return (
     <div className="workbench">
       <div className="editor-pane">

@@ -1,7 +1,7 @@
 //! The PostgreSQL profile's catalog: tables (a heap each) and their B+tree indexes.
 
 use super::heap::Heap;
-use crate::btree::{encode_key_into, index_tuple_size, BTree, KeyColumn, SortOrder};
+use crate::btree::{decode_prefix, encode_key_into, index_tuple_size, BTree, KeyColumn, SortOrder};
 use crate::buffer_pool::RelId;
 use crate::sql::ast::{ColumnDef, Order};
 use crate::sql::error::{ErrorKind, SqlError};
@@ -42,6 +42,19 @@ pub struct Index {
 }
 
 impl Index {
+    /// A key of this index as text, as a student reads it: `(5000)`,
+    /// `(2026-…, 17)`. A separator may carry fewer columns (or a heap TID
+    /// after them): the columns that decode are shown.
+    pub fn key_text(&self, key: &[u8]) -> String {
+        for n in (1..=self.key_columns.len()).rev() {
+            if let Ok((values, _)) = decode_prefix(key, &self.key_columns[..n]) {
+                let cells: Vec<String> = values.iter().map(|v| v.pg_text()).collect();
+                return format!("({})", cells.join(", "));
+            }
+        }
+        "(…)".to_string()
+    }
+
     /// The index key of a heap row, as ordered bytes, and the on-page tuple size.
     pub fn entry_of(&self, row: &[Value], buf: &mut Vec<u8>) -> Result<u16, SqlError> {
         buf.clear();

@@ -130,7 +130,7 @@ impl PgEngine {
                 level: u32::from(s.level),
                 root_split: s.new_root.is_some(),
                 new_root: s.new_root,
-                separator: super::snapshot::key_text(ix, &s.separator),
+                separator: ix.key_text(&s.separator),
             });
         }
         Ok(())

@@ -3,9 +3,7 @@
 //! the buffer pool's frames. Taken between statements so a jump anywhere in a
 //! trace starts from a picture, not from a replay of everything before it.
 
-use super::catalog::Index;
 use super::engine::PgEngine;
-use crate::btree::decode_prefix;
 use serde_json::{json, Value};
 
 /// Fill fractions are sent with 3 decimals: enough for a bar, and a 7000-leaf
@@ -17,19 +15,6 @@ fn fill3(f: f64) -> f64 {
 /// Trees up to this many pages send every page's high key (a zoomed-in view
 /// shows them); a bigger tree's keys would dominate the snapshots' size.
 const HIGH_KEYS_UP_TO: usize = 2000;
-
-/// An index key as text, as a student reads it: `(5000)`, `(2026-…, 17)`.
-/// A separator may carry fewer columns (or a heap TID after them): the
-/// columns that decode are shown.
-pub(super) fn key_text(ix: &Index, key: &[u8]) -> String {
-    for n in (1..=ix.key_columns.len()).rev() {
-        if let Ok((values, _)) = decode_prefix(key, &ix.key_columns[..n]) {
-            let cells: Vec<String> = values.iter().map(|v| v.pg_text()).collect();
-            return format!("({})", cells.join(", "));
-        }
-    }
-    "(…)".to_string()
-}
 
 impl PgEngine {
     pub fn snapshot(&self) -> Value {
@@ -51,7 +36,7 @@ impl PgEngine {
                         let high: Vec<Option<String>> = l
                             .pages
                             .iter()
-                            .map(|p| p.high_key.as_deref().map(|k| key_text(ix, k)))
+                            .map(|p| p.high_key.as_deref().map(|k| ix.key_text(k)))
                             .collect();
                         level["high"] = json!(high);
                     }

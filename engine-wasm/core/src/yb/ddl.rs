@@ -280,7 +280,6 @@ impl YbEngine {
     /// it was last recorded.
     pub(super) fn note_cache(&mut self, tserver: usize) {
         let (used, capacity) = (self.caches[tserver].used(), self.caches[tserver].capacity());
-        self.cache_seen.resize(self.caches.len(), 0);
         if self.cache_seen[tserver] != used {
             self.cache_seen[tserver] = used;
             self.trace.detail(|| crate::trace::Event::BlockCache {
@@ -350,7 +349,8 @@ impl YbEngine {
     }
 }
 
-fn sst_summary(s: &crate::lsm::SstInfo) -> crate::trace::SstSummary {
+/// An SST as the trace and the snapshots describe it (keys as hex).
+pub(super) fn sst_summary(s: &crate::lsm::SstInfo) -> crate::trace::SstSummary {
     crate::trace::SstSummary {
         id: s.id,
         bytes: s.file_size,

@@ -3,8 +3,9 @@
 //! hex), and each tablet server's block cache occupancy. Taken between
 //! statements, like pg's.
 
-use super::ddl::hex;
+use super::ddl::sst_summary;
 use super::engine::YbEngine;
+use crate::trace_json::sst_json;
 use serde_json::{json, Value};
 
 impl YbEngine {
@@ -25,12 +26,7 @@ impl YbEngine {
                         let ssts: Vec<Value> = l
                             .ssts
                             .iter()
-                            .map(|f| {
-                                json!({
-                                    "id": f.id, "bytes": f.file_size, "entries": f.entries, "deletes": f.deletes,
-                                    "smallest": hex(&f.smallest), "largest": hex(&f.largest),
-                                })
-                            })
+                            .map(|f| sst_json(&sst_summary(f)))
                             .collect();
                         json!({"level": l.level, "bytes": l.bytes, "ssts": ssts})
                     })

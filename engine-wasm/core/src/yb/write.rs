@@ -72,10 +72,12 @@ impl YbEngine {
             exists = found && live_row(it.value());
         }
         let stats = *it.stats();
-        let rel = t.rel;
+        let (rel, tserver) = (t.rel, t.tserver);
         self.count_reads(tablet, &stats);
         self.charge_reads(&stats);
         self.rel_stats(rel).read.merge(&stats);
+        // The existence check reads blocks: the cache may have filled.
+        self.note_cache(tserver);
         exists
     }
 
@@ -112,8 +114,6 @@ impl YbEngine {
             if self.tablets[tablet].lsm.has_events() {
                 self.drain_tablet(tablet);
             }
-            // The write's existence checks read blocks too.
-            self.note_cache(self.tablets[tablet].tserver);
             if result.is_err() {
                 break;
             }
