@@ -7,6 +7,11 @@
 
 use crate::storage::PageNo;
 
+/// A relation's name as events carry it: shared, so the millions of detail
+/// events a big load builds (most then dropped over budget) copy a pointer, not
+/// the text.
+pub type RelName = std::rc::Rc<str>;
+
 /// An SST as the player draws it: id, size, entries (tombstones among them)
 /// and key range (hex).
 #[derive(Debug, Clone, PartialEq)]
@@ -33,7 +38,7 @@ pub enum Event {
     /// A buffer access to a main-fork page in buffer `frame`: `hit` false
     /// means it was read from storage into that frame.
     PageAccess {
-        relation: String,
+        relation: RelName,
         page: PageNo,
         frame: u32,
         hit: bool,
@@ -42,7 +47,7 @@ pub enum Event {
     /// A page (of fork `fork`: main, fsm, vm) left buffer `frame` to make
     /// room; `written` when it was dirty and written back first.
     PageEvict {
-        relation: String,
+        relation: RelName,
         fork: &'static str,
         page: PageNo,
         frame: u32,
@@ -51,7 +56,7 @@ pub enum Event {
     /// B+tree page `page` at `level` (0: leaf) split: `new_page` is its new
     /// right sibling; a root split also made `new_root`, one level up.
     PageSplit {
-        relation: String,
+        relation: RelName,
         page: PageNo,
         new_page: PageNo,
         level: u32,
@@ -61,18 +66,18 @@ pub enum Event {
         separator: String,
     },
     TupleInsert {
-        relation: String,
+        relation: RelName,
         page: PageNo,
         offset: u16,
     },
     VisibilityChange {
-        relation: String,
+        relation: RelName,
         page: PageNo,
         all_visible: bool,
     },
     /// An index cursor moved onto a leaf.
     CursorStep {
-        relation: String,
+        relation: RelName,
         page: PageNo,
         backward: bool,
     },
@@ -81,32 +86,32 @@ pub enum Event {
     },
     /// An entry went into a tablet's memtable (`bytes`: key and value).
     MemtableInsert {
-        relation: String,
+        relation: RelName,
         tablet: u32,
         bytes: u64,
     },
     /// A tablet's memtable became immutable.
     MemtableSealed {
-        relation: String,
+        relation: RelName,
         tablet: u32,
         entries: u64,
         bytes: u64,
     },
     /// An immutable memtable became SST `sst`.
     Flush {
-        relation: String,
+        relation: RelName,
         tablet: u32,
         sst: SstSummary,
     },
     CompactionStart {
-        relation: String,
+        relation: RelName,
         tablet: u32,
         id: u64,
         inputs: Vec<u64>,
         output_level: u32,
     },
     CompactionFinish {
-        relation: String,
+        relation: RelName,
         tablet: u32,
         id: u64,
         inputs: Vec<u64>,
@@ -127,7 +132,7 @@ pub enum Event {
     },
     /// One read request to a tablet: where it started, what it read.
     ReadRequest {
-        relation: String,
+        relation: RelName,
         tablet: u32,
         seeks: u64,
         nexts: u64,

@@ -78,7 +78,7 @@ pub fn event(e: &Event) -> Value {
             hit,
             dirtied,
         } => json!({
-            "type": "page_access", "relation": relation, "page": page, "frame": frame,
+            "type": "page_access", "relation": &**relation, "page": page, "frame": frame,
             "hit": hit, "dirtied": dirtied,
         }),
         Event::PageEvict {
@@ -88,7 +88,7 @@ pub fn event(e: &Event) -> Value {
             frame,
             written,
         } => json!({
-            "type": "page_evict", "relation": relation, "fork": fork, "page": page,
+            "type": "page_evict", "relation": &**relation, "fork": fork, "page": page,
             "frame": frame, "written": written,
         }),
         Event::PageSplit {
@@ -100,7 +100,7 @@ pub fn event(e: &Event) -> Value {
             new_root,
             separator,
         } => json!({
-            "type": "page_split", "relation": relation, "page": page, "new_page": new_page,
+            "type": "page_split", "relation": &**relation, "page": page, "new_page": new_page,
             "level": level, "root_split": root_split, "new_root": new_root,
             "separator": separator,
         }),
@@ -108,20 +108,22 @@ pub fn event(e: &Event) -> Value {
             relation,
             page,
             offset,
-        } => json!({"type": "tuple_insert", "relation": relation, "page": page, "offset": offset}),
+        } => {
+            json!({"type": "tuple_insert", "relation": &**relation, "page": page, "offset": offset})
+        }
         Event::VisibilityChange {
             relation,
             page,
             all_visible,
         } => {
-            json!({"type": "visibility_change", "relation": relation, "page": page, "all_visible": all_visible})
+            json!({"type": "visibility_change", "relation": &**relation, "page": page, "all_visible": all_visible})
         }
         Event::CursorStep {
             relation,
             page,
             backward,
         } => {
-            json!({"type": "cursor_step", "relation": relation, "page": page, "backward": backward})
+            json!({"type": "cursor_step", "relation": &**relation, "page": page, "backward": backward})
         }
         Event::Checkpoint { pages_written } => {
             json!({"type": "checkpoint", "pages_written": pages_written})
@@ -131,7 +133,7 @@ pub fn event(e: &Event) -> Value {
             tablet,
             bytes,
         } => {
-            json!({"type": "memtable_insert", "relation": relation, "tablet": tablet, "bytes": bytes})
+            json!({"type": "memtable_insert", "relation": &**relation, "tablet": tablet, "bytes": bytes})
         }
         Event::MemtableSealed {
             relation,
@@ -139,7 +141,7 @@ pub fn event(e: &Event) -> Value {
             entries,
             bytes,
         } => {
-            json!({"type": "memtable_sealed", "relation": relation, "tablet": tablet, "entries": entries, "bytes": bytes})
+            json!({"type": "memtable_sealed", "relation": &**relation, "tablet": tablet, "entries": entries, "bytes": bytes})
         }
         // Flat, the SST's id as "sst": what the player has always read.
         Event::Flush {
@@ -147,7 +149,7 @@ pub fn event(e: &Event) -> Value {
             tablet,
             sst,
         } => json!({
-            "type": "flush", "relation": relation, "tablet": tablet, "sst": sst.id,
+            "type": "flush", "relation": &**relation, "tablet": tablet, "sst": sst.id,
             "bytes": sst.bytes, "entries": sst.entries, "deletes": sst.deletes,
             "smallest": sst.smallest, "largest": sst.largest,
         }),
@@ -158,7 +160,7 @@ pub fn event(e: &Event) -> Value {
             inputs,
             output_level,
         } => json!({
-            "type": "compaction_start", "relation": relation, "tablet": tablet, "id": id,
+            "type": "compaction_start", "relation": &**relation, "tablet": tablet, "id": id,
             "inputs": inputs, "output_level": output_level,
         }),
         Event::CompactionFinish {
@@ -172,7 +174,7 @@ pub fn event(e: &Event) -> Value {
             dropped_versions,
             dropped_tombstones,
         } => json!({
-            "type": "compaction_finish", "relation": relation, "tablet": tablet, "id": id,
+            "type": "compaction_finish", "relation": &**relation, "tablet": tablet, "id": id,
             "inputs": inputs, "outputs": outputs.iter().map(sst_json).collect::<Vec<_>>(),
             "read_bytes": read_bytes, "write_bytes": write_bytes,
             "dropped_versions": dropped_versions, "dropped_tombstones": dropped_tombstones,
@@ -192,7 +194,7 @@ pub fn event(e: &Event) -> Value {
             cache_hits,
             cache_misses,
         } => json!({
-            "type": "read_request", "relation": relation, "tablet": tablet, "seeks": seeks,
+            "type": "read_request", "relation": &**relation, "tablet": tablet, "seeks": seeks,
             "nexts": nexts, "prevs": prevs, "rows": rows, "cache_hits": cache_hits,
             "cache_misses": cache_misses,
         }),

@@ -292,7 +292,11 @@ impl Page {
             payload: self.payload(k),
             size: self.tuple_size(k),
         };
+        // The new page will fill up to what this one holds: size it so once
+        // instead of growing it by doubling (a load splits thousands of pages).
         let mut right = Page::new(self.level);
+        right.slots.reserve(self.slots.capacity());
+        right.arena.reserve(self.arena.capacity());
         for (j, s) in self.slots.range(k..).enumerate() {
             if j == 0 && !self.is_leaf() {
                 right.push_slot(&[], 0, MINUS_INFINITY_BYTES);
@@ -355,7 +359,8 @@ impl Page {
         if self.garbage < 64 || self.garbage * 2 < self.arena.len() as u32 {
             return;
         }
-        let mut arena = Vec::with_capacity(self.arena.len() - self.garbage as usize);
+        // Keep the capacity: the page refills after a split (bounded by the page size).
+        let mut arena = Vec::with_capacity(self.arena.capacity());
         for s in &mut self.slots {
             let start = s.off as usize;
             s.off = arena.len() as u32;

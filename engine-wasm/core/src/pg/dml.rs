@@ -124,7 +124,7 @@ impl PgEngine {
         for s in &outcome.splits {
             let ix = self.catalog.index(index);
             self.io.trace.push(Event::PageSplit {
-                relation: ix.name.clone(),
+                relation: self.io.names[ix.rel as usize].clone(),
                 page: s.left,
                 new_page: s.right,
                 level: u32::from(s.level),
@@ -383,7 +383,7 @@ impl PgEngine {
     fn vacuum_table(&mut self, id: usize) -> Result<(), SqlError> {
         let t = self.catalog.table_mut(id);
         t.vm_exists = true;
-        let (rel, name, heap) = (t.rel, t.name.clone(), &mut t.heap);
+        let (rel, name, heap) = (t.rel, self.io.names[t.rel as usize].clone(), &mut t.heap);
         let (prune, stats) = self.io.rel(rel, Fork::Main, |io| heap.vacuum_prune(io))?;
         self.count(rel, &stats);
         self.vm_accesses(rel, &prune.vm_accesses)?;

@@ -208,7 +208,7 @@ impl PgEngine {
         metrics.add("wal_bytes", wal.bytes as f64);
         let mut relations = RelationMetrics::default();
         for (rel, s) in std::mem::take(&mut self.rel_stats).iter().enumerate() {
-            let name = self.io.names.get(rel).map_or("?", String::as_str);
+            let name = self.io.names.get(rel).map_or("?", |n| &**n);
             for (metric, v) in s.metrics() {
                 metrics.add(metric, v as f64);
                 relations.add(name, metric, v as f64);

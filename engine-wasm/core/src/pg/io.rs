@@ -9,7 +9,7 @@ use crate::buffer_pool::{
 };
 use crate::clock::{Clock, CostModel};
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::trace::{Event, Trace};
+use crate::trace::{Event, RelName, Trace};
 
 /// The buffer pool plus what every access must update.
 pub struct Io {
@@ -18,7 +18,7 @@ pub struct Io {
     pub cost: CostModel,
     pub trace: Trace,
     /// Relation names by id, for trace events and per-relation metrics.
-    pub names: Vec<String>,
+    pub names: Vec<RelName>,
 }
 
 /// Charges time and records trace events for each buffer access.
@@ -26,7 +26,7 @@ struct Observer<'a> {
     clock: &'a mut Clock,
     cost: &'a CostModel,
     trace: &'a mut Trace,
-    names: &'a [String],
+    names: &'a [RelName],
 }
 
 impl BufferObserver for Observer<'_> {
@@ -37,7 +37,12 @@ impl BufferObserver for Observer<'_> {
             AccessKind::Read => self.cost.device_read_us,
         };
         self.clock.advance_us(us);
-        let name = |rel: RelId| self.names.get(rel as usize).cloned().unwrap_or_default();
+        let name = |rel: RelId| {
+            self.names
+                .get(rel as usize)
+                .cloned()
+                .unwrap_or_else(|| "?".into())
+        };
         if let Some(ev) = o.evicted {
             if ev.written_back {
                 self.clock.advance_us(self.cost.device_write_us);
@@ -94,7 +99,7 @@ impl Io {
 
     /// Registers a relation name and returns its id.
     pub fn add_relation(&mut self, name: &str) -> RelId {
-        self.names.push(name.to_string());
+        self.names.push(name.into());
         (self.names.len() - 1) as RelId
     }
 }

@@ -200,7 +200,7 @@ impl PgEngine {
         buffers: &mut BufferStats,
     ) -> Result<u64, SqlError> {
         let ix = self.catalog.index(index);
-        let (irel, iname, table) = (ix.rel, ix.name.clone(), ix.table);
+        let (irel, iname, table) = (ix.rel, self.io.names[ix.rel as usize].clone(), ix.table);
         let t = self.catalog.table(table);
         let (hrel, vm_exists) = (t.rel, t.vm_exists);
         let direction = match dir {

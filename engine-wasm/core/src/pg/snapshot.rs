@@ -65,11 +65,7 @@ impl PgEngine {
             .frames()
             .filter_map(|f| {
                 let tag = f.tag?;
-                let rel = self
-                    .io
-                    .names
-                    .get(tag.rel as usize)
-                    .map_or("?", String::as_str);
+                let rel = self.io.names.get(tag.rel as usize).map_or("?", |n| &**n);
                 Some(json!([f.frame, rel, tag.fork.name(), tag.page, f.dirty]))
             })
             .collect();

@@ -72,7 +72,7 @@ impl YbEngine {
     }
 
     fn new_rel(&mut self, name: &str) -> usize {
-        self.names.push(name.to_string());
+        self.names.push(name.into());
         self.names.len() - 1
     }
 

@@ -16,7 +16,7 @@ use crate::scenario::Outcome;
 use crate::settings::Settings;
 use crate::sql::ast::Statement;
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::trace::Trace;
+use crate::trace::{RelName, Trace};
 
 pub struct YbEngine {
     pub(super) settings: Settings,
@@ -31,7 +31,7 @@ pub struct YbEngine {
     /// Each cache's bytes as last recorded in the trace.
     pub(super) cache_seen: Vec<u64>,
     /// Relation names by metrics id.
-    pub(super) names: Vec<String>,
+    pub(super) names: Vec<RelName>,
     /// Counters of the statement being run, by relation id.
     pub(super) stats: Vec<RelStats>,
     pub(super) metrics: Metrics,
@@ -282,8 +282,8 @@ impl YbEngine {
             replicas: self.take_replicas(),
             ..RelationMetrics::default()
         };
-        let mut add = |rel: usize, name: &'static str, v: f64, names: &[String]| {
-            let rname = names.get(rel).map_or("?", String::as_str);
+        let mut add = |rel: usize, name: &'static str, v: f64, names: &[RelName]| {
+            let rname = names.get(rel).map_or("?", |n| &**n);
             metrics.add(name, v);
             relations.add(rname, name, v);
         };
@@ -376,7 +376,7 @@ impl YbEngine {
                 };
                 if !metrics.is_empty() {
                     out.push(crate::metrics::ReplicaMetrics {
-                        relation: relation.clone(),
+                        relation: relation.to_string(),
                         tablet: tablet as u32,
                         tserver,
                         leader: i == 0,

@@ -33,7 +33,7 @@ impl YbEngine {
                     .collect();
                 json!({
                     "tablet": id,
-                    "relation": self.names.get(t.rel).map_or("?", String::as_str),
+                    "relation": self.names.get(t.rel).map_or("?", |n| &**n),
                     "tserver": t.tserver,
                     "write_buffer_size": s.write_buffer_size,
                     "memtable": mem(&s.memtable),
