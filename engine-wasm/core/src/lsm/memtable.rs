@@ -14,6 +14,7 @@
 //! the skip list — in key order, each link starting next to the previous one —
 //! only when a write follows such a read. A pure write burst is thus sorted once
 //! (cheap, cache-friendly), and reads interleaved with writes see a short tail.
+//! A write whose position the last read already found is linked at once.
 
 use std::cell::OnceCell;
 use std::cmp::Ordering;
@@ -73,7 +74,13 @@ impl Memtable {
             self.link_tail();
         }
         let (node, height) = self.list.alloc(key, super::types::pack(seq, kind), value);
-        self.tail.push(node);
+        // A write right after a read of the same key (DocDB's conflict check and
+        // uniqueness read) lands where that read left the splice: link it now,
+        // before the next read moves the splice away and a later link of it
+        // needs a full descent again.
+        if !(self.tail.is_empty() && self.list.link_if_at_splice(node)) {
+            self.tail.push(node);
+        }
         let ikey = key.len() as u64 + 8;
         let v = value.len() as u64;
         self.bytes += varint_len(ikey) as u64 + ikey + varint_len(v) as u64 + v + 8 * height as u64;

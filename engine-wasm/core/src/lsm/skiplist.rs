@@ -264,6 +264,17 @@ impl SkipList {
         self.len += 1;
     }
 
+    /// Links `node` now if the splice already brackets it (the last search or
+    /// link ended next to it), which costs a few comparisons; false otherwise.
+    pub(crate) fn link_if_at_splice(&mut self, node: u32) -> bool {
+        let (prev, next) = (self.splice_prev.get(), self.splice_next.get());
+        if !self.brackets(&prev, &next, 0, &self.target_of(node)) {
+            return false;
+        }
+        self.link(node);
+        true
+    }
+
     /// Allocates and links (tests; the memtable links in batches).
     #[cfg(test)]
     pub(crate) fn insert(&mut self, key: &[u8], trailer: u64, value: &[u8]) -> Option<usize> {
@@ -440,12 +451,26 @@ mod tests {
             }
             // Insert right where the seek went (DocDB's pattern) or elsewhere.
             let key = if rng.below(2) == 0 {
-                probe
+                probe.clone()
             } else {
                 key_of(rng.below(2000))
             };
             let tr = pack(i + 1, ValueKind::Put);
-            list.insert(&key, tr, b"v").expect("fits");
+            let same_place = key == probe;
+            if i % 2 == 0 {
+                list.insert(&key, tr, b"v").expect("fits");
+            } else {
+                // The memtable's path: link at once only where the seek left
+                // the splice; a newer version of the probed key always is.
+                let (node, _) = list.alloc(&key, tr, b"v");
+                let linked = list.link_if_at_splice(node);
+                if same_place {
+                    assert!(linked, "a write at the probed key is at the splice");
+                }
+                if !linked {
+                    list.link(node);
+                }
+            }
             let at =
                 model.partition_point(|(k, t2)| cmp_internal(k, *t2, &key, tr) == Ordering::Less);
             model.insert(at, (key, tr));
