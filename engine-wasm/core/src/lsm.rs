@@ -2,8 +2,8 @@
 //! over opaque byte keys.
 //!
 //! Entries are versions: (user key, sequence number, Put | Delete). Writes go to
-//! a memtable (a skip list with RocksDB's memory accounting); a full memtable is
-//! sealed and flushed to an L0 SST; compaction merges SSTs by a leveled or a
+//! a memtable (with the memory accounting of RocksDB's skip list); a full
+//! memtable is sealed and flushed to an L0 SST; compaction merges SSTs by a leveled or a
 //! universal (size-tiered) policy, dropping versions no snapshot can see and
 //! tombstones once nothing older lies below. Reads merge the memtables and SSTs,
 //! showing the newest visible version of each key.
@@ -37,7 +37,7 @@
 //! ```
 //!
 //! - `types`, `options`, `error`: keys, knobs, refusals.
-//! - `skiplist`, `memtable`, `write_batch`: the write buffer.
+//! - `memtable_rep`, `memtable`, `write_batch`: the write buffer.
 //! - `block`, `index`, `bloom`, `filter`, `sst_builder`, `sst`, `properties`: tables.
 //! - `block_cache`: the LRU cache of blocks.
 //! - `mem_cursor`, `table_cursor`, `level_cursor`, `merging`, `iterator`, `read`,
@@ -65,6 +65,7 @@ mod iterator;
 mod level_cursor;
 mod mem_cursor;
 mod memtable;
+mod memtable_rep;
 mod merging;
 mod options;
 mod properties;
@@ -72,7 +73,6 @@ mod read;
 mod read_ctx;
 mod read_options;
 mod read_stats;
-mod skiplist;
 mod sst;
 mod sst_builder;
 mod stats;

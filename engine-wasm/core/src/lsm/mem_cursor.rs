@@ -1,9 +1,9 @@
-//! Cursors over a memtable: its linked skip list, and its sorted tail of entries
+//! Cursors over a memtable: its linked nodes, and its sorted tail of entries
 //! not linked yet. No block reads: memtables are in memory.
 
 use super::memtable::Memtable;
+use super::memtable_rep::{HEAD, NIL};
 use super::read_stats::Position;
-use super::skiplist::{HEAD, NIL};
 
 /// A cursor over one memtable (no block reads: memtables are in memory).
 pub(crate) struct MemCursor<'a> {
@@ -53,7 +53,7 @@ impl<'a> MemCursor<'a> {
         self.node = Self::or_nil(self.mem.list().find_last_at_or_before(key, trailer));
     }
     pub(crate) fn seek_to_first(&mut self) {
-        self.node = self.mem.list().next(HEAD, 0);
+        self.node = self.mem.list().next(HEAD);
     }
     pub(crate) fn seek_to_last(&mut self) {
         self.node = Self::or_nil(self.mem.list().last());
@@ -61,11 +61,11 @@ impl<'a> MemCursor<'a> {
     #[inline]
     pub(crate) fn next(&mut self) {
         if self.valid() {
-            self.node = self.mem.list().next(self.node, 0);
+            self.node = self.mem.list().next(self.node);
         }
     }
-    /// A skip list has no back links: find the last node before this one, as
-    /// RocksDB's memtable iterator does (O(log n)).
+    /// Nodes have no back links: find the last node before this one, as
+    /// RocksDB's skip-list iterator does (O(log n)).
     pub(crate) fn prev(&mut self) {
         if self.valid() {
             let (k, t) = (self.key(), self.trailer());

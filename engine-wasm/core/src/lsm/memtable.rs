@@ -7,11 +7,11 @@
 //! (arena block slack is not modelled). A sealed memtable is immutable until a
 //! flush turns it into an L0 SST.
 //!
-//! Linking a random key into a large skip list costs ~30 scattered node visits,
+//! Linking a random key into a large memtable costs a few scattered cache misses,
 //! which would make bulk loads of random keys memory-bound. So a write only
 //! appends its node; the unlinked *tail* is sorted once when a read or a flush
 //! first needs it (kept in a `OnceCell`, so reads stay `&self`), and linked into
-//! the skip list — in key order, each link starting next to the previous one —
+//! the ordered structure — in key order, each link starting next to the previous one —
 //! only when a write follows such a read. A pure write burst is thus sorted once
 //! (cheap, cache-friendly), and reads interleaved with writes see a short tail.
 //! A write whose position the last read already found is linked at once.
@@ -20,14 +20,14 @@ use std::cell::OnceCell;
 use std::cmp::Ordering;
 
 use super::error::LsmError;
-use super::skiplist::{SkipList, HEAD, NIL};
+use super::memtable_rep::{MemTableRep, HEAD, NIL};
 use super::types::{seek_trailer, trailer_kind, varint_len, SeqNo, ValueKind, MAX_SEQ};
 
 /// A memtable (mutable until sealed).
 #[derive(Debug, Clone)]
 pub struct Memtable {
     id: u64,
-    list: SkipList,
+    list: MemTableRep,
     /// Allocated, unlinked nodes, in write order.
     tail: Vec<u32>,
     /// The tail in internal-key order, once a read or flush asked for it.
@@ -44,7 +44,7 @@ impl Memtable {
     pub(crate) fn new(id: u64) -> Self {
         Memtable {
             id,
-            list: SkipList::new(id.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
+            list: MemTableRep::new(id.wrapping_mul(0x9E37_79B9_7F4A_7C15)),
             tail: Vec::new(),
             sorted_tail: OnceCell::new(),
             bytes: 0,
@@ -94,7 +94,7 @@ impl Memtable {
         Ok(())
     }
 
-    /// Links the tail into the skip list in key order.
+    /// Links the tail into the ordered structure in key order.
     fn link_tail(&mut self) {
         let sorted = self.sorted_tail.take().unwrap_or_else(|| self.sort_tail());
         for n in sorted {
@@ -150,7 +150,7 @@ impl Memtable {
         (!self.is_empty()).then_some((self.smallest_seq, self.largest_seq))
     }
 
-    pub(crate) fn list(&self) -> &SkipList {
+    pub(crate) fn list(&self) -> &MemTableRep {
         &self.list
     }
 
@@ -181,7 +181,7 @@ impl Memtable {
     ) -> Result<(), LsmError> {
         let list = &self.list;
         let tail = self.sorted_tail();
-        let (mut n, mut i) = (list.next(HEAD, 0), 0);
+        let (mut n, mut i) = (list.next(HEAD), 0);
         loop {
             let take_tail = match (n != NIL, i < tail.len()) {
                 (false, false) => return Ok(()),
@@ -193,7 +193,7 @@ impl Memtable {
                 tail[i - 1]
             } else {
                 let cur = n;
-                n = list.next(n, 0);
+                n = list.next(n);
                 cur
             };
             f(list.key(node), list.trailer(node), list.value(node))?;
