@@ -75,10 +75,10 @@ impl Memtable {
         }
         let (node, height) = self.list.alloc(key, super::types::pack(seq, kind), value);
         // A write right after a read of the same key (DocDB's conflict check and
-        // uniqueness read) lands where that read left the splice: link it now,
-        // before the next read moves the splice away and a later link of it
-        // needs a full descent again.
-        if !(self.tail.is_empty() && self.list.link_if_at_splice(node)) {
+        // uniqueness read) lands where that read left the search hint: link it
+        // now, before the next read moves the hint away and a later link of it
+        // needs a full search again.
+        if !(self.tail.is_empty() && self.list.link_if_at_hint(node)) {
             self.tail.push(node);
         }
         let ikey = key.len() as u64 + 8;

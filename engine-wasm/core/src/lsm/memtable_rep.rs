@@ -109,8 +109,7 @@ struct Block {
     ids: Vec<u32>,
 }
 
-/// A place among the linked nodes: before entry `pos` of the `block`-th block
-/// in key order.
+/// A place among the linked nodes: before entry `pos` of block `block`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Position {
     block: usize,
@@ -121,12 +120,9 @@ struct Position {
 pub(crate) struct MemTableRep {
     arena: Vec<u8>,
     slab: Vec<u64>,
-    /// Blocks where they were made (a split appends one)...
+    /// Blocks in key order.
     blocks: Vec<Block>,
-    /// ... and their indexes in key order: a split moves 4 bytes per later
-    /// block here, not the blocks themselves.
-    order: Vec<u32>,
-    /// Each block's first prefix and node id in key order, for the top-level search.
+    /// Each block's first prefix and node id, for the top-level search.
     first_prefixes: Vec<u64>,
     first_ids: Vec<u32>,
     len: usize,
@@ -143,7 +139,6 @@ impl MemTableRep {
             arena: Vec::new(),
             slab,
             blocks: Vec::new(),
-            order: Vec::new(),
             first_prefixes: Vec::new(),
             first_ids: Vec::new(),
             len: 0,
@@ -213,11 +208,7 @@ impl MemTableRep {
     /// Order of node `n` against the target.
     #[inline]
     fn cmp(&self, n: u32, t: &Target) -> Ordering {
-        let prefix = self.word(n, PREFIX);
-        if prefix != t.prefix {
-            return prefix.cmp(&t.prefix);
-        }
-        self.cmp_full(n, t)
+        self.cmp_entry(self.word(n, PREFIX), n, t)
     }
 
     /// Order of a block entry (its prefix known without touching the node).
@@ -243,26 +234,20 @@ impl MemTableRep {
     fn search(&self, before: impl Fn(u64, u32) -> bool) -> Position {
         let starts_before = |i: usize| before(self.first_prefixes[i], self.first_ids[i]);
         // The target belongs in the last block that starts before it.
-        let Some(block) = first_false(0, self.order.len(), starts_before).checked_sub(1) else {
+        let Some(block) = first_false(0, self.blocks.len(), starts_before).checked_sub(1) else {
             return Position { block: 0, pos: 0 };
         };
-        let b = self.block(block);
+        let b = &self.blocks[block];
         let pos = first_false(1, b.ids.len(), |i| before(b.prefixes[i], b.ids[i]));
         Position { block, pos }
-    }
-
-    /// The block `rank`-th in key order.
-    #[inline]
-    fn block(&self, rank: usize) -> &Block {
-        &self.blocks[self.order[rank] as usize]
     }
 
     /// The node just before `at`, or `HEAD`.
     fn node_before(&self, at: Position) -> u32 {
         match at.pos.checked_sub(1) {
-            Some(p) => self.block(at.block).ids[p],
+            Some(p) => self.blocks[at.block].ids[p],
             None => match at.block.checked_sub(1) {
-                Some(b) => *self.block(b).ids.last().expect("blocks are never empty"),
+                Some(b) => *self.blocks[b].ids.last().expect("blocks are never empty"),
                 None => HEAD,
             },
         }
@@ -277,21 +262,21 @@ impl MemTableRep {
             && (next == NIL || self.cmp(next, t) != Ordering::Less)
     }
 
-    fn valid(&self, at: Position) -> bool {
-        match self.order.get(at.block) {
-            Some(&b) => at.pos <= self.blocks[b as usize].ids.len(),
-            None => self.order.is_empty() && at == Position { block: 0, pos: 0 },
-        }
+    /// The hint, if the target goes there.
+    fn at_hint(&self, t: &Target) -> Option<Position> {
+        let hint = self.hint.get();
+        let valid = match self.blocks.get(hint.block) {
+            Some(b) => hint.pos <= b.ids.len(),
+            None => self.blocks.is_empty() && hint == Position { block: 0, pos: 0 },
+        };
+        (valid && self.brackets(hint, t)).then_some(hint)
     }
 
     /// Where the target goes among the linked nodes (the hint first).
     fn place_of(&self, t: &Target) -> Position {
-        let hint = self.hint.get();
-        let at = if self.valid(hint) && self.brackets(hint, t) {
-            hint
-        } else {
-            self.search(|p, n| self.cmp_entry(p, n, t) == Ordering::Less)
-        };
+        let at = self
+            .at_hint(t)
+            .unwrap_or_else(|| self.search(|p, n| self.cmp_entry(p, n, t) == Ordering::Less));
         self.hint.set(at);
         at
     }
@@ -339,12 +324,11 @@ impl MemTableRep {
 
     /// Links `node` now if the last search ended where it goes (a few
     /// comparisons); false otherwise.
-    pub(crate) fn link_if_at_splice(&mut self, node: u32) -> bool {
-        let hint = self.hint.get();
-        if !(self.valid(hint) && self.brackets(hint, &self.target_of(node))) {
+    pub(crate) fn link_if_at_hint(&mut self, node: u32) -> bool {
+        let Some(at) = self.at_hint(&self.target_of(node)) else {
             return false;
-        }
-        self.link_at(node, hint);
+        };
+        self.link_at(node, at);
         true
     }
 
@@ -353,14 +337,12 @@ impl MemTableRep {
         self.set_next(node, self.next(prev));
         self.set_next(prev, node);
         let prefix = self.word(node, PREFIX);
-        if self.order.is_empty() {
+        if self.blocks.is_empty() {
             self.blocks.push(Block::default());
-            self.order.push(0);
             self.first_prefixes.push(0);
             self.first_ids.push(NIL);
         }
-        let slot = self.order[at.block] as usize;
-        let b = &mut self.blocks[slot];
+        let b = &mut self.blocks[at.block];
         b.prefixes.insert(at.pos, prefix);
         b.ids.insert(at.pos, node);
         if at.pos == 0 {
@@ -371,17 +353,16 @@ impl MemTableRep {
             block: at.block,
             pos: at.pos + 1,
         };
-        if self.blocks[slot].ids.len() > BLOCK_CAP {
+        if self.blocks[at.block].ids.len() > BLOCK_CAP {
             let half = BLOCK_CAP / 2;
-            let b = &mut self.blocks[slot];
+            let b = &mut self.blocks[at.block];
             let right = Block {
                 prefixes: b.prefixes.split_off(half),
                 ids: b.ids.split_off(half),
             };
             self.first_prefixes.insert(at.block + 1, right.prefixes[0]);
             self.first_ids.insert(at.block + 1, right.ids[0]);
-            self.order.insert(at.block + 1, self.blocks.len() as u32);
-            self.blocks.push(right);
+            self.blocks.insert(at.block + 1, right);
             if after.pos > half {
                 after = Position {
                     block: at.block + 1,
@@ -440,9 +421,9 @@ impl MemTableRep {
 
     /// The last node, or `HEAD` when empty.
     pub(crate) fn last(&self) -> u32 {
-        self.order
+        self.blocks
             .last()
-            .and_then(|&b| self.blocks[b as usize].ids.last().copied())
+            .and_then(|b| b.ids.last().copied())
             .unwrap_or(HEAD)
     }
 }
@@ -465,10 +446,9 @@ mod tests {
 
     /// The blocks list exactly the linked nodes, in order, each within its cap,
     /// with the right first entries; the splits happened (no block over the cap).
-    fn check_levels(list: &MemTableRep) {
+    fn check_blocks(list: &MemTableRep) {
         let mut n = list.next(HEAD);
-        for bi in 0..list.order.len() {
-            let b = list.block(bi);
+        for (bi, b) in list.blocks.iter().enumerate() {
             assert!(!b.ids.is_empty() && b.ids.len() <= BLOCK_CAP);
             assert_eq!(b.ids.len(), b.prefixes.len());
             assert_eq!(
@@ -482,8 +462,7 @@ mod tests {
             }
         }
         assert_eq!(n, NIL, "every linked node is in a block");
-        assert_eq!(list.blocks.len(), list.order.len());
-        assert_eq!(list.order.len(), list.first_ids.len());
+        assert_eq!(list.blocks.len(), list.first_ids.len());
         let linked: usize = list.blocks.iter().map(|b| b.ids.len()).sum();
         assert_eq!(linked, list.len());
     }
@@ -510,7 +489,7 @@ mod tests {
             }
             expected.sort_by(|a, b| cmp_internal(&a.0, a.1, &b.0, b.1));
             assert_eq!(collect(&list), expected, "pattern {pattern}");
-            check_levels(&list);
+            check_blocks(&list);
             assert_eq!(list.len(), 3000);
         }
     }
@@ -549,7 +528,7 @@ mod tests {
         assert_eq!(MemTableRep::new(3).last(), HEAD);
     }
 
-    /// Seeks move the splice that inserts start from: interleaved seeks (repeated,
+    /// Seeks move the hint that inserts start from: interleaved seeks (repeated,
     /// near, far) and inserts must keep every seek answer and the order exact.
     #[test]
     fn seeks_between_inserts_leave_the_list_exact() {
@@ -586,11 +565,11 @@ mod tests {
                 list.insert(&key, tr, b"v").expect("fits");
             } else {
                 // The memtable's path: link at once only where the seek left
-                // the splice; a newer version of the probed key always is.
+                // the hint; a newer version of the probed key always is.
                 let (node, _) = list.alloc(&key, tr, b"v");
-                let linked = list.link_if_at_splice(node);
+                let linked = list.link_if_at_hint(node);
                 if same_place {
-                    assert!(linked, "a write at the probed key is at the splice");
+                    assert!(linked, "a write at the probed key is at the hint");
                 }
                 if !linked {
                     list.link(node);
@@ -601,7 +580,7 @@ mod tests {
             model.insert(at, (key, tr));
         }
         assert_eq!(collect(&list), model);
-        check_levels(&list);
+        check_blocks(&list);
     }
 }
 
@@ -665,7 +644,7 @@ mod proptests {
                         };
                         let t = pack(seq, ValueKind::Put);
                         let (node, _) = rep.alloc(&k, t, b"v");
-                        if !rep.link_if_at_splice(node) {
+                        if !rep.link_if_at_hint(node) {
                             rep.link(node);
                         }
                         model.insert((k, Reverse(t)), ());
