@@ -4,6 +4,8 @@
 //! and converts the result. Panics are reported to JavaScript *before* wasm traps,
 //! so the page can show a readable message instead of "unreachable".
 
+mod allocator;
+
 use std::sync::Once;
 use wasm_bindgen::prelude::*;
 
