@@ -9,6 +9,7 @@ pub mod btree;
 pub mod buffer_pool;
 pub mod clock;
 pub mod exec;
+mod key_order;
 pub mod lsm;
 pub mod metrics;
 pub mod net;

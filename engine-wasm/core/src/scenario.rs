@@ -137,6 +137,7 @@ pub fn settings_with(overrides: &[(String, String)]) -> Result<Settings, SqlErro
         s.set(name, value)
             .map_err(|e| SqlError::new(ErrorKind::Setting, e.to_string()))?;
     }
+    s.start_session();
     Ok(s)
 }
 

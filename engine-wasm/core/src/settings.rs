@@ -26,6 +26,9 @@ use std::time::Duration;
 pub struct Settings {
     /// One value per [`REGISTRY`] entry, in the same order.
     values: Vec<Value>,
+    /// What RESET returns to (PostgreSQL's `reset_val`): the defaults, plus what
+    /// the run was started with (`--set`, a lesson's settings).
+    session: Vec<Value>,
 }
 
 /// One row of the settings list the UI shows (like `pg_settings`).
@@ -57,8 +60,11 @@ impl Default for Settings {
 impl Settings {
     /// Every setting at its default.
     pub fn new() -> Settings {
-        let values = REGISTRY.iter().map(|d| d.kind.default_value()).collect();
-        Settings { values }
+        let values: Vec<Value> = REGISTRY.iter().map(|d| d.kind.default_value()).collect();
+        Settings {
+            session: values.clone(),
+            values,
+        }
     }
 
     /// The definition of `name`, or PostgreSQL's error for an unknown one.
@@ -66,11 +72,17 @@ impl Settings {
         Ok(find(name)?.1)
     }
 
+    /// Makes the current values the ones RESET returns to: a run's settings
+    /// are its session's configuration.
+    pub fn start_session(&mut self) {
+        self.session = self.values.clone();
+    }
+
     /// `SET name = text`. `DEFAULT` (unquoted) resets, as in PostgreSQL.
     pub fn set(&mut self, name: &str, text: &str) -> Result<&'static SettingDef, SettingError> {
         let (i, def) = find(name)?;
         if text.trim().eq_ignore_ascii_case("default") {
-            self.values[i] = def.kind.default_value();
+            self.values[i] = self.session[i];
         } else {
             self.values[i] = parse::parse_value(def, text)?;
         }
@@ -92,16 +104,16 @@ impl Settings {
         }
     }
 
-    /// `RESET name`.
+    /// `RESET name`: back to the session's value.
     pub fn reset(&mut self, name: &str) -> Result<&'static SettingDef, SettingError> {
         let (i, def) = find(name)?;
-        self.values[i] = def.kind.default_value();
+        self.values[i] = self.session[i];
         Ok(def)
     }
 
     /// `RESET ALL`.
     pub fn reset_all(&mut self) {
-        *self = Settings::new();
+        self.values.clone_from(&self.session);
     }
 
     /// `SHOW name`, formatted as PostgreSQL prints it.

@@ -20,6 +20,7 @@
 //! reading it, and index keys ordered by time arrive in order — is placed with
 //! two comparisons.
 
+use crate::key_order::{abbrev as prefix_of, cmp_bytes};
 use std::cell::Cell;
 use std::cmp::Ordering;
 
@@ -38,37 +39,6 @@ const TRAILER: usize = 1;
 const WHERE: usize = 2;
 const SIZES: usize = 3;
 const NEXT: usize = 4;
-
-/// The first 8 bytes of a key as a big-endian number (zero-padded): comparing two
-/// prefixes orders keys unless the prefixes are equal.
-#[inline]
-fn prefix_of(key: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    let n = key.len().min(8);
-    b[..n].copy_from_slice(&key[..n]);
-    u64::from_be_bytes(b)
-}
-
-/// Byte order of two keys whose zero-padded first 8 bytes are equal: the rest
-/// compared 8 bytes at a time. (In wasm `memcmp` is a byte loop, and DocDB keys
-/// tie on their first 8 bytes often: this was a tenth of a wasm load.)
-#[inline]
-fn cmp_after_prefix(a: &[u8], b: &[u8]) -> Ordering {
-    if a.len() < 8 || b.len() < 8 {
-        return a.cmp(b);
-    }
-    let (mut a, mut b) = (&a[8..], &b[8..]);
-    while a.len() >= 8 && b.len() >= 8 {
-        let (x, y) = (prefix_of(a), prefix_of(b));
-        if x != y {
-            return x.cmp(&y);
-        }
-        (a, b) = (&a[8..], &b[8..]);
-    }
-    // Zero-padded, the tails order as bytes do unless one is the other plus
-    // zeros: then the shorter comes first.
-    prefix_of(a).cmp(&prefix_of(b)).then(a.len().cmp(&b.len()))
-}
 
 /// A search target: key, its prefix, trailer.
 #[derive(Clone, Copy)]
@@ -223,7 +193,7 @@ impl MemTableRep {
     /// Order once the 8-byte prefixes tie.
     #[inline]
     fn cmp_full(&self, n: u32, t: &Target) -> Ordering {
-        match cmp_after_prefix(self.key(n), t.key) {
+        match cmp_bytes(self.key(n), t.key) {
             Ordering::Equal => t.trailer.cmp(&self.trailer(n)),
             other => other,
         }
@@ -492,22 +462,6 @@ mod tests {
             check_blocks(&list);
             assert_eq!(list.len(), 3000);
         }
-    }
-
-    #[test]
-    fn compares_after_the_prefix_as_bytes_do() {
-        let mut rng = Rng::new(3);
-        for _ in 0..20_000 {
-            let mut a = b"samepfx!".to_vec();
-            let mut b = a.clone();
-            for k in [&mut a, &mut b] {
-                for _ in 0..rng.below(20) {
-                    k.push(b"ab\x00\xff"[rng.below(4) as usize]);
-                }
-            }
-            assert_eq!(cmp_after_prefix(&a, &b), a.cmp(&b), "{a:?} {b:?}");
-        }
-        assert_eq!(cmp_after_prefix(b"ab", b"ab\x00"), Ordering::Less);
     }
 
     #[test]

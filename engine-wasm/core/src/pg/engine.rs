@@ -152,7 +152,11 @@ impl PgEngine {
             Statement::Vacuum { table } => self.vacuum(table.as_deref()),
             Statement::Set { name, value } => self.set(name, value),
             Statement::Reset { name } => {
-                self.settings.reset(name).map_err(setting_error)?;
+                match name {
+                    Some(name) => _ = self.settings.reset(name).map_err(setting_error)?,
+                    None => self.settings.reset_all(),
+                }
+                self.io.cost = cost_model(&self.settings)?;
                 Ok(Outcome::tag("RESET"))
             }
             Statement::Show { name } => {

@@ -274,6 +274,23 @@ fn default_reset_and_reset_all() {
 }
 
 #[test]
+fn reset_returns_to_the_session_values_not_the_defaults() {
+    // A run started with --set shared_buffers=16MB: that is its configuration.
+    let mut s = Settings::new();
+    s.set("shared_buffers", "16MB").unwrap();
+    s.start_session();
+    s.set("shared_buffers", "1MB").unwrap();
+    s.set("yb_fetch_row_limit", "7").unwrap();
+    s.reset("shared_buffers").unwrap();
+    assert_eq!(s.show("shared_buffers").unwrap(), "16MB");
+    s.set("shared_buffers", "DEFAULT").unwrap();
+    assert_eq!(s.show("shared_buffers").unwrap(), "16MB");
+    s.reset_all();
+    assert_eq!(s.show("yb_fetch_row_limit").unwrap(), "1024");
+    assert_eq!(s.changed(), [("shared_buffers", "16MB".to_string())]);
+}
+
+#[test]
 fn cli_assignments() {
     let mut s = Settings::new();
     s.apply_assignment("yb_fetch_row_limit=50000").unwrap();

@@ -290,8 +290,9 @@ pub enum Statement {
         name: String,
         value: String,
     },
+    /// `RESET name`, or `RESET ALL` (no name).
     Reset {
-        name: String,
+        name: Option<String>,
     },
     Show {
         name: String,

@@ -145,6 +145,15 @@ fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {
             }
         }
         sp::Statement::Set(set) => convert_set(set)?,
+        sp::Statement::Reset(r) => match r.reset {
+            sp::Reset::ALL => Statement::Reset { name: None },
+            sp::Reset::ConfigurationParameter(name) => Statement::Reset {
+                name: Some(object_name(&name)),
+            },
+            sp::Reset::SessionAuthorization => {
+                return Err(unsupported("\"RESET SESSION AUTHORIZATION\""))
+            }
+        },
         sp::Statement::ShowVariable { variable } => Statement::Show {
             name: variable
                 .iter()

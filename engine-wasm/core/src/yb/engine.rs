@@ -47,6 +47,26 @@ pub struct YbEngine {
     pub(super) per_tablet: Vec<[u64; 4]>,
     /// Buffers reused by every row written (a load writes millions).
     pub(super) write_bufs: WriteBuffers,
+    pub(super) write_settings: WriteSettings,
+}
+
+/// The settings every written row needs, read once per change rather than
+/// looked up by name per row.
+#[derive(Debug, Clone, Copy)]
+pub(super) struct WriteSettings {
+    /// Replicas every write lands on (`replication_factor`).
+    pub replicas: u64,
+    /// Rows as one packed value (`yb_enable_packed_row`).
+    pub packed_rows: bool,
+}
+
+impl WriteSettings {
+    fn of(settings: &Settings) -> Self {
+        WriteSettings {
+            replicas: settings.get_int("replication_factor").unwrap_or(1).max(1) as u64,
+            packed_rows: settings.get_bool("yb_enable_packed_row").unwrap_or(true),
+        }
+    }
 }
 
 /// Scratch space of the write path, kept between rows so writes do not allocate.
@@ -94,6 +114,7 @@ impl YbEngine {
             per_tablet: Vec::new(),
             scan_keys: None,
             write_bufs: WriteBuffers::default(),
+            write_settings: WriteSettings::of(&settings),
             settings,
         })
     }
@@ -209,7 +230,11 @@ impl YbEngine {
                 .notice("YugabyteDB needs no VACUUM: old versions go at compaction")),
             Statement::Set { name, value } => self.set(name, value),
             Statement::Reset { name } => {
-                self.settings.reset(name).map_err(setting_error)?;
+                match name {
+                    Some(name) => _ = self.settings.reset(name).map_err(setting_error)?,
+                    None => self.settings.reset_all(),
+                }
+                self.settings_changed()?;
                 Ok(Outcome::tag("RESET"))
             }
             Statement::Show { name } => {
@@ -224,7 +249,7 @@ impl YbEngine {
 
     fn set(&mut self, name: &str, value: &str) -> Result<Outcome, SqlError> {
         let def = self.settings.set(name, value).map_err(setting_error)?;
-        self.cost = crate::pg::cost_model(&self.settings)?;
+        self.settings_changed()?;
         let mut out = Outcome::tag("SET");
         if def.scope.name() == "pg" {
             out.notices.push(format!(
@@ -237,7 +262,14 @@ impl YbEngine {
     /// Sets a setting for a hint's duration (no notice: the hint asked for it).
     pub fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError> {
         self.settings.set(name, value).map_err(setting_error)?;
+        self.settings_changed()
+    }
+
+    /// Re-reads what is kept out of the settings: the cost model, and what the
+    /// write path would otherwise look up by name for every row.
+    fn settings_changed(&mut self) -> Result<(), SqlError> {
         self.cost = crate::pg::cost_model(&self.settings)?;
+        self.write_settings = WriteSettings::of(&self.settings);
         Ok(())
     }
 

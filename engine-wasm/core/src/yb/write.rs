@@ -36,14 +36,6 @@ pub(super) enum WriteKind {
 }
 
 impl YbEngine {
-    /// Replicas every write lands on.
-    fn replicas(&self) -> u64 {
-        self.settings
-            .get_int("replication_factor")
-            .unwrap_or(1)
-            .max(1) as u64
-    }
-
     /// Does this statement's write span tablets (a distributed transaction)? Then
     /// DocDB applies it from intents and each value carries the intent's hybrid
     /// time in front.
@@ -121,7 +113,7 @@ impl YbEngine {
         (self.write_bufs.key, self.write_bufs.value) = (key, value);
         result.map_err(exec_error)?;
         let n = entries.len() as u64;
-        let replicas = self.replicas();
+        let replicas = self.write_settings.replicas;
         let rel = self.tablets[tablet].rel;
         self.rel_stats(rel).inserts += n * replicas;
         self.count_inserts(tablet, n);
@@ -202,11 +194,7 @@ impl YbEngine {
     fn row_entries(&self, table: usize, row: &[Value]) -> Result<Vec<Entry>, SqlError> {
         let t = self.catalog.table(table);
         let packing = &t.packing;
-        if self
-            .settings
-            .get_bool("yb_enable_packed_row")
-            .unwrap_or(true)
-        {
+        if self.write_settings.packed_rows {
             return Ok(vec![(Vec::new(), packing.pack(row)?)]);
         }
         let mut out = vec![(vec![LIVENESS, 0], vec![LIVENESS_VALUE])];

@@ -1,0 +1,92 @@
+//! SET and RESET as scripts use them: what a setting changes applies from the
+//! next statement, and RESET puts back what the default gave.
+
+use indexlab_engine::scenario::{run_pg, run_yb, Report, StatementReport};
+
+const LOAD: &str = "create table t (id bigint primary key, v bigint);\n\
+                    insert into t select n, n from generate_series(1, 500) n;\n";
+
+type Run = fn(&str, &[(String, String)]) -> Report;
+
+fn pg(script: &str, settings: &[(String, String)]) -> Report {
+    run_pg(script, settings).0
+}
+
+fn yb(script: &str, settings: &[(String, String)]) -> Report {
+    run_yb(script, settings).0
+}
+
+/// The load's INSERT, run after `prelude`.
+fn insert_after(run: Run, prelude: &str) -> StatementReport {
+    let report = run(&format!("{prelude}{LOAD}"), &[]);
+    assert!(report.error.is_none(), "{:?}", report.error);
+    let insert = report
+        .statements
+        .into_iter()
+        .find(|s| s.sql.starts_with("insert"));
+    insert.expect("the insert ran")
+}
+
+#[test]
+fn reset_restores_the_cost_model_on_both_profiles() {
+    for (name, run) in [("pg", pg as Run), ("yb", yb)] {
+        let ms = |prelude: &str| insert_after(run, prelude).virtual_ms;
+        let plain = ms("");
+        let slow = ms("set cost_cpu_row = 50;\n");
+        let reset = ms("set cost_cpu_row = 50;\nreset cost_cpu_row;\n");
+        assert!(
+            slow > plain * 2.0,
+            "{name}: SET applies ({slow} vs {plain} ms)"
+        );
+        assert_eq!(reset, plain, "{name}: RESET restores the default cost");
+    }
+}
+
+#[test]
+fn yb_replication_factor_and_packed_rows_apply_and_reset() {
+    let inserts = |prelude: &str| insert_after(yb, prelude).metrics.get("rocksdb_insert");
+    let one = inserts("");
+    assert!(one >= 500.0, "{one}");
+    assert_eq!(inserts("set replication_factor = 3;\n"), 3.0 * one);
+    assert_eq!(
+        inserts("set replication_factor = 3;\nreset replication_factor;\n"),
+        one
+    );
+    // Without packed rows a row is a liveness entry plus one entry per column.
+    let unpacked = inserts("set yb_enable_packed_row = false;\n");
+    assert!(unpacked > one, "{unpacked} vs {one}");
+}
+
+#[test]
+fn reset_and_reset_all_return_to_the_runs_own_settings() {
+    let script =
+        "set yb_fetch_row_limit = 5;\nreset yb_fetch_row_limit;\nshow yb_fetch_row_limit;\n\
+                  set yb_fetch_row_limit = 6;\nset cost_cpu_row = 1;\nreset all;\n\
+                  show yb_fetch_row_limit;\nshow cost_cpu_row;\n";
+    let started = [("yb_fetch_row_limit".to_string(), "50000".to_string())];
+    for (name, run) in [("pg", pg as Run), ("yb", yb)] {
+        let report = run(script, &started);
+        assert!(report.error.is_none(), "{name}: {:?}", report.error);
+        let shown: Vec<String> = report
+            .statements
+            .iter()
+            .filter(|s| s.sql.starts_with("show"))
+            .map(|s| format!("{:?}", s.outcome.rows))
+            .collect();
+        assert!(shown[0].contains("\"50000\""), "{name}: {shown:?}");
+        assert!(shown[1].contains("\"50000\""), "{name}: {shown:?}");
+        assert!(shown[2].contains("200"), "{name}: {shown:?}");
+    }
+}
+
+#[test]
+fn reset_session_authorization_is_refused_with_its_place() {
+    let report = pg("select 1;\nreset session authorization;\n", &[]);
+    let e = report.error.expect("refused");
+    assert_eq!((e.line, e.column), (2, 1));
+    assert!(
+        e.message.contains("RESET SESSION AUTHORIZATION"),
+        "{}",
+        e.message
+    );
+}
