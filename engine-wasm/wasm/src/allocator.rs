@@ -90,19 +90,25 @@ mod heap {
     // SAFETY: wasm32 without the atomics feature has one thread; no call overlaps.
     unsafe impl Sync for Heap {}
 
+    // Not inlined: with LTO every drop would otherwise carry its own copy of the
+    // free path (std keeps its allocator behind a call too); ~10 KB of wasm.
     unsafe impl GlobalAlloc for Heap {
+        #[inline(never)]
         unsafe fn alloc(&self, layout: Layout) -> *mut u8 {
             (*self.0.get()).malloc(layout.size(), layout.align())
         }
 
+        #[inline(never)]
         unsafe fn alloc_zeroed(&self, layout: Layout) -> *mut u8 {
             (*self.0.get()).calloc(layout.size(), layout.align())
         }
 
+        #[inline(never)]
         unsafe fn dealloc(&self, ptr: *mut u8, layout: Layout) {
             (*self.0.get()).free(ptr, layout.size(), layout.align())
         }
 
+        #[inline(never)]
         unsafe fn realloc(&self, ptr: *mut u8, layout: Layout, new_size: usize) -> *mut u8 {
             (*self.0.get()).realloc(ptr, layout.size(), layout.align(), new_size)
         }
