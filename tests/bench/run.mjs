@@ -6,8 +6,9 @@
 //   (the same build the browser loads, run in Node), the wasm/native ratio, and
 //   for yb the run's write amplification (SST bytes flushed and compacted over
 //   bytes written). The wasm figure is the best of repeated runs in one
-//   instance; the first run in a fresh instance (what a page's first run meets:
-//   memory still growing, code still tiering up) is reported beside it.
+//   instance; the first run in a fresh instance (memory still growing, code
+//   still tiering up; in Node, whose V8 differs from a browser's) is reported
+//   beside it.
 // - The download: gzip sizes of the wasm engine and of the page's initial
 //   JavaScript, from a production build.
 // - The page (ui.mjs): time to a usable editor, frames per second while the

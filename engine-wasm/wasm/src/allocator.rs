@@ -1,13 +1,17 @@
-//! The heap the engine runs on in the browser: dlmalloc — the allocator Rust's
-//! standard library uses on wasm32 — over a linear memory that grows in large steps.
+//! The heap the engine runs on as wasm (in a page or in Node): dlmalloc — the
+//! allocator Rust's standard library uses on wasm32 — over a linear memory that
+//! grows in large steps.
 //!
 //! The standard library's copy grows memory by what the current request needs,
-//! 64 KiB at a time. Every `memory.grow` costs the JavaScript engine a resize of
-//! the memory's buffer and, in V8, external-memory accounting that triggers a
-//! garbage collection; a 1 000 000-row load reaching ~250 MB grew memory thousands
-//! of times, and that was more than half of its first run in a page (the second
-//! run reuses the memory and was four times faster). Growing by a quarter of the
-//! memory already there (at least 1 MiB) makes that a few dozen grows.
+//! 64 KiB at a time: a 1 000 000-row load reaching ~250 MB grows it thousands of
+//! times. In Node 20 every grow costs a buffer resize and external-memory
+//! accounting that triggers garbage collections — more than half of that load's
+//! first run in a fresh instance (3.5-4 s, against 0.85 s for a second run that
+//! reuses the memory). Growing by a quarter of the memory already there (at
+//! least 1 MiB) makes it a few dozen grows: ~1.1 s. Chromium 156 showed no such
+//! cost (a page's first run took the same time either way), so in the browser
+//! this changes nothing measurable; other engines may differ, and fewer grows
+//! cannot hurt.
 //!
 //! Only for wasm32 without threads: one caller at a time, as in the worker that
 //! runs the engine (std makes the same assumption there). Elsewhere (native
