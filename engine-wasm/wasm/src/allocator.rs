@@ -13,7 +13,8 @@
 //! this changes nothing measurable; other engines may differ, and fewer grows
 //! cannot hurt.
 //!
-//! Only for wasm32 without threads: one caller at a time, as in the worker that
+//! Only for wasm32-unknown-unknown without threads (WASI targets have their own
+//! heap): one caller at a time, as in the worker that
 //! runs the engine (std makes the same assumption there). Elsewhere (native
 //! tests) only the growth rule is compiled, to be tested.
 #![cfg_attr(not(target_arch = "wasm32"), allow(dead_code))]
@@ -30,7 +31,11 @@ fn pages_to_grow(need: usize, have: usize) -> usize {
     need.max(have / GROWTH_DIVISOR).max(MIN_GROW_PAGES)
 }
 
-#[cfg(all(target_arch = "wasm32", not(target_feature = "atomics")))]
+#[cfg(all(
+    target_arch = "wasm32",
+    target_os = "unknown",
+    not(target_feature = "atomics")
+))]
 mod heap {
     use super::{pages_to_grow, PAGE};
     use core::alloc::{GlobalAlloc, Layout};

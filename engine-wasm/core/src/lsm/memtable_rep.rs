@@ -190,10 +190,13 @@ impl MemTableRep {
         self.cmp_full(n, t)
     }
 
-    /// Order once the 8-byte prefixes tie.
+    /// Order once the 8-byte prefixes tie: when both keys have 8 bytes, those
+    /// are equal and only the rest is compared.
     #[inline]
     fn cmp_full(&self, n: u32, t: &Target) -> Ordering {
-        match cmp_bytes(self.key(n), t.key) {
+        let (a, b) = (self.key(n), t.key);
+        let skip = if a.len() >= 8 && b.len() >= 8 { 8 } else { 0 };
+        match cmp_bytes(&a[skip..], &b[skip..]) {
             Ordering::Equal => t.trailer.cmp(&self.trailer(n)),
             other => other,
         }
