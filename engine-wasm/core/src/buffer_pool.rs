@@ -45,7 +45,7 @@ mod tests;
 
 pub use error::BufferError;
 pub use frame::{FrameId, FrameInfo, MAX_USAGE_COUNT};
-pub use rel_access::{BufferEvent, BufferObserver, RelAccess};
+pub use rel_access::{BufferEvent, BufferObserver, NoObserver, RelAccess};
 pub use replacement::ReplacementPolicy;
 pub use stats::BufferStats;
 pub use tag::{BufferTag, Fork, RelId};
@@ -196,6 +196,7 @@ impl BufferPool {
     }
 
     /// The access path. `slot` must be `slot_for(tag.rel)`.
+    #[inline]
     pub(crate) fn access_in_slot(
         &mut self,
         slot: u32,

@@ -26,6 +26,15 @@ pub trait BufferObserver {
     fn on_access(&mut self, event: &BufferEvent);
 }
 
+/// Observes nothing: accesses are only counted.
+#[derive(Debug, Default)]
+pub struct NoObserver;
+
+impl BufferObserver for NoObserver {
+    #[inline]
+    fn on_access(&mut self, _event: &BufferEvent) {}
+}
+
 /// Records events in order (tests, or a caller that turns them into trace events
 /// afterwards; reuse the vector to avoid allocating per statement).
 impl BufferObserver for Vec<BufferEvent> {
@@ -35,13 +44,15 @@ impl BufferObserver for Vec<BufferEvent> {
 }
 
 /// A [`PageAccess`] that sends one relation's page accesses to the buffer pool.
-pub struct RelAccess<'a> {
+/// The observer's type is a parameter, not a trait object: every access of a
+/// load calls it, and a static call can be inlined.
+pub struct RelAccess<'a, O: BufferObserver + ?Sized = NoObserver> {
     pool: &'a mut BufferPool,
     rel: RelId,
     fork: Fork,
     slot: u32,
     stats: BufferStats,
-    observer: Option<&'a mut dyn BufferObserver>,
+    observer: Option<&'a mut O>,
     error: Option<BufferError>,
 }
 
@@ -60,6 +71,21 @@ impl<'a> RelAccess<'a> {
         }
     }
 
+    /// Sends every access's outcome to `observer` as well.
+    pub fn observe<P: BufferObserver + ?Sized>(self, observer: &'a mut P) -> RelAccess<'a, P> {
+        RelAccess {
+            pool: self.pool,
+            rel: self.rel,
+            fork: self.fork,
+            slot: self.slot,
+            stats: self.stats,
+            observer: Some(observer),
+            error: self.error,
+        }
+    }
+}
+
+impl<O: BufferObserver + ?Sized> RelAccess<'_, O> {
     /// The same, for another fork (e.g. [`Fork::Vm`] for an index-only scan's
     /// visibility map probes).
     pub fn with_fork(mut self, fork: Fork) -> Self {
@@ -70,12 +96,6 @@ impl<'a> RelAccess<'a> {
     /// Switches fork for the following accesses (one adapter for a heap and its VM).
     pub fn set_fork(&mut self, fork: Fork) {
         self.fork = fork;
-    }
-
-    /// Sends every access's outcome to `observer` as well.
-    pub fn observe(mut self, observer: &'a mut dyn BufferObserver) -> Self {
-        self.observer = Some(observer);
-        self
     }
 
     pub fn rel(&self) -> RelId {
@@ -120,6 +140,7 @@ impl<'a> RelAccess<'a> {
         }
     }
 
+    #[inline]
     fn forward(
         &mut self,
         page: PageNo,
@@ -136,7 +157,7 @@ impl<'a> RelAccess<'a> {
     }
 }
 
-impl PageAccess for RelAccess<'_> {
+impl<O: BufferObserver + ?Sized> PageAccess for RelAccess<'_, O> {
     fn access(&mut self, page: PageNo, how: Access) {
         if let Err(e) = self.forward(page, how, false) {
             self.error.get_or_insert(e);

@@ -22,7 +22,7 @@ pub struct Io {
 }
 
 /// Charges time and records trace events for each buffer access.
-struct Observer<'a> {
+pub struct Observer<'a> {
     clock: &'a mut Clock,
     cost: &'a CostModel,
     trace: &'a mut Trace,
@@ -30,6 +30,7 @@ struct Observer<'a> {
 }
 
 impl BufferObserver for Observer<'_> {
+    #[inline]
     fn on_access(&mut self, e: &BufferEvent) {
         let o = &e.outcome;
         let us = match o.kind {
@@ -79,7 +80,7 @@ impl Io {
         &mut self,
         rel: RelId,
         fork: Fork,
-        f: impl FnOnce(&mut RelAccess) -> R,
+        f: impl FnOnce(&mut RelAccess<'_, Observer<'_>>) -> R,
     ) -> Result<(R, BufferStats), SqlError> {
         let mut observer = Observer {
             clock: &mut self.clock,
