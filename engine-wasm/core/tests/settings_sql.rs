@@ -98,3 +98,28 @@ fn reset_session_authorization_is_refused_with_its_place() {
         e.message
     );
 }
+
+#[test]
+fn reset_of_the_other_profiles_setting_says_it_is_ignored_as_set_does() {
+    let notices = |run: Run, script: &str| -> Vec<String> {
+        let report = run(script, &[]);
+        assert!(report.error.is_none(), "{:?}", report.error);
+        report
+            .statements
+            .into_iter()
+            .flat_map(|s| s.outcome.notices)
+            .collect()
+    };
+    let pg_notes = notices(pg, "reset yb_fetch_row_limit;\nreset shared_buffers;\n");
+    assert_eq!(pg_notes.len(), 1, "{pg_notes:?}");
+    assert!(
+        pg_notes[0].contains("PostgreSQL ignores it"),
+        "{pg_notes:?}"
+    );
+    let yb_notes = notices(yb, "reset shared_buffers;\nreset yb_fetch_row_limit;\n");
+    assert_eq!(yb_notes.len(), 1, "{yb_notes:?}");
+    assert!(
+        yb_notes[0].contains("YugabyteDB ignores it"),
+        "{yb_notes:?}"
+    );
+}

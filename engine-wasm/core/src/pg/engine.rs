@@ -9,7 +9,7 @@ use crate::exec::Executor;
 use crate::metrics::{Metrics, RelationMetrics};
 use crate::rng::Rng;
 use crate::scenario::Outcome;
-use crate::settings::Settings;
+use crate::settings::{SettingDef, Settings};
 use crate::sql::ast::Statement;
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::trace::Trace;
@@ -51,6 +51,16 @@ fn make_pool(settings: &Settings) -> Result<BufferPool, SqlError> {
     };
     let frames = BufferPool::frames_for(bytes, page_size);
     BufferPool::new(frames, page_size, policy).map_err(setting_error)
+}
+
+/// The notice for a setting of the other profile.
+fn ignored_here(name: &str, def: &SettingDef) -> Option<String> {
+    (!def.scope.covers_pg()).then(|| {
+        format!(
+            "setting \"{name}\" belongs to the {} profile; PostgreSQL ignores it",
+            def.scope.name()
+        )
+    })
 }
 
 pub fn cost_model(settings: &Settings) -> Result<CostModel, SqlError> {
@@ -151,14 +161,7 @@ impl PgEngine {
             }
             Statement::Vacuum { table } => self.vacuum(table.as_deref()),
             Statement::Set { name, value } => self.set(name, value),
-            Statement::Reset { name } => {
-                match name {
-                    Some(name) => _ = self.settings.reset(name).map_err(setting_error)?,
-                    None => self.settings.reset_all(),
-                }
-                self.io.cost = cost_model(&self.settings)?;
-                Ok(Outcome::tag("RESET"))
-            }
+            Statement::Reset { name } => self.reset(name.as_deref()),
             Statement::Show { name } => {
                 let v = self.settings.show(name).map_err(setting_error)?;
                 Ok(Outcome::single(name, v))
@@ -169,13 +172,22 @@ impl PgEngine {
     fn set(&mut self, name: &str, value: &str) -> Result<Outcome, SqlError> {
         let def = self.settings.set(name, value).map_err(setting_error)?;
         let mut out = Outcome::tag("SET");
-        if !def.scope.covers_pg() {
-            out.notices.push(format!(
-                "setting \"{name}\" belongs to the {} profile; PostgreSQL ignores it",
-                def.scope.name()
-            ));
-        }
+        out.notices.extend(ignored_here(name, def));
         // Cost constants apply at once; pool geometry only to a fresh engine.
+        self.io.cost = cost_model(&self.settings)?;
+        Ok(out)
+    }
+
+    /// `RESET name` or `RESET ALL` (no name).
+    fn reset(&mut self, name: Option<&str>) -> Result<Outcome, SqlError> {
+        let mut out = Outcome::tag("RESET");
+        match name {
+            Some(name) => {
+                let def = self.settings.reset(name).map_err(setting_error)?;
+                out.notices.extend(ignored_here(name, def));
+            }
+            None => self.settings.reset_all(),
+        }
         self.io.cost = cost_model(&self.settings)?;
         Ok(out)
     }
