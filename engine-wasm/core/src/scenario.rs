@@ -141,6 +141,39 @@ pub fn settings_with(overrides: &[(String, String)]) -> Result<Settings, SqlErro
     Ok(s)
 }
 
+/// A statement that changes settings.
+pub(crate) enum SettingChange<'a> {
+    /// `SET name = value`.
+    Set(&'a str, &'a str),
+    /// `RESET name`, or `RESET ALL` without a name.
+    Reset(Option<&'a str>),
+}
+
+/// SET, RESET or RESET ALL on a profile's settings, as both profiles run them: a
+/// setting of the other profile is accepted, with a notice that `profile` ignores
+/// it. The caller re-reads what it keeps of the settings.
+pub(crate) fn change_settings(
+    settings: &mut Settings,
+    profile: &str,
+    change: SettingChange,
+) -> Result<Outcome, SqlError> {
+    let error = |e: crate::settings::SettingError| SqlError::new(ErrorKind::Setting, e.to_string());
+    let (tag, name, def) = match change {
+        SettingChange::Set(name, value) => (
+            "SET",
+            Some(name),
+            Some(settings.set(name, value).map_err(error)?),
+        ),
+        SettingChange::Reset(name) => ("RESET", name, settings.reset_named(name).map_err(error)?),
+    };
+    let mut out = Outcome::tag(tag);
+    out.notices.extend(
+        def.zip(name)
+            .and_then(|(def, n)| def.scope.ignored_by(profile, n)),
+    );
+    Ok(out)
+}
+
 /// What the script runner needs from a profile.
 pub trait ScenarioEngine: Sized {
     const PROFILE: &'static str;

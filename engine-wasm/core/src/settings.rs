@@ -111,6 +111,19 @@ impl Settings {
         Ok(def)
     }
 
+    /// `RESET name`, or `RESET ALL` without a name; the named setting's definition
+    /// (for a notice when the profile ignores it).
+    pub fn reset_named(
+        &mut self,
+        name: Option<&str>,
+    ) -> Result<Option<&'static SettingDef>, SettingError> {
+        let Some(name) = name else {
+            self.reset_all();
+            return Ok(None);
+        };
+        self.reset(name).map(Some)
+    }
+
     /// `RESET ALL`.
     pub fn reset_all(&mut self) {
         self.values.clone_from(&self.session);

@@ -8,8 +8,8 @@ use crate::clock::{Clock, CostModel};
 use crate::exec::Executor;
 use crate::metrics::{Metrics, RelationMetrics};
 use crate::rng::Rng;
-use crate::scenario::Outcome;
-use crate::settings::{SettingDef, Settings};
+use crate::scenario::{Outcome, SettingChange};
+use crate::settings::Settings;
 use crate::sql::ast::Statement;
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::trace::Trace;
@@ -51,16 +51,6 @@ fn make_pool(settings: &Settings) -> Result<BufferPool, SqlError> {
     };
     let frames = BufferPool::frames_for(bytes, page_size);
     BufferPool::new(frames, page_size, policy).map_err(setting_error)
-}
-
-/// The notice for a setting of the other profile.
-fn ignored_here(name: &str, def: &SettingDef) -> Option<String> {
-    (!def.scope.covers_pg()).then(|| {
-        format!(
-            "setting \"{name}\" belongs to the {} profile; PostgreSQL ignores it",
-            def.scope.name()
-        )
-    })
 }
 
 pub fn cost_model(settings: &Settings) -> Result<CostModel, SqlError> {
@@ -160,8 +150,10 @@ impl PgEngine {
                 crate::exec::explain::explain(self, options, statement)
             }
             Statement::Vacuum { table } => self.vacuum(table.as_deref()),
-            Statement::Set { name, value } => self.set(name, value),
-            Statement::Reset { name } => self.reset(name.as_deref()),
+            Statement::Set { name, value } => self.change_settings(SettingChange::Set(name, value)),
+            Statement::Reset { name } => {
+                self.change_settings(SettingChange::Reset(name.as_deref()))
+            }
             Statement::Show { name } => {
                 let v = self.settings.show(name).map_err(setting_error)?;
                 Ok(Outcome::single(name, v))
@@ -169,32 +161,21 @@ impl PgEngine {
         }
     }
 
-    fn set(&mut self, name: &str, value: &str) -> Result<Outcome, SqlError> {
-        let def = self.settings.set(name, value).map_err(setting_error)?;
-        let mut out = Outcome::tag("SET");
-        out.notices.extend(ignored_here(name, def));
-        // Cost constants apply at once; pool geometry only to a fresh engine.
-        self.io.cost = cost_model(&self.settings)?;
-        Ok(out)
-    }
-
-    /// `RESET name` or `RESET ALL` (no name).
-    fn reset(&mut self, name: Option<&str>) -> Result<Outcome, SqlError> {
-        let mut out = Outcome::tag("RESET");
-        match name {
-            Some(name) => {
-                let def = self.settings.reset(name).map_err(setting_error)?;
-                out.notices.extend(ignored_here(name, def));
-            }
-            None => self.settings.reset_all(),
-        }
-        self.io.cost = cost_model(&self.settings)?;
+    /// SET, RESET or RESET ALL, then what depends on settings is re-read.
+    fn change_settings(&mut self, change: SettingChange) -> Result<Outcome, SqlError> {
+        let out = crate::scenario::change_settings(&mut self.settings, "pg", change)?;
+        self.settings_changed()?;
         Ok(out)
     }
 
     /// Sets a setting for a hint's duration (no notice: the hint asked for it).
     pub fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError> {
         self.settings.set(name, value).map_err(setting_error)?;
+        self.settings_changed()
+    }
+
+    /// Cost constants apply at once; pool geometry only to a fresh engine.
+    fn settings_changed(&mut self) -> Result<(), SqlError> {
         self.io.cost = cost_model(&self.settings)?;
         Ok(())
     }

@@ -22,6 +22,21 @@ impl Scope {
         matches!(self, Scope::Yb | Scope::Both)
     }
 
+    /// The notice for a SET or RESET of a setting of this scope that `profile`
+    /// ("pg" or "yb") ignores; `None` when the profile uses it.
+    pub fn ignored_by(self, profile: &str, name: &str) -> Option<String> {
+        match profile {
+            "pg" if !self.covers_pg() => Some(format!(
+                "setting \"{name}\" belongs to the {} profile; PostgreSQL ignores it",
+                self.name()
+            )),
+            "yb" if !self.covers_yb() => Some(format!(
+                "setting \"{name}\" belongs to the PostgreSQL profile; YugabyteDB ignores it"
+            )),
+            _ => None,
+        }
+    }
+
     pub fn name(self) -> &'static str {
         match self {
             Scope::Pg => "pg",

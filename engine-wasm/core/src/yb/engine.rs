@@ -12,8 +12,8 @@ use crate::lsm::{
 };
 use crate::metrics::{Metrics, RelationMetrics};
 use crate::rng::Rng;
-use crate::scenario::Outcome;
-use crate::settings::{SettingDef, Settings};
+use crate::scenario::{Outcome, SettingChange};
+use crate::settings::Settings;
 use crate::sql::ast::Statement;
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::trace::{RelName, Trace};
@@ -75,13 +75,6 @@ pub(super) struct WriteBuffers {
     pub probe: crate::lsm::ReadOptions,
     pub key: Vec<u8>,
     pub value: Vec<u8>,
-}
-
-/// The notice for a setting of the PostgreSQL profile.
-fn ignored_here(name: &str, def: &SettingDef) -> Option<String> {
-    (def.scope.name() == "pg").then(|| {
-        format!("setting \"{name}\" belongs to the PostgreSQL profile; YugabyteDB ignores it")
-    })
 }
 
 pub(super) fn setting_error(e: impl std::fmt::Display) -> SqlError {
@@ -235,8 +228,10 @@ impl YbEngine {
             }
             Statement::Vacuum { .. } => Ok(Outcome::tag("VACUUM")
                 .notice("YugabyteDB needs no VACUUM: old versions go at compaction")),
-            Statement::Set { name, value } => self.set(name, value),
-            Statement::Reset { name } => self.reset(name.as_deref()),
+            Statement::Set { name, value } => self.change_settings(SettingChange::Set(name, value)),
+            Statement::Reset { name } => {
+                self.change_settings(SettingChange::Reset(name.as_deref()))
+            }
             Statement::Show { name } => {
                 let v = self.settings.show(name).map_err(setting_error)?;
                 Ok(Outcome::single(name, v))
@@ -247,24 +242,9 @@ impl YbEngine {
         out
     }
 
-    fn set(&mut self, name: &str, value: &str) -> Result<Outcome, SqlError> {
-        let def = self.settings.set(name, value).map_err(setting_error)?;
-        self.settings_changed()?;
-        let mut out = Outcome::tag("SET");
-        out.notices.extend(ignored_here(name, def));
-        Ok(out)
-    }
-
-    /// `RESET name` or `RESET ALL` (no name).
-    fn reset(&mut self, name: Option<&str>) -> Result<Outcome, SqlError> {
-        let mut out = Outcome::tag("RESET");
-        match name {
-            Some(name) => {
-                let def = self.settings.reset(name).map_err(setting_error)?;
-                out.notices.extend(ignored_here(name, def));
-            }
-            None => self.settings.reset_all(),
-        }
+    /// SET, RESET or RESET ALL, then what depends on settings is re-read.
+    fn change_settings(&mut self, change: SettingChange) -> Result<Outcome, SqlError> {
+        let out = crate::scenario::change_settings(&mut self.settings, "yb", change)?;
         self.settings_changed()?;
         Ok(out)
     }
