@@ -12,7 +12,7 @@ use crate::lsm::{
 };
 use crate::metrics::{Metrics, RelationMetrics};
 use crate::rng::Rng;
-use crate::scenario::{Outcome, SettingChange};
+use crate::scenario::{Outcome, ScenarioEngine, SettingChange};
 use crate::settings::Settings;
 use crate::sql::ast::Statement;
 use crate::sql::error::{ErrorKind, SqlError};
@@ -244,7 +244,7 @@ impl YbEngine {
 
     /// SET, RESET or RESET ALL, then what depends on settings is re-read.
     fn change_settings(&mut self, change: SettingChange) -> Result<Outcome, SqlError> {
-        let out = crate::scenario::change_settings(&mut self.settings, "yb", change)?;
+        let out = crate::scenario::change_settings(&mut self.settings, Self::PROFILE, change)?;
         self.settings_changed()?;
         Ok(out)
     }

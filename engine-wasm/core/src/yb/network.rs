@@ -15,7 +15,7 @@ impl YbEngine {
         Network {
             rtt_us: s.get_nanos("network").unwrap_or(50_000) as f64 / 1000.0,
             tservers: s.get_int("tablet_servers").unwrap_or(1).max(1) as u32,
-            replication_factor: s.get_int("replication_factor").unwrap_or(1).max(1) as u32,
+            replication_factor: self.write_settings.replicas as u32,
         }
     }
 
