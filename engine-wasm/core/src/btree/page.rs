@@ -286,17 +286,39 @@ impl Page {
     /// the first item moved). This page's high key becomes the separator and the new
     /// page inherits the old high key (_bt_split). On an internal page the first item
     /// moved becomes the new page's minus infinity: its key lives on as the separator.
-    pub(crate) fn split_off(&mut self, k: usize) -> (Page, Pivot) {
+    ///
+    /// `right_fills`: the new page is where the following inserts go (a split of
+    /// the rightmost page under an ascending load), so it is sized once for what
+    /// this overfull page holds instead of growing by doubling. Otherwise it gets
+    /// room for what it receives: a page that stays half full (the right halves an
+    /// ever-smaller key leaves behind) would keep a full page's room for nothing,
+    /// a third of a descending load's memory.
+    ///
+    /// `spare` is an arena to compact this page's keys into (it gets the old one
+    /// back): a split leaves half the keys dead, and a load splits thousands of
+    /// pages, so the buffers are recycled rather than allocated each time.
+    pub(crate) fn split_off(
+        &mut self,
+        k: usize,
+        right_fills: bool,
+        spare: &mut Vec<u8>,
+    ) -> (Page, Pivot) {
         let sep = Pivot {
             key: self.key(k).to_vec(),
             payload: self.payload(k),
             size: self.tuple_size(k),
         };
-        // The new page will fill up to what this one holds: size it so once
-        // instead of growing it by doubling (a load splits thousands of pages).
         let mut right = Page::new(self.level);
-        right.slots.reserve(self.slots.capacity());
-        right.arena.reserve(self.arena.capacity());
+        if right_fills {
+            right.slots.reserve(self.slots.len());
+            right
+                .arena
+                .reserve((self.arena.len() as u32 - self.garbage) as usize);
+        } else {
+            right.slots.reserve(self.slots.len() - k);
+            let moved: usize = self.slots.range(k..).map(|s| s.len as usize).sum();
+            right.arena.reserve(moved);
+        }
         for (j, s) in self.slots.range(k..).enumerate() {
             if j == 0 && !self.is_leaf() {
                 right.push_slot(&[], 0, MINUS_INFINITY_BYTES);
@@ -309,7 +331,9 @@ impl Page {
         self.slots.truncate(k);
         right.high = self.high.replace(sep.clone());
         right.low = Some(sep.clone());
-        self.compact_if_wasteful();
+        if self.wasteful() {
+            self.compact_into(spare);
+        }
         self.recount();
         right.recount();
         self.touch();
@@ -356,17 +380,25 @@ impl Page {
     /// Rewrites the arena once more than half of it is dead keys, like PostgreSQL's
     /// PageRepairFragmentation: amortised O(1) per delete.
     fn compact_if_wasteful(&mut self) {
-        if self.garbage < 64 || self.garbage * 2 < self.arena.len() as u32 {
-            return;
+        if self.wasteful() {
+            // Keep the capacity: the page may refill (bounded by the page size).
+            self.compact_into(&mut Vec::with_capacity(self.arena.capacity()));
         }
-        // Keep the capacity: the page refills after a split (bounded by the page size).
-        let mut arena = Vec::with_capacity(self.arena.capacity());
+    }
+
+    fn wasteful(&self) -> bool {
+        self.garbage >= 64 && self.garbage * 2 >= self.arena.len() as u32
+    }
+
+    /// Copies the live keys into `arena` and swaps it in; `arena` gets the old one.
+    fn compact_into(&mut self, arena: &mut Vec<u8>) {
+        arena.clear();
         for s in &mut self.slots {
             let start = s.off as usize;
             s.off = arena.len() as u32;
             arena.extend_from_slice(&self.arena[start..start + s.len as usize]);
         }
-        self.arena = arena;
+        std::mem::swap(&mut self.arena, arena);
         self.garbage = 0;
     }
 
@@ -395,9 +427,39 @@ mod tests {
     }
 
     #[test]
+    fn split_sizes_the_new_page_for_what_comes_next() {
+        let keys: Vec<u8> = (0..200).collect();
+        // A right half left behind keeps room for what it holds, not a full page.
+        let mut p = leaf_with(&keys, 16);
+        let (right, _) = p.split_off(100, false, &mut Vec::new());
+        assert!(right.slots.capacity() < 150, "{}", right.slots.capacity());
+        assert!(right.arena.capacity() < 150, "{}", right.arena.capacity());
+        // The page the next inserts go to has room for a whole page at once.
+        let mut p = leaf_with(&keys, 16);
+        let (right, _) = p.split_off(180, true, &mut Vec::new());
+        assert!(right.slots.capacity() >= 200 && right.arena.capacity() >= 200);
+    }
+
+    #[test]
+    fn split_compacts_the_left_keys_into_the_spare_arena() {
+        let keys: Vec<u8> = (0..200).collect();
+        let mut p = leaf_with(&keys, 16);
+        let old = p.arena.as_ptr();
+        let mut spare = Vec::with_capacity(256);
+        let spare_buf = spare.as_ptr();
+        p.split_off(100, false, &mut spare);
+        // Half the keys moved out: the rest were compacted into the spare buffer,
+        // and the old buffer is the spare now (no allocation either way).
+        assert_eq!(p.arena.len(), 100);
+        assert_eq!((p.arena.as_ptr(), spare.as_ptr()), (spare_buf, old));
+        assert!(p.arena_consistent());
+        assert_eq!(p.key(99), &[99]);
+    }
+
+    #[test]
     fn split_moves_high_key_and_counts_it() {
         let mut p = leaf_with(&[1, 2, 3, 4], 16);
-        let (right, sep) = p.split_off(2);
+        let (right, sep) = p.split_off(2, false, &mut Vec::new());
         assert_eq!(sep.key, vec![3]);
         // Left: two items + high key (a copy of the separator).
         assert_eq!(p.used(), 2 * 20 + 20);
@@ -418,7 +480,7 @@ mod tests {
         p.insert_at(2, &[7], 0, 24, Some(3));
         p.insert_at(3, &[9], 0, 24, Some(4));
         assert_eq!(p.used(), 12 + 3 * 28);
-        let (right, sep) = p.split_off(2);
+        let (right, sep) = p.split_off(2, false, &mut Vec::new());
         assert_eq!(sep.key, vec![7]);
         assert_eq!(right.key(0), &[] as &[u8]);
         assert_eq!(right.used(), 12 + 28);

@@ -66,6 +66,8 @@ pub struct BTree {
     pub(super) entries: u64,
     /// Scratch stack of (internal page, chosen slot), reused so inserts do not allocate.
     path: Vec<(PageNo, usize)>,
+    /// The arena a split compacts a page's keys into (see `Page::split_off`).
+    spare_arena: Vec<u8>,
     /// The rightmost leaf cached for the insert fastpath (PostgreSQL's rd_targblock).
     fastpath: Option<PageNo>,
 }
@@ -85,6 +87,7 @@ impl BTree {
             height: 1,
             entries: 0,
             path: Vec::new(),
+            spare_arena: Vec::new(),
             fastpath: None,
         })
     }
@@ -279,7 +282,9 @@ impl BTree {
         let k = choose_split(&input, page.len(), |i| page.item_bytes(i)).unwrap_or(page.len() / 2);
         let old_next = page.next;
         let right_no = self.pages.len() as PageNo + 1;
-        let (mut right, sep) = self.page_mut(no).split_off(k);
+        let mut spare = std::mem::take(&mut self.spare_arena);
+        let (mut right, sep) = self.page_mut(no).split_off(k, input.rightmost, &mut spare);
+        self.spare_arena = spare;
         right.prev = Some(no);
         right.next = old_next;
         self.page_mut(no).next = Some(right_no);
