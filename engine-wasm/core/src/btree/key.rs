@@ -262,7 +262,7 @@ impl Reader<'_> {
                     })
                 }
             },
-            SqlType::Text => Value::Text(self.text()?),
+            SqlType::Text => Value::text(self.text()?),
         })
     }
 

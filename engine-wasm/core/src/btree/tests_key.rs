@@ -75,7 +75,7 @@ fn value(ty: SqlType) -> BoxedStrategy<Value> {
             prop::sample::select(vec!['\0', '\u{1}', 'a', 'b', '\u{7f}', 'é', '中']),
             0..5,
         )
-        .prop_map(|cs| Value::Text(cs.into_iter().collect()))
+        .prop_map(|cs| Value::text(cs.into_iter().collect::<String>()))
         .boxed(),
     };
     prop_oneof![1 => Just(Value::Null), 5 => v].boxed()
@@ -142,14 +142,14 @@ fn nulls_last_ascending_first_descending() {
 #[test]
 fn text_prefixes_sort_first() {
     let cols = [KeyColumn::asc(SqlType::Text), KeyColumn::asc(SqlType::Int4)];
-    let enc = |s: &str, n| encode_key(&[Value::Text(s.into()), Value::Int(n)], &cols).unwrap();
+    let enc = |s: &str, n| encode_key(&[Value::text(s), Value::Int(n)], &cols).unwrap();
     assert!(enc("a", 9) < enc("a\0", 0));
     assert!(enc("a\0", 9) < enc("ab", 0));
     let desc = [
         KeyColumn::desc(SqlType::Text),
         KeyColumn::asc(SqlType::Int4),
     ];
-    let enc_d = |s: &str, n| encode_key(&[Value::Text(s.into()), Value::Int(n)], &desc).unwrap();
+    let enc_d = |s: &str, n| encode_key(&[Value::text(s), Value::Int(n)], &desc).unwrap();
     assert!(enc_d("ab", 0) < enc_d("a", 9));
 }
 
@@ -161,7 +161,7 @@ fn errors_are_typed() {
         Err(KeyError::OutOfRange { column: 0 })
     );
     assert!(matches!(
-        encode_key(&[Value::Text("x".into())], &cols),
+        encode_key(&[Value::text("x")], &cols),
         Err(KeyError::TypeMismatch { column: 0, .. })
     ));
     assert!(encode_key(&[Value::Int(1), Value::Int(2)], &cols).is_err());

@@ -91,7 +91,7 @@ mod tests {
 
     #[test]
     fn short_text_is_unaligned_with_a_one_byte_header() {
-        let t = |s: &str| Value::Text(s.to_string());
+        let t = |s: &str| Value::text(s);
         assert_eq!(size(&[t("")], &[SqlType::Text]), 16);
         assert_eq!(size(&[t("1234567")], &[SqlType::Text]), 16);
         assert_eq!(size(&[t("12345678")], &[SqlType::Text]), 24);
@@ -111,7 +111,7 @@ mod tests {
 
     #[test]
     fn rejects_mismatched_values() {
-        let v = [Value::Text("a".into())];
+        let v = [Value::text("a")];
         assert!(index_tuple_size(&v, &[SqlType::Int4]).is_err());
         assert!(index_tuple_size(&v, &[]).is_err());
     }

@@ -167,15 +167,15 @@ mod tests {
 
     #[test]
     fn short_text_is_unaligned_long_text_aligned() {
-        let short = Value::Text("x".repeat(10));
+        let short = Value::text("x".repeat(10));
         // bool(1) + short text (1 + 10), no padding: 12 → 24 + 12 = 36 → 40.
         assert_eq!(size(&[Value::Bool(true), short], &[Bool, Text]), 40);
         // 126 bytes still short: 24 + 127 = 151 → 152.
-        assert_eq!(size(&[Value::Text("a".repeat(126))], &[Text]), 152);
+        assert_eq!(size(&[Value::text("a".repeat(126))], &[Text]), 152);
         // 127 bytes takes a 4-byte header: 24 + 131 = 155 → 160.
-        assert_eq!(size(&[Value::Text("a".repeat(127))], &[Text]), 160);
+        assert_eq!(size(&[Value::text("a".repeat(127))], &[Text]), 160);
         // bool then a long text: 1, pad to 4, 4 + 200 → 208 + 24 = 232.
-        let long = Value::Text("b".repeat(200));
+        let long = Value::text("b".repeat(200));
         assert_eq!(size(&[Value::Bool(false), long], &[Bool, Text]), 232);
     }
 
@@ -195,10 +195,10 @@ mod tests {
     #[test]
     fn oversized_text_is_toasted() {
         assert_eq!(toast_tuple_threshold(8192), 2032);
-        let big = Value::Text("z".repeat(100_000));
+        let big = Value::text("z".repeat(100_000));
         // Out of line: 24 + 8 + 18-byte pointer = 50 → 56.
         assert_eq!(size(&[Value::Int(1), big], &[Int8, Text]), 56);
-        let medium = Value::Text("z".repeat(1500));
+        let medium = Value::text("z".repeat(1500));
         assert_eq!(size(&[medium], &[Text]), maxalign(24 + 1504) as u16);
     }
 

@@ -273,7 +273,7 @@ fn convert_value(v: &sp::Value) -> Result<Value, SqlError> {
                 SqlError::new(ErrorKind::Syntax, format!("invalid number \"{n}\""))
             })?),
         },
-        sp::Value::SingleQuotedString(s) => Value::Text(s.clone()),
+        sp::Value::SingleQuotedString(s) => Value::text(s.as_str()),
         sp::Value::Boolean(b) => Value::Bool(*b),
         sp::Value::Null => Value::Null,
         other => return Err(unsupported(format!("the literal {other}"))),

@@ -265,7 +265,7 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
         (SqlType::Float8, v @ Value::Float(_)) => v,
         (SqlType::Timestamptz, v @ Value::Timestamp(_)) => v,
         (SqlType::Text, Value::Text(s)) => Value::Text(s),
-        (SqlType::Text, Value::Int(i)) => Value::Text(i.to_string()),
+        (SqlType::Text, Value::Int(i)) => Value::text(i.to_string()),
         (SqlType::Bool, v @ Value::Bool(_)) => v,
         (_, v) => return Err(bad(&v)),
     })
