@@ -120,6 +120,7 @@ pub struct Report {
 }
 
 fn report_error(e: SqlError, fallback: Position) -> ReportError {
+    let e = e.into_detail();
     let at = e.at.unwrap_or(fallback);
     ReportError {
         kind: e.kind,

@@ -326,7 +326,7 @@ fn list_for_the_ui() {
 fn setting_errors_convert_with_their_hint() {
     let e: crate::sql::SqlError = set_error("shared_buffers", "1kB").into();
     assert_eq!(e.kind, crate::sql::ErrorKind::Setting);
-    assert!(e.hint.unwrap().contains("16 pages"));
+    assert!(e.hint.as_deref().unwrap().contains("16 pages"));
 }
 
 proptest! {

@@ -129,8 +129,17 @@ pub enum ErrorKind {
 }
 
 /// The error a scenario reports: what went wrong, where, and how to fix it.
+///
+/// The details sit behind one box: every statement, row and page access returns a
+/// `Result<_, SqlError>`, and a pointer-sized error keeps those results in
+/// registers instead of copying a 64-byte struct through the stack on each call.
+/// Fields read and write through `Deref` (`e.kind`, `e.at = …`).
+#[derive(Clone, PartialEq, Eq)]
+pub struct SqlError(Box<SqlErrorDetail>);
+
+/// What a [`SqlError`] carries.
 #[derive(Debug, Clone, PartialEq, Eq)]
-pub struct SqlError {
+pub struct SqlErrorDetail {
     pub kind: ErrorKind,
     pub message: String,
     /// Where in the script, when known.
@@ -139,25 +148,54 @@ pub struct SqlError {
     pub hint: Option<String>,
 }
 
+impl std::ops::Deref for SqlError {
+    type Target = SqlErrorDetail;
+    fn deref(&self) -> &SqlErrorDetail {
+        &self.0
+    }
+}
+
+impl std::ops::DerefMut for SqlError {
+    fn deref_mut(&mut self) -> &mut SqlErrorDetail {
+        &mut self.0
+    }
+}
+
+impl fmt::Debug for SqlError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.debug_struct("SqlError")
+            .field("kind", &self.kind)
+            .field("message", &self.message)
+            .field("at", &self.at)
+            .field("hint", &self.hint)
+            .finish()
+    }
+}
+
 impl SqlError {
     pub fn new(kind: ErrorKind, message: impl Into<String>) -> SqlError {
-        SqlError {
+        SqlError(Box::new(SqlErrorDetail {
             kind,
             message: message.into(),
             at: None,
             hint: None,
-        }
+        }))
     }
 
     /// The same error, located at `at`.
     pub fn at(mut self, at: Position) -> SqlError {
-        self.at = Some(at);
+        self.0.at = Some(at);
         self
+    }
+
+    /// Its details, owned.
+    pub fn into_detail(self) -> SqlErrorDetail {
+        *self.0
     }
 
     /// The same error, with a suggestion.
     pub fn with_hint(mut self, hint: impl Into<String>) -> SqlError {
-        self.hint = Some(hint.into());
+        self.0.hint = Some(hint.into());
         self
     }
 }
