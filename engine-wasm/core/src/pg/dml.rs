@@ -235,7 +235,7 @@ impl PgEngine {
                 "INSERT has more expressions than target columns",
             ));
         }
-        let mut row: Vec<Value> = (0..t.columns.len()).map(|_| Value::Null).collect();
+        let mut row: Row = (0..t.columns.len()).map(|_| Value::Null).collect();
         for (v, &c) in values.iter().cloned().zip(targets) {
             row[c] = coerce(v, t.types[c])?;
         }
@@ -245,7 +245,7 @@ impl PgEngine {
                 *next += 1;
             }
         }
-        Ok(row.into_boxed_slice())
+        Ok(row)
     }
 
     pub(super) fn insert(
@@ -301,12 +301,11 @@ impl PgEngine {
         let targets = self.scan_for_change(id, filter)?;
         let page_size = self.io.pool.page_size();
         for (tid, old) in &targets {
-            let mut row = old.to_vec();
+            let mut row = old.clone();
             for (c, e) in &sets {
                 let v = eval(e, old, &mut self.env())?;
                 row[*c] = coerce(v, self.catalog.table(id).types[*c])?;
             }
-            let row: Row = row.into_boxed_slice();
             let t = self.catalog.table_mut(id);
             let size = heap_tuple_size_for_page(&row, &t.types, page_size);
             let (rel, heap) = (t.rel, &mut t.heap);

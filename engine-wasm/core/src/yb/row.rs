@@ -146,7 +146,7 @@ pub fn index_row(
 ) -> Result<(Row, Vec<u8>), SqlError> {
     let mut own = vec![Value::Null; ix.key.len()];
     let used = decode_doc_key(&ix.spec, doc, &mut own)?;
-    let mut row = vec![Value::Null; width];
+    let mut row = Row::from_elem(Value::Null, width);
     for ((c, _, _), v) in ix.key.iter().zip(own) {
         row[*c] = v;
     }
@@ -162,7 +162,7 @@ pub fn index_row(
         read_escaped(&doc[used..]).map(|(b, _)| b)
     };
     let base = base.ok_or_else(|| exec_error("index entry without a base key"))?;
-    Ok((row.into_boxed_slice(), base))
+    Ok((row, base))
 }
 
 /// INSERT's target columns, by position.
@@ -191,7 +191,7 @@ pub fn complete(t: &mut YbTable, targets: &[usize], values: &[Value]) -> Result<
             "INSERT has more expressions than target columns",
         ));
     }
-    let mut row = vec![Value::Null; t.columns.len()];
+    let mut row = Row::from_elem(Value::Null, t.columns.len());
     for (v, &c) in values.iter().cloned().zip(targets) {
         row[c] = crate::sql::eval::coerce(v, t.types[c])?;
     }
@@ -201,5 +201,5 @@ pub fn complete(t: &mut YbTable, targets: &[usize], values: &[Value]) -> Result<
             *next += 1;
         }
     }
-    Ok(row.into_boxed_slice())
+    Ok(row)
 }

@@ -129,7 +129,7 @@ impl YbEngine {
     /// A table row from its document.
     fn table_row(&self, table: usize, d: &DocRow) -> Result<Row, SqlError> {
         let t = self.catalog.table(table);
-        let mut row = vec![Value::Null; t.columns.len()];
+        let mut row = Row::from_elem(Value::Null, t.columns.len());
         if let Some(spec) = &t.key {
             decode_doc_key(spec, &d.doc, &mut row)?;
         }
@@ -143,7 +143,7 @@ impl YbEngine {
                 _ => {}
             }
         }
-        Ok(row.into_boxed_slice())
+        Ok(row)
     }
 
     /// The byte ranges of `spec`'s documents a first-column condition selects,

@@ -16,7 +16,7 @@ use super::{Heap, HeapError};
 use crate::storage::{Access, PageAccess, PageNo};
 
 /// PostgreSQL's `MaxBlockNumber`: the last valid block is 0xFFFFFFFE.
-const MAX_PAGES: usize = 0xFFFF_FFFF;
+const MAX_PAGES: u64 = 0xFFFF_FFFF;
 
 impl<T> Heap<T> {
     /// Finds (or adds) the page for a tuple of `len` MAXALIGN'd bytes and reports the
@@ -56,7 +56,8 @@ impl<T> Heap<T> {
 
     /// Adds an empty page at the end; it becomes the target.
     fn extend(&mut self, len: u32, io: &mut dyn PageAccess) -> Result<PageNo, HeapError> {
-        if self.pages.len() >= MAX_PAGES {
+        // As u64: on wasm32 a usize cannot exceed the limit, but a 64-bit host can.
+        if self.pages.len() as u64 >= MAX_PAGES {
             return Err(HeapError::RelationFull);
         }
         let page = self.pages.len() as PageNo;
