@@ -105,7 +105,7 @@ impl Memtable {
 
     fn sort_tail(&self) -> Vec<u32> {
         let list = &self.list;
-        let mut keyed: Vec<(u64, u32)> = self.tail.iter().map(|&n| (list.prefix(n), n)).collect();
+        let mut keyed: Vec<(u128, u32)> = self.tail.iter().map(|&n| (list.prefix(n), n)).collect();
         keyed.sort_unstable_by(|a, b| a.0.cmp(&b.0).then_with(|| list.cmp_nodes(a.1, b.1)));
         keyed.into_iter().map(|(_, n)| n).collect()
     }

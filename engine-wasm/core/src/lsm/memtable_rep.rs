@@ -9,18 +9,22 @@
 //! a million nodes visits ~40 nodes scattered in memory, and a hash-sharded load
 //! (every primary key lands at a random place) spent most of its time there. Here
 //! the linked nodes are also listed in key order in blocks of at most
-//! [`BLOCK_CAP`] entries, each entry the key's first 8 bytes and the node id; a
-//! search is a binary search over the blocks' first prefixes (small enough to
+//! [`BLOCK_CAP`] entries, each entry the key's first 16 bytes and the node id;
+//! a search is a binary search over the blocks' first prefixes (small enough to
 //! stay in cache), then one over a block's prefixes, touching a node (and its
 //! key bytes) only when prefixes tie. That is a B+tree of height two: a handful
-//! of cache misses per search instead of dozens.
+//! of cache misses per search instead of dozens. Sixteen bytes, not eight: a
+//! hash-sharded key's first eight are a marker, the hash and constant bytes, so
+//! a memtable of a million rows tied ~15 keys per 8-byte prefix and read key
+//! bytes (cache misses) several times per search; sixteen reach the bytes that
+//! tell rows apart.
 //!
 //! The last position searched is kept (like RocksDB's splice): a write landing
 //! where the previous read or write left off — DocDB writes a key right after
 //! reading it, and index keys ordered by time arrive in order — is placed with
 //! two comparisons.
 
-use crate::key_order::{abbrev as prefix_of, cmp_bytes};
+use crate::key_order::{abbrev16 as prefix_of, cmp_bytes};
 use std::cell::Cell;
 use std::cmp::Ordering;
 
@@ -32,19 +36,23 @@ const BLOCK_CAP: usize = 256;
 const MAX_HEIGHT: usize = 12;
 const BRANCHING: u64 = 4;
 
-/// Words per node: prefix, trailer, offset|key_len, value_len|height, next.
-const NODE_WORDS: usize = 5;
-const PREFIX: usize = 0;
-const TRAILER: usize = 1;
-const WHERE: usize = 2;
-const SIZES: usize = 3;
-const NEXT: usize = 4;
+/// Words per node: prefix (high, low), trailer, offset|key_len,
+/// value_len|height, next.
+const NODE_WORDS: usize = 6;
+const PREFIX_HI: usize = 0;
+const PREFIX_LO: usize = 1;
+const TRAILER: usize = 2;
+const WHERE: usize = 3;
+const SIZES: usize = 4;
+const NEXT: usize = 5;
+/// Bytes a prefix covers.
+const PREFIX_BYTES: usize = 16;
 
 /// A search target: key, its prefix, trailer.
 #[derive(Clone, Copy)]
 struct Target<'k> {
     key: &'k [u8],
-    prefix: u64,
+    prefix: u128,
     trailer: u64,
 }
 
@@ -75,7 +83,7 @@ fn first_false(mut lo: usize, mut hi: usize, pred: impl Fn(usize) -> bool) -> us
 /// Linked nodes in key order: their prefixes and ids.
 #[derive(Debug, Clone, Default)]
 struct Block {
-    prefixes: Vec<u64>,
+    prefixes: Vec<u128>,
     ids: Vec<u32>,
 }
 
@@ -93,7 +101,7 @@ pub(crate) struct MemTableRep {
     /// Blocks in key order.
     blocks: Vec<Block>,
     /// Each block's first prefix and node id, for the top-level search.
-    first_prefixes: Vec<u64>,
+    first_prefixes: Vec<u128>,
     first_ids: Vec<u32>,
     len: usize,
     /// Where the last search or link ended (a read through `&self` moves it too).
@@ -178,24 +186,24 @@ impl MemTableRep {
     /// Order of node `n` against the target.
     #[inline]
     fn cmp(&self, n: u32, t: &Target) -> Ordering {
-        self.cmp_entry(self.word(n, PREFIX), n, t)
+        self.cmp_entry(self.prefix(n), n, t)
     }
 
     /// Order of a block entry (its prefix known without touching the node).
     #[inline]
-    fn cmp_entry(&self, prefix: u64, n: u32, t: &Target) -> Ordering {
+    fn cmp_entry(&self, prefix: u128, n: u32, t: &Target) -> Ordering {
         if prefix != t.prefix {
             return prefix.cmp(&t.prefix);
         }
         self.cmp_full(n, t)
     }
 
-    /// Order once the 8-byte prefixes tie: when both keys have 8 bytes, those
-    /// are equal and only the rest is compared.
+    /// Order once the 16-byte prefixes tie: the bytes both keys have within
+    /// those 16 are equal, so only the rest is compared.
     #[inline]
     fn cmp_full(&self, n: u32, t: &Target) -> Ordering {
         let (a, b) = (self.key(n), t.key);
-        let skip = if a.len() >= 8 && b.len() >= 8 { 8 } else { 0 };
+        let skip = PREFIX_BYTES.min(a.len()).min(b.len());
         match cmp_bytes(&a[skip..], &b[skip..]) {
             Ordering::Equal => t.trailer.cmp(&self.trailer(n)),
             other => other,
@@ -204,7 +212,7 @@ impl MemTableRep {
 
     /// The first place whose entry does not satisfy `before` (entries that do
     /// come first: the order is monotone).
-    fn search(&self, before: impl Fn(u64, u32) -> bool) -> Position {
+    fn search(&self, before: impl Fn(u128, u32) -> bool) -> Position {
         let starts_before = |i: usize| before(self.first_prefixes[i], self.first_ids[i]);
         // The target belongs in the last block that starts before it.
         let Some(block) = first_false(0, self.blocks.len(), starts_before).checked_sub(1) else {
@@ -269,7 +277,9 @@ impl MemTableRep {
         self.arena.extend_from_slice(key);
         self.arena.extend_from_slice(value);
         let id = self.slab.len() as u32;
-        self.slab.push(prefix_of(key));
+        let prefix = prefix_of(key);
+        self.slab.push((prefix >> 64) as u64);
+        self.slab.push(prefix as u64);
         self.slab.push(trailer);
         self.slab.push(offset | (key.len() as u64) << 32);
         self.slab.push(value.len() as u64 | (height as u64) << 32);
@@ -281,7 +291,7 @@ impl MemTableRep {
     fn target_of(&self, n: u32) -> Target<'_> {
         Target {
             key: self.key(n),
-            prefix: self.word(n, PREFIX),
+            prefix: self.prefix(n),
             trailer: self.trailer(n),
         }
     }
@@ -309,7 +319,7 @@ impl MemTableRep {
         let prev = self.node_before(at);
         self.set_next(node, self.next(prev));
         self.set_next(prev, node);
-        let prefix = self.word(node, PREFIX);
+        let prefix = self.prefix(node);
         if self.blocks.is_empty() {
             self.blocks.push(Block::default());
             self.first_prefixes.push(0);
@@ -368,9 +378,10 @@ impl MemTableRep {
         self.cmp(n, &Target::new(key, trailer))
     }
 
-    /// The cached 8-byte key prefix of node `n`.
-    pub(crate) fn prefix(&self, n: u32) -> u64 {
-        self.word(n, PREFIX)
+    /// The cached 16-byte key prefix of node `n`.
+    #[inline]
+    pub(crate) fn prefix(&self, n: u32) -> u128 {
+        u128::from(self.word(n, PREFIX_HI)) << 64 | u128::from(self.word(n, PREFIX_LO))
     }
 
     /// First node at or after the target, or `NIL`.
