@@ -5,6 +5,7 @@
 //!
 //! - [`engine`]: the trait a profile implements, and the scan it returns;
 //! - [`plan_node`]: EXPLAIN's tree and PostgreSQL's text layout of it;
+//! - [`row`]: a row, and the full row an INSERT builds;
 //! - [`select`], [`join`], [`batched_join`], [`explain`]: the executor, written
 //!   once over the trait.
 
@@ -13,8 +14,10 @@ pub mod engine;
 pub mod explain;
 pub mod join;
 pub mod plan_node;
+pub mod row;
 pub mod select;
 
-pub use engine::{QueryEngine, Row, ScanOutput};
+pub use engine::{QueryEngine, ScanOutput};
 pub use plan_node::{format_node, type_width, PlanNode};
+pub use row::Row;
 pub use select::{Executor, QueryResult};

@@ -14,8 +14,8 @@
 //! evaluations a loop, N × batch for the whole join: the work that makes a huge
 //! batch slower when round trips are cheap.
 
-use super::engine::Row;
 use super::join::{index_cond_shown, merge_loop, JoinExec, Loops, Side};
+use super::row::Row;
 use crate::sql::ast::Expr;
 use crate::sql::deparse::deparse;
 use crate::sql::error::SqlError;

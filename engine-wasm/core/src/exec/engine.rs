@@ -1,22 +1,13 @@
 //! What the shared executor needs from a profile.
 
 use super::plan_node::PlanNode;
+use super::row::Row;
 use crate::clock::CostModel;
 use crate::settings::Settings;
 use crate::sql::ast::ExplainOptions;
 use crate::sql::error::SqlError;
 use crate::sql::eval::{EvalEnv, Scope};
 use crate::sql::plan::{ScanPlan, TableInfo};
-use crate::value::Value;
-
-/// A row: the column values in table order.
-///
-/// Up to two values sit inline (the tables of the articles and lessons have one
-/// or two columns); wider rows spill to one allocation, as a boxed slice would.
-/// A million-row load then allocates nothing per heap tuple — and frees
-/// nothing per tuple when the engine is dropped, which in wasm (dlmalloc
-/// coalescing a million neighbouring chunks) was 8% of article 000's run.
-pub type Row = smallvec::SmallVec<[Value; 2]>;
 
 /// Rows a scan produced (each with the profile's locator of it: a heap TID on
 /// pg, a row number on yb) and its EXPLAIN node.
@@ -68,23 +59,5 @@ pub trait QueryEngine: Sized {
                 .map(|(c, ty)| (t.name.clone(), c, ty))
                 .collect(),
         }
-    }
-}
-
-#[cfg(all(test, target_pointer_width = "64"))]
-mod layout_tests {
-    use super::Row;
-    use crate::sql::error::SqlError;
-    use crate::value::Value;
-    use std::mem::size_of;
-
-    /// The sizes the hot paths were tuned for: a million-row load copies these.
-    #[test]
-    fn rows_values_and_errors_stay_small() {
-        assert_eq!(size_of::<Value>(), 16);
-        assert_eq!(size_of::<Row>(), 40);
-        assert!(!Row::from_elem(Value::Null, 2).spilled());
-        assert!(Row::from_elem(Value::Null, 3).spilled());
-        assert_eq!(size_of::<SqlError>(), size_of::<usize>());
     }
 }

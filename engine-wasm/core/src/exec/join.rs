@@ -4,8 +4,8 @@
 //! full when no index fits. Hash and merge joins are not simulated.
 
 use super::batched_join::{any_array_shown, BatchedJoin, Lookup};
-use super::engine::Row;
 use super::plan_node::PlanNode;
+use super::row::Row;
 use super::select::{Executor, QueryResult};
 use crate::sql::ast::{BinOp, Expr, FromItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};

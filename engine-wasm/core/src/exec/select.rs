@@ -2,8 +2,9 @@
 //! `generate_series`, another query). Written once as [`Executor`], a trait every
 //! [`QueryEngine`] gets for free.
 
-use super::engine::{QueryEngine, Row};
+use super::engine::QueryEngine;
 use super::plan_node::PlanNode;
+use super::row::Row;
 use crate::scenario::Outcome;
 use crate::sql::ast::{Expr, FromItem, OrderItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};

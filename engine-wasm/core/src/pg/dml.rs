@@ -221,33 +221,6 @@ impl PgEngine {
         result
     }
 
-    /// Builds the full row for INSERT from the target columns' values.
-    fn complete_row(
-        &mut self,
-        table: usize,
-        targets: &[usize],
-        values: &[Value],
-    ) -> Result<Row, SqlError> {
-        let t = self.catalog.table_mut(table);
-        if values.len() > targets.len() {
-            return Err(SqlError::new(
-                ErrorKind::Semantic,
-                "INSERT has more expressions than target columns",
-            ));
-        }
-        let mut row: Row = (0..t.columns.len()).map(|_| Value::Null).collect();
-        for (v, &c) in values.iter().cloned().zip(targets) {
-            row[c] = coerce(v, t.types[c])?;
-        }
-        for (c, seq) in t.sequences.iter_mut().enumerate() {
-            if let (Some(next), Value::Null) = (seq.as_mut(), &row[c]) {
-                row[c] = Value::Int(*next);
-                *next += 1;
-            }
-        }
-        Ok(row)
-    }
-
     pub(super) fn insert(
         &mut self,
         table: &str,
@@ -276,7 +249,8 @@ impl PgEngine {
         };
         let mut count = 0u64;
         self.produce(source, &mut |engine, values| {
-            let row = engine.complete_row(id, &targets, values)?;
+            let t = engine.catalog.table_mut(id);
+            let row = crate::exec::row::complete(&t.types, &mut t.sequences, &targets, values)?;
             engine.insert_row(id, row)?;
             count += 1;
             Ok(())

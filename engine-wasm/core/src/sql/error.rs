@@ -134,7 +134,7 @@ pub enum ErrorKind {
 /// `Result<_, SqlError>`, and a pointer-sized error keeps those results in
 /// registers instead of copying a 64-byte struct through the stack on each call.
 /// Fields read and write through `Deref` (`e.kind`, `e.at = …`).
-#[derive(Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq)]
 pub struct SqlError(Box<SqlErrorDetail>);
 
 /// What a [`SqlError`] carries.
@@ -158,17 +158,6 @@ impl std::ops::Deref for SqlError {
 impl std::ops::DerefMut for SqlError {
     fn deref_mut(&mut self) -> &mut SqlErrorDetail {
         &mut self.0
-    }
-}
-
-impl fmt::Debug for SqlError {
-    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        f.debug_struct("SqlError")
-            .field("kind", &self.kind)
-            .field("message", &self.message)
-            .field("at", &self.at)
-            .field("hint", &self.hint)
-            .finish()
     }
 }
 

@@ -182,24 +182,3 @@ pub fn targets(t: &YbTable, columns: Option<&[String]>) -> Result<Vec<usize>, Sq
             .collect(),
     }
 }
-
-/// The full row for INSERT: given values, then serial defaults, NULL elsewhere.
-pub fn complete(t: &mut YbTable, targets: &[usize], values: &[Value]) -> Result<Row, SqlError> {
-    if values.len() > targets.len() {
-        return Err(SqlError::new(
-            ErrorKind::Semantic,
-            "INSERT has more expressions than target columns",
-        ));
-    }
-    let mut row = Row::from_elem(Value::Null, t.columns.len());
-    for (v, &c) in values.iter().cloned().zip(targets) {
-        row[c] = crate::sql::eval::coerce(v, t.types[c])?;
-    }
-    for (c, seq) in t.sequences.iter_mut().enumerate() {
-        if let (Some(next), Value::Null) = (seq.as_mut(), &row[c]) {
-            row[c] = Value::Int(*next);
-            *next += 1;
-        }
-    }
-    Ok(row)
-}

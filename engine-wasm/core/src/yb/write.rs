@@ -261,7 +261,8 @@ impl YbEngine {
         let targets = super::row::targets(self.catalog.table(id), columns)?;
         let mut count = 0u64;
         self.produce(source, &mut |engine, values| {
-            let row = super::row::complete(engine.catalog.table_mut(id), &targets, values)?;
+            let t = engine.catalog.table_mut(id);
+            let row = crate::exec::row::complete(&t.types, &mut t.sequences, &targets, values)?;
             engine.insert_row(id, &row, None)?;
             count += 1;
             Ok(())
