@@ -20,7 +20,7 @@ use std::cell::OnceCell;
 use std::cmp::Ordering;
 
 use super::error::LsmError;
-use super::memtable_rep::{MemTableRep, HEAD, NIL};
+use super::memtable_rep::{MemTableRep, NIL};
 use super::types::{seek_trailer, trailer_kind, varint_len, SeqNo, ValueKind, MAX_SEQ};
 
 /// A memtable (mutable until sealed).
@@ -174,30 +174,26 @@ impl Memtable {
         (self.list.key(n) == key).then(|| (trailer_kind(self.list.trailer(n)), self.list.value(n)))
     }
 
-    /// Every entry in internal-key order: the linked list merged with the tail.
+    /// Every entry in internal-key order: the linked nodes merged with the tail.
     pub(crate) fn for_each_sorted<'m>(
         &'m self,
         mut f: impl FnMut(&'m [u8], u64, &'m [u8]) -> Result<(), LsmError>,
     ) -> Result<(), LsmError> {
         let list = &self.list;
         let tail = self.sorted_tail();
-        let (mut n, mut i) = (list.next(HEAD), 0);
-        loop {
-            let take_tail = match (n != NIL, i < tail.len()) {
-                (false, false) => return Ok(()),
-                (true, true) => list.cmp_nodes(tail[i], n) == Ordering::Less,
-                (linked, _) => !linked,
-            };
-            let node = if take_tail {
-                i += 1;
-                tail[i - 1]
-            } else {
-                let cur = n;
-                n = list.next(n);
-                cur
-            };
-            f(list.key(node), list.trailer(node), list.value(node))?;
+        let mut emit = |n: u32| f(list.key(n), list.trailer(n), list.value(n));
+        let mut i = 0;
+        for block in list.blocks_in_order() {
+            list.warm(block);
+            for &n in block {
+                while i < tail.len() && list.cmp_nodes(tail[i], n) == Ordering::Less {
+                    emit(tail[i])?;
+                    i += 1;
+                }
+                emit(n)?;
+            }
         }
+        tail[i..].iter().try_for_each(|&n| emit(n))
     }
 }
 
