@@ -68,6 +68,7 @@ mod memtable;
 mod memtable_rep;
 mod merging;
 mod options;
+mod prefix_search;
 mod properties;
 mod read;
 mod read_ctx;

@@ -2,18 +2,24 @@
 //! not linked yet. No block reads: memtables are in memory.
 
 use super::memtable::Memtable;
-use super::memtable_rep::{HEAD, NIL};
+use super::memtable_rep::{Position as Place, NIL};
 use super::read_stats::Position;
 
 /// A cursor over one memtable (no block reads: memtables are in memory).
 pub(crate) struct MemCursor<'a> {
     mem: &'a Memtable,
+    at: Place,
+    /// The node at `at`, `NIL` when not valid.
     node: u32,
 }
 
 impl<'a> MemCursor<'a> {
     pub(crate) fn new(mem: &'a Memtable) -> Self {
-        MemCursor { mem, node: NIL }
+        MemCursor {
+            mem,
+            at: Place::START,
+            node: NIL,
+        }
     }
 
     #[inline]
@@ -38,38 +44,40 @@ impl<'a> MemCursor<'a> {
         }
     }
 
-    fn or_nil(n: u32) -> u32 {
-        if n == HEAD {
-            NIL
-        } else {
-            n
+    #[inline]
+    fn go(&mut self, at: Option<Place>) {
+        match at {
+            Some(at) => {
+                self.at = at;
+                self.node = self.mem.list().node_at(at);
+            }
+            None => self.node = NIL,
         }
     }
 
     pub(crate) fn seek(&mut self, key: &[u8], trailer: u64) {
-        self.node = self.mem.list().find_ge(key, trailer);
+        self.go(Some(self.mem.list().find_ge(key, trailer)));
     }
     pub(crate) fn seek_for_prev(&mut self, key: &[u8], trailer: u64) {
-        self.node = Self::or_nil(self.mem.list().find_last_at_or_before(key, trailer));
+        self.go(self.mem.list().find_last_at_or_before(key, trailer));
     }
     pub(crate) fn seek_to_first(&mut self) {
-        self.node = self.mem.list().next(HEAD);
+        self.go(Some(Place::START));
     }
     pub(crate) fn seek_to_last(&mut self) {
-        self.node = Self::or_nil(self.mem.list().last());
+        self.go(self.mem.list().last());
     }
     #[inline]
     pub(crate) fn next(&mut self) {
         if self.valid() {
-            self.node = self.mem.list().next(self.node);
+            self.go(Some(self.mem.list().step(self.at)));
         }
     }
-    /// Nodes have no back links: find the last node before this one, as
-    /// RocksDB's skip-list iterator does (O(log n)).
+    /// One step back: the blocks list the nodes in order (RocksDB's skip list
+    /// has no back links and searches again).
     pub(crate) fn prev(&mut self) {
         if self.valid() {
-            let (k, t) = (self.key(), self.trailer());
-            self.node = Self::or_nil(self.mem.list().find_last_before(k, t));
+            self.go(self.mem.list().step_back(self.at));
         }
     }
 }

@@ -163,7 +163,7 @@ impl Memtable {
     /// The newest version of `key` at or below `seq`.
     pub(crate) fn get(&self, key: &[u8], seq: SeqNo) -> Option<(ValueKind, &[u8])> {
         let target = seek_trailer(seq);
-        let linked = self.list.find_ge(key, target);
+        let linked = self.list.node_at(self.list.find_ge(key, target));
         let tail = self.sorted_tail().get(self.tail_seek(key, target)).copied();
         let n = match (linked != NIL, tail) {
             (true, Some(t)) if self.list.cmp_nodes(t, linked) == Ordering::Less => t,

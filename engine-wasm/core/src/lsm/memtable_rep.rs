@@ -1,6 +1,5 @@
 //! The memtable's ordered structure (RocksDB's `MemTableRep`): nodes in an
-//! arena, linked in internal-key order, found through a two-level index of
-//! sorted blocks.
+//! arena, listed in internal-key order in a two-level index of sorted blocks.
 //!
 //! RocksDB's default rep is an inline skip list; its memory accounting (one link
 //! per level of a node whose height is drawn 1, then +1 with probability 1/4) is
@@ -8,43 +7,47 @@
 //! structure is not a skip list, though: linking a random key into a skip list of
 //! a million nodes visits ~40 nodes scattered in memory, and a hash-sharded load
 //! (every primary key lands at a random place) spent most of its time there. Here
-//! the linked nodes are also listed in key order in blocks of at most
-//! [`BLOCK_CAP`] entries, each entry the key's first 16 bytes and the node id;
-//! a search is a binary search over the blocks' first prefixes (small enough to
-//! stay in cache), then one over a block's prefixes, touching a node (and its
-//! key bytes) only when prefixes tie. That is a B+tree of height two: a handful
-//! of cache misses per search instead of dozens. Sixteen bytes, not eight: a
-//! hash-sharded key's first eight are a marker, the hash and constant bytes, so
-//! a memtable of a million rows tied ~15 keys per 8-byte prefix and read key
-//! bytes (cache misses) several times per search; sixteen reach the bytes that
-//! tell rows apart.
+//! the nodes are listed in key order in blocks of at most [`BLOCK_CAP`] entries,
+//! each entry the key's first 16 bytes and the node id; a search is a binary
+//! search over the blocks' first prefixes (small enough to stay in cache), then
+//! a guess-and-gallop over a block's prefixes ([`prefix_search`]), touching a
+//! node (and its key bytes) only when prefixes tie. That is a B+tree of height
+//! two: a handful of cache misses per search instead of dozens. Sixteen bytes,
+//! not eight: a hash-sharded key's first eight are a marker, the hash and
+//! constant bytes, so a memtable of a million rows tied ~15 keys per 8-byte
+//! prefix and read key bytes (cache misses) several times per search; sixteen
+//! reach the bytes that tell rows apart.
+//!
+//! The blocks are the order: nodes carry no links, and a cursor is a
+//! [`Position`] in the blocks (a cursor borrows the memtable, so nothing moves
+//! under it). Stepping back is one step, not a search.
 //!
 //! The last position searched is kept (like RocksDB's splice): a write landing
 //! where the previous read or write left off — DocDB writes a key right after
 //! reading it, and index keys ordered by time arrive in order — is placed with
-//! two comparisons.
+//! two prefix comparisons.
+//!
+//! [`prefix_search`]: super::prefix_search
 
+use super::prefix_search::lower_bound;
 use crate::key_order::{abbrev16 as prefix_of, cmp_bytes};
 use std::cell::Cell;
 use std::cmp::Ordering;
 
 pub(crate) const NIL: u32 = u32::MAX;
-/// The sentinel node before the first one (its `next` is the first node).
-pub(crate) const HEAD: u32 = 0;
 /// Most entries a block holds before it splits in two.
 const BLOCK_CAP: usize = 256;
 const MAX_HEIGHT: usize = 12;
 const BRANCHING: u64 = 4;
 
 /// Words per node: prefix (high, low), trailer, offset|key_len,
-/// value_len|height, next.
-const NODE_WORDS: usize = 6;
+/// value_len|height.
+const NODE_WORDS: usize = 5;
 const PREFIX_HI: usize = 0;
 const PREFIX_LO: usize = 1;
 const TRAILER: usize = 2;
 const WHERE: usize = 3;
 const SIZES: usize = 4;
-const NEXT: usize = 5;
 /// Bytes a prefix covers.
 const PREFIX_BYTES: usize = 16;
 
@@ -80,18 +83,33 @@ fn first_false(mut lo: usize, mut hi: usize, pred: impl Fn(usize) -> bool) -> us
     lo
 }
 
-/// Linked nodes in key order: their prefixes and ids.
+/// Nodes in key order: their prefixes and ids.
 #[derive(Debug, Clone, Default)]
 struct Block {
     prefixes: Vec<u128>,
     ids: Vec<u32>,
 }
 
-/// A place among the linked nodes: before entry `pos` of block `block`.
+/// A place among the nodes: before entry `pos` of block `block` (the end of a
+/// block is the same place as the start of the next).
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Position {
+pub(crate) struct Position {
     block: usize,
     pos: usize,
+}
+
+impl Position {
+    /// The place before every node.
+    pub(crate) const START: Position = Position { block: 0, pos: 0 };
+}
+
+/// Which side of the target's own key a search stops on.
+#[derive(Clone, Copy, PartialEq)]
+enum Bound {
+    /// Before the first entry at or after the target.
+    Ge,
+    /// Before the first entry after the target.
+    Gt,
 }
 
 #[derive(Debug, Clone)]
@@ -100,9 +118,8 @@ pub(crate) struct MemTableRep {
     slab: Vec<u64>,
     /// Blocks in key order.
     blocks: Vec<Block>,
-    /// Each block's first prefix and node id, for the top-level search.
+    /// Each block's first prefix, for the top-level search.
     first_prefixes: Vec<u128>,
-    first_ids: Vec<u32>,
     len: usize,
     /// Where the last search or link ended (a read through `&self` moves it too).
     hint: Cell<Position>,
@@ -111,21 +128,18 @@ pub(crate) struct MemTableRep {
 
 impl MemTableRep {
     pub(crate) fn new(seed: u64) -> Self {
-        let mut slab = vec![0u64; NODE_WORDS];
-        slab[NEXT] = NIL as u64;
         MemTableRep {
             arena: Vec::new(),
-            slab,
+            slab: Vec::new(),
             blocks: Vec::new(),
             first_prefixes: Vec::new(),
-            first_ids: Vec::new(),
             len: 0,
-            hint: Cell::new(Position { block: 0, pos: 0 }),
+            hint: Cell::new(Position::START),
             rng: seed | 1,
         }
     }
 
-    /// Linked nodes.
+    /// Nodes listed.
     pub(crate) fn len(&self) -> usize {
         self.len
     }
@@ -173,23 +187,14 @@ impl MemTableRep {
         &self.arena[start..start + len]
     }
 
-    /// The node after `n` in key order (`n` may be `HEAD`), or `NIL`.
+    /// The cached 16-byte key prefix of node `n`.
     #[inline]
-    pub(crate) fn next(&self, n: u32) -> u32 {
-        self.word(n, NEXT) as u32
+    pub(crate) fn prefix(&self, n: u32) -> u128 {
+        u128::from(self.word(n, PREFIX_HI)) << 64 | u128::from(self.word(n, PREFIX_LO))
     }
 
-    fn set_next(&mut self, n: u32, to: u32) {
-        self.slab[n as usize + NEXT] = to as u64;
-    }
-
-    /// Order of node `n` against the target.
-    #[inline]
-    fn cmp(&self, n: u32, t: &Target) -> Ordering {
-        self.cmp_entry(self.prefix(n), n, t)
-    }
-
-    /// Order of a block entry (its prefix known without touching the node).
+    /// Order of a node (its prefix known without touching the node) against
+    /// the target.
     #[inline]
     fn cmp_entry(&self, prefix: u128, n: u32, t: &Target) -> Ordering {
         if prefix != t.prefix {
@@ -210,37 +215,113 @@ impl MemTableRep {
         }
     }
 
-    /// The first place whose entry does not satisfy `before` (entries that do
-    /// come first: the order is monotone).
-    fn search(&self, before: impl Fn(u128, u32) -> bool) -> Position {
-        let starts_before = |i: usize| before(self.first_prefixes[i], self.first_ids[i]);
+    /// Whether a node comes before the place a search for `t` stops at.
+    #[inline]
+    fn before(&self, prefix: u128, n: u32, t: &Target, bound: Bound) -> bool {
+        match self.cmp_entry(prefix, n, t) {
+            Ordering::Less => true,
+            Ordering::Equal => bound == Bound::Gt,
+            Ordering::Greater => false,
+        }
+    }
+
+    /// The place a search for `t` stops at: after every node [`before`](Self::before) it.
+    fn search(&self, t: &Target, bound: Bound) -> Position {
+        let starts_before = |i: usize| {
+            let first = self.first_prefixes[i];
+            self.before(first, self.blocks[i].ids[0], t, bound)
+        };
         // The target belongs in the last block that starts before it.
         let Some(block) = first_false(0, self.blocks.len(), starts_before).checked_sub(1) else {
-            return Position { block: 0, pos: 0 };
+            return Position::START;
         };
         let b = &self.blocks[block];
-        let pos = first_false(1, b.ids.len(), |i| before(b.prefixes[i], b.ids[i]));
+        // Nodes whose prefix is below the target's come first; among those
+        // whose prefix ties, the keys decide (entry 0 is known to come before).
+        let high = self
+            .first_prefixes
+            .get(block + 1)
+            .copied()
+            .unwrap_or(u128::MAX);
+        let tied = lower_bound(&b.prefixes, t.prefix, b.prefixes[0], high).max(1);
+        let pos = if b.prefixes.get(tied) == Some(&t.prefix) {
+            first_false(tied, b.ids.len(), |i| {
+                self.before(b.prefixes[i], b.ids[i], t, bound)
+            })
+        } else {
+            tied
+        };
         Position { block, pos }
     }
 
-    /// The node just before `at`, or `HEAD`.
-    fn node_before(&self, at: Position) -> u32 {
-        match at.pos.checked_sub(1) {
-            Some(p) => self.blocks[at.block].ids[p],
-            None => match at.block.checked_sub(1) {
-                Some(b) => *self.blocks[b].ids.last().expect("blocks are never empty"),
-                None => HEAD,
+    /// The entry (prefix, node) at `at`, if any.
+    #[inline]
+    fn entry_at(&self, at: Position) -> Option<(u128, u32)> {
+        let b = self.blocks.get(at.block)?;
+        match b.ids.get(at.pos) {
+            Some(&n) => Some((b.prefixes[at.pos], n)),
+            None => self
+                .blocks
+                .get(at.block + 1)
+                .map(|next| (next.prefixes[0], next.ids[0])),
+        }
+    }
+
+    /// The entry (prefix, node) just before `at`, if any.
+    #[inline]
+    fn entry_before(&self, at: Position) -> Option<(u128, u32)> {
+        let back = self.step_back(at)?;
+        let b = &self.blocks[back.block];
+        Some((b.prefixes[back.pos], b.ids[back.pos]))
+    }
+
+    /// The node at `at`, or `NIL` at the end.
+    #[inline]
+    pub(crate) fn node_at(&self, at: Position) -> u32 {
+        self.entry_at(at).map_or(NIL, |(_, n)| n)
+    }
+
+    /// The place after the node at `at` (which must be a node).
+    #[inline]
+    pub(crate) fn step(&self, at: Position) -> Position {
+        match self.blocks.get(at.block) {
+            Some(b) if at.pos >= b.ids.len() => Position {
+                block: at.block + 1,
+                pos: 1,
+            },
+            _ => Position {
+                block: at.block,
+                pos: at.pos + 1,
             },
         }
     }
 
+    /// The place of the node before `at`, if any.
+    #[inline]
+    pub(crate) fn step_back(&self, at: Position) -> Option<Position> {
+        match at.pos.checked_sub(1) {
+            Some(pos) => Some(Position { pos, ..at }),
+            None => {
+                let block = at.block.checked_sub(1)?;
+                Some(Position {
+                    block,
+                    pos: self.blocks[block].ids.len() - 1,
+                })
+            }
+        }
+    }
+
     /// Whether `at` (a valid place) is where the target goes: after every node
-    /// before it, before every node after it.
+    /// before it, before every node after it. Block prefixes answer it unless
+    /// they tie.
     fn brackets(&self, at: Position, t: &Target) -> bool {
-        let prev = self.node_before(at);
-        let next = self.next(prev);
-        (prev == HEAD || self.cmp(prev, t) == Ordering::Less)
-            && (next == NIL || self.cmp(next, t) != Ordering::Less)
+        let after_prev = self
+            .entry_before(at)
+            .is_none_or(|(p, n)| self.cmp_entry(p, n, t) == Ordering::Less);
+        after_prev
+            && self
+                .entry_at(at)
+                .is_none_or(|(p, n)| self.cmp_entry(p, n, t) != Ordering::Less)
     }
 
     /// The hint, if the target goes there.
@@ -248,16 +329,14 @@ impl MemTableRep {
         let hint = self.hint.get();
         let valid = match self.blocks.get(hint.block) {
             Some(b) => hint.pos <= b.ids.len(),
-            None => self.blocks.is_empty() && hint == Position { block: 0, pos: 0 },
+            None => self.blocks.is_empty() && hint == Position::START,
         };
         (valid && self.brackets(hint, t)).then_some(hint)
     }
 
-    /// Where the target goes among the linked nodes (the hint first).
+    /// Where the target goes among the nodes (the hint first).
     fn place_of(&self, t: &Target) -> Position {
-        let at = self
-            .at_hint(t)
-            .unwrap_or_else(|| self.search(|p, n| self.cmp_entry(p, n, t) == Ordering::Less));
+        let at = self.at_hint(t).unwrap_or_else(|| self.search(t, Bound::Ge));
         self.hint.set(at);
         at
     }
@@ -268,7 +347,7 @@ impl MemTableRep {
             && self.slab.len() + NODE_WORDS < NIL as usize
     }
 
-    /// Appends a node without linking it (see [`link`](Self::link)); returns its
+    /// Appends a node without listing it (see [`link`](Self::link)); returns its
     /// id and the height a skip-list node would have. The caller checks
     /// [`has_room`](Self::has_room) first.
     pub(crate) fn alloc(&mut self, key: &[u8], trailer: u64, value: &[u8]) -> (u32, usize) {
@@ -278,12 +357,13 @@ impl MemTableRep {
         self.arena.extend_from_slice(value);
         let id = self.slab.len() as u32;
         let prefix = prefix_of(key);
-        self.slab.push((prefix >> 64) as u64);
-        self.slab.push(prefix as u64);
-        self.slab.push(trailer);
-        self.slab.push(offset | (key.len() as u64) << 32);
-        self.slab.push(value.len() as u64 | (height as u64) << 32);
-        self.slab.push(NIL as u64);
+        self.slab.extend_from_slice(&[
+            (prefix >> 64) as u64,
+            prefix as u64,
+            trailer,
+            offset | (key.len() as u64) << 32,
+            value.len() as u64 | (height as u64) << 32,
+        ]);
         (id, height)
     }
 
@@ -296,7 +376,7 @@ impl MemTableRep {
         }
     }
 
-    /// Links an allocated node whose internal key is not already linked.
+    /// Lists an allocated node whose internal key is not already listed.
     pub(crate) fn link(&mut self, node: u32) {
         let at = {
             let t = self.target_of(node);
@@ -305,7 +385,7 @@ impl MemTableRep {
         self.link_at(node, at);
     }
 
-    /// Links `node` now if the last search ended where it goes (a few
+    /// Lists `node` now if the last search ended where it goes (a few
     /// comparisons); false otherwise.
     pub(crate) fn link_if_at_hint(&mut self, node: u32) -> bool {
         let Some(at) = self.at_hint(&self.target_of(node)) else {
@@ -316,21 +396,16 @@ impl MemTableRep {
     }
 
     fn link_at(&mut self, node: u32, at: Position) {
-        let prev = self.node_before(at);
-        self.set_next(node, self.next(prev));
-        self.set_next(prev, node);
         let prefix = self.prefix(node);
         if self.blocks.is_empty() {
             self.blocks.push(Block::default());
             self.first_prefixes.push(0);
-            self.first_ids.push(NIL);
         }
         let b = &mut self.blocks[at.block];
         b.prefixes.insert(at.pos, prefix);
         b.ids.insert(at.pos, node);
         if at.pos == 0 {
             self.first_prefixes[at.block] = prefix;
-            self.first_ids[at.block] = node;
         }
         let mut after = Position {
             block: at.block,
@@ -344,7 +419,6 @@ impl MemTableRep {
                 ids: b.ids.split_off(half),
             };
             self.first_prefixes.insert(at.block + 1, right.prefixes[0]);
-            self.first_ids.insert(at.block + 1, right.ids[0]);
             self.blocks.insert(at.block + 1, right);
             if after.pos > half {
                 after = Position {
@@ -370,40 +444,35 @@ impl MemTableRep {
 
     /// Internal-key order of two allocated nodes.
     pub(crate) fn cmp_nodes(&self, a: u32, b: u32) -> Ordering {
-        self.cmp(a, &self.target_of(b))
+        self.cmp_entry(self.prefix(a), a, &self.target_of(b))
     }
 
     /// Order of node `n` against a target key.
     pub(crate) fn cmp_key(&self, n: u32, key: &[u8], trailer: u64) -> Ordering {
-        self.cmp(n, &Target::new(key, trailer))
+        self.cmp_entry(self.prefix(n), n, &Target::new(key, trailer))
     }
 
-    /// The cached 16-byte key prefix of node `n`.
-    #[inline]
-    pub(crate) fn prefix(&self, n: u32) -> u128 {
-        u128::from(self.word(n, PREFIX_HI)) << 64 | u128::from(self.word(n, PREFIX_LO))
+    /// The place of the first node at or after the target (the end if none).
+    pub(crate) fn find_ge(&self, key: &[u8], trailer: u64) -> Position {
+        self.place_of(&Target::new(key, trailer))
     }
 
-    /// First node at or after the target, or `NIL`.
-    pub(crate) fn find_ge(&self, key: &[u8], trailer: u64) -> u32 {
-        let x = self.find_last_before(key, trailer);
-        self.next(x)
+    /// The place of the last node at or before the target, if any.
+    pub(crate) fn find_last_at_or_before(&self, key: &[u8], trailer: u64) -> Option<Position> {
+        let after = self.search(&Target::new(key, trailer), Bound::Gt);
+        self.step_back(after)
     }
 
-    /// Last node strictly before the target, or `HEAD`.
-    pub(crate) fn find_last_before(&self, key: &[u8], trailer: u64) -> u32 {
-        let at = self.place_of(&Target::new(key, trailer));
-        self.node_before(at)
+    /// The place of the last node, if any.
+    pub(crate) fn last(&self) -> Option<Position> {
+        let block = self.blocks.len().checked_sub(1)?;
+        Some(Position {
+            block,
+            pos: self.blocks[block].ids.len() - 1,
+        })
     }
 
-    /// Last node at or before the target, or `HEAD`.
-    pub(crate) fn find_last_at_or_before(&self, key: &[u8], trailer: u64) -> u32 {
-        let t = Target::new(key, trailer);
-        let at = self.search(|p, n| self.cmp_entry(p, n, &t) != Ordering::Greater);
-        self.node_before(at)
-    }
-
-    /// The linked nodes in key order, a block at a time.
+    /// The nodes in key order, a block at a time.
     pub(crate) fn blocks_in_order(&self) -> impl Iterator<Item = &[u32]> {
         self.blocks.iter().map(|b| b.ids.as_slice())
     }
@@ -429,14 +498,6 @@ impl MemTableRep {
         }
         std::hint::black_box(acc);
     }
-
-    /// The last node, or `HEAD` when empty.
-    pub(crate) fn last(&self) -> u32 {
-        self.blocks
-            .last()
-            .and_then(|b| b.ids.last().copied())
-            .unwrap_or(HEAD)
-    }
 }
 
 #[cfg(test)]
@@ -445,37 +506,58 @@ mod tests {
     use crate::lsm::types::{cmp_internal, pack, ValueKind};
     use crate::rng::Rng;
 
-    fn collect(list: &MemTableRep) -> Vec<(Vec<u8>, u64)> {
+    /// Every listed node, walked with cursor steps.
+    pub(super) fn walk(list: &MemTableRep) -> Vec<u32> {
         let mut out = Vec::new();
-        let mut n = list.next(HEAD);
-        while n != NIL {
-            out.push((list.key(n).to_vec(), list.trailer(n)));
-            n = list.next(n);
+        let mut at = Position::START;
+        while list.node_at(at) != NIL {
+            out.push(list.node_at(at));
+            at = list.step(at);
         }
         out
     }
 
-    /// The blocks list exactly the linked nodes, in order, each within its cap,
-    /// with the right first entries; the splits happened (no block over the cap).
+    fn collect(list: &MemTableRep) -> Vec<(Vec<u8>, u64)> {
+        walk(list)
+            .into_iter()
+            .map(|n| (list.key(n).to_vec(), list.trailer(n)))
+            .collect()
+    }
+
+    /// The blocks list every node once, in order, each block within its cap and
+    /// with the right first prefix; the splits happened (no block over the cap);
+    /// stepping back from the end visits the same nodes in reverse.
     fn check_blocks(list: &MemTableRep) {
-        let mut n = list.next(HEAD);
+        let walked = walk(list);
+        let mut i = 0;
         for (bi, b) in list.blocks.iter().enumerate() {
             assert!(!b.ids.is_empty() && b.ids.len() <= BLOCK_CAP);
             assert_eq!(b.ids.len(), b.prefixes.len());
-            assert_eq!(
-                (list.first_prefixes[bi], list.first_ids[bi]),
-                (b.prefixes[0], b.ids[0])
-            );
+            assert_eq!(list.first_prefixes[bi], b.prefixes[0]);
             for (&p, &id) in b.prefixes.iter().zip(&b.ids) {
-                assert_eq!(id, n, "blocks follow the links");
+                assert_eq!(id, walked[i], "steps follow the blocks");
                 assert_eq!(p, list.prefix(id));
-                n = list.next(n);
+                i += 1;
             }
         }
-        assert_eq!(n, NIL, "every linked node is in a block");
-        assert_eq!(list.blocks.len(), list.first_ids.len());
-        let linked: usize = list.blocks.iter().map(|b| b.ids.len()).sum();
-        assert_eq!(linked, list.len());
+        assert_eq!(i, walked.len());
+        assert_eq!(list.blocks.len(), list.first_prefixes.len());
+        assert_eq!(walked.len(), list.len());
+        for w in walked.windows(2) {
+            assert_eq!(
+                list.cmp_nodes(w[0], w[1]),
+                Ordering::Less,
+                "strictly ordered"
+            );
+        }
+        let mut back = Vec::new();
+        let mut at = list.last();
+        while let Some(p) = at {
+            back.push(list.node_at(p));
+            at = list.step_back(p);
+        }
+        back.reverse();
+        assert_eq!(back, walked);
     }
 
     #[test]
@@ -512,15 +594,18 @@ mod tests {
             list.insert(*k, pack(i as u64 + 1, ValueKind::Put), b"x");
         }
         let t = pack(100, ValueKind::Put);
-        assert_eq!(list.key(list.find_ge(b"c", t)), b"d");
-        assert_eq!(list.key(list.find_ge(b"d", t)), b"d");
-        assert_eq!(list.find_ge(b"g", t), NIL);
-        assert_eq!(list.key(list.find_last_before(b"d", t)), b"b");
-        assert_eq!(list.find_last_before(b"b", t), HEAD);
-        assert_eq!(list.key(list.find_last_at_or_before(b"d", 0)), b"d");
-        assert_eq!(list.key(list.last()), b"f");
-        assert_eq!(list.value(list.last()), b"x");
-        assert_eq!(MemTableRep::new(3).last(), HEAD);
+        let ge = |k: &[u8]| list.node_at(list.find_ge(k, t));
+        let at_or_before = |k: &[u8], t| list.find_last_at_or_before(k, t).map(|p| list.node_at(p));
+        assert_eq!(list.key(ge(b"c")), b"d");
+        assert_eq!(list.key(ge(b"d")), b"d");
+        assert_eq!(ge(b"g"), NIL);
+        assert_eq!(at_or_before(b"a", 0), None);
+        assert_eq!(list.key(at_or_before(b"d", 0).unwrap()), b"d");
+        assert_eq!(list.key(at_or_before(b"d", t).unwrap()), b"b");
+        let last = list.node_at(list.last().unwrap());
+        assert_eq!((list.key(last), list.value(last)), (&b"f"[..], &b"x"[..]));
+        assert_eq!(MemTableRep::new(3).last(), None);
+        assert_eq!(MemTableRep::new(3).node_at(Position::START), NIL);
     }
 
     /// Seeks move the hint that inserts start from: interleaved seeks (repeated,
@@ -539,7 +624,7 @@ mod tests {
             let probe = key_of(rng.below(2000));
             let t = pack(u64::MAX >> 9, ValueKind::Put);
             for _ in 0..1 + rng.below(3) {
-                let got = list.find_ge(&probe, t);
+                let got = list.node_at(list.find_ge(&probe, t));
                 let want = model
                     .iter()
                     .find(|(k, tr)| cmp_internal(k, *tr, &probe, t) != Ordering::Less);
@@ -618,7 +703,7 @@ mod proptests {
     type Model = BTreeMap<(Vec<u8>, Reverse<u64>), ()>;
 
     fn as_pair(rep: &MemTableRep, n: u32) -> Option<(Vec<u8>, u64)> {
-        (n != NIL && n != HEAD).then(|| (rep.key(n).to_vec(), rep.trailer(n)))
+        (n != NIL).then(|| (rep.key(n).to_vec(), rep.trailer(n)))
     }
 
     proptest! {
@@ -651,7 +736,7 @@ mod proptests {
                             .range((last_search.clone(), Reverse(t))..)
                             .next()
                             .map(|((k, Reverse(t)), _)| (k.clone(), *t));
-                        prop_assert_eq!(as_pair(&rep, rep.find_ge(&last_search, t)), want);
+                        prop_assert_eq!(as_pair(&rep, rep.node_at(rep.find_ge(&last_search, t))), want);
                     }
                     Op::SeekForPrev(k) => {
                         let k = key(k);
@@ -660,20 +745,19 @@ mod proptests {
                             .range(..=(k.clone(), Reverse(t)))
                             .next_back()
                             .map(|((k, Reverse(t)), _)| (k.clone(), *t));
-                        prop_assert_eq!(as_pair(&rep, rep.find_last_at_or_before(&k, t)), want);
+                        let got = rep.find_last_at_or_before(&k, t).map_or(NIL, |p| rep.node_at(p));
+                        prop_assert_eq!(as_pair(&rep, got), want);
                     }
                 }
             }
             let all: Vec<(Vec<u8>, u64)> =
                 model.keys().map(|(k, Reverse(t))| (k.clone(), *t)).collect();
-            let mut linked = Vec::new();
-            let mut n = rep.next(HEAD);
-            while n != NIL {
-                linked.push((rep.key(n).to_vec(), rep.trailer(n)));
-                n = rep.next(n);
-            }
+            let linked: Vec<(Vec<u8>, u64)> = super::tests::walk(&rep)
+                .into_iter()
+                .map(|n| (rep.key(n).to_vec(), rep.trailer(n)))
+                .collect();
             prop_assert_eq!(&linked, &all);
-            prop_assert_eq!(as_pair(&rep, rep.last()), all.last().cloned());
+            prop_assert_eq!(as_pair(&rep, rep.last().map_or(NIL, |p| rep.node_at(p))), all.last().cloned());
             prop_assert_eq!(rep.len(), all.len());
         }
     }
