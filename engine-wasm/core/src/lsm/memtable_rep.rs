@@ -193,14 +193,14 @@ impl MemTableRep {
         u128::from(self.word(n, PREFIX_HI)) << 64 | u128::from(self.word(n, PREFIX_LO))
     }
 
-    /// Order of a node (its prefix known without touching the node) against
-    /// the target.
+    /// Order of a node against the target, its prefix known: the node (read
+    /// through `node`, a load that may miss the cache) only when prefixes tie.
     #[inline]
-    fn cmp_entry(&self, prefix: u128, n: u32, t: &Target) -> Ordering {
+    fn cmp_entry(&self, prefix: u128, node: impl FnOnce() -> u32, t: &Target) -> Ordering {
         if prefix != t.prefix {
             return prefix.cmp(&t.prefix);
         }
-        self.cmp_full(n, t)
+        self.cmp_full(node(), t)
     }
 
     /// Order once the 16-byte prefixes tie: the bytes both keys have within
@@ -217,8 +217,8 @@ impl MemTableRep {
 
     /// Whether a node comes before the place a search for `t` stops at.
     #[inline]
-    fn before(&self, prefix: u128, n: u32, t: &Target, bound: Bound) -> bool {
-        match self.cmp_entry(prefix, n, t) {
+    fn before(&self, prefix: u128, node: impl FnOnce() -> u32, t: &Target, bound: Bound) -> bool {
+        match self.cmp_entry(prefix, node, t) {
             Ordering::Less => true,
             Ordering::Equal => bound == Bound::Gt,
             Ordering::Greater => false,
@@ -227,10 +227,8 @@ impl MemTableRep {
 
     /// The place a search for `t` stops at: after every node [`before`](Self::before) it.
     fn search(&self, t: &Target, bound: Bound) -> Position {
-        let starts_before = |i: usize| {
-            let first = self.first_prefixes[i];
-            self.before(first, self.blocks[i].ids[0], t, bound)
-        };
+        let starts_before =
+            |i: usize| self.before(self.first_prefixes[i], || self.blocks[i].ids[0], t, bound);
         // The target belongs in the last block that starts before it.
         let Some(block) = first_false(0, self.blocks.len(), starts_before).checked_sub(1) else {
             return Position::START;
@@ -246,7 +244,7 @@ impl MemTableRep {
         let tied = lower_bound(&b.prefixes, t.prefix, b.prefixes[0], high).max(1);
         let pos = if b.prefixes.get(tied) == Some(&t.prefix) {
             first_false(tied, b.ids.len(), |i| {
-                self.before(b.prefixes[i], b.ids[i], t, bound)
+                self.before(b.prefixes[i], || b.ids[i], t, bound)
             })
         } else {
             tied
@@ -254,31 +252,33 @@ impl MemTableRep {
         Position { block, pos }
     }
 
-    /// The entry (prefix, node) at `at`, if any.
+    /// Order of the node at `at` (a node's place) against the target.
     #[inline]
-    fn entry_at(&self, at: Position) -> Option<(u128, u32)> {
-        let b = self.blocks.get(at.block)?;
-        match b.ids.get(at.pos) {
-            Some(&n) => Some((b.prefixes[at.pos], n)),
-            None => self
-                .blocks
-                .get(at.block + 1)
-                .map(|next| (next.prefixes[0], next.ids[0])),
-        }
+    fn cmp_at(&self, at: Position, t: &Target) -> Ordering {
+        let b = &self.blocks[at.block];
+        self.cmp_entry(b.prefixes[at.pos], || b.ids[at.pos], t)
     }
 
-    /// The entry (prefix, node) just before `at`, if any.
+    /// `at` as the place of a node (the start of the next block for the end of
+    /// one), if a node is there.
     #[inline]
-    fn entry_before(&self, at: Position) -> Option<(u128, u32)> {
-        let back = self.step_back(at)?;
-        let b = &self.blocks[back.block];
-        Some((b.prefixes[back.pos], b.ids[back.pos]))
+    fn node_place(&self, at: Position) -> Option<Position> {
+        let b = self.blocks.get(at.block)?;
+        if at.pos < b.ids.len() {
+            Some(at)
+        } else {
+            (at.block + 1 < self.blocks.len()).then_some(Position {
+                block: at.block + 1,
+                pos: 0,
+            })
+        }
     }
 
     /// The node at `at`, or `NIL` at the end.
     #[inline]
     pub(crate) fn node_at(&self, at: Position) -> u32 {
-        self.entry_at(at).map_or(NIL, |(_, n)| n)
+        self.node_place(at)
+            .map_or(NIL, |p| self.blocks[p.block].ids[p.pos])
     }
 
     /// The place after the node at `at` (which must be a node).
@@ -316,12 +316,12 @@ impl MemTableRep {
     /// they tie.
     fn brackets(&self, at: Position, t: &Target) -> bool {
         let after_prev = self
-            .entry_before(at)
-            .is_none_or(|(p, n)| self.cmp_entry(p, n, t) == Ordering::Less);
+            .step_back(at)
+            .is_none_or(|p| self.cmp_at(p, t) == Ordering::Less);
         after_prev
             && self
-                .entry_at(at)
-                .is_none_or(|(p, n)| self.cmp_entry(p, n, t) != Ordering::Less)
+                .node_place(at)
+                .is_none_or(|p| self.cmp_at(p, t) != Ordering::Less)
     }
 
     /// The hint, if the target goes there.
@@ -444,12 +444,12 @@ impl MemTableRep {
 
     /// Internal-key order of two allocated nodes.
     pub(crate) fn cmp_nodes(&self, a: u32, b: u32) -> Ordering {
-        self.cmp_entry(self.prefix(a), a, &self.target_of(b))
+        self.cmp_entry(self.prefix(a), || a, &self.target_of(b))
     }
 
     /// Order of node `n` against a target key.
     pub(crate) fn cmp_key(&self, n: u32, key: &[u8], trailer: u64) -> Ordering {
-        self.cmp_entry(self.prefix(n), n, &Target::new(key, trailer))
+        self.cmp_entry(self.prefix(n), || n, &Target::new(key, trailer))
     }
 
     /// The place of the first node at or after the target (the end if none).
