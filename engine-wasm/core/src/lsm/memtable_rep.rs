@@ -40,14 +40,11 @@ const BLOCK_CAP: usize = 256;
 const MAX_HEIGHT: usize = 12;
 const BRANCHING: u64 = 4;
 
-/// Words per node: prefix (high, low), trailer, offset|key_len,
-/// value_len|height.
-const NODE_WORDS: usize = 5;
-const PREFIX_HI: usize = 0;
-const PREFIX_LO: usize = 1;
-const TRAILER: usize = 2;
-const WHERE: usize = 3;
-const SIZES: usize = 4;
+/// A node in the arena: this header (trailer, key length, value length, little
+/// endian), then the key, then the value — one place, so reading a node found
+/// by a search is one cache miss, not one for the node and one for its bytes.
+/// A node's id is its offset.
+const HEADER: usize = 16;
 /// Bytes a prefix covers.
 const PREFIX_BYTES: usize = 16;
 
@@ -114,8 +111,8 @@ enum Bound {
 
 #[derive(Debug, Clone)]
 pub(crate) struct MemTableRep {
+    /// Nodes, in write order.
     arena: Vec<u8>,
-    slab: Vec<u64>,
     /// Blocks in key order.
     blocks: Vec<Block>,
     /// Each block's first prefix, for the top-level search.
@@ -130,7 +127,6 @@ impl MemTableRep {
     pub(crate) fn new(seed: u64) -> Self {
         MemTableRep {
             arena: Vec::new(),
-            slab: Vec::new(),
             blocks: Vec::new(),
             first_prefixes: Vec::new(),
             len: 0,
@@ -163,34 +159,40 @@ impl MemTableRep {
     }
 
     #[inline]
-    fn word(&self, n: u32, i: usize) -> u64 {
-        self.slab[n as usize + i]
+    fn u32_at(&self, at: usize) -> usize {
+        let bytes = self.arena[at..at + 4].try_into().expect("4 bytes");
+        u32::from_le_bytes(bytes) as usize
+    }
+
+    /// Where node `n`'s key starts, its length and its value's length.
+    #[inline]
+    fn layout(&self, n: u32) -> (usize, usize, usize) {
+        let at = n as usize;
+        (at + HEADER, self.u32_at(at + 8), self.u32_at(at + 12))
     }
 
     #[inline]
     pub(crate) fn key(&self, n: u32) -> &[u8] {
-        let w = self.word(n, WHERE);
-        let (offset, len) = (w as u32 as usize, (w >> 32) as usize);
-        &self.arena[offset..offset + len]
+        let (start, key_len, _) = self.layout(n);
+        &self.arena[start..start + key_len]
     }
 
     #[inline]
     pub(crate) fn trailer(&self, n: u32) -> u64 {
-        self.word(n, TRAILER)
+        let at = n as usize;
+        u64::from_le_bytes(self.arena[at..at + 8].try_into().expect("8 bytes"))
     }
 
     #[inline]
     pub(crate) fn value(&self, n: u32) -> &[u8] {
-        let w = self.word(n, WHERE);
-        let start = w as u32 as usize + (w >> 32) as usize;
-        let len = self.word(n, SIZES) as u32 as usize;
-        &self.arena[start..start + len]
+        let (start, key_len, value_len) = self.layout(n);
+        &self.arena[start + key_len..start + key_len + value_len]
     }
 
-    /// The cached 16-byte key prefix of node `n`.
+    /// Node `n`'s 16-byte key prefix.
     #[inline]
     pub(crate) fn prefix(&self, n: u32) -> u128 {
-        u128::from(self.word(n, PREFIX_HI)) << 64 | u128::from(self.word(n, PREFIX_LO))
+        prefix_of(self.key(n))
     }
 
     /// Order of a node against the target, its prefix known: the node (read
@@ -341,10 +343,9 @@ impl MemTableRep {
         at
     }
 
-    /// Whether a node fits: the arena and the slab use 32-bit offsets.
+    /// Whether a node fits: node ids are 32-bit arena offsets.
     pub(crate) fn has_room(&self, key_len: usize, value_len: usize) -> bool {
-        self.arena.len() + key_len + value_len <= u32::MAX as usize
-            && self.slab.len() + NODE_WORDS < NIL as usize
+        self.arena.len() + HEADER + key_len + value_len < NIL as usize
     }
 
     /// Appends a node without listing it (see [`link`](Self::link)); returns its
@@ -352,18 +353,14 @@ impl MemTableRep {
     /// [`has_room`](Self::has_room) first.
     pub(crate) fn alloc(&mut self, key: &[u8], trailer: u64, value: &[u8]) -> (u32, usize) {
         let height = self.random_height();
-        let offset = self.arena.len() as u64;
+        let id = self.arena.len() as u32;
+        self.arena.extend_from_slice(&trailer.to_le_bytes());
+        self.arena
+            .extend_from_slice(&(key.len() as u32).to_le_bytes());
+        self.arena
+            .extend_from_slice(&(value.len() as u32).to_le_bytes());
         self.arena.extend_from_slice(key);
         self.arena.extend_from_slice(value);
-        let id = self.slab.len() as u32;
-        let prefix = prefix_of(key);
-        self.slab.extend_from_slice(&[
-            (prefix >> 64) as u64,
-            prefix as u64,
-            trailer,
-            offset | (key.len() as u64) << 32,
-            value.len() as u64 | (height as u64) << 32,
-        ]);
         (id, height)
     }
 
@@ -479,22 +476,18 @@ impl MemTableRep {
 
     /// Reads the nodes `ids` and the first and last byte of each entry, so that a
     /// walk over them in key order finds them in cache. In key order the nodes lie
-    /// scattered over the slab and arena (they are in write order there), and a
+    /// scattered over the arena (it is in write order), and a
     /// walk that does real work per entry — a flush building an SST — would take
     /// each cache miss in turn; these loads do not depend on each other, so the
     /// CPU overlaps their misses.
     pub(crate) fn warm(&self, ids: &[u32]) {
         let mut acc = 0u64;
         for &n in ids {
-            acc = acc.wrapping_add(self.word(n, WHERE) ^ self.word(n, SIZES));
+            acc = acc.wrapping_add(u64::from(self.arena[n as usize]));
         }
         for &n in ids {
-            let w = self.word(n, WHERE);
-            let start = w as u32 as usize;
-            let end = start + (w >> 32) as usize + self.word(n, SIZES) as u32 as usize;
-            if end > start {
-                acc ^= u64::from(self.arena[start]) ^ u64::from(self.arena[end - 1]);
-            }
+            let (start, key_len, value_len) = self.layout(n);
+            acc ^= u64::from(self.arena[start + key_len + value_len - 1]);
         }
         std::hint::black_box(acc);
     }
