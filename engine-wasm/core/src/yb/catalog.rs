@@ -3,6 +3,7 @@
 
 use super::doc_key::{doc_key, key_hash, push_escaped};
 use crate::btree::KeyColumn;
+use std::borrow::Borrow;
 use crate::pg::key_column;
 use crate::sql::ast::{ColumnDef, Order};
 use crate::sql::error::{ErrorKind, SqlError};
@@ -19,6 +20,9 @@ pub struct KeySpec {
     pub hash_columns: Vec<KeyColumn>,
     pub range_columns: Vec<KeyColumn>,
 }
+
+/// Some of a row's values, borrowed (keys have a few columns: no allocation).
+type Picked<'r> = smallvec::SmallVec<[&'r Value; 4]>;
 
 impl KeySpec {
     pub fn new(types: &[SqlType], key: &[(usize, Order, bool)]) -> KeySpec {
@@ -42,8 +46,8 @@ impl KeySpec {
     }
 
     /// The document key of `row` (values picked by position).
-    pub fn encode(&self, row: &[Value], out: &mut Vec<u8>) -> Result<(), SqlError> {
-        let pick = |cols: &[usize]| cols.iter().map(|&c| row[c].clone()).collect::<Vec<_>>();
+    pub fn encode<V: Borrow<Value>>(&self, row: &[V], out: &mut Vec<u8>) -> Result<(), SqlError> {
+        let pick = |cols: &[usize]| cols.iter().map(|&c| row[c].borrow()).collect::<Picked>();
         doc_key(
             &pick(&self.hash),
             &self.hash_columns,
@@ -113,11 +117,11 @@ impl YbIndex {
         base: &[u8],
         key: &mut Vec<u8>,
     ) -> Result<Vec<u8>, SqlError> {
-        let values: Vec<Value> = self.key.iter().map(|(c, _, _)| row[*c].clone()).collect();
+        let values: Picked = self.key.iter().map(|(c, _, _)| &row[*c]).collect();
         self.spec.encode(&values, key)?;
         // A packed index row: its INCLUDE columns, then the base key if unique.
         let mut payload = vec![super::row::PACKED, 0];
-        let included: Vec<Value> = self.include.iter().map(|c| row[*c].clone()).collect();
+        let included: Picked = self.include.iter().map(|c| &row[*c]).collect();
         crate::btree::encode_key_into(&included, &self.include_columns, &mut payload)
             .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
         if self.unique {
@@ -126,7 +130,7 @@ impl YbIndex {
         // Entries must stay distinct: those of a non-unique index, and those of
         // a unique one whose key has a NULL (NULLs are never equal; YugabyteDB's
         // `ybuniqueidxkeysuffix`), carry the base key in the document key.
-        if !self.unique || values.iter().any(Value::is_null) {
+        if !self.unique || values.iter().any(|v| v.is_null()) {
             // The group end stays last: the base key goes in front of it.
             key.pop();
             push_escaped(key, base);

@@ -49,20 +49,20 @@ pub fn hash_code(encoded: &[u8]) -> u16 {
 }
 
 /// Encodes a document key: `hash_columns` (possibly none) then `range_columns`.
-pub fn doc_key(
-    hash_values: &[Value],
+pub fn doc_key<V: std::borrow::Borrow<Value>>(
+    hash_values: &[V],
     hash_columns: &[KeyColumn],
-    range_values: &[Value],
+    range_values: &[V],
     range_columns: &[KeyColumn],
     out: &mut Vec<u8>,
 ) -> Result<(), crate::btree::KeyError> {
     out.clear();
     if !hash_columns.is_empty() {
-        let mut hashed = Vec::with_capacity(16);
-        encode_key_into(hash_values, hash_columns, &mut hashed)?;
-        out.push(HASH_MARKER);
-        out.extend_from_slice(&hash_code(&hashed).to_be_bytes());
-        out.extend_from_slice(&hashed);
+        // The hash goes before the bytes it hashes: leave room, encode, fill in.
+        out.extend_from_slice(&[HASH_MARKER, 0, 0]);
+        encode_key_into(hash_values, hash_columns, out)?;
+        let hash = hash_code(&out[3..]).to_be_bytes();
+        out[1..3].copy_from_slice(&hash);
         out.push(GROUP_END);
     }
     encode_key_into(range_values, range_columns, out)?;
