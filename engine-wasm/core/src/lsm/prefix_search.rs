@@ -38,8 +38,11 @@ fn interpolate(x: u128, low: u128, high: u128, n: usize) -> usize {
     let shift = (low ^ high).leading_zeros();
     let top = |v: u128| ((v << shift) >> 64) as u64;
     let (a, b, c) = (top(low), top(x), top(high));
-    let span = u128::from(c - a) + 1;
-    ((u128::from(b - a) * n as u128 / span) as usize).min(n - 1)
+    // In 64-bit arithmetic (a u128 division is a slow library call, on wasm
+    // too): drop low bits until the span fits in 32, so `offset * n` fits.
+    let drop = (64 - (c - a).leading_zeros()).saturating_sub(32);
+    let (offset, span) = ((b - a) >> drop, ((c - a) >> drop) + 1);
+    ((offset * n as u64 / span) as usize).min(n - 1)
 }
 
 /// From `from` on, steps 1, 2, 4… while `before` holds: the answer (first index
