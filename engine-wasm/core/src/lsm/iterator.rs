@@ -19,14 +19,20 @@ use super::types::{
     seek_trailer, trailer_kind, trailer_seq, SeqNo, ValueKind, LAST_TRAILER, MAX_SEQ,
 };
 
+/// The current entry's key or value, copied (the merging iterator moves on).
+/// Inline up to 64 bytes: DocDB keys and the packed rows of narrow tables fit,
+/// so the iterator every write opens for its conflict check allocates nothing
+/// (on wasm, where allocation is dearer, that was a tenth of a load).
+type EntryBuf = smallvec::SmallVec<[u8; 64]>;
+
 pub struct DbIter<'a> {
     merge: MergingIter<'a>,
     ctx: ReadCtx<'a>,
     seq: SeqNo,
     valid: bool,
     forward: bool,
-    key: Vec<u8>,
-    value: Vec<u8>,
+    key: EntryBuf,
+    value: EntryBuf,
     position: Option<Position>,
 }
 
@@ -38,8 +44,8 @@ impl<'a> DbIter<'a> {
             seq,
             valid: false,
             forward: true,
-            key: Vec::new(),
-            value: Vec::new(),
+            key: EntryBuf::new(),
+            value: EntryBuf::new(),
             position: None,
         }
     }
@@ -201,7 +207,7 @@ impl<'a> DbIter<'a> {
             let event = ReadEvent::Iter {
                 op,
                 target: target.map(<[u8]>::to_vec),
-                key: self.valid.then(|| self.key.clone()),
+                key: self.valid.then(|| self.key.to_vec()),
                 position: self.position(),
             };
             self.ctx.push(event);

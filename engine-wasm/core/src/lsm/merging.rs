@@ -119,13 +119,17 @@ impl<'a> Child<'a> {
     }
 }
 
+/// The sources of one iterator: inline up to two (a memtable and its unlinked
+/// tail, or a memtable and one level), the common case of a point read.
+pub(crate) type Children<'a> = smallvec::SmallVec<[Child<'a>; 2]>;
+
 pub(crate) struct MergingIter<'a> {
-    children: Vec<Child<'a>>,
+    children: Children<'a>,
     current: Option<usize>,
 }
 
 impl<'a> MergingIter<'a> {
-    pub(crate) fn new(children: Vec<Child<'a>>) -> Self {
+    pub(crate) fn new(children: Children<'a>) -> Self {
         MergingIter {
             children,
             current: None,

@@ -12,7 +12,7 @@ use super::db::Lsm;
 use super::iterator::DbIter;
 use super::level_cursor::LevelCursor;
 use super::mem_cursor::{MemCursor, TailCursor};
-use super::merging::{Child, MergingIter};
+use super::merging::{Child, Children, MergingIter};
 use super::read_ctx::ReadCtx;
 use super::read_options::ReadOptions;
 use super::read_stats::{IterOp, Position, ReadEvent, ReadStats};
@@ -121,7 +121,7 @@ impl Lsm {
     pub fn iter<'a>(&'a self, cache: &'a mut BlockCache, opts: &ReadOptions) -> DbIter<'a> {
         let seq = self.read_seq(opts);
         let mut ctx = self.read_ctx(cache, opts);
-        let mut children = Vec::new();
+        let mut children = Children::new();
         for m in std::iter::once(&self.mem).chain(self.imm.iter().rev()) {
             if m.list().len() > 0 {
                 children.push(Child::Mem(MemCursor::new(m)));

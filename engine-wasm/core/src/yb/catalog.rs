@@ -3,12 +3,12 @@
 
 use super::doc_key::{doc_key, key_hash, push_escaped};
 use crate::btree::KeyColumn;
-use std::borrow::Borrow;
 use crate::pg::key_column;
 use crate::sql::ast::{ColumnDef, Order};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::plan::{IndexInfo, TableInfo};
 use crate::value::{SqlType, Value};
+use std::borrow::Borrow;
 
 /// How a relation's rows become document keys.
 #[derive(Debug, Clone)]
@@ -111,21 +111,24 @@ impl YbIndex {
     /// The index entry of a table row whose document key is `base`: the RocksDB
     /// document key (with the base key embedded where entries could collide) and
     /// the value's payload (the base key for a unique index).
+    /// Both are written into the buffers given (cleared first).
     pub fn entry(
         &self,
         row: &[Value],
         base: &[u8],
         key: &mut Vec<u8>,
-    ) -> Result<Vec<u8>, SqlError> {
+        payload: &mut Vec<u8>,
+    ) -> Result<(), SqlError> {
         let values: Picked = self.key.iter().map(|(c, _, _)| &row[*c]).collect();
         self.spec.encode(&values, key)?;
         // A packed index row: its INCLUDE columns, then the base key if unique.
-        let mut payload = vec![super::row::PACKED, 0];
+        payload.clear();
+        payload.extend_from_slice(&[super::row::PACKED, 0]);
         let included: Picked = self.include.iter().map(|c| &row[*c]).collect();
-        crate::btree::encode_key_into(&included, &self.include_columns, &mut payload)
+        crate::btree::encode_key_into(&included, &self.include_columns, payload)
             .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
         if self.unique {
-            push_escaped(&mut payload, base);
+            push_escaped(payload, base);
         }
         // Entries must stay distinct: those of a non-unique index, and those of
         // a unique one whose key has a NULL (NULLs are never equal; YugabyteDB's
@@ -136,7 +139,7 @@ impl YbIndex {
             push_escaped(key, base);
             key.push(super::doc_key::GROUP_END);
         }
-        Ok(payload)
+        Ok(())
     }
 }
 

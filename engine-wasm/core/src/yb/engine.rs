@@ -75,6 +75,12 @@ pub(super) struct WriteBuffers {
     pub probe: crate::lsm::ReadOptions,
     pub key: Vec<u8>,
     pub value: Vec<u8>,
+    /// A row's document key and packed value.
+    pub doc: Vec<u8>,
+    pub packed: Vec<u8>,
+    /// An index entry's document key and value.
+    pub index_doc: Vec<u8>,
+    pub payload: Vec<u8>,
 }
 
 pub(super) fn setting_error(e: impl std::fmt::Display) -> SqlError {

@@ -208,6 +208,7 @@ impl YbEngine {
             }
         }
         let read = *c.it.stats();
+        drop(c);
         self.count_reads(r.tablet, &read);
         let stats = RelStats {
             read,

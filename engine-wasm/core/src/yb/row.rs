@@ -58,19 +58,16 @@ impl Packing {
         Packing { columns, encodings }
     }
 
-    pub fn pack(&self, row: &[Value]) -> Result<Vec<u8>, SqlError> {
-        let mut out = Vec::with_capacity(2 + 9 * self.columns.len());
+    /// Writes `row` as a packed value into `out` (cleared first).
+    pub fn pack_into(&self, row: &[Value], out: &mut Vec<u8>) -> Result<(), SqlError> {
+        out.clear();
         out.extend_from_slice(&[PACKED, 0]);
         // Column by column: the same bytes as encoding them together, no copies.
         for (i, &c) in self.columns.iter().enumerate() {
-            encode_key_into(
-                std::slice::from_ref(&row[c]),
-                &self.encodings[i..=i],
-                &mut out,
-            )
-            .map_err(exec_error)?;
+            encode_key_into(std::slice::from_ref(&row[c]), &self.encodings[i..=i], out)
+                .map_err(exec_error)?;
         }
-        Ok(out)
+        Ok(())
     }
 
     pub fn columns_of<'r>(

@@ -20,7 +20,7 @@ use crate::sql::eval::{bind, coerce, eval};
 use crate::value::Value;
 
 /// An entry to write: subkey (empty for a packed row) and value.
-type Entry = (Vec<u8>, Vec<u8>);
+type Entry<'e> = (&'e [u8], &'e [u8]);
 
 fn exec_error(e: impl std::fmt::Display) -> SqlError {
     SqlError::new(ErrorKind::Execution, e.to_string())
@@ -64,6 +64,7 @@ impl YbEngine {
             exists = found && live_row(it.value());
         }
         let stats = *it.stats();
+        drop(it);
         let (rel, tserver) = (t.rel, t.tserver);
         self.count_reads(tablet, &stats);
         self.charge_reads(&stats);
@@ -86,7 +87,7 @@ impl YbEngine {
             std::mem::take(&mut self.write_bufs.value),
         );
         let mut result = Ok(());
-        for (subkey, payload) in entries {
+        for &(subkey, payload) in entries {
             let ht = self.next_ht();
             key.clear();
             key.extend_from_slice(doc);
@@ -135,12 +136,21 @@ impl YbEngine {
     /// The document key of a table row (its primary key, or a new ybctid).
     pub(super) fn base_key(&mut self, table: usize, row: &[Value]) -> Result<Vec<u8>, SqlError> {
         let mut key = Vec::with_capacity(32);
-        let t = self.catalog.table(table);
-        match &t.key {
-            Some(spec) => spec.encode(row, &mut key)?,
-            None => return Err(exec_error("a row without primary key has no key to derive")),
-        }
+        self.base_key_into(table, row, &mut key)?;
         Ok(key)
+    }
+
+    /// [`base_key`](Self::base_key) into a buffer.
+    fn base_key_into(
+        &self,
+        table: usize,
+        row: &[Value],
+        key: &mut Vec<u8>,
+    ) -> Result<(), SqlError> {
+        match &self.catalog.table(table).key {
+            Some(spec) => spec.encode(row, key),
+            None => Err(exec_error("a row without primary key has no key to derive")),
+        }
     }
 
     /// A generated ybctid for a row of a table without primary key.
@@ -162,51 +172,73 @@ impl YbEngine {
     }
 
     /// Writes one table row (and its index entries), refusing a duplicate key.
-    pub(super) fn insert_row(
+    /// Its key and value are built in buffers kept between rows.
+    pub(super) fn insert_row(&mut self, table: usize, row: &Row) -> Result<(), SqlError> {
+        let (mut doc, mut packed) = (
+            std::mem::take(&mut self.write_bufs.doc),
+            std::mem::take(&mut self.write_bufs.packed),
+        );
+        let result = self.insert_row_into(table, row, &mut doc, &mut packed);
+        (self.write_bufs.doc, self.write_bufs.packed) = (doc, packed);
+        result
+    }
+
+    fn insert_row_into(
         &mut self,
         table: usize,
         row: &Row,
-        base: Option<Vec<u8>>,
+        doc: &mut Vec<u8>,
+        packed: &mut Vec<u8>,
     ) -> Result<(), SqlError> {
-        let doc = match base {
-            Some(b) => b,
-            None if self.catalog.table(table).key.is_some() => self.base_key(table, row)?,
-            None => self.new_ybctid(table),
-        };
-        let tablet = self.catalog.table(table).tablets.for_key(&doc);
-        if self.probe(tablet, &doc, WriteKind::Insert) {
+        if self.catalog.table(table).key.is_some() {
+            self.base_key_into(table, row, doc)?;
+        } else {
+            *doc = self.new_ybctid(table);
+        }
+        let tablet = self.catalog.table(table).tablets.for_key(doc);
+        if self.probe(tablet, doc, WriteKind::Insert) {
             return Err(exec_error(format!(
                 "duplicate key value violates unique constraint \"{}_pkey\"",
                 self.catalog.table(table).name
             )));
         }
-        let entries = self.row_entries(table, row)?;
         let txn = self.transactional(table);
-        self.put_doc(tablet, &doc, &entries, txn)?;
+        self.put_row(table, tablet, doc, row, txn, packed)?;
         for k in 0..self.catalog.table(table).indexes.len() {
             let i = self.catalog.table(table).indexes[k];
-            self.write_index_entry(i, row, &doc, txn)?;
+            self.write_index_entry(i, row, doc, txn)?;
         }
         Ok(())
     }
 
-    /// The entries of a row: one packed value, or liveness + one per column.
-    fn row_entries(&self, table: usize, row: &[Value]) -> Result<Vec<Entry>, SqlError> {
-        let t = self.catalog.table(table);
-        let packing = &t.packing;
+    /// Writes a row's entries: one packed value (built in `packed`), or a
+    /// liveness entry and one per column.
+    fn put_row(
+        &mut self,
+        table: usize,
+        tablet: usize,
+        doc: &[u8],
+        row: &[Value],
+        txn: bool,
+        packed: &mut Vec<u8>,
+    ) -> Result<(), SqlError> {
+        let packing = &self.catalog.table(table).packing;
         if self.write_settings.packed_rows {
-            return Ok(vec![(Vec::new(), packing.pack(row)?)]);
+            packing.pack_into(row, packed)?;
+            return self.put_doc(tablet, doc, &[(&[], packed)], txn);
         }
-        let mut out = vec![(vec![LIVENESS, 0], vec![LIVENESS_VALUE])];
+        let mut owned = vec![(vec![LIVENESS, 0], vec![LIVENESS_VALUE])];
         for (c, v) in packing.columns_of(row) {
             if !v.is_null() {
-                out.push((vec![COLUMN, c as u8], packing.column_value(c, v)?));
+                owned.push((vec![COLUMN, c as u8], packing.column_value(c, v)?));
             }
         }
-        Ok(out)
+        let entries: Vec<Entry> = owned.iter().map(|(k, v)| (&k[..], &v[..])).collect();
+        self.put_doc(tablet, doc, &entries, txn)
     }
 
-    /// Writes the entry of `row` (at base key `base`) into index `index`.
+    /// Writes the entry of `row` (at base key `base`) into index `index`, built
+    /// in buffers kept between rows.
     pub(super) fn write_index_entry(
         &mut self,
         index: usize,
@@ -214,29 +246,46 @@ impl YbEngine {
         base: &[u8],
         txn: bool,
     ) -> Result<(), SqlError> {
+        let (mut doc, mut payload) = (
+            std::mem::take(&mut self.write_bufs.index_doc),
+            std::mem::take(&mut self.write_bufs.payload),
+        );
+        let result = self.write_index_entry_into(index, row, base, txn, &mut doc, &mut payload);
+        (self.write_bufs.index_doc, self.write_bufs.payload) = (doc, payload);
+        result
+    }
+
+    fn write_index_entry_into(
+        &mut self,
+        index: usize,
+        row: &[Value],
+        base: &[u8],
+        txn: bool,
+        doc: &mut Vec<u8>,
+        payload: &mut Vec<u8>,
+    ) -> Result<(), SqlError> {
         let ix = self.catalog.index(index);
-        let mut doc = Vec::with_capacity(48);
-        let payload = ix.entry(row, base, &mut doc)?;
-        let (unique, tablet) = (ix.unique, ix.tablets.for_key(&doc));
+        ix.entry(row, base, doc, payload)?;
+        let (unique, tablet) = (ix.unique, ix.tablets.for_key(doc));
         let kind = if unique {
             WriteKind::Insert
         } else {
             WriteKind::Upsert
         };
         let has_null = ix.key.iter().any(|(c, _, _)| row[*c].is_null());
-        if self.probe(tablet, &doc, kind) && !has_null {
+        if self.probe(tablet, doc, kind) && !has_null {
             let name = self.catalog.index(index).name.clone();
             return Err(exec_error(format!(
                 "duplicate key value violates unique constraint \"{name}\""
             )));
         }
-        self.put_doc(tablet, &doc, &[(Vec::new(), payload)], txn)
+        self.put_doc(tablet, doc, &[(&[], payload)], txn)
     }
 
     /// A tombstone for document `doc` (and one probe for conflicts).
     fn tombstone(&mut self, tablet: usize, doc: &[u8]) -> Result<(), SqlError> {
         self.probe(tablet, doc, WriteKind::Upsert);
-        self.put_doc(tablet, doc, &[(Vec::new(), vec![TOMBSTONE])], true)
+        self.put_doc(tablet, doc, &[(&[], &[TOMBSTONE])], true)
     }
 
     fn index_doc(
@@ -247,7 +296,7 @@ impl YbEngine {
     ) -> Result<(usize, Vec<u8>), SqlError> {
         let ix = self.catalog.index(index);
         let mut doc = Vec::new();
-        ix.entry(row, base, &mut doc)?;
+        ix.entry(row, base, &mut doc, &mut Vec::new())?;
         Ok((ix.tablets.for_key(&doc), doc))
     }
 
@@ -263,7 +312,7 @@ impl YbEngine {
         self.produce(source, &mut |engine, values| {
             let t = engine.catalog.table_mut(id);
             let row = crate::exec::row::complete(&t.types, &mut t.sequences, &targets, values)?;
-            engine.insert_row(id, &row, None)?;
+            engine.insert_row(id, &row)?;
             count += 1;
             Ok(())
         })?;
@@ -300,8 +349,7 @@ impl YbEngine {
             }
             let tablet = self.catalog.table(id).tablets.for_key(base);
             self.probe(tablet, base, WriteKind::Upsert);
-            let entries = self.row_entries(id, &row)?;
-            self.put_doc(tablet, base, &entries, txn)?;
+            self.put_row(id, tablet, base, &row, txn, &mut Vec::new())?;
             for i in self.catalog.table(id).indexes.clone() {
                 let (old_tablet, old_doc) = self.index_doc(i, old, base)?;
                 let (_, new_doc) = self.index_doc(i, &row, base)?;
