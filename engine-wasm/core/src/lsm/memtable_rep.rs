@@ -81,10 +81,33 @@ fn first_false(mut lo: usize, mut hi: usize, pred: impl Fn(usize) -> bool) -> us
 }
 
 /// Nodes in key order: their prefixes and ids.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 struct Block {
     prefixes: Vec<u128>,
     ids: Vec<u32>,
+}
+
+impl Block {
+    /// A block holding these entries, with room for as many as a block ever
+    /// holds before it splits, so it never grows: a reallocation copies the
+    /// block (on wasm always; there is no `mremap`).
+    fn with(prefixes: &[u128], ids: &[u32]) -> Self {
+        let mut b = Block {
+            prefixes: Vec::with_capacity(BLOCK_CAP + 1),
+            ids: Vec::with_capacity(BLOCK_CAP + 1),
+        };
+        b.prefixes.extend_from_slice(prefixes);
+        b.ids.extend_from_slice(ids);
+        b
+    }
+
+    /// Moves entries `at..` to a new block.
+    fn split_off(&mut self, at: usize) -> Block {
+        let right = Block::with(&self.prefixes[at..], &self.ids[at..]);
+        self.prefixes.truncate(at);
+        self.ids.truncate(at);
+        right
+    }
 }
 
 /// A place among the nodes: before entry `pos` of block `block` (the end of a
@@ -395,7 +418,7 @@ impl MemTableRep {
     fn link_at(&mut self, node: u32, at: Position) {
         let prefix = self.prefix(node);
         if self.blocks.is_empty() {
-            self.blocks.push(Block::default());
+            self.blocks.push(Block::with(&[], &[]));
             self.first_prefixes.push(0);
         }
         let b = &mut self.blocks[at.block];
@@ -410,11 +433,7 @@ impl MemTableRep {
         };
         if self.blocks[at.block].ids.len() > BLOCK_CAP {
             let half = BLOCK_CAP / 2;
-            let b = &mut self.blocks[at.block];
-            let right = Block {
-                prefixes: b.prefixes.split_off(half),
-                ids: b.ids.split_off(half),
-            };
+            let right = self.blocks[at.block].split_off(half);
             self.first_prefixes.insert(at.block + 1, right.prefixes[0]);
             self.blocks.insert(at.block + 1, right);
             if after.pos > half {
