@@ -159,6 +159,12 @@ impl<'a> MergingIter<'a> {
 
     /// The valid child whose key compares `want` against all others.
     fn pick(&mut self, want: Ordering) {
+        // One source (a point read of a tablet whose data is all in its
+        // memtable): nothing to compare, and no need to read its key here.
+        if let [only] = self.children.as_slice() {
+            self.current = only.valid().then_some(0);
+            return;
+        }
         let mut best: Option<(usize, &'a [u8], u64)> = None;
         for (i, c) in self.children.iter().enumerate() {
             if !c.valid() {
@@ -209,11 +215,7 @@ impl<'a> MergingIter<'a> {
     pub(crate) fn next(&mut self, ctx: &mut ReadCtx) {
         if let Some(c) = self.current {
             self.children[c].next(ctx);
-            if self.children.len() == 1 {
-                self.current = self.children[0].valid().then_some(0);
-            } else {
-                self.pick(Ordering::Less);
-            }
+            self.pick(Ordering::Less);
         }
     }
 
