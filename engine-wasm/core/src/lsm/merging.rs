@@ -141,6 +141,13 @@ impl<'a> MergingIter<'a> {
         self.current.is_some()
     }
 
+    /// Whether every source is a memtable (a positioning reads no block).
+    pub(crate) fn in_memory(&self) -> bool {
+        self.children
+            .iter()
+            .all(|c| matches!(c, Child::Mem(_) | Child::Tail(_)))
+    }
+
     /// The current entry's user key and trailer (call only when valid).
     #[inline]
     pub(crate) fn key(&self) -> (&'a [u8], u64) {
