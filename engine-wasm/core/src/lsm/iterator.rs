@@ -34,7 +34,8 @@ pub struct DbIter<'a> {
     key: EntryBuf,
     value: EntryBuf,
     position: Option<Position>,
-    /// The last move was a seek over memtables only (see [`seek`](Self::seek)).
+    /// Set by a seek over memtables only, forgotten by any other move (see
+    /// [`seek`](Self::seek)).
     repeatable: Option<RepeatableSeek>,
 }
 
@@ -119,11 +120,21 @@ impl<'a> DbIter<'a> {
     /// lands on the same entry over the same skipped versions and reads no
     /// block: it is counted (seek, bytes, skips, event) without being redone.
     pub fn seek(&mut self, target: &[u8]) -> bool {
-        if let Some(r) = self.repeatable.as_ref().filter(|r| r.target[..] == *target) {
-            self.ctx.stats.internal_key_skipped += r.key_skipped;
-            self.ctx.stats.internal_delete_skipped += r.delete_skipped;
-            return self.finish_seek(IterOp::Seek, Some(target));
-        }
+        let repeat = match self.repeatable.take().filter(|r| r.target[..] == *target) {
+            Some(r) => {
+                self.ctx.stats.internal_key_skipped += r.key_skipped;
+                self.ctx.stats.internal_delete_skipped += r.delete_skipped;
+                Some(r)
+            }
+            None => self.seek_anew(target),
+        };
+        let found = self.finish_seek(IterOp::Seek, Some(target));
+        self.repeatable = repeat;
+        found
+    }
+
+    /// Does a seek; returns it as repeatable when only memtables lie below.
+    fn seek_anew(&mut self, target: &[u8]) -> Option<RepeatableSeek> {
         let skipped = (
             self.ctx.stats.internal_key_skipped,
             self.ctx.stats.internal_delete_skipped,
@@ -132,17 +143,15 @@ impl<'a> DbIter<'a> {
             .seek(&mut self.ctx, target, seek_trailer(self.seq));
         self.forward = true;
         self.find_next_user_entry(false);
-        self.repeatable = self.merge.in_memory().then(|| RepeatableSeek {
+        self.merge.in_memory().then(|| RepeatableSeek {
             target: EntryBuf::from_slice(target),
             key_skipped: self.ctx.stats.internal_key_skipped - skipped.0,
             delete_skipped: self.ctx.stats.internal_delete_skipped - skipped.1,
-        });
-        self.finish_seek(IterOp::Seek, Some(target))
+        })
     }
 
     /// Positions at the last key ≤ `target`.
     pub fn seek_for_prev(&mut self, target: &[u8]) -> bool {
-        self.repeatable = None;
         self.merge
             .seek_for_prev(&mut self.ctx, target, LAST_TRAILER);
         self.forward = false;
@@ -151,7 +160,6 @@ impl<'a> DbIter<'a> {
     }
 
     pub fn seek_to_first(&mut self) -> bool {
-        self.repeatable = None;
         self.merge.seek_to_first(&mut self.ctx);
         self.forward = true;
         self.find_next_user_entry(false);
@@ -159,7 +167,6 @@ impl<'a> DbIter<'a> {
     }
 
     pub fn seek_to_last(&mut self) -> bool {
-        self.repeatable = None;
         self.merge.seek_to_last(&mut self.ctx);
         self.forward = false;
         self.prev_user_entry();
@@ -174,7 +181,6 @@ impl<'a> DbIter<'a> {
     // entries, not a `std::iter::Iterator`.
     #[allow(clippy::should_implement_trait)]
     pub fn next(&mut self) -> bool {
-        self.repeatable = None;
         if !self.valid {
             return false;
         }
@@ -200,7 +206,6 @@ impl<'a> DbIter<'a> {
 
     /// Moves to the previous key; false (and no count) when not valid.
     pub fn prev(&mut self) -> bool {
-        self.repeatable = None;
         if !self.valid {
             return false;
         }
@@ -235,7 +240,10 @@ impl<'a> DbIter<'a> {
         self.valid
     }
 
+    /// Every move ends here, so a later seek is not a repeat of an earlier one
+    /// ([`seek`](Self::seek) sets its own after this).
     fn record(&mut self, op: IterOp, target: Option<&[u8]>) {
+        self.repeatable = None;
         if self.valid {
             self.ctx.stats.iter_bytes_read += (self.key.len() + self.value.len()) as u64;
         }

@@ -16,13 +16,12 @@ pub(crate) fn lower_bound(run: &[u128], x: u128, low: u128, high: u128) -> usize
         return 0;
     }
     let guess = interpolate(x, low, high, run.len());
-    if run[guess] < x {
-        let (lo, hi) = gallop_up(run, guess + 1, |v| v < x);
-        lo + run[lo..hi].partition_point(|&v| v < x)
+    let (lo, hi) = if run[guess] < x {
+        gallop_up(run, guess + 1, |v| v < x)
     } else {
-        let (lo, hi) = gallop_down(run, guess, |v| v < x);
-        lo + run[lo..hi].partition_point(|&v| v < x)
-    }
+        gallop_down(run, guess, |v| v < x)
+    };
+    lo + run[lo..hi].partition_point(|&v| v < x)
 }
 
 /// Where `x` would sit among `n` values spread evenly over `low..=high`.

@@ -73,15 +73,16 @@ impl WriteSettings {
 #[derive(Default)]
 pub(super) struct WriteBuffers {
     pub probe: crate::lsm::ReadOptions,
-    pub key: Vec<u8>,
-    pub value: Vec<u8>,
+    /// The RocksDB entry being written: key and value.
+    pub entry: BufferPair,
     /// A row's document key and packed value.
-    pub doc: Vec<u8>,
-    pub packed: Vec<u8>,
+    pub row: BufferPair,
     /// An index entry's document key and value.
-    pub index_doc: Vec<u8>,
-    pub payload: Vec<u8>,
+    pub index: BufferPair,
 }
+
+/// Two buffers used together: a key and its value.
+pub(super) type BufferPair = (Vec<u8>, Vec<u8>);
 
 pub(super) fn setting_error(e: impl std::fmt::Display) -> SqlError {
     SqlError::new(ErrorKind::Setting, e.to_string())

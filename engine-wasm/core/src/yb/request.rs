@@ -208,6 +208,7 @@ impl YbEngine {
             }
         }
         let read = *c.it.stats();
+        // The iterator borrows the cache: done with it before `self` is used.
         drop(c);
         self.count_reads(r.tablet, &read);
         let stats = RelStats {

@@ -10,7 +10,7 @@
 //! non-unique index (article 004).
 
 use super::doc_key::{push_hybrid_time, push_suffix, COLUMN, LIVENESS};
-use super::engine::YbEngine;
+use super::engine::{BufferPair, WriteBuffers, YbEngine};
 use super::row::{live_row, LIVENESS_VALUE, TOMBSTONE};
 use crate::exec::{Executor, QueryEngine, Row};
 use crate::scenario::Outcome;
@@ -64,6 +64,7 @@ impl YbEngine {
             exists = found && live_row(it.value());
         }
         let stats = *it.stats();
+        // The iterator borrows the cache: done with it before `self` is used.
         drop(it);
         let (rel, tserver) = (t.rel, t.tserver);
         self.count_reads(tablet, &stats);
@@ -82,37 +83,10 @@ impl YbEngine {
         entries: &[Entry],
         txn: bool,
     ) -> Result<(), SqlError> {
-        let (mut key, mut value) = (
-            std::mem::take(&mut self.write_bufs.key),
-            std::mem::take(&mut self.write_bufs.value),
-        );
-        let mut result = Ok(());
-        for &(subkey, payload) in entries {
-            let ht = self.next_ht();
-            key.clear();
-            key.extend_from_slice(doc);
-            push_suffix(&mut key, subkey, ht);
-            value.clear();
-            if txn {
-                push_hybrid_time(&mut value, ht);
-            }
-            value.extend_from_slice(payload);
-            result = self.tablets[tablet].lsm.put(&key, &value).map(|_| ());
-            let (rel, bytes) = (self.tablets[tablet].rel, (key.len() + value.len()) as u64);
-            self.trace.detail(|| crate::trace::Event::MemtableInsert {
-                relation: self.names[rel].clone(),
-                tablet: tablet as u32,
-                bytes,
-            });
-            if self.tablets[tablet].lsm.has_events() {
-                self.drain_tablet(tablet);
-            }
-            if result.is_err() {
-                break;
-            }
-        }
-        (self.write_bufs.key, self.write_bufs.value) = (key, value);
-        result.map_err(exec_error)?;
+        self.with_buffers(
+            |b| &mut b.entry,
+            |engine, (key, value)| engine.put_entries(tablet, doc, entries, txn, key, value),
+        )?;
         let n = entries.len() as u64;
         let replicas = self.write_settings.replicas;
         let rel = self.tablets[tablet].rel;
@@ -171,16 +145,62 @@ impl YbEngine {
         key
     }
 
+    /// Puts each entry into the tablet's LSM, keyed by `doc`, the subkey and a
+    /// new hybrid time (built in `key` and `value`).
+    fn put_entries(
+        &mut self,
+        tablet: usize,
+        doc: &[u8],
+        entries: &[Entry],
+        txn: bool,
+        key: &mut Vec<u8>,
+        value: &mut Vec<u8>,
+    ) -> Result<(), SqlError> {
+        for &(subkey, payload) in entries {
+            let ht = self.next_ht();
+            key.clear();
+            key.extend_from_slice(doc);
+            push_suffix(key, subkey, ht);
+            value.clear();
+            if txn {
+                push_hybrid_time(value, ht);
+            }
+            value.extend_from_slice(payload);
+            let result = self.tablets[tablet].lsm.put(key, value);
+            let (rel, bytes) = (self.tablets[tablet].rel, (key.len() + value.len()) as u64);
+            self.trace.detail(|| crate::trace::Event::MemtableInsert {
+                relation: self.names[rel].clone(),
+                tablet: tablet as u32,
+                bytes,
+            });
+            if self.tablets[tablet].lsm.has_events() {
+                self.drain_tablet(tablet);
+            }
+            result.map_err(exec_error)?;
+        }
+        Ok(())
+    }
+
+    /// Runs `f` with a pair of the write buffers lent out of `self` (so `f` may
+    /// use `self` mutably), then puts them back for the next row.
+    fn with_buffers<R>(
+        &mut self,
+        pair: fn(&mut WriteBuffers) -> &mut BufferPair,
+        f: impl FnOnce(&mut Self, &mut BufferPair) -> R,
+    ) -> R {
+        let mut buffers = std::mem::take(pair(&mut self.write_bufs));
+        let result = f(self, &mut buffers);
+        *pair(&mut self.write_bufs) = buffers;
+        result
+    }
+
     /// Writes one table row (and its index entries), refusing a duplicate key.
     /// Its key and value are built in buffers kept between rows.
     pub(super) fn insert_row(&mut self, table: usize, row: &Row) -> Result<(), SqlError> {
-        let (mut doc, mut packed) = (
-            std::mem::take(&mut self.write_bufs.doc),
-            std::mem::take(&mut self.write_bufs.packed),
-        );
-        let result = self.insert_row_into(table, row, &mut doc, &mut packed);
-        (self.write_bufs.doc, self.write_bufs.packed) = (doc, packed);
-        result
+        self.with_buffers(
+            |b| &mut b.row,
+            |engine, (doc, packed)| engine.insert_row_into(table, row, doc, packed),
+        )
     }
 
     fn insert_row_into(
@@ -246,13 +266,12 @@ impl YbEngine {
         base: &[u8],
         txn: bool,
     ) -> Result<(), SqlError> {
-        let (mut doc, mut payload) = (
-            std::mem::take(&mut self.write_bufs.index_doc),
-            std::mem::take(&mut self.write_bufs.payload),
-        );
-        let result = self.write_index_entry_into(index, row, base, txn, &mut doc, &mut payload);
-        (self.write_bufs.index_doc, self.write_bufs.payload) = (doc, payload);
-        result
+        self.with_buffers(
+            |b| &mut b.index,
+            |engine, (doc, payload)| {
+                engine.write_index_entry_into(index, row, base, txn, doc, payload)
+            },
+        )
     }
 
     fn write_index_entry_into(
