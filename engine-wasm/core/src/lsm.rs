@@ -65,6 +65,7 @@ mod iterator;
 mod level_cursor;
 mod mem_cursor;
 mod memtable;
+mod memtable_block;
 mod memtable_rep;
 mod merging;
 mod options;

@@ -185,7 +185,7 @@ impl Memtable {
         let mut i = 0;
         for block in list.blocks_in_order() {
             list.warm(block);
-            for &n in block {
+            for n in block.iter().map(|e| e.id()) {
                 while i < tail.len() && list.cmp_nodes(tail[i], n) == Ordering::Less {
                     emit(tail[i])?;
                     i += 1;

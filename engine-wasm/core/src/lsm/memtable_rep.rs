@@ -7,7 +7,7 @@
 //! structure is not a skip list, though: linking a random key into a skip list of
 //! a million nodes visits ~40 nodes scattered in memory, and a hash-sharded load
 //! (every primary key lands at a random place) spent most of its time there. Here
-//! the nodes are listed in key order in blocks of at most [`BLOCK_CAP`] entries,
+//! the nodes are listed in key order in [blocks] of at most [`BLOCK_CAP`] entries,
 //! each entry the key's first 16 bytes and the node id; a search is a binary
 //! search over the blocks' first prefixes (small enough to stay in cache), then
 //! a guess-and-gallop over a block's prefixes ([`prefix_search`]), touching a
@@ -28,15 +28,15 @@
 //! two prefix comparisons.
 //!
 //! [`prefix_search`]: super::prefix_search
+//! [blocks]: super::memtable_block
 
+use super::memtable_block::{Block, Entry, BLOCK_CAP};
 use super::prefix_search::lower_bound;
 use crate::key_order::{abbrev16 as prefix_of, cmp_bytes};
 use std::cell::Cell;
 use std::cmp::Ordering;
 
 pub(crate) const NIL: u32 = u32::MAX;
-/// Most entries a block holds before it splits in two.
-const BLOCK_CAP: usize = 256;
 const MAX_HEIGHT: usize = 12;
 const BRANCHING: u64 = 4;
 
@@ -80,36 +80,6 @@ fn first_false(mut lo: usize, mut hi: usize, pred: impl Fn(usize) -> bool) -> us
     lo
 }
 
-/// Nodes in key order: their prefixes and ids.
-#[derive(Debug, Clone)]
-struct Block {
-    prefixes: Vec<u128>,
-    ids: Vec<u32>,
-}
-
-impl Block {
-    /// A block holding these entries, with room for as many as a block ever
-    /// holds before it splits, so it never grows: a reallocation copies the
-    /// block (on wasm always; there is no `mremap`).
-    fn with(prefixes: &[u128], ids: &[u32]) -> Self {
-        let mut b = Block {
-            prefixes: Vec::with_capacity(BLOCK_CAP + 1),
-            ids: Vec::with_capacity(BLOCK_CAP + 1),
-        };
-        b.prefixes.extend_from_slice(prefixes);
-        b.ids.extend_from_slice(ids);
-        b
-    }
-
-    /// Moves entries `at..` to a new block.
-    fn split_off(&mut self, at: usize) -> Block {
-        let right = Block::with(&self.prefixes[at..], &self.ids[at..]);
-        self.prefixes.truncate(at);
-        self.ids.truncate(at);
-        right
-    }
-}
-
 /// A place among the nodes: before entry `pos` of block `block` (the end of a
 /// block is the same place as the start of the next).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -137,7 +107,7 @@ pub(crate) struct MemTableRep {
     /// Nodes, in write order.
     arena: Vec<u8>,
     /// Blocks in key order.
-    blocks: Vec<Block>,
+    blocks: Vec<Box<Block>>,
     /// Each block's first prefix, for the top-level search.
     first_prefixes: Vec<u128>,
     len: usize,
@@ -253,7 +223,7 @@ impl MemTableRep {
     /// The place a search for `t` stops at: after every node [`before`](Self::before) it.
     fn search(&self, t: &Target, bound: Bound) -> Position {
         let starts_before =
-            |i: usize| self.before(self.first_prefixes[i], || self.blocks[i].ids[0], t, bound);
+            |i: usize| self.before(self.first_prefixes[i], || self.blocks[i].id(0), t, bound);
         // The target belongs in the last block that starts before it.
         let Some(block) = first_false(0, self.blocks.len(), starts_before).checked_sub(1) else {
             return Position::START;
@@ -266,10 +236,11 @@ impl MemTableRep {
             .get(block + 1)
             .copied()
             .unwrap_or(u128::MAX);
-        let tied = lower_bound(&b.prefixes, t.prefix, b.prefixes[0], high).max(1);
-        let pos = if b.prefixes.get(tied) == Some(&t.prefix) {
-            first_false(tied, b.ids.len(), |i| {
-                self.before(b.prefixes[i], || b.ids[i], t, bound)
+        let entries = b.entries();
+        let tied = lower_bound(entries, t.prefix, b.prefix(0), high).max(1);
+        let pos = if entries.get(tied).map(Entry::prefix) == Some(t.prefix) {
+            first_false(tied, entries.len(), |i| {
+                self.before(entries[i].prefix(), || entries[i].id(), t, bound)
             })
         } else {
             tied
@@ -281,7 +252,8 @@ impl MemTableRep {
     #[inline]
     fn cmp_at(&self, at: Position, t: &Target) -> Ordering {
         let b = &self.blocks[at.block];
-        self.cmp_entry(b.prefixes[at.pos], || b.ids[at.pos], t)
+        let e = b.entries()[at.pos];
+        self.cmp_entry(e.prefix(), || e.id(), t)
     }
 
     /// `at` as the place of a node (the start of the next block for the end of
@@ -289,7 +261,7 @@ impl MemTableRep {
     #[inline]
     fn node_place(&self, at: Position) -> Option<Position> {
         let b = self.blocks.get(at.block)?;
-        if at.pos < b.ids.len() {
+        if at.pos < b.len() {
             Some(at)
         } else {
             (at.block + 1 < self.blocks.len()).then_some(Position {
@@ -303,14 +275,14 @@ impl MemTableRep {
     #[inline]
     pub(crate) fn node_at(&self, at: Position) -> u32 {
         self.node_place(at)
-            .map_or(NIL, |p| self.blocks[p.block].ids[p.pos])
+            .map_or(NIL, |p| self.blocks[p.block].id(p.pos))
     }
 
     /// The place after the node at `at` (which must be a node).
     #[inline]
     pub(crate) fn step(&self, at: Position) -> Position {
         match self.blocks.get(at.block) {
-            Some(b) if at.pos >= b.ids.len() => Position {
+            Some(b) if at.pos >= b.len() => Position {
                 block: at.block + 1,
                 pos: 1,
             },
@@ -330,7 +302,7 @@ impl MemTableRep {
                 let block = at.block.checked_sub(1)?;
                 Some(Position {
                     block,
-                    pos: self.blocks[block].ids.len() - 1,
+                    pos: self.blocks[block].len() - 1,
                 })
             }
         }
@@ -353,7 +325,7 @@ impl MemTableRep {
     fn at_hint(&self, t: &Target) -> Option<Position> {
         let hint = self.hint.get();
         let valid = match self.blocks.get(hint.block) {
-            Some(b) => hint.pos <= b.ids.len(),
+            Some(b) => hint.pos <= b.len(),
             None => self.blocks.is_empty() && hint == Position::START,
         };
         (valid && self.brackets(hint, t)).then_some(hint)
@@ -418,12 +390,10 @@ impl MemTableRep {
     fn link_at(&mut self, node: u32, at: Position) {
         let prefix = self.prefix(node);
         if self.blocks.is_empty() {
-            self.blocks.push(Block::with(&[], &[]));
+            self.blocks.push(Block::with(&[]));
             self.first_prefixes.push(0);
         }
-        let b = &mut self.blocks[at.block];
-        b.prefixes.insert(at.pos, prefix);
-        b.ids.insert(at.pos, node);
+        self.blocks[at.block].insert(at.pos, prefix, node);
         if at.pos == 0 {
             self.first_prefixes[at.block] = prefix;
         }
@@ -431,10 +401,10 @@ impl MemTableRep {
             block: at.block,
             pos: at.pos + 1,
         };
-        if self.blocks[at.block].ids.len() > BLOCK_CAP {
+        if self.blocks[at.block].len() > BLOCK_CAP {
             let half = BLOCK_CAP / 2;
             let right = self.blocks[at.block].split_off(half);
-            self.first_prefixes.insert(at.block + 1, right.prefixes[0]);
+            self.first_prefixes.insert(at.block + 1, right.prefix(0));
             self.blocks.insert(at.block + 1, right);
             if after.pos > half {
                 after = Position {
@@ -484,28 +454,28 @@ impl MemTableRep {
         let block = self.blocks.len().checked_sub(1)?;
         Some(Position {
             block,
-            pos: self.blocks[block].ids.len() - 1,
+            pos: self.blocks[block].len() - 1,
         })
     }
 
     /// The nodes in key order, a block at a time.
-    pub(crate) fn blocks_in_order(&self) -> impl Iterator<Item = &[u32]> {
-        self.blocks.iter().map(|b| b.ids.as_slice())
+    pub(crate) fn blocks_in_order(&self) -> impl Iterator<Item = &[Entry]> {
+        self.blocks.iter().map(|b| b.entries())
     }
 
-    /// Reads the nodes `ids` and the first and last byte of each entry, so that a
+    /// Reads the nodes of `entries` and the first and last byte of each entry, so that a
     /// walk over them in key order finds them in cache. In key order the nodes lie
     /// scattered over the arena (it is in write order), and a
     /// walk that does real work per entry — a flush building an SST — would take
     /// each cache miss in turn; these loads do not depend on each other, so the
     /// CPU overlaps their misses.
-    pub(crate) fn warm(&self, ids: &[u32]) {
+    pub(crate) fn warm(&self, entries: &[Entry]) {
         let mut acc = 0u64;
-        for &n in ids {
-            acc = acc.wrapping_add(u64::from(self.arena[n as usize]));
+        for e in entries {
+            acc = acc.wrapping_add(u64::from(self.arena[e.id() as usize]));
         }
-        for &n in ids {
-            let (start, key_len, value_len) = self.layout(n);
+        for e in entries {
+            let (start, key_len, value_len) = self.layout(e.id());
             acc ^= u64::from(self.arena[start + key_len + value_len - 1]);
         }
         std::hint::black_box(acc);
@@ -543,10 +513,9 @@ mod tests {
         let walked = walk(list);
         let mut i = 0;
         for (bi, b) in list.blocks.iter().enumerate() {
-            assert!(!b.ids.is_empty() && b.ids.len() <= BLOCK_CAP);
-            assert_eq!(b.ids.len(), b.prefixes.len());
-            assert_eq!(list.first_prefixes[bi], b.prefixes[0]);
-            for (&p, &id) in b.prefixes.iter().zip(&b.ids) {
+            assert!(b.len() > 0 && b.len() <= BLOCK_CAP);
+            assert_eq!(list.first_prefixes[bi], b.prefix(0));
+            for (p, id) in b.entries().iter().map(|e| (e.prefix(), e.id())) {
                 assert_eq!(id, walked[i], "steps follow the blocks");
                 assert_eq!(p, list.prefix(id));
                 i += 1;

@@ -9,19 +9,47 @@
 //! the lines next to it. Skewed runs still end in at most about twice the steps
 //! of a binary search.
 
-/// The first index whose prefix is not below `x` (`run.len()` if none), for
+/// A sorted run of prefixes, wherever they are stored (a slice of them, or
+/// entries that pair each with a node id).
+pub(crate) trait Prefixes {
+    fn count(&self) -> usize;
+    fn prefix(&self, i: usize) -> u128;
+}
+
+impl Prefixes for [u128] {
+    #[inline]
+    fn count(&self) -> usize {
+        self.len()
+    }
+    #[inline]
+    fn prefix(&self, i: usize) -> u128 {
+        self[i]
+    }
+}
+
+/// The first index whose prefix is not below `x` (`run.count()` if none), for
 /// `run` ascending, every element ≥ `low` and every element ≤ `high`.
-pub(crate) fn lower_bound(run: &[u128], x: u128, low: u128, high: u128) -> usize {
-    if run.is_empty() {
+pub(crate) fn lower_bound<P: Prefixes + ?Sized>(run: &P, x: u128, low: u128, high: u128) -> usize {
+    let n = run.count();
+    if n == 0 {
         return 0;
     }
-    let guess = interpolate(x, low, high, run.len());
-    let (lo, hi) = if run[guess] < x {
-        gallop_up(run, guess + 1, |v| v < x)
+    let below = |i: usize| run.prefix(i) < x;
+    let guess = interpolate(x, low, high, n);
+    let (mut lo, mut hi) = if below(guess) {
+        gallop_up(n, guess + 1, below)
     } else {
-        gallop_down(run, guess, |v| v < x)
+        gallop_down(guess, below)
     };
-    lo + run[lo..hi].partition_point(|&v| v < x)
+    while lo < hi {
+        let mid = (lo + hi) / 2;
+        if below(mid) {
+            lo = mid + 1;
+        } else {
+            hi = mid;
+        }
+    }
+    lo
 }
 
 /// Where `x` would sit among `n` values spread evenly over `low..=high`.
@@ -44,16 +72,16 @@ fn interpolate(x: u128, low: u128, high: u128, n: usize) -> usize {
     ((offset * n as u64 / span) as usize).min(n - 1)
 }
 
-/// From `from` on, steps 1, 2, 4… while `before` holds: the answer (first index
-/// where it fails) lies in the returned `lo..hi`.
-fn gallop_up(run: &[u128], from: usize, before: impl Fn(u128) -> bool) -> (usize, usize) {
+/// From `from` on (of `n` indexes), steps 1, 2, 4… while `before` holds: the
+/// answer (first index where it fails) lies in the returned `lo..hi`.
+fn gallop_up(n: usize, from: usize, before: impl Fn(usize) -> bool) -> (usize, usize) {
     let (mut lo, mut step) = (from, 1);
     loop {
         let probe = lo + step - 1;
-        if probe >= run.len() {
-            return (lo, run.len());
+        if probe >= n {
+            return (lo, n);
         }
-        if !before(run[probe]) {
+        if !before(probe) {
             return (lo, probe);
         }
         lo = probe + 1;
@@ -63,14 +91,14 @@ fn gallop_up(run: &[u128], from: usize, before: impl Fn(u128) -> bool) -> (usize
 
 /// Down from `to` (where `before` fails), steps 1, 2, 4… until it holds: the
 /// answer lies in the returned `lo..hi`.
-fn gallop_down(run: &[u128], to: usize, before: impl Fn(u128) -> bool) -> (usize, usize) {
+fn gallop_down(to: usize, before: impl Fn(usize) -> bool) -> (usize, usize) {
     let (mut hi, mut step) = (to, 1);
     loop {
         if hi < step {
             return (0, hi);
         }
         let probe = hi - step;
-        if before(run[probe]) {
+        if before(probe) {
             return (probe + 1, hi);
         }
         hi = probe;
@@ -88,16 +116,16 @@ mod tests {
         let even: Vec<u128> = (0..256u128).map(|i| i << 100).collect();
         for x in [0, 1, 5 << 100, (5 << 100) + 1, 255 << 100, u128::MAX] {
             let want = even.partition_point(|&v| v < x);
-            assert_eq!(lower_bound(&even, x, 0, 256 << 100), want, "{x}");
+            assert_eq!(lower_bound(&even[..], x, 0, 256 << 100), want, "{x}");
         }
         // Everything bunched at the low end: the guess is far off.
         let skewed: Vec<u128> = (0..256u128).chain([u128::MAX]).collect();
         for x in [0, 3, 200, 256, 1 << 90, u128::MAX] {
             let want = skewed.partition_point(|&v| v < x);
-            assert_eq!(lower_bound(&skewed, x, 0, u128::MAX), want, "{x}");
+            assert_eq!(lower_bound(&skewed[..], x, 0, u128::MAX), want, "{x}");
         }
-        assert_eq!(lower_bound(&[], 7, 0, 9), 0);
-        assert_eq!(lower_bound(&[4, 4, 4], 4, 4, 4), 0);
+        assert_eq!(lower_bound::<[u128]>(&[], 7, 0, 9), 0);
+        assert_eq!(lower_bound(&[4, 4, 4][..], 4, 4, 4), 0);
     }
 
     proptest! {
@@ -114,8 +142,8 @@ mod tests {
             let x = if pick % 2 == 0 && !run.is_empty() { run[pick as usize % run.len()] } else { x };
             let low = run.first().copied().unwrap_or(0);
             let high = run.last().copied().unwrap_or(u128::MAX);
-            prop_assert_eq!(lower_bound(&run, x, low, high), run.partition_point(|&v| v < x));
-            prop_assert_eq!(lower_bound(&run, x, 0, u128::MAX), run.partition_point(|&v| v < x));
+            prop_assert_eq!(lower_bound(&run[..], x, low, high), run.partition_point(|&v| v < x));
+            prop_assert_eq!(lower_bound(&run[..], x, 0, u128::MAX), run.partition_point(|&v| v < x));
         }
     }
 }
