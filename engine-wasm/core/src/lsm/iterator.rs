@@ -19,10 +19,9 @@ use super::types::{
     seek_trailer, trailer_kind, trailer_seq, SeqNo, ValueKind, LAST_TRAILER, MAX_SEQ,
 };
 
-/// The current entry's key or value, copied (the merging iterator moves on).
-/// Inline up to 64 bytes: DocDB keys and the packed rows of narrow tables fit,
-/// so the iterator every write opens for its conflict check allocates nothing
-/// (on wasm, where allocation is dearer, that was a tenth of a load).
+/// A seek target kept for a repeat, inline up to 64 bytes: DocDB keys fit, so
+/// the iterator every write opens for its conflict check allocates nothing (on
+/// wasm, where allocation is dearer, that was a tenth of a load).
 type EntryBuf = smallvec::SmallVec<[u8; 64]>;
 
 pub struct DbIter<'a> {
@@ -31,8 +30,11 @@ pub struct DbIter<'a> {
     seq: SeqNo,
     valid: bool,
     forward: bool,
-    key: EntryBuf,
-    value: EntryBuf,
+    /// The current entry's user key and value. Not copies: every source (the
+    /// memtables' arenas, the SSTs' entries) lives as long as the iterator's
+    /// borrow of the tree, whatever the merging iterator does next.
+    key: &'a [u8],
+    value: &'a [u8],
     position: Option<Position>,
     /// Set by a seek over memtables only, forgotten by any other move (see
     /// [`seek`](Self::seek)).
@@ -55,8 +57,8 @@ impl<'a> DbIter<'a> {
             seq,
             valid: false,
             forward: true,
-            key: EntryBuf::new(),
-            value: EntryBuf::new(),
+            key: &[],
+            value: &[],
             position: None,
             repeatable: None,
         }
@@ -69,7 +71,7 @@ impl<'a> DbIter<'a> {
     /// The current user key (empty when not valid).
     pub fn key(&self) -> &[u8] {
         if self.valid {
-            &self.key
+            self.key
         } else {
             &[]
         }
@@ -77,7 +79,7 @@ impl<'a> DbIter<'a> {
 
     pub fn value(&self) -> &[u8] {
         if self.valid {
-            &self.value
+            self.value
         } else {
             &[]
         }
@@ -189,7 +191,7 @@ impl<'a> DbIter<'a> {
         } else {
             // Back to the first version of the current key; the skip below passes it.
             self.merge
-                .seek(&mut self.ctx, &self.key, seek_trailer(MAX_SEQ));
+                .seek(&mut self.ctx, self.key, seek_trailer(MAX_SEQ));
             self.forward = true;
         }
         if !self.merge.valid() {
@@ -213,8 +215,8 @@ impl<'a> DbIter<'a> {
         if self.forward {
             // To the last entry before the current key (RocksDB's ReverseToBackward).
             self.merge
-                .seek_for_prev(&mut self.ctx, &self.key, LAST_TRAILER);
-            while self.merge.valid() && self.merge.key().0 >= self.key.as_slice() {
+                .seek_for_prev(&mut self.ctx, self.key, LAST_TRAILER);
+            while self.merge.valid() && self.merge.key().0 >= self.key {
                 self.merge.prev(&mut self.ctx);
             }
             self.forward = false;
@@ -259,11 +261,8 @@ impl<'a> DbIter<'a> {
     }
 
     fn save_current(&mut self) {
-        let (k, _) = self.merge.key();
-        self.key.clear();
-        self.key.extend_from_slice(k);
-        self.value.clear();
-        self.value.extend_from_slice(self.merge.value());
+        self.key = self.merge.key().0;
+        self.value = self.merge.value();
         self.position = self.merge.position();
     }
 
@@ -274,11 +273,10 @@ impl<'a> DbIter<'a> {
         while self.merge.valid() {
             let (k, t) = self.merge.key();
             if trailer_seq(t) <= self.seq {
-                if skipping && k == self.key.as_slice() {
+                if skipping && k == self.key {
                     self.ctx.stats.internal_key_skipped += 1;
                 } else if trailer_kind(t) == ValueKind::Delete {
-                    self.key.clear();
-                    self.key.extend_from_slice(k);
+                    self.key = k;
                     skipping = true;
                     self.ctx.stats.internal_delete_skipped += 1;
                 } else {
@@ -296,18 +294,15 @@ impl<'a> DbIter<'a> {
     /// a value, leaving the merging iterator on the key before it.
     fn prev_user_entry(&mut self) {
         while self.merge.valid() {
-            let (k, _) = self.merge.key();
-            self.key.clear();
-            self.key.extend_from_slice(k);
+            self.key = self.merge.key().0;
             let mut live = false;
             // Versions come oldest first going backward: the last visible one wins.
-            while self.merge.valid() && self.merge.key().0 == self.key.as_slice() {
+            while self.merge.valid() && self.merge.key().0 == self.key {
                 let t = self.merge.key().1;
                 if trailer_seq(t) <= self.seq {
                     live = trailer_kind(t) == ValueKind::Put;
                     if live {
-                        self.value.clear();
-                        self.value.extend_from_slice(self.merge.value());
+                        self.value = self.merge.value();
                         self.position = self.merge.position();
                     } else {
                         self.ctx.stats.internal_delete_skipped += 1;
