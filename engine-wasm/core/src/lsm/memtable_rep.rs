@@ -106,10 +106,8 @@ enum Bound {
 pub(crate) struct MemTableRep {
     /// Nodes, in write order.
     arena: Vec<u8>,
-    /// Blocks in key order.
-    blocks: Vec<Box<Block>>,
-    /// Each block's first prefix, for the top-level search.
-    first_prefixes: Vec<u128>,
+    /// Blocks in key order (each with its first prefix, for the top-level search).
+    blocks: Vec<Block>,
     len: usize,
     /// Where the last search or link ended (a read through `&self` moves it too).
     hint: Cell<Position>,
@@ -121,7 +119,6 @@ impl MemTableRep {
         MemTableRep {
             arena: Vec::new(),
             blocks: Vec::new(),
-            first_prefixes: Vec::new(),
             len: 0,
             hint: Cell::new(Position::START),
             rng: seed | 1,
@@ -223,7 +220,7 @@ impl MemTableRep {
     /// The place a search for `t` stops at: after every node [`before`](Self::before) it.
     fn search(&self, t: &Target, bound: Bound) -> Position {
         let starts_before =
-            |i: usize| self.before(self.first_prefixes[i], || self.blocks[i].id(0), t, bound);
+            |i: usize| self.before(self.blocks[i].first(), || self.blocks[i].id(0), t, bound);
         // The target belongs in the last block that starts before it.
         let Some(block) = first_false(0, self.blocks.len(), starts_before).checked_sub(1) else {
             return Position::START;
@@ -231,13 +228,9 @@ impl MemTableRep {
         let b = &self.blocks[block];
         // Nodes whose prefix is below the target's come first; among those
         // whose prefix ties, the keys decide (entry 0 is known to come before).
-        let high = self
-            .first_prefixes
-            .get(block + 1)
-            .copied()
-            .unwrap_or(u128::MAX);
+        let high = self.blocks.get(block + 1).map_or(u128::MAX, Block::first);
         let entries = b.entries();
-        let tied = lower_bound(entries, t.prefix, b.prefix(0), high).max(1);
+        let tied = lower_bound(entries, t.prefix, b.first(), high).max(1);
         let pos = if entries.get(tied).map(Entry::prefix) == Some(t.prefix) {
             first_false(tied, entries.len(), |i| {
                 self.before(entries[i].prefix(), || entries[i].id(), t, bound)
@@ -391,12 +384,8 @@ impl MemTableRep {
         let prefix = self.prefix(node);
         if self.blocks.is_empty() {
             self.blocks.push(Block::with(&[]));
-            self.first_prefixes.push(0);
         }
         self.blocks[at.block].insert(at.pos, prefix, node);
-        if at.pos == 0 {
-            self.first_prefixes[at.block] = prefix;
-        }
         let mut after = Position {
             block: at.block,
             pos: at.pos + 1,
@@ -404,7 +393,6 @@ impl MemTableRep {
         if self.blocks[at.block].len() > BLOCK_CAP {
             let half = BLOCK_CAP / 2;
             let right = self.blocks[at.block].split_off(half);
-            self.first_prefixes.insert(at.block + 1, right.prefix(0));
             self.blocks.insert(at.block + 1, right);
             if after.pos > half {
                 after = Position {
@@ -512,9 +500,9 @@ mod tests {
     fn check_blocks(list: &MemTableRep) {
         let walked = walk(list);
         let mut i = 0;
-        for (bi, b) in list.blocks.iter().enumerate() {
+        for b in &list.blocks {
             assert!(b.len() > 0 && b.len() <= BLOCK_CAP);
-            assert_eq!(list.first_prefixes[bi], b.prefix(0));
+            assert_eq!(b.first(), b.entries()[0].prefix());
             for (p, id) in b.entries().iter().map(|e| (e.prefix(), e.id())) {
                 assert_eq!(id, walked[i], "steps follow the blocks");
                 assert_eq!(p, list.prefix(id));
@@ -522,7 +510,6 @@ mod tests {
             }
         }
         assert_eq!(i, walked.len());
-        assert_eq!(list.blocks.len(), list.first_prefixes.len());
         assert_eq!(walked.len(), list.len());
         for w in walked.windows(2) {
             assert_eq!(
