@@ -25,7 +25,10 @@
 //! The last position searched is kept (like RocksDB's splice): a write landing
 //! where the previous read or write left off — DocDB writes a key right after
 //! reading it, and index keys ordered by time arrive in order — is placed with
-//! two prefix comparisons.
+//! two prefix comparisons. A link leaves the hint after the node it linked; the
+//! place just before that node is tried too, for keys that arrive in descending
+//! order (an index on `value desc` filled in time order puts every key before
+//! the previous one).
 //!
 //! [`prefix_search`]: super::prefix_search
 //! [blocks]: super::memtable_block
@@ -314,14 +317,24 @@ impl MemTableRep {
                 .is_none_or(|p| self.cmp_at(p, t) != Ordering::Less)
     }
 
-    /// The hint, if the target goes there.
+    /// The hint, or the place one node before it, if the target goes there.
     fn at_hint(&self, t: &Target) -> Option<Position> {
         let hint = self.hint.get();
         let valid = match self.blocks.get(hint.block) {
             Some(b) => hint.pos <= b.len(),
             None => self.blocks.is_empty() && hint == Position::START,
         };
-        (valid && self.brackets(hint, t)).then_some(hint)
+        if !valid {
+            return None;
+        }
+        if self.brackets(hint, t) {
+            return Some(hint);
+        }
+        let before = Position {
+            pos: hint.pos.checked_sub(1)?,
+            ..hint
+        };
+        self.brackets(before, t).then_some(before)
     }
 
     /// Where the target goes among the nodes (the hint first).
