@@ -45,6 +45,7 @@
 //! - `gc`, `flush`, [`compaction`], `compact`: flush and compaction.
 //! - `db`, `introspect`, `events`, `stats`, `check`: the tree and what it reports.
 
+mod arena;
 mod block;
 pub mod block_cache;
 mod bloom;

@@ -33,6 +33,7 @@
 //! [`prefix_search`]: super::prefix_search
 //! [blocks]: super::memtable_block
 
+use super::arena::Arena;
 use super::memtable_block::{Block, Entry, BLOCK_CAP};
 use super::prefix_search::lower_bound;
 use crate::key_order::{abbrev16 as prefix_of, cmp_bytes};
@@ -46,7 +47,7 @@ const BRANCHING: u64 = 4;
 /// A node in the arena: this header (trailer, key length, value length, little
 /// endian), then the key, then the value — one place, so reading a node found
 /// by a search is one cache miss, not one for the node and one for its bytes.
-/// A node's id is its offset.
+/// A node's id is where the arena put it.
 const HEADER: usize = 16;
 /// Bytes a prefix covers.
 const PREFIX_BYTES: usize = 16;
@@ -108,7 +109,7 @@ enum Bound {
 #[derive(Debug, Clone)]
 pub(crate) struct MemTableRep {
     /// Nodes, in write order.
-    arena: Vec<u8>,
+    arena: Arena,
     /// Blocks in key order (each with its first prefix, for the top-level search).
     blocks: Vec<Block>,
     len: usize,
@@ -120,7 +121,7 @@ pub(crate) struct MemTableRep {
 impl MemTableRep {
     pub(crate) fn new(seed: u64) -> Self {
         MemTableRep {
-            arena: Vec::new(),
+            arena: Arena::default(),
             blocks: Vec::new(),
             len: 0,
             hint: Cell::new(Position::START),
@@ -151,35 +152,30 @@ impl MemTableRep {
         h
     }
 
+    /// Node `n`: its bytes from the header on, its key's length and its value's.
     #[inline]
-    fn u32_at(&self, at: usize) -> usize {
-        let bytes = self.arena[at..at + 4].try_into().expect("4 bytes");
-        u32::from_le_bytes(bytes) as usize
-    }
-
-    /// Where node `n`'s key starts, its length and its value's length.
-    #[inline]
-    fn layout(&self, n: u32) -> (usize, usize, usize) {
-        let at = n as usize;
-        (at + HEADER, self.u32_at(at + 8), self.u32_at(at + 12))
+    fn node(&self, n: u32) -> (&[u8], usize, usize) {
+        let bytes = self.arena.from(n);
+        let u32_at =
+            |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
+        (bytes, u32_at(8), u32_at(12))
     }
 
     #[inline]
     pub(crate) fn key(&self, n: u32) -> &[u8] {
-        let (start, key_len, _) = self.layout(n);
-        &self.arena[start..start + key_len]
+        let (bytes, key_len, _) = self.node(n);
+        &bytes[HEADER..HEADER + key_len]
     }
 
     #[inline]
     pub(crate) fn trailer(&self, n: u32) -> u64 {
-        let at = n as usize;
-        u64::from_le_bytes(self.arena[at..at + 8].try_into().expect("8 bytes"))
+        u64::from_le_bytes(self.arena.from(n)[..8].try_into().expect("8 bytes"))
     }
 
     #[inline]
     pub(crate) fn value(&self, n: u32) -> &[u8] {
-        let (start, key_len, value_len) = self.layout(n);
-        &self.arena[start + key_len..start + key_len + value_len]
+        let (bytes, key_len, value_len) = self.node(n);
+        &bytes[HEADER + key_len..HEADER + key_len + value_len]
     }
 
     /// Node `n`'s 16-byte key prefix.
@@ -344,9 +340,10 @@ impl MemTableRep {
         at
     }
 
-    /// Whether a node fits: node ids are 32-bit arena offsets.
+    /// Whether a node fits: its lengths are 32-bit, and so are node ids.
     pub(crate) fn has_room(&self, key_len: usize, value_len: usize) -> bool {
-        self.arena.len() + HEADER + key_len + value_len < NIL as usize
+        let len = HEADER + key_len + value_len;
+        len < u32::MAX as usize && self.arena.has_room(len)
     }
 
     /// Appends a node without listing it (see [`link`](Self::link)); returns its
@@ -354,14 +351,13 @@ impl MemTableRep {
     /// [`has_room`](Self::has_room) first.
     pub(crate) fn alloc(&mut self, key: &[u8], trailer: u64, value: &[u8]) -> (u32, usize) {
         let height = self.random_height();
-        let id = self.arena.len() as u32;
-        self.arena.extend_from_slice(&trailer.to_le_bytes());
-        self.arena
-            .extend_from_slice(&(key.len() as u32).to_le_bytes());
-        self.arena
-            .extend_from_slice(&(value.len() as u32).to_le_bytes());
-        self.arena.extend_from_slice(key);
-        self.arena.extend_from_slice(value);
+        let id = self.arena.append(&[
+            &trailer.to_le_bytes(),
+            &(key.len() as u32).to_le_bytes(),
+            &(value.len() as u32).to_le_bytes(),
+            key,
+            value,
+        ]);
         (id, height)
     }
 
@@ -473,11 +469,11 @@ impl MemTableRep {
     pub(crate) fn warm(&self, entries: &[Entry]) {
         let mut acc = 0u64;
         for e in entries {
-            acc = acc.wrapping_add(u64::from(self.arena[e.id() as usize]));
+            acc = acc.wrapping_add(u64::from(self.arena.from(e.id())[0]));
         }
         for e in entries {
-            let (start, key_len, value_len) = self.layout(e.id());
-            acc ^= u64::from(self.arena[start + key_len + value_len - 1]);
+            let (bytes, key_len, value_len) = self.node(e.id());
+            acc ^= u64::from(bytes[HEADER + key_len + value_len - 1]);
         }
         std::hint::black_box(acc);
     }
