@@ -37,7 +37,8 @@
 //! ```
 //!
 //! - `types`, `options`, `error`: keys, knobs, refusals.
-//! - `memtable_rep`, `memtable`, `write_batch`: the write buffer.
+//! - `arena`, `memtable_block`, `prefix_search`, `memtable_rep`, `memtable`,
+//!   `write_batch`: the write buffer.
 //! - `block`, `index`, `bloom`, `filter`, `sst_builder`, `sst`, `properties`: tables.
 //! - `block_cache`: the LRU cache of blocks.
 //! - `mem_cursor`, `table_cursor`, `level_cursor`, `merging`, `iterator`, `read`,
