@@ -116,13 +116,31 @@ impl Lsm {
             &snapshots,
             &mut self.next_sst,
         )?;
-        let metas = out.ssts.iter().map(SstMeta::of).collect();
-        self.levels = compaction::apply(&self.levels, task, metas)?;
-        for id in input_ids {
-            self.ssts.remove(id);
+        let mut metas: Vec<SstMeta> = out.ssts.iter().map(SstMeta::of).collect();
+        if let Some((input, id)) = out.rewritten_as_is {
+            let sst = self
+                .ssts
+                .get(&input)
+                .ok_or(LsmError::UnknownSst { id: input })?;
+            metas.push(SstMeta {
+                id,
+                ..SstMeta::of(sst)
+            });
         }
-        let ids = out.ssts.iter().map(Sst::id).collect();
-        for sst in out.ssts {
+        self.levels = compaction::apply(&self.levels, task, metas)?;
+        let mut outputs = out.ssts;
+        for id in input_ids {
+            let removed = self.ssts.remove(id);
+            // The input rewritten as it was is the output, under its new id.
+            if let (Some(mut sst), Some((input, new_id))) = (removed, out.rewritten_as_is) {
+                if *id == input {
+                    sst.id = new_id;
+                    outputs.push(sst);
+                }
+            }
+        }
+        let ids = outputs.iter().map(Sst::id).collect();
+        for sst in outputs {
             self.ssts.insert(sst.id(), sst);
         }
         let s = &mut self.stats;

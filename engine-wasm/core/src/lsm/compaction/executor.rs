@@ -3,6 +3,14 @@
 //! the survivors into new SSTs, cut at the task's output file size — never inside
 //! a user key, so that a key's versions stay in one file and files of a level stay
 //! disjoint by user key.
+//!
+//! A task whose one input keeps every entry and is under the output file size
+//! rewrites that file as it is (`yb-ts-cli compact_all_tablets` after a flush
+//! does exactly this: RocksDB rewrites a lone L0 file into the bottom level).
+//! The table builder is a function of the entries and the table options, which
+//! an LSM never changes, so the new file would be the old one entry for entry,
+//! block for block: it is counted as a rewrite (bytes read and written, a new
+//! file number) but takes over the input's arrays instead of building copies.
 
 use std::collections::BTreeMap;
 
@@ -19,6 +27,9 @@ use crate::lsm::types::{SeqNo, SstId};
 #[derive(Debug)]
 pub(crate) struct CompactionOutput {
     pub(crate) ssts: Vec<Sst>,
+    /// The input rewritten unchanged, and the id of its copy (see the module
+    /// comment); the caller moves it.
+    pub(crate) rewritten_as_is: Option<(SstId, SstId)>,
     pub(crate) read_bytes: u64,
     pub(crate) write_bytes: u64,
     pub(crate) input_entries: u64,
@@ -81,9 +92,16 @@ pub(crate) fn execute(
         );
         nothing_older
     };
+    let max_size = task.max_output_file_size.unwrap_or(u64::MAX);
+    if let Some(out) = rewrite_as_is(&runs, &below, snapshots, max_size, next_id) {
+        return Ok(CompactionOutput {
+            read_bytes,
+            input_entries,
+            ..out
+        });
+    }
     let mut heap = MergeHeap::new(runs);
     let mut filter = VersionFilter::new(snapshots);
-    let max_size = task.max_output_file_size.unwrap_or(u64::MAX);
     let hint = output_hint(task, ssts, read_bytes, max_size);
     let mut outputs = Vec::new();
     let mut builder = SstBuilder::new(*next_id, opts, hint);
@@ -103,11 +121,47 @@ pub(crate) fn execute(
     let write_bytes = outputs.iter().map(Sst::file_size).sum();
     Ok(CompactionOutput {
         ssts: outputs,
+        rewritten_as_is: None,
         read_bytes,
         write_bytes,
         input_entries,
         dropped_versions: filter.dropped_versions,
         dropped_tombstones: filter.dropped_tombstones,
+    })
+}
+
+/// The output of a task over one input file that keeps all of it and stays
+/// under `max_size` (so no cut either): that file again, under the next id.
+/// `None` when anything would differ.
+fn rewrite_as_is(
+    runs: &[Run],
+    below: &impl Fn(&[u8]) -> bool,
+    snapshots: &[SeqNo],
+    max_size: u64,
+    next_id: &mut SstId,
+) -> Option<CompactionOutput> {
+    let [run] = runs else { return None };
+    let [sst] = run.files() else { return None };
+    // Data bytes bound the builder's running size, which decides the cuts.
+    if sst.properties().data_size >= max_size {
+        return None;
+    }
+    let mut filter = VersionFilter::new(snapshots);
+    let keeps_all =
+        (0..sst.len() as u32).all(|i| filter.keep(sst.user_key(i), sst.trailer(i), below));
+    if !keeps_all {
+        return None;
+    }
+    let id = *next_id;
+    *next_id += 1;
+    Some(CompactionOutput {
+        ssts: Vec::new(),
+        rewritten_as_is: Some((sst.id(), id)),
+        read_bytes: 0,
+        write_bytes: sst.file_size(),
+        input_entries: 0,
+        dropped_versions: 0,
+        dropped_tombstones: 0,
     })
 }
 

@@ -19,6 +19,11 @@ pub(crate) struct Run<'a> {
 }
 
 impl<'a> Run<'a> {
+    /// The run's files, in key order.
+    pub(crate) fn files(&self) -> &[&'a Sst] {
+        &self.files
+    }
+
     pub(crate) fn new(files: Vec<&'a Sst>) -> Self {
         Run {
             files,
