@@ -93,11 +93,17 @@ pub(crate) fn execute(
         nothing_older
     };
     let max_size = task.max_output_file_size.unwrap_or(u64::MAX);
-    if let Some(out) = rewrite_as_is(&runs, &below, snapshots, max_size, next_id) {
+    if let Some(input) = kept_whole(&runs, &below, snapshots, max_size) {
+        let id = *next_id;
+        *next_id += 1;
         return Ok(CompactionOutput {
+            ssts: Vec::new(),
+            rewritten_as_is: Some((input.id(), id)),
             read_bytes,
+            write_bytes: input.file_size(),
             input_entries,
-            ..out
+            dropped_versions: 0,
+            dropped_tombstones: 0,
         });
     }
     let mut heap = MergeHeap::new(runs);
@@ -130,39 +136,24 @@ pub(crate) fn execute(
     })
 }
 
-/// The output of a task over one input file that keeps all of it and stays
-/// under `max_size` (so no cut either): that file again, under the next id.
-/// `None` when anything would differ.
-fn rewrite_as_is(
-    runs: &[Run],
+/// The one input file of a task that keeps all of it and stays under
+/// `max_size` (so no cut either): the output would be that file again.
+fn kept_whole<'a>(
+    runs: &[Run<'a>],
     below: &impl Fn(&[u8]) -> bool,
     snapshots: &[SeqNo],
     max_size: u64,
-    next_id: &mut SstId,
-) -> Option<CompactionOutput> {
+) -> Option<&'a Sst> {
     let [run] = runs else { return None };
-    let [sst] = run.files() else { return None };
+    let &[sst] = run.files() else { return None };
     // Data bytes bound the builder's running size, which decides the cuts.
     if sst.properties().data_size >= max_size {
         return None;
     }
     let mut filter = VersionFilter::new(snapshots);
-    let keeps_all =
-        (0..sst.len() as u32).all(|i| filter.keep(sst.user_key(i), sst.trailer(i), below));
-    if !keeps_all {
-        return None;
-    }
-    let id = *next_id;
-    *next_id += 1;
-    Some(CompactionOutput {
-        ssts: Vec::new(),
-        rewritten_as_is: Some((sst.id(), id)),
-        read_bytes: 0,
-        write_bytes: sst.file_size(),
-        input_entries: 0,
-        dropped_versions: 0,
-        dropped_tombstones: 0,
-    })
+    (0..sst.len() as u32)
+        .all(|i| filter.keep(sst.user_key(i), sst.trailer(i), below))
+        .then_some(sst)
 }
 
 /// Arrays sized for one output file: the inputs' totals, scaled down when the
