@@ -35,6 +35,13 @@ pub(crate) fn abbrev16(key: &[u8]) -> u128 {
     u128::from(abbrev(key)) << 64 | u128::from(low)
 }
 
+/// The key's first 12 bytes as a big-endian number, zero-padded (the low 96
+/// bits): [`abbrev16`] with room left beside it for a 32-bit id in one `u128`.
+#[inline]
+pub(crate) fn abbrev12(key: &[u8]) -> u128 {
+    abbrev16(key) >> 32
+}
+
 /// memcmp order of two byte strings, a shorter prefix first.
 #[inline]
 pub(crate) fn cmp_bytes(a: &[u8], b: &[u8]) -> Ordering {
@@ -114,6 +121,15 @@ mod tests {
             abbrev16(b"sharedhdsecondwd")
         );
         assert!(abbrev16(b"sharedhdA") < abbrev16(b"sharedhdB"));
+        for a in &keys {
+            for b in &keys {
+                let (x, y) = (abbrev12(a), abbrev12(b));
+                if x != y {
+                    assert_eq!(x.cmp(&y), a.cmp(b), "{a:?} {b:?}");
+                }
+            }
+        }
+        assert_eq!(abbrev12(b"sharedhdsecoX"), abbrev12(b"sharedhdseco"));
     }
 
     #[test]

@@ -1,6 +1,6 @@
 //! Finding a key prefix in a sorted run of them, touching few cache lines.
 //!
-//! A memtable block holds a few hundred 16-byte key prefixes in order. A binary
+//! A memtable block holds a few hundred 12-byte key prefixes in order. A binary
 //! search over them reads ~6 cache lines far apart, and in a memtable of a
 //! million entries those are misses. Keys of a hash-sharded table start with
 //! their hash, so within a block the prefixes are spread about evenly between
