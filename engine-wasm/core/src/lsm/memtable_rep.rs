@@ -403,18 +403,37 @@ impl MemTableRep {
             pos: at.pos + 1,
         };
         if self.blocks[at.block].len() > BLOCK_CAP {
-            let half = BLOCK_CAP / 2;
-            let right = self.blocks[at.block].split_off(half);
+            let split = self.split_point(at);
+            let right = self.blocks[at.block].split_off(split);
             self.blocks.insert(at.block + 1, right);
-            if after.pos > half {
+            if after.pos > split {
                 after = Position {
                     block: at.block + 1,
-                    pos: after.pos - half,
+                    pos: after.pos - split,
                 };
             }
         }
         self.hint.set(after);
         self.len += 1;
+    }
+
+    /// Where a block over its cap splits, the node just linked at `at`: in the
+    /// middle, unless the node went in front of every node or after every
+    /// node. Keys arriving at one end of the memtable keep arriving there (an
+    /// ascending key, an index on `value desc` filled in time order), so the
+    /// block is split at the new node and the full side, which no key will
+    /// reach again, stays full — as PostgreSQL splits a B-tree's rightmost
+    /// page and SQLite balances an append. Split in the middle, such blocks
+    /// stayed half empty: twice the blocks to hold, search and walk.
+    fn split_point(&self, at: Position) -> usize {
+        let len = self.blocks[at.block].len();
+        if at.block == 0 && at.pos == 0 {
+            1
+        } else if at.block + 1 == self.blocks.len() && at.pos + 1 == len {
+            len - 1
+        } else {
+            BLOCK_CAP / 2
+        }
     }
 
     /// Allocates and links (tests; the memtable links in batches).
@@ -565,6 +584,39 @@ mod tests {
             check_blocks(&list);
             assert_eq!(list.len(), 3000);
         }
+    }
+
+    /// Keys arriving at either end of the memtable leave full blocks behind
+    /// (split in the middle, every block but the last written stayed half
+    /// empty); random keys still split in the middle, and the order holds.
+    #[test]
+    fn keys_arriving_at_one_end_fill_their_blocks() {
+        for descending in [true, false] {
+            let mut list = MemTableRep::new(9);
+            let n = 20 * BLOCK_CAP as u64;
+            for i in 0..n {
+                let k = if descending { n - i } else { i };
+                let node = list.alloc(&k.to_be_bytes(), pack(i + 1, ValueKind::Put), b"v").0;
+                if !list.link_if_at_hint(node) {
+                    list.link(node);
+                }
+            }
+            check_blocks(&list);
+            let full = list.blocks.iter().filter(|b| b.len() == BLOCK_CAP).count();
+            assert!(
+                full + 1 >= list.blocks.len(),
+                "descending {descending}: {full} of {} blocks full",
+                list.blocks.len()
+            );
+        }
+        let mut list = MemTableRep::new(9);
+        let mut rng = Rng::new(4);
+        for i in 0..20 * BLOCK_CAP as u64 {
+            list.insert(&rng.below(1 << 40).to_be_bytes(), pack(i + 1, ValueKind::Put), b"v");
+        }
+        check_blocks(&list);
+        let least = list.blocks.iter().map(Block::len).min().unwrap();
+        assert!(least >= BLOCK_CAP / 4, "random keys split in the middle: {least}");
     }
 
     #[test]
