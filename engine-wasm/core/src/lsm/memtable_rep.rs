@@ -596,7 +596,9 @@ mod tests {
             let n = 20 * BLOCK_CAP as u64;
             for i in 0..n {
                 let k = if descending { n - i } else { i };
-                let node = list.alloc(&k.to_be_bytes(), pack(i + 1, ValueKind::Put), b"v").0;
+                let node = list
+                    .alloc(&k.to_be_bytes(), pack(i + 1, ValueKind::Put), b"v")
+                    .0;
                 if !list.link_if_at_hint(node) {
                     list.link(node);
                 }
@@ -612,11 +614,18 @@ mod tests {
         let mut list = MemTableRep::new(9);
         let mut rng = Rng::new(4);
         for i in 0..20 * BLOCK_CAP as u64 {
-            list.insert(&rng.below(1 << 40).to_be_bytes(), pack(i + 1, ValueKind::Put), b"v");
+            list.insert(
+                &rng.below(1 << 40).to_be_bytes(),
+                pack(i + 1, ValueKind::Put),
+                b"v",
+            );
         }
         check_blocks(&list);
         let least = list.blocks.iter().map(Block::len).min().unwrap();
-        assert!(least >= BLOCK_CAP / 4, "random keys split in the middle: {least}");
+        assert!(
+            least >= BLOCK_CAP / 4,
+            "random keys split in the middle: {least}"
+        );
     }
 
     #[test]
