@@ -129,15 +129,15 @@ impl Lsm {
         }
         self.levels = compaction::apply(&self.levels, task, metas)?;
         let mut outputs = out.ssts;
-        for id in input_ids {
-            let removed = self.ssts.remove(id);
-            // The input rewritten as it was is the output, under its new id.
-            if let (Some(mut sst), Some((input, new_id))) = (removed, out.rewritten_as_is) {
-                if *id == input {
-                    sst.id = new_id;
-                    outputs.push(sst);
-                }
+        // The input rewritten as it was is the output, under its new id.
+        if let Some((input, id)) = out.rewritten_as_is {
+            if let Some(mut sst) = self.ssts.remove(&input) {
+                sst.id = id;
+                outputs.push(sst);
             }
+        }
+        for id in input_ids {
+            self.ssts.remove(id);
         }
         let ids = outputs.iter().map(Sst::id).collect();
         for sst in outputs {
