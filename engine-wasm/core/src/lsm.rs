@@ -68,6 +68,7 @@ mod level_cursor;
 mod mem_cursor;
 mod memtable;
 mod memtable_block;
+mod memtable_entry;
 mod memtable_rep;
 mod merging;
 mod options;

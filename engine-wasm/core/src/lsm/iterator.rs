@@ -35,6 +35,10 @@ pub struct DbIter<'a> {
     /// borrow of the tree, whatever the merging iterator does next.
     key: &'a [u8],
     value: &'a [u8],
+    /// The key's first 12 bytes when its source had them at hand (a memtable
+    /// entry): [`key_starts_with`](Self::key_starts_with) answers most
+    /// questions from them without reading the key.
+    key_prefix: Option<u128>,
     position: Option<Position>,
     /// Set by a seek over memtables only, forgotten by any other move (see
     /// [`seek`](Self::seek)).
@@ -59,6 +63,7 @@ impl<'a> DbIter<'a> {
             forward: true,
             key: &[],
             value: &[],
+            key_prefix: None,
             position: None,
             repeatable: None,
         }
@@ -75,6 +80,26 @@ impl<'a> DbIter<'a> {
         } else {
             &[]
         }
+    }
+
+    /// Whether the current key starts with `prefix` (false when not valid).
+    /// A key from a memtable whose first bytes differ from `prefix`'s is told
+    /// apart by its entry's prefix, without reading the key: DocDB's check
+    /// for an existing row lands on the key after it, whose bytes nothing
+    /// else reads.
+    pub fn key_starts_with(&self, prefix: &[u8]) -> bool {
+        if !self.valid {
+            return false;
+        }
+        if let Some(own) = self.key_prefix {
+            // Compare the first `n` bytes of both zero-padded 12-byte prefixes:
+            // a difference there means a different byte or a shorter key.
+            let n = prefix.len().min(12) as u32;
+            if n > 0 && (own ^ crate::key_order::abbrev12(prefix)) >> (8 * (12 - n)) != 0 {
+                return false;
+            }
+        }
+        self.key.starts_with(prefix)
     }
 
     pub fn value(&self) -> &[u8] {
@@ -261,7 +286,8 @@ impl<'a> DbIter<'a> {
     }
 
     fn save_current(&mut self) {
-        self.key = self.merge.key().0;
+        self.key = self.merge.user_key();
+        self.key_prefix = self.merge.key_prefix();
         self.value = self.merge.value();
         self.position = self.merge.position();
     }
@@ -269,13 +295,17 @@ impl<'a> DbIter<'a> {
     /// RocksDB's `FindNextUserEntry`: from the merging iterator's entry forward,
     /// the first visible, non-deleted version of a key other than the one being
     /// skipped.
+    ///
+    /// It asks the merging iterator for the entry's kind at the read's sequence
+    /// number and for its key separately: a memtable answers both from its
+    /// index entry, and the node is read only if its bytes are.
     fn find_next_user_entry(&mut self, mut skipping: bool) {
         while self.merge.valid() {
-            let (k, t) = self.merge.key();
-            if trailer_seq(t) <= self.seq {
+            if let Some(kind) = self.merge.visible_kind(self.seq) {
+                let k = self.merge.user_key();
                 if skipping && k == self.key {
                     self.ctx.stats.internal_key_skipped += 1;
-                } else if trailer_kind(t) == ValueKind::Delete {
+                } else if kind == ValueKind::Delete {
                     self.key = k;
                     skipping = true;
                     self.ctx.stats.internal_delete_skipped += 1;

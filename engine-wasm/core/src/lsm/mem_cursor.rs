@@ -2,15 +2,17 @@
 //! not linked yet. No block reads: memtables are in memory.
 
 use super::memtable::Memtable;
-use super::memtable_rep::{Position as Place, NIL};
+use super::memtable_entry::Entry;
+use super::memtable_rep::Position as Place;
 use super::read_stats::Position;
+use super::types::{trailer_kind, trailer_seq, SeqNo, ValueKind};
 
 /// A cursor over one memtable (no block reads: memtables are in memory).
 pub(crate) struct MemCursor<'a> {
     mem: &'a Memtable,
     at: Place,
-    /// The node at `at`, `NIL` when not valid.
-    node: u32,
+    /// The entry at `at`, `None` when not valid.
+    entry: Option<Entry>,
 }
 
 impl<'a> MemCursor<'a> {
@@ -18,25 +20,47 @@ impl<'a> MemCursor<'a> {
         MemCursor {
             mem,
             at: Place::START,
-            node: NIL,
+            entry: None,
         }
     }
 
     #[inline]
     pub(crate) fn valid(&self) -> bool {
-        self.node != NIL
+        self.entry.is_some()
+    }
+    #[inline]
+    fn current(&self) -> Entry {
+        self.entry.expect("a valid cursor")
     }
     #[inline]
     pub(crate) fn key(&self) -> &'a [u8] {
-        self.mem.list().key(self.node)
+        self.mem.list().key_of(self.current())
     }
     #[inline]
     pub(crate) fn trailer(&self) -> u64 {
-        self.mem.list().trailer(self.node)
+        self.mem.list().trailer(self.current().id())
     }
     #[inline]
     pub(crate) fn value(&self) -> &'a [u8] {
-        self.mem.list().value(self.node)
+        self.mem.list().value_of(self.current())
+    }
+    /// The current key's first 12 bytes (zero-padded), from the entry.
+    #[inline]
+    pub(crate) fn prefix(&self) -> u128 {
+        self.current().prefix()
+    }
+    /// The entry's kind if its version is visible at `seq`. When `seq` sees
+    /// every version in the memtable, the entry's shape answers without a
+    /// read of the node.
+    #[inline]
+    pub(crate) fn visible_kind(&self, seq: SeqNo) -> Option<ValueKind> {
+        match self.current().shape() {
+            Some(shape) if self.mem.largest_seq() <= seq => Some(shape.kind),
+            _ => {
+                let t = self.trailer();
+                (trailer_seq(t) <= seq).then(|| trailer_kind(t))
+            }
+        }
     }
     pub(crate) fn position(&self) -> Position {
         Position::Memtable {
@@ -49,9 +73,9 @@ impl<'a> MemCursor<'a> {
         match at {
             Some(at) => {
                 self.at = at;
-                self.node = self.mem.list().node_at(at);
+                self.entry = self.mem.list().entry_at(at);
             }
-            None => self.node = NIL,
+            None => self.entry = None,
         }
     }
 

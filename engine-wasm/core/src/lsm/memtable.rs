@@ -115,6 +115,11 @@ impl Memtable {
         self.sorted_tail.get_or_init(|| self.sort_tail())
     }
 
+    /// The newest sequence number written here (0 while empty).
+    pub(crate) fn largest_seq(&self) -> SeqNo {
+        self.largest_seq
+    }
+
     pub fn id(&self) -> u64 {
         self.id
     }

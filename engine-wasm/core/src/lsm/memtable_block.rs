@@ -1,5 +1,5 @@
-//! A block of the memtable's index: up to [`BLOCK_CAP`] entries (a node's
-//! 12-byte key prefix and its id) in key order, in a fixed run of slots with
+//! A block of the memtable's index: up to [`BLOCK_CAP`] [entries](Entry) (a
+//! node's 12-byte key prefix, its id and its shape) in key order, in a fixed run of slots with
 //! free room on both sides.
 //!
 //! Linking a node shifts the entries on one side of its place by one slot. A
@@ -15,9 +15,9 @@
 //! The shifted bytes are mostly cache misses (a search reads a line or two of a
 //! block, a shift the rest), so fewer of them is time saved.
 //!
-//! An entry keeps its prefix and its node id side by side: a search that ends
-//! on an entry has its id in the line it just read, where a separate array of
-//! ids cost one more cache miss before the node's own.
+//! An entry keeps its prefix, its node id and its shape side by side: a search
+//! that ends on an entry has them in the line it just read, where a separate
+//! array of ids cost one more cache miss.
 //!
 //! What the memtable's top-level search reads of a block — its first prefix
 //! and where its entries lie in the slots — is kept in the [`Block`] itself,
@@ -27,6 +27,7 @@
 //! allocation were one cache miss more per search). The slots are allocated
 //! once at their full size (a grown `Vec` was copied by its reallocation).
 
+pub(crate) use super::memtable_entry::Entry;
 use super::prefix_search::Prefixes;
 
 /// Most entries a block holds before it splits in two. Larger blocks shift
@@ -37,32 +38,6 @@ use super::prefix_search::Prefixes;
 pub(crate) const BLOCK_CAP: usize = 512;
 /// Room for one entry more than the cap: the one whose link splits the block.
 const SLOTS: usize = BLOCK_CAP + 1;
-
-/// A node's 12-byte key prefix and its 32-bit id, in one `u128` (prefix in the
-/// high 96 bits): 16 bytes an entry, so a block shifts and holds a fifth less
-/// than with a 16-byte prefix beside the id (20 bytes). Twelve bytes still
-/// reach what tells DocDB keys apart: a hash-sharded key's marker, hash and
-/// type byte, then all eight bytes of an integer key.
-#[derive(Debug, Clone, Copy, Default)]
-pub(crate) struct Entry(u128);
-
-impl Entry {
-    #[inline]
-    pub(crate) fn new(prefix: u128, id: u32) -> Entry {
-        debug_assert!(prefix >> 96 == 0, "a 12-byte prefix");
-        Entry(prefix << 32 | u128::from(id))
-    }
-
-    #[inline]
-    pub(crate) fn prefix(&self) -> u128 {
-        self.0 >> 32
-    }
-
-    #[inline]
-    pub(crate) fn id(&self) -> u32 {
-        self.0 as u32
-    }
-}
 
 impl Prefixes for [Entry] {
     #[inline]
@@ -177,7 +152,18 @@ impl Block {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lsm::memtable_entry::Shape;
+    use crate::lsm::types::ValueKind;
     use proptest::prelude::*;
+
+    fn entry(prefix: u128, id: u32) -> Entry {
+        let shape = Shape {
+            kind: ValueKind::Put,
+            key_len: 0,
+            value_len: 0,
+        };
+        Entry::new(prefix, id, shape)
+    }
 
     fn entries(b: &Block) -> Vec<(u128, u32)> {
         b.entries().iter().map(|e| (e.prefix(), e.id())).collect()
@@ -185,12 +171,12 @@ mod tests {
 
     #[test]
     fn grows_at_both_ends_without_moving_the_rest() {
-        let pair = Entry::new;
+        let pair = entry;
         let mut b = Block::with(&[pair(10, 1), pair(20, 2)]);
         let lo = b.lo;
-        b.insert(0, Entry::new(5, 0));
+        b.insert(0, entry(5, 0));
         assert_eq!(b.lo, lo - 1, "an entry at the front takes the slot before");
-        b.insert(3, Entry::new(30, 3));
+        b.insert(3, entry(30, 3));
         assert_eq!(entries(&b), vec![(5, 0), (10, 1), (20, 2), (30, 3)]);
     }
 
@@ -202,7 +188,7 @@ mod tests {
         let mut recentred = 0;
         for i in 0..BLOCK_CAP as u32 {
             let before = b.lo;
-            b.insert(0, Entry::new(u128::from(u32::MAX - i), i));
+            b.insert(0, entry(u128::from(u32::MAX - i), i));
             if b.lo >= before {
                 recentred += 1;
             }
@@ -224,7 +210,7 @@ mod tests {
                 } else {
                     u128::from(i)
                 };
-                b.insert(pos, Entry::new(key, i));
+                b.insert(pos, entry(key, i));
             }
             assert_eq!(b.len(), SLOTS);
             assert!(b
@@ -249,7 +235,7 @@ mod tests {
             for (pick, id) in ops {
                 let bi = pick as usize % blocks.len();
                 let pos = (pick as usize / 7) % (blocks[bi].len() + 1);
-                blocks[bi].insert(pos, Entry::new(u128::from(id), id));
+                blocks[bi].insert(pos, entry(u128::from(id), id));
                 model[bi].insert(pos, (u128::from(id), id));
                 if blocks[bi].len() > BLOCK_CAP {
                     let right = blocks[bi].split_off(BLOCK_CAP / 2);

@@ -8,7 +8,8 @@
 //! a million nodes visits ~40 nodes scattered in memory, and a hash-sharded load
 //! (every primary key lands at a random place) spent most of its time there. Here
 //! the nodes are listed in key order in [blocks] of at most [`BLOCK_CAP`] entries,
-//! each entry the key's first 12 bytes and the node id; a search is a binary
+//! each entry the key's first 12 bytes, the node id and the node's
+//! [shape](super::memtable_entry) (kind and lengths); a search is a binary
 //! search over the blocks' first prefixes (small enough to stay in cache), then
 //! a guess-and-gallop over a block's prefixes ([`prefix_search`]), touching a
 //! node (and its key bytes) only when prefixes tie. That is a B+tree of height
@@ -38,7 +39,9 @@
 
 use super::arena::Arena;
 use super::memtable_block::{Block, Entry, BLOCK_CAP};
+use super::memtable_entry::Shape;
 use super::prefix_search::lower_bound;
+use super::types::trailer_kind;
 use crate::key_order::{abbrev12 as prefix_of, cmp_bytes};
 use std::cell::Cell;
 use std::cmp::Ordering;
@@ -181,6 +184,38 @@ impl MemTableRep {
         &bytes[HEADER + key_len..HEADER + key_len + value_len]
     }
 
+    /// Node `n`'s kind and lengths.
+    fn shape(&self, n: u32) -> Shape {
+        let (_, key_len, value_len) = self.node(n);
+        Shape {
+            kind: trailer_kind(self.trailer(n)),
+            key_len,
+            value_len,
+        }
+    }
+
+    /// The key of an entry's node, its length known from the entry when it
+    /// holds the shape: a slice of the arena, not a read of the node.
+    #[inline]
+    pub(crate) fn key_of(&self, e: Entry) -> &[u8] {
+        match e.shape() {
+            Some(s) => &self.arena.from(e.id())[HEADER..HEADER + s.key_len],
+            None => self.key(e.id()),
+        }
+    }
+
+    /// The value of an entry's node (see [`key_of`](Self::key_of)).
+    #[inline]
+    pub(crate) fn value_of(&self, e: Entry) -> &[u8] {
+        match e.shape() {
+            Some(s) => {
+                let start = HEADER + s.key_len;
+                &self.arena.from(e.id())[start..start + s.value_len]
+            }
+            None => self.value(e.id()),
+        }
+    }
+
     /// Node `n`'s 12-byte key prefix.
     #[inline]
     pub(crate) fn prefix(&self, n: u32) -> u128 {
@@ -269,8 +304,14 @@ impl MemTableRep {
     /// The node at `at`, or `NIL` at the end.
     #[inline]
     pub(crate) fn node_at(&self, at: Position) -> u32 {
+        self.entry_at(at).map_or(NIL, |e| e.id())
+    }
+
+    /// The entry at `at`, if a node is there.
+    #[inline]
+    pub(crate) fn entry_at(&self, at: Position) -> Option<Entry> {
         self.node_place(at)
-            .map_or(NIL, |p| self.blocks[p.block].id(p.pos))
+            .map(|p| self.blocks[p.block].entries()[p.pos])
     }
 
     /// The place after the node at `at` (which must be a node).
@@ -393,11 +434,11 @@ impl MemTableRep {
     }
 
     fn link_at(&mut self, node: u32, at: Position) {
-        let prefix = self.prefix(node);
+        let entry = Entry::new(self.prefix(node), node, self.shape(node));
         if self.blocks.is_empty() {
             self.blocks.push(Block::with(&[]));
         }
-        self.blocks[at.block].insert(at.pos, Entry::new(prefix, node));
+        self.blocks[at.block].insert(at.pos, entry);
         let mut after = Position {
             block: at.block,
             pos: at.pos + 1,

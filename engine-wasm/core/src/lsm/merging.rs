@@ -14,7 +14,7 @@ use super::mem_cursor::{MemCursor, TailCursor};
 use super::read_ctx::ReadCtx;
 use super::read_stats::Position;
 use super::table_cursor::TableCursor;
-use super::types::cmp_internal;
+use super::types::{cmp_internal, trailer_kind, trailer_seq, SeqNo, ValueKind};
 
 pub(crate) enum Child<'a> {
     Mem(MemCursor<'a>),
@@ -41,6 +41,38 @@ impl<'a> Child<'a> {
             Child::Tail(c) => (c.key(), c.trailer()),
             Child::Table(c) => (c.key(), c.trailer()),
             Child::Level(c) => c.table().map_or((&[][..], 0), |t| (t.key(), t.trailer())),
+        }
+    }
+
+    /// The user key alone: a memtable's entry gives its node's key without
+    /// reading the node's header for the trailer.
+    #[inline]
+    fn user_key(&self) -> &'a [u8] {
+        match self {
+            Child::Mem(c) => c.key(),
+            _ => self.key().0,
+        }
+    }
+
+    /// The entry's kind if its version is visible at `seq`.
+    #[inline]
+    fn visible_kind(&self, seq: SeqNo) -> Option<ValueKind> {
+        match self {
+            Child::Mem(c) => c.visible_kind(seq),
+            _ => {
+                let t = self.key().1;
+                (trailer_seq(t) <= seq).then(|| trailer_kind(t))
+            }
+        }
+    }
+
+    /// The key's first 12 bytes (zero-padded) when the source has them
+    /// without reading the key (a memtable's entry).
+    #[inline]
+    fn key_prefix(&self) -> Option<u128> {
+        match self {
+            Child::Mem(c) => Some(c.prefix()),
+            _ => None,
         }
     }
 
@@ -153,6 +185,26 @@ impl<'a> MergingIter<'a> {
     pub(crate) fn key(&self) -> (&'a [u8], u64) {
         self.current
             .map_or((&[][..], 0), |c| self.children[c].key())
+    }
+
+    /// The current entry's user key (call only when valid).
+    #[inline]
+    pub(crate) fn user_key(&self) -> &'a [u8] {
+        self.current
+            .map_or(&[][..], |c| self.children[c].user_key())
+    }
+
+    /// The current entry's kind if visible at `seq` (call only when valid).
+    #[inline]
+    pub(crate) fn visible_kind(&self, seq: SeqNo) -> Option<ValueKind> {
+        self.current
+            .and_then(|c| self.children[c].visible_kind(seq))
+    }
+
+    /// The current key's first 12 bytes, when its source has them at hand.
+    #[inline]
+    pub(crate) fn key_prefix(&self) -> Option<u128> {
+        self.current.and_then(|c| self.children[c].key_prefix())
     }
 
     #[inline]

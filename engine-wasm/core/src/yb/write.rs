@@ -58,8 +58,12 @@ impl YbEngine {
         it.seek(doc);
         let mut exists = false;
         if kind == WriteKind::Insert {
-            // Point read: the document, then its latest version.
-            let found = it.seek(doc) && super::doc_key::doc_key_of(it.key()) == doc;
+            // Point read: the document, then its latest version. The seek
+            // lands on the next document when this one is new: its entry's
+            // prefix tells it apart, and its key bytes are not read.
+            let found = it.seek(doc)
+                && it.key_starts_with(doc)
+                && super::doc_key::doc_key_of(it.key()) == doc;
             it.seek(doc);
             exists = found && live_row(it.value());
         }
