@@ -12,7 +12,7 @@
 //! every entry shown (`key().size() + value().size()` in `DBIter`).
 
 use super::block_cache::CacheMode;
-use super::merging::MergingIter;
+use super::merging::{Children, MergingIter};
 use super::read_ctx::ReadCtx;
 use super::read_stats::{IterOp, Position, ReadEvent, ReadStats};
 use super::types::{
@@ -67,6 +67,12 @@ impl<'a> DbIter<'a> {
             position: None,
             repeatable: None,
         }
+    }
+
+    /// The merging iterator's sources and the read context, for
+    /// [`Lsm::iter`](super::Lsm::iter) to add sources before any move.
+    pub(crate) fn sources_mut(&mut self) -> (&mut Children<'a>, &mut ReadCtx<'a>) {
+        (self.merge.children_mut(), &mut self.ctx)
     }
 
     pub fn valid(&self) -> bool {

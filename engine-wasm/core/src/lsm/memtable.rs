@@ -110,6 +110,11 @@ impl Memtable {
         keyed.into_iter().map(|(_, n)| n).collect()
     }
 
+    /// Whether some entries are not linked yet.
+    pub(crate) fn has_tail(&self) -> bool {
+        !self.tail.is_empty()
+    }
+
     /// The unlinked entries in internal-key order (sorted on first use).
     pub(crate) fn sorted_tail(&self) -> &[u32] {
         self.sorted_tail.get_or_init(|| self.sort_tail())

@@ -344,20 +344,16 @@ impl MemTableRep {
         }
     }
 
-    /// Whether `at` (a valid place) is where the target goes: after every node
-    /// before it, before every node after it. Block prefixes answer it unless
-    /// they tie.
-    fn brackets(&self, at: Position, t: &Target) -> bool {
-        let after_prev = self
-            .step_back(at)
-            .is_none_or(|p| self.cmp_at(p, t) == Ordering::Less);
-        after_prev
-            && self
-                .node_place(at)
-                .is_none_or(|p| self.cmp_at(p, t) != Ordering::Less)
+    /// Whether the node at `p` comes before the target (true for no node).
+    #[inline]
+    fn before_target(&self, p: Option<Position>, t: &Target) -> bool {
+        p.is_none_or(|p| self.cmp_at(p, t) == Ordering::Less)
     }
 
-    /// The hint, or the place one node before it, if the target goes there.
+    /// The hint, or the place one node before it, if the target goes there
+    /// (after every node before the place, before every node from it on).
+    /// Block prefixes answer unless they tie. The node before the hint is
+    /// compared once: it tells which of the two places can be the one.
     fn at_hint(&self, t: &Target) -> Option<Position> {
         let hint = self.hint.get();
         let valid = match self.blocks.get(hint.block) {
@@ -367,14 +363,21 @@ impl MemTableRep {
         if !valid {
             return None;
         }
-        if self.brackets(hint, t) {
-            return Some(hint);
+        if self.before_target(self.step_back(hint), t) {
+            // The hint, unless the node at it comes before the target too.
+            let at_or_after = self
+                .node_place(hint)
+                .is_none_or(|p| self.cmp_at(p, t) != Ordering::Less);
+            return at_or_after.then_some(hint);
         }
+        // The target is not after the node before the hint: the place before
+        // that node, if the target is after the one before it.
         let before = Position {
             pos: hint.pos.checked_sub(1)?,
             ..hint
         };
-        self.brackets(before, t).then_some(before)
+        self.before_target(self.step_back(before), t)
+            .then_some(before)
     }
 
     /// Where the target goes among the nodes (the hint first).

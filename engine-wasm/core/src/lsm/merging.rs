@@ -168,6 +168,11 @@ impl<'a> MergingIter<'a> {
         }
     }
 
+    /// The sources, to add to before the first positioning.
+    pub(crate) fn children_mut(&mut self) -> &mut Children<'a> {
+        &mut self.children
+    }
+
     #[inline]
     pub(crate) fn valid(&self) -> bool {
         self.current.is_some()

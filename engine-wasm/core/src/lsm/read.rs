@@ -118,24 +118,32 @@ impl Lsm {
 
     /// An iterator at the read's snapshot. It borrows the tree (no writes while
     /// it lives) and the block cache.
+    ///
+    /// The iterator is made first and its sources are added in place: it is
+    /// large (its counters, its sources inline), and one assembled from parts
+    /// was copied whole on return; reading it right after that copy stalled
+    /// (DocDB opens one per write).
     pub fn iter<'a>(&'a self, cache: &'a mut BlockCache, opts: &ReadOptions) -> DbIter<'a> {
-        let seq = self.read_seq(opts);
-        let mut ctx = self.read_ctx(cache, opts);
-        let mut children = Children::new();
+        let ctx = self.read_ctx(cache, opts);
+        let mut it = DbIter::new(MergingIter::new(Children::new()), ctx, self.read_seq(opts));
+        let (children, ctx) = it.sources_mut();
         for m in std::iter::once(&self.mem).chain(self.imm.iter().rev()) {
             if m.list().len() > 0 {
                 children.push(Child::Mem(MemCursor::new(m)));
             }
-            if !m.sorted_tail().is_empty() {
+            if m.has_tail() {
                 children.push(Child::Tail(TailCursor::new(m)));
             }
         }
         let bloom = opts.bloom_filter_key.as_deref();
         for (level, files) in self.levels.levels.iter().enumerate() {
+            if files.is_empty() {
+                continue;
+            }
             let ssts: Vec<&Sst> = files
                 .iter()
                 .filter_map(|f| self.ssts.get(&f.id))
-                .filter(|s| self.may_hold(&mut ctx, s, level as u32, bloom))
+                .filter(|s| self.may_hold(ctx, s, level as u32, bloom))
                 .collect();
             if level == 0 {
                 children.extend(
@@ -146,7 +154,7 @@ impl Lsm {
                 children.push(Child::Level(LevelCursor::new(ssts, level as u32)));
             }
         }
-        DbIter::new(MergingIter::new(children), ctx, seq)
+        it
     }
 
     /// Whether an SST may hold keys with the iterator's filter key: its range
