@@ -2,7 +2,7 @@
 // `npm run bench`: speed as ratios measured in one run, never asserted in tests.
 //
 // - Article 000's load (1 000 000 rows) + its queries on the pg and the yb
-//   profile: rows/s natively (the release CLI, JSON report included) and in wasm
+//   profile (and on yb the load alone, without the queries): rows/s natively (the release CLI, JSON report included) and in wasm
 //   (the same build the browser loads, run in Node), the wasm/native ratio, and
 //   for yb the run's write amplification (SST bytes flushed and compacted over
 //   bytes written). The wasm figure is the best of repeated runs in one
@@ -14,7 +14,8 @@
 // - The page (ui.mjs): time to a usable editor, frames per second while the
 //   player animates a 10 000-key B+tree and an LSM of ~200 SSTs.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
 import { gzipSync } from 'node:zlib';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -81,6 +82,21 @@ benchProfile(
   'article 000 on yb: 1 000 000-row load, flush + compaction, three queries',
   1_000_000,
 );
+
+// The load alone, as the issue's target names it: article 000's yb script up to
+// its queries (the inserts, the flushes, `\compact`), cut from the same file.
+function benchLoadAlone() {
+  const full = readFileSync(join(root, 'tests/fidelity/000-range-scan-yb.sql'), 'utf8');
+  const script = full.slice(0, full.search(/^explain/m));
+  const file = join(mkdtempSync(join(tmpdir(), 'indexlab-bench-')), 'load.sql');
+  writeFileSync(file, script);
+  const native = best(() => execFileSync(cli, ['--json', '--profile', 'yb', file], { maxBuffer: 1 << 30 }));
+  const inWasm = best(() => wasm.run_scenario(script, 'yb', ''));
+  console.log(`  the load alone (inserts, flush + compaction; no queries), best of ${REPEATS}:`);
+  console.log(`    native: ${native.toFixed(3)} s  ${fmt(ROWS / native)} rows/s`);
+  console.log(`    wasm:   ${inWasm.toFixed(3)} s  ${fmt(ROWS / inWasm)} rows/s (${(inWasm / native).toFixed(2)}x native)`);
+}
+benchLoadAlone();
 
 // What the browser downloads: the wasm engine and the page's initial JavaScript,
 // gzipped as a server would send them (a production build made here).

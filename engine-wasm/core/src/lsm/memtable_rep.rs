@@ -17,10 +17,10 @@
 //! not eight: a hash-sharded key's first eight are a marker, the hash and
 //! constant bytes, so a memtable of a million rows tied ~15 keys per 8-byte
 //! prefix and read key bytes (cache misses) several times per search; twelve
-//! reach the bytes that tell rows apart (all of an integer key), and leave room
-//! for the node id in 16 bytes — 16-byte prefixes beside the id (20-byte
-//! entries) loaded article 000's rows ~4% slower, the blocks being a fifth
-//! larger to shift and to hold.
+//! reach the bytes that tell rows apart (all of an integer key), and no more:
+//! every byte of an entry is shifted when a block takes a key. (Sixteen-byte
+//! prefixes cost ~4% on article 000's load for nothing; the four bytes of the
+//! shape cost about as much but save the read of the node a seek lands on.)
 //!
 //! The blocks are the order: nodes carry no links, and a cursor is a
 //! [`Position`] in the blocks (a cursor borrows the memtable, so nothing moves
