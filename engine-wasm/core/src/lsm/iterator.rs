@@ -15,9 +15,7 @@ use super::block_cache::CacheMode;
 use super::merging::{Children, MergingIter};
 use super::read_ctx::ReadCtx;
 use super::read_stats::{IterOp, Position, ReadEvent, ReadStats};
-use super::types::{
-    seek_trailer, trailer_kind, trailer_seq, SeqNo, ValueKind, LAST_TRAILER, MAX_SEQ,
-};
+use super::types::{seek_trailer, visible_kind, SeqNo, ValueKind, LAST_TRAILER, MAX_SEQ};
 
 /// A seek target kept for a repeat, inline up to 64 bytes: DocDB keys fit, so
 /// the iterator every write opens for its conflict check allocates nothing (on
@@ -334,9 +332,8 @@ impl<'a> DbIter<'a> {
             let mut live = false;
             // Versions come oldest first going backward: the last visible one wins.
             while self.merge.valid() && self.merge.key().0 == self.key {
-                let t = self.merge.key().1;
-                if trailer_seq(t) <= self.seq {
-                    live = trailer_kind(t) == ValueKind::Put;
+                if let Some(kind) = visible_kind(self.merge.key().1, self.seq) {
+                    live = kind == ValueKind::Put;
                     if live {
                         self.value = self.merge.value();
                         self.position = self.merge.position();

@@ -5,7 +5,7 @@ use super::memtable::Memtable;
 use super::memtable_entry::Entry;
 use super::memtable_rep::Position as Place;
 use super::read_stats::Position;
-use super::types::{trailer_kind, trailer_seq, SeqNo, ValueKind};
+use super::types::{visible_kind, SeqNo, ValueKind};
 
 /// A cursor over one memtable (no block reads: memtables are in memory).
 pub(crate) struct MemCursor<'a> {
@@ -56,10 +56,7 @@ impl<'a> MemCursor<'a> {
     pub(crate) fn visible_kind(&self, seq: SeqNo) -> Option<ValueKind> {
         match self.current().shape() {
             Some(shape) if self.mem.largest_seq() <= seq => Some(shape.kind),
-            _ => {
-                let t = self.trailer();
-                (trailer_seq(t) <= seq).then(|| trailer_kind(t))
-            }
+            _ => visible_kind(self.trailer(), seq),
         }
     }
     pub(crate) fn position(&self) -> Position {

@@ -14,7 +14,7 @@ use super::mem_cursor::{MemCursor, TailCursor};
 use super::read_ctx::ReadCtx;
 use super::read_stats::Position;
 use super::table_cursor::TableCursor;
-use super::types::{cmp_internal, trailer_kind, trailer_seq, SeqNo, ValueKind};
+use super::types::{cmp_internal, visible_kind, SeqNo, ValueKind};
 
 pub(crate) enum Child<'a> {
     Mem(MemCursor<'a>),
@@ -59,10 +59,7 @@ impl<'a> Child<'a> {
     fn visible_kind(&self, seq: SeqNo) -> Option<ValueKind> {
         match self {
             Child::Mem(c) => c.visible_kind(seq),
-            _ => {
-                let t = self.key().1;
-                (trailer_seq(t) <= seq).then(|| trailer_kind(t))
-            }
+            _ => visible_kind(self.key().1, seq),
         }
     }
 

@@ -54,6 +54,12 @@ pub(crate) fn trailer_kind(trailer: u64) -> ValueKind {
     }
 }
 
+/// The kind of a version with this trailer, if a read at `seq` sees it.
+#[inline]
+pub(crate) fn visible_kind(trailer: u64, seq: SeqNo) -> Option<ValueKind> {
+    (trailer_seq(trailer) <= seq).then(|| trailer_kind(trailer))
+}
+
 /// The trailer of a seek target: RocksDB's `kValueTypeForSeek` is the largest kind,
 /// so `(key, seek_trailer(s))` sorts before every version of `key` with a sequence
 /// number at or below `s`, and after the newer ones.
