@@ -441,3 +441,49 @@ fn memtable_entries_answer_seeks_as_their_nodes_do() {
     };
     assert_eq!(counters(&latest.1), counters(&flushed.1));
 }
+
+/// `key_starts_with` decides from a memtable entry's zero-padded 12-byte
+/// prefix only when that proves the answer: short keys, prefixes past the
+/// key's end or past 12 bytes, and zero bytes (which padding imitates) all
+/// agree with `starts_with` on the key itself.
+#[test]
+fn key_starts_with_agrees_with_the_key_bytes() {
+    let keys: Vec<Vec<u8>> = vec![
+        b"".to_vec(),
+        b"a".to_vec(),
+        b"a\x00".to_vec(),
+        b"ab".to_vec(),
+        b"abcdefghijk".to_vec(),
+        b"abcdefghijkl".to_vec(),
+        b"abcdefghijkl\x00".to_vec(),
+        b"abcdefghijklmn".to_vec(),
+        b"abcdefghijkm".to_vec(),
+        b"b".to_vec(),
+    ];
+    let mut lsm = Lsm::new(LsmOptions::default()).expect("options");
+    for k in keys.iter().filter(|k| !k.is_empty()) {
+        lsm.put(k, b"v").expect("put");
+    }
+    let mut cache = BlockCache::new(1 << 20);
+    let mut it = lsm.iter(&mut cache, &ReadOptions::default());
+    let mut checked = 0;
+    for target in &keys {
+        if !it.seek(target) {
+            continue;
+        }
+        for p in &keys {
+            for extra in [&b""[..], b"\x00", b"z"] {
+                let prefix = [&p[..], extra].concat();
+                assert_eq!(
+                    it.key_starts_with(&prefix),
+                    it.key().starts_with(&prefix),
+                    "key {:?}, prefix {:?}",
+                    it.key(),
+                    prefix
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 200, "{checked} pairs");
+}
