@@ -87,7 +87,9 @@ benchProfile(
 // its queries (the inserts, the flushes, `\compact`), cut from the same file.
 function benchLoadAlone() {
   const full = readFileSync(join(root, 'tests/fidelity/000-range-scan-yb.sql'), 'utf8');
-  const script = full.slice(0, full.search(/^explain/m));
+  const queries = full.search(/^explain/m);
+  if (queries < 0) throw new Error('000-range-scan-yb.sql has no query to cut before');
+  const script = full.slice(0, queries);
   const file = join(mkdtempSync(join(tmpdir(), 'indexlab-bench-')), 'load.sql');
   writeFileSync(file, script);
   const native = best(() => execFileSync(cli, ['--json', '--profile', 'yb', file], { maxBuffer: 1 << 30 }));
