@@ -185,8 +185,8 @@ impl Lsm {
         let snapshots = self.live_snapshots();
         let mut created = Vec::new();
         for mem in std::mem::take(&mut self.imm) {
-            let id = self.next_sst;
-            let (sst, dropped) = flush_memtable(&mem, id, &self.opts.table, &snapshots)?;
+            let (id, memtable) = (self.next_sst, mem.id());
+            let (sst, dropped) = flush_memtable(mem, id, &self.opts.table, &snapshots)?;
             let Some(sst) = sst else { continue };
             self.next_sst += 1;
             self.stats.flushes += 1;
@@ -197,7 +197,7 @@ impl Lsm {
             let info = sst_info(&sst, 0);
             self.ssts.insert(id, sst);
             self.events.push(LsmEvent::Flush {
-                memtable: mem.id(),
+                memtable,
                 sst: info,
                 dropped,
             });

@@ -2,6 +2,9 @@
 //! entries through the same version filter as compaction (a version shadowed in
 //! its snapshot stripe is not written), but keeps every tombstone: older data for
 //! the key may lie in the SSTs below.
+//!
+//! The SST keeps the memtable's arena and lists the nodes it writes, instead of
+//! copying their bytes (see [`SstEntries`](super::sst_entries::SstEntries)).
 
 use super::error::LsmError;
 use super::gc::VersionFilter;
@@ -14,7 +17,7 @@ use super::types::{SeqNo, SstId};
 /// The SST for `mem` (`None` only for an empty memtable), and how many versions
 /// were dropped.
 pub(crate) fn flush_memtable(
-    mem: &Memtable,
+    mem: Memtable,
     id: SstId,
     opts: &TableOptions,
     snapshots: &[SeqNo],
@@ -24,13 +27,14 @@ pub(crate) fn flush_memtable(
         key_bytes: mem.key_bytes(),
         value_bytes: mem.value_bytes(),
     };
-    let mut builder = SstBuilder::new(id, opts, hint);
+    let mut builder = SstBuilder::over_nodes(id, opts, hint);
     let mut filter = VersionFilter::new(snapshots);
-    mem.for_each_sorted(|key, trailer, value| {
+    mem.for_each_sorted(|node, key, trailer, value| {
         if filter.keep(key, trailer, |_| false) {
-            builder.add(key, trailer, value)?;
+            builder.add_node(node, key, trailer, value)?;
         }
         Ok(())
     })?;
-    Ok((builder.finish()?, filter.dropped_versions))
+    let dropped = filter.dropped_versions;
+    Ok((builder.finish_over(mem.into_arena())?, dropped))
 }

@@ -19,6 +19,7 @@
 use std::cell::OnceCell;
 use std::cmp::Ordering;
 
+use super::arena::Arena;
 use super::error::LsmError;
 use super::memtable_rep::{MemTableRep, NIL};
 use super::types::{seek_trailer, trailer_kind, varint_len, SeqNo, ValueKind, MAX_SEQ};
@@ -164,6 +165,11 @@ impl Memtable {
         &self.list
     }
 
+    /// The arena holding every node, for the SST a flush makes of them.
+    pub(crate) fn into_arena(self) -> Arena {
+        self.list.into_arena()
+    }
+
     /// First position in the sorted tail at or after the target.
     pub(crate) fn tail_seek(&self, key: &[u8], trailer: u64) -> usize {
         self.sorted_tail()
@@ -184,14 +190,15 @@ impl Memtable {
         (self.list.key(n) == key).then(|| (trailer_kind(self.list.trailer(n)), self.list.value(n)))
     }
 
-    /// Every entry in internal-key order: the linked nodes merged with the tail.
+    /// Every entry in internal-key order, with its node: the linked nodes merged
+    /// with the tail.
     pub(crate) fn for_each_sorted<'m>(
         &'m self,
-        mut f: impl FnMut(&'m [u8], u64, &'m [u8]) -> Result<(), LsmError>,
+        mut f: impl FnMut(u32, &'m [u8], u64, &'m [u8]) -> Result<(), LsmError>,
     ) -> Result<(), LsmError> {
         let list = &self.list;
         let tail = self.sorted_tail();
-        let mut emit = |n: u32| f(list.key(n), list.trailer(n), list.value(n));
+        let mut emit = |n: u32| f(n, list.key(n), list.trailer(n), list.value(n));
         let mut i = 0;
         for block in list.blocks_in_order() {
             list.warm(block);
@@ -228,7 +235,7 @@ mod tests {
         assert_eq!(m.get(b"a", 9), Some((ValueKind::Put, &b"a"[..])));
         assert_eq!(m.get(b"k", 9), Some((ValueKind::Delete, &b""[..])));
         let mut seen = Vec::new();
-        m.for_each_sorted(|k, t, _| {
+        m.for_each_sorted(|_, k, t, _| {
             seen.push((k.to_vec(), t >> 8));
             Ok(())
         })

@@ -40,6 +40,7 @@
 use super::arena::Arena;
 use super::memtable_block::{Block, Entry, BLOCK_CAP};
 use super::memtable_entry::Shape;
+use super::node::{self, HEADER};
 use super::prefix_search::lower_bound;
 use super::types::trailer_kind;
 use crate::key_order::{abbrev12 as prefix_of, cmp_bytes};
@@ -50,11 +51,6 @@ pub(crate) const NIL: u32 = u32::MAX;
 const MAX_HEIGHT: usize = 12;
 const BRANCHING: u64 = 4;
 
-/// A node in the arena: this header (trailer, key length, value length, little
-/// endian), then the key, then the value — one place, so reading a node found
-/// by a search is one cache miss, not one for the node and one for its bytes.
-/// A node's id is where the arena put it.
-const HEADER: usize = 16;
 /// Bytes a prefix covers.
 const PREFIX_BYTES: usize = 12;
 
@@ -140,6 +136,11 @@ impl MemTableRep {
         self.len
     }
 
+    /// The arena, every node where it was written (the index is dropped).
+    pub(crate) fn into_arena(self) -> Arena {
+        self.arena
+    }
+
     /// Height a RocksDB skip-list node would have: 1, then +1 with probability
     /// 1/4 per level (the memtable charges 8 bytes per level).
     fn random_height(&mut self) -> usize {
@@ -158,30 +159,25 @@ impl MemTableRep {
         h
     }
 
-    /// Node `n`: its bytes from the header on, its key's length and its value's.
+    /// Node `n` (see [`node`]).
     #[inline]
     fn node(&self, n: u32) -> (&[u8], usize, usize) {
-        let bytes = self.arena.from(n);
-        let u32_at =
-            |at: usize| u32::from_le_bytes(bytes[at..at + 4].try_into().expect("4 bytes")) as usize;
-        (bytes, u32_at(8), u32_at(12))
+        node::parts(&self.arena, n)
     }
 
     #[inline]
     pub(crate) fn key(&self, n: u32) -> &[u8] {
-        let (bytes, key_len, _) = self.node(n);
-        &bytes[HEADER..HEADER + key_len]
+        node::key(&self.arena, n)
     }
 
     #[inline]
     pub(crate) fn trailer(&self, n: u32) -> u64 {
-        u64::from_le_bytes(self.arena.from(n)[..8].try_into().expect("8 bytes"))
+        node::trailer(&self.arena, n)
     }
 
     #[inline]
     pub(crate) fn value(&self, n: u32) -> &[u8] {
-        let (bytes, key_len, value_len) = self.node(n);
-        &bytes[HEADER + key_len..HEADER + key_len + value_len]
+        node::value(&self.arena, n)
     }
 
     /// Node `n`'s kind and lengths.
@@ -398,14 +394,7 @@ impl MemTableRep {
     /// [`has_room`](Self::has_room) first.
     pub(crate) fn alloc(&mut self, key: &[u8], trailer: u64, value: &[u8]) -> (u32, usize) {
         let height = self.random_height();
-        let id = self.arena.append(&[
-            &trailer.to_le_bytes(),
-            &(key.len() as u32).to_le_bytes(),
-            &(value.len() as u32).to_le_bytes(),
-            key,
-            value,
-        ]);
-        (id, height)
+        (node::append(&mut self.arena, key, trailer, value), height)
     }
 
     /// The search target of node `n`'s own key.

@@ -8,14 +8,15 @@ use std::cmp::Ordering;
 use super::filter::Filter;
 use super::index::Index;
 use super::properties::TableProperties;
-use super::types::{cmp_internal, trailer_kind, trailer_seq, KeyList, SeqNo, SstId, ValueKind};
+use super::sst_entries::SstEntries;
+use super::types::{cmp_internal, trailer_kind, trailer_seq, SeqNo, SstId, ValueKind};
 
 /// An immutable sorted table.
 #[derive(Debug, Clone)]
 pub struct Sst {
     pub(crate) id: SstId,
-    pub(crate) keys: KeyList,
-    pub(crate) values: KeyList,
+    /// Keys and values (copied, or in the arena of the memtable flushed).
+    pub(crate) entries: SstEntries,
     pub(crate) trailers: Vec<u64>,
     /// First entry of each data block.
     pub(crate) block_first: Vec<u32>,
@@ -49,21 +50,23 @@ impl Sst {
 
     /// Smallest and largest user keys (an SST is never empty).
     pub fn smallest_key(&self) -> &[u8] {
-        self.keys.get(0)
+        self.entries.key(0)
     }
 
     pub fn largest_key(&self) -> &[u8] {
-        self.keys.last().unwrap_or(&[])
+        self.len()
+            .checked_sub(1)
+            .map_or(&[], |i| self.entries.key(i))
     }
 
     /// Entry `i`: user key, sequence number, kind and value.
     pub fn entry(&self, i: usize) -> (&[u8], SeqNo, ValueKind, &[u8]) {
         let t = self.trailers[i];
         (
-            self.keys.get(i),
+            self.entries.key(i),
             trailer_seq(t),
             trailer_kind(t),
-            self.values.get(i),
+            self.entries.value(i),
         )
     }
 
@@ -89,7 +92,7 @@ impl Sst {
 
     #[inline]
     pub(crate) fn user_key(&self, i: u32) -> &[u8] {
-        self.keys.get(i as usize)
+        self.entries.key(i as usize)
     }
 
     #[inline]
@@ -99,7 +102,7 @@ impl Sst {
 
     #[inline]
     pub(crate) fn value(&self, i: u32) -> &[u8] {
-        self.values.get(i as usize)
+        self.entries.value(i as usize)
     }
 
     /// First entry of block `b` at or after the target (binary search, as a

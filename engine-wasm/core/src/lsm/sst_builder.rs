@@ -3,7 +3,12 @@
 //! data blocks closed by the size policy, one index entry per data block keyed by
 //! the shortest separator between the block's last key and the next block's first
 //! key, filter keys hashed into fixed-size filter blocks.
+//!
+//! A compaction's builder copies each entry's bytes; a flush's builder lists
+//! the memtable's nodes and takes the arena over when it finishes (see
+//! [`SstEntries`]).
 
+use super::arena::Arena;
 use super::block::{
     block_is_full, short_successor, shortest_separator, BlockSizer, BLOCK_TRAILER_BYTES,
     FOOTER_BYTES,
@@ -14,27 +19,38 @@ use super::index::IndexBuilder;
 use super::options::TableOptions;
 use super::properties::TableProperties;
 use super::sst::Sst;
+use super::sst_entries::SstEntries;
 use super::types::{
     internal_common_prefix, seek_trailer, trailer_kind, trailer_seq, KeyList, SstId, ValueKind,
     MAX_SEQ,
 };
 
-pub(crate) struct SstBuilder<'o> {
+pub(crate) struct SstBuilder<'o, S = Copies> {
     opts: &'o TableOptions,
     id: SstId,
-    keys: KeyList,
-    values: KeyList,
+    store: S,
     trailers: Vec<u64>,
+    /// The last key added (prefix compression and the next index separator
+    /// compare with it), and the last filter key added.
+    last_key: Vec<u8>,
+    last_filter_key: Option<Vec<u8>>,
     block_first: Vec<u32>,
     block_bytes: Vec<u32>,
     block: BlockSizer,
     index: IndexBuilder,
     filter: Option<FilterBuilder>,
     sep_buf: Vec<u8>,
-    /// Entry whose filter key was added last.
-    last_filter: Option<u32>,
     props: TableProperties,
 }
+
+/// A builder's store of copies of its entries' bytes.
+pub(crate) struct Copies {
+    keys: KeyList,
+    values: KeyList,
+}
+
+/// A builder's list of nodes, in an arena it is handed when it finishes.
+pub(crate) struct Nodes(Vec<u32>);
 
 /// Expected size of a table, to size its arrays once.
 #[derive(Debug, Clone, Copy, Default)]
@@ -68,16 +84,83 @@ fn internal_separator(
     }
 }
 
-impl<'o> SstBuilder<'o> {
+impl<'o> SstBuilder<'o, Copies> {
+    /// A builder that copies the entries it is given.
     pub(crate) fn new(id: SstId, opts: &'o TableOptions, hint: SizeHint) -> Self {
+        let store = Copies {
+            keys: KeyList::with_capacity(hint.entries, hint.key_bytes),
+            values: KeyList::with_capacity(hint.entries, hint.value_bytes),
+        };
+        Self::with_store(id, opts, hint, store)
+    }
+
+    /// Adds a copy of the next entry; entries must come in strictly increasing
+    /// internal order.
+    #[inline]
+    pub(crate) fn add(&mut self, key: &[u8], trailer: u64, value: &[u8]) -> Result<(), LsmError> {
+        if !self.store.keys.push(key) || !self.store.values.push(value) {
+            return Err(LsmError::TableTooLarge);
+        }
+        self.account(key, trailer, value)
+    }
+
+    /// The finished table (`None` if nothing was added).
+    pub(crate) fn finish(self) -> Result<Option<Sst>, LsmError> {
+        self.finish_with(
+            |Copies {
+                 mut keys,
+                 mut values,
+             }| {
+                keys.shrink_to_fit();
+                values.shrink_to_fit();
+                SstEntries::Packed { keys, values }
+            },
+        )
+    }
+}
+
+impl<'o> SstBuilder<'o, Nodes> {
+    /// A builder over a memtable's nodes ([`add_node`](Self::add_node), then
+    /// [`finish_over`](Self::finish_over) the memtable's arena).
+    pub(crate) fn over_nodes(id: SstId, opts: &'o TableOptions, hint: SizeHint) -> Self {
+        Self::with_store(id, opts, hint, Nodes(Vec::with_capacity(hint.entries)))
+    }
+
+    /// Adds the next entry: node `node`, which holds `key`, `trailer` and
+    /// `value`, of the arena the table will keep.
+    #[inline]
+    pub(crate) fn add_node(
+        &mut self,
+        node: u32,
+        key: &[u8],
+        trailer: u64,
+        value: &[u8],
+    ) -> Result<(), LsmError> {
+        self.store.0.push(node);
+        self.account(key, trailer, value)
+    }
+
+    /// The finished table over the nodes of `arena` (`None` if nothing was
+    /// added), which it keeps.
+    pub(crate) fn finish_over(self, arena: Arena) -> Result<Option<Sst>, LsmError> {
+        self.finish_with(|Nodes(mut nodes)| {
+            nodes.shrink_to_fit();
+            SstEntries::Nodes { arena, nodes }
+        })
+    }
+}
+
+impl<'o, S> SstBuilder<'o, S> {
+    fn with_store(id: SstId, opts: &'o TableOptions, hint: SizeHint, store: S) -> Self {
         let filter = (opts.bloom_bits_per_key > 0)
             .then(|| FilterBuilder::new(opts.filter_block_size, opts.bloom_bits_per_key));
         SstBuilder {
             opts,
             id,
-            keys: KeyList::with_capacity(hint.entries, hint.key_bytes),
-            values: KeyList::with_capacity(hint.entries, hint.value_bytes),
+            store,
             trailers: Vec::with_capacity(hint.entries),
+            last_key: Vec::new(),
+            last_filter_key: None,
             block_first: Vec::new(),
             block_bytes: Vec::new(),
             block: BlockSizer::new(opts.block_restart_interval),
@@ -88,7 +171,6 @@ impl<'o> SstBuilder<'o> {
             ),
             filter,
             sep_buf: Vec::new(),
-            last_filter: None,
             props: TableProperties {
                 smallest_seq: MAX_SEQ,
                 ..TableProperties::default()
@@ -111,9 +193,10 @@ impl<'o> SstBuilder<'o> {
             }
     }
 
-    /// Adds the next entry; entries must come in strictly increasing internal order.
+    /// Accounts for the entry just stored: the data block it lands in (closing
+    /// the one before), its filter key, the properties.
     #[inline]
-    pub(crate) fn add(&mut self, key: &[u8], trailer: u64, value: &[u8]) -> Result<(), LsmError> {
+    fn account(&mut self, key: &[u8], trailer: u64, value: &[u8]) -> Result<(), LsmError> {
         let key_len = key.len() as u32 + 8;
         let value_len = value.len() as u32;
         let o = self.opts;
@@ -131,24 +214,23 @@ impl<'o> SstBuilder<'o> {
         let shared = if self.block.next_is_restart() {
             0
         } else {
-            internal_common_prefix(self.keys.get(n - 1), self.trailers[n - 1], key, trailer) as u32
+            internal_common_prefix(&self.last_key, self.trailers[n - 1], key, trailer) as u32
         };
         if self.block.is_empty() {
             self.block_first.push(n as u32);
         }
         self.block.add(shared, key_len, value_len);
-        if !self.keys.push(key) || !self.values.push(value) {
-            return Err(LsmError::TableTooLarge);
-        }
         self.trailers.push(trailer);
+        self.last_key.clear();
+        self.last_key.extend_from_slice(key);
         if let Some(f) = &mut self.filter {
             let fk = o.bloom_key.apply(key);
-            let last = self
-                .last_filter
-                .map(|i| o.bloom_key.apply(self.keys.get(i as usize)));
+            let last = self.last_filter_key.as_deref();
             if !fk.is_empty() && last != Some(fk) {
                 f.add(fk, last);
-                self.last_filter = Some(n as u32);
+                let last = self.last_filter_key.get_or_insert_with(Vec::new);
+                last.clear();
+                last.extend_from_slice(fk);
             }
         }
         self.count(key_len, value_len, trailer);
@@ -177,7 +259,7 @@ impl<'o> SstBuilder<'o> {
         let bytes = self.block.size();
         let n = self.trailers.len() - 1;
         let sep_trailer =
-            internal_separator(self.keys.get(n), self.trailers[n], next, &mut self.sep_buf);
+            internal_separator(&self.last_key, self.trailers[n], next, &mut self.sep_buf);
         let offset = self.props.data_size;
         if !self.index.add(&self.sep_buf, sep_trailer, offset, bytes) {
             return Err(LsmError::TableTooLarge);
@@ -190,17 +272,20 @@ impl<'o> SstBuilder<'o> {
         Ok(())
     }
 
-    /// The finished table (`None` if nothing was added).
-    pub(crate) fn finish(mut self) -> Result<Option<Sst>, LsmError> {
+    /// The finished table, its entries stored as `entries` makes them of the
+    /// store (`None` if nothing was added).
+    fn finish_with(
+        mut self,
+        entries: impl FnOnce(S) -> SstEntries,
+    ) -> Result<Option<Sst>, LsmError> {
         if self.is_empty() {
             return Ok(None);
         }
         self.close_block(None)?;
         let index = self.index.finish();
-        let last = self
-            .last_filter
-            .map(|i| self.opts.bloom_key.apply(self.keys.get(i as usize)));
-        let filter = self.filter.and_then(|f| f.finish(last));
+        let filter = self
+            .filter
+            .and_then(|f| f.finish(self.last_filter_key.as_deref()));
         let mut props = self.props;
         props.index_size = index.total_bytes;
         props.num_index_blocks = index.num_blocks() as u64;
@@ -216,15 +301,11 @@ impl<'o> SstBuilder<'o> {
             + props.filter_size
             + props.filter_index_size
             + FOOTER_BYTES;
-        let (mut keys, mut values) = (self.keys, self.values);
-        keys.shrink_to_fit();
-        values.shrink_to_fit();
         let mut trailers = self.trailers;
         trailers.shrink_to_fit();
         Ok(Some(Sst {
             id: self.id,
-            keys,
-            values,
+            entries: entries(self.store),
             trailers,
             block_first: self.block_first,
             block_bytes: self.block_bytes,

@@ -168,10 +168,6 @@ impl KeyList {
         &self.bytes[start..self.ends[i] as usize]
     }
 
-    pub(crate) fn last(&self) -> Option<&[u8]> {
-        self.len().checked_sub(1).map(|i| self.get(i))
-    }
-
     #[cfg(test)]
     pub(crate) fn total_bytes(&self) -> usize {
         self.bytes.len()
@@ -243,7 +239,6 @@ mod tests {
         assert_eq!(l.get(0), b"one");
         assert_eq!(l.get(1), b"");
         assert_eq!(l.get(2), b"three");
-        assert_eq!(l.last(), Some(&b"three"[..]));
         assert_eq!(l.total_bytes(), 8);
     }
 }
