@@ -17,6 +17,8 @@ pub struct Sst {
     pub(crate) id: SstId,
     /// Keys and values (copied, or in the arena of the memtable flushed).
     pub(crate) entries: SstEntries,
+    /// Entries whose user key is the previous entry's (older versions).
+    pub(crate) older_versions: u64,
     pub(crate) trailers: Vec<u64>,
     /// First entry of each data block.
     pub(crate) block_first: Vec<u32>,

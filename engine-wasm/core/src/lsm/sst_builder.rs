@@ -34,6 +34,7 @@ pub(crate) struct SstBuilder<'o, S = Copies> {
     /// compare with it), and the last filter key added.
     last_key: Vec<u8>,
     last_filter_key: Option<Vec<u8>>,
+    older_versions: u64,
     block_first: Vec<u32>,
     block_bytes: Vec<u32>,
     block: BlockSizer,
@@ -161,6 +162,7 @@ impl<'o, S> SstBuilder<'o, S> {
             trailers: Vec::with_capacity(hint.entries),
             last_key: Vec::new(),
             last_filter_key: None,
+            older_versions: 0,
             block_first: Vec::new(),
             block_bytes: Vec::new(),
             block: BlockSizer::new(opts.block_restart_interval),
@@ -221,6 +223,9 @@ impl<'o, S> SstBuilder<'o, S> {
         }
         self.block.add(shared, key_len, value_len);
         self.trailers.push(trailer);
+        if n > 0 && self.last_key == key {
+            self.older_versions += 1;
+        }
         self.last_key.clear();
         self.last_key.extend_from_slice(key);
         if let Some(f) = &mut self.filter {
@@ -306,6 +311,7 @@ impl<'o, S> SstBuilder<'o, S> {
         Ok(Some(Sst {
             id: self.id,
             entries: entries(self.store),
+            older_versions: self.older_versions,
             trailers,
             block_first: self.block_first,
             block_bytes: self.block_bytes,

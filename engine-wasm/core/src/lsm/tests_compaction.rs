@@ -330,3 +330,25 @@ fn a_lone_file_kept_whole_is_rewritten_as_the_builder_would_build_it() {
         assert!(lsm.sst(input.id()).is_none(), "the input is gone");
     }
 }
+
+/// A lone file holding older versions (a snapshot kept them at the flush) is
+/// not kept whole once that snapshot is gone: the compaction drops them. The
+/// builder's count of older versions is what tells it to look.
+#[test]
+fn a_lone_file_with_versions_nobody_sees_is_rewritten_without_them() {
+    for style in [CompactionStyle::Leveled, CompactionStyle::Universal] {
+        let mut lsm = Lsm::new(manual(style)).expect("options");
+        lsm.put(b"a", b"1").expect("put");
+        lsm.put(b"k", b"old").expect("put");
+        let snapshot = lsm.snapshot();
+        lsm.put(b"k", b"new").expect("put");
+        lsm.flush().expect("flush");
+        let flushed = lsm.sst(lsm.levels().levels[0][0].id).expect("L0");
+        assert_eq!((flushed.len(), flushed.older_versions), (3, 1), "{style:?}");
+        lsm.release_snapshot(snapshot);
+        lsm.compact_all().expect("compact");
+        assert_eq!(entries_for(&lsm, b"k"), vec![ValueKind::Put], "{style:?}");
+        assert_eq!(get(&lsm, b"k"), Some(b"new".to_vec()));
+        assert_eq!(lsm.stats().compaction_dropped_versions, 1, "{style:?}");
+    }
+}

@@ -137,7 +137,9 @@ pub(crate) fn execute(
 }
 
 /// The one input file of a task that keeps all of it and stays under
-/// `max_size` (so no cut either): the output would be that file again.
+/// `max_size` (so no cut either): the output would be that file again. A file
+/// with one version of each key and no tombstone keeps everything whatever the
+/// snapshots (the builder counted both); any other is run through the filter.
 fn kept_whole<'a>(
     runs: &[Run<'a>],
     below: &impl Fn(&[u8]) -> bool,
@@ -149,6 +151,9 @@ fn kept_whole<'a>(
     // Data bytes bound the builder's running size, which decides the cuts.
     if sst.properties().data_size >= max_size {
         return None;
+    }
+    if sst.older_versions == 0 && sst.properties().num_deletions == 0 {
+        return Some(sst);
     }
     let mut filter = VersionFilter::new(snapshots);
     (0..sst.len() as u32)
