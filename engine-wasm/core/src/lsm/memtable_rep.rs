@@ -252,10 +252,17 @@ impl MemTableRep {
 
     /// The place a search for `t` stops at: after every node [`before`](Self::before) it.
     fn search(&self, t: &Target, bound: Bound) -> Position {
-        let starts_before =
-            |i: usize| self.before(self.blocks[i].first(), || self.blocks[i].id(0), t, bound);
-        // The target belongs in the last block that starts before it.
-        let Some(block) = first_false(0, self.blocks.len(), starts_before).checked_sub(1) else {
+        // The target belongs in the last block that starts before it: those
+        // whose first prefix is below the target's, then (rarely) some whose
+        // first prefix ties and whose first key comes before.
+        let mut starts_before = self.blocks_below(t.prefix);
+        while let Some(b) = self.blocks.get(starts_before) {
+            if b.first() != t.prefix || !self.before(b.first(), || b.id(0), t, bound) {
+                break;
+            }
+            starts_before += 1;
+        }
+        let Some(block) = starts_before.checked_sub(1) else {
             return Position::START;
         };
         let b = &self.blocks[block];
@@ -272,6 +279,30 @@ impl MemTableRep {
             tied
         };
         Position { block, pos }
+    }
+
+    /// How many blocks start with a prefix below `prefix`. A binary search
+    /// whose steps select with a conditional move rather than branch: with
+    /// keys landing anywhere (a hash-sharded table), half the branches of a
+    /// branching search were mispredicted, each costing more than the step.
+    #[inline]
+    fn blocks_below(&self, prefix: u128) -> usize {
+        let blocks = &self.blocks[..];
+        if blocks.is_empty() {
+            return 0;
+        }
+        let (mut base, mut size) = (0, blocks.len());
+        while size > 1 {
+            let half = size / 2;
+            let mid = base + half;
+            base = if blocks[mid].first() < prefix {
+                mid
+            } else {
+                base
+            };
+            size -= half;
+        }
+        base + usize::from(blocks[base].first() < prefix)
     }
 
     /// Order of the node at `at` (a node's place) against the target.
