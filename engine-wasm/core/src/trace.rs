@@ -249,15 +249,20 @@ impl Trace {
             self.events.push(make());
         } else {
             self.over = true;
+            // Only this statement's events are looked at (a `retain` walked the
+            // whole trace for every statement over its budget): its structural
+            // ones move down, in order, over the detail ones.
             let before = self.events.len();
             let from = self.statement_from.min(before);
-            let mut at = 0usize;
-            self.events.retain(|e| {
-                let keep = at < from || e.is_structural();
-                at += 1;
-                keep
-            });
-            self.dropped += (before - self.events.len()) as u64 + 1;
+            let mut kept = from;
+            for i in from..before {
+                if self.events[i].is_structural() {
+                    self.events.swap(kept, i);
+                    kept += 1;
+                }
+            }
+            self.events.truncate(kept);
+            self.dropped += (before - kept) as u64 + 1;
         }
     }
 
@@ -304,5 +309,34 @@ mod tests {
         t.push(access(10));
         assert_eq!(t.events().len(), 5);
         assert_eq!(t.events()[4], access(10));
+    }
+
+    /// Going over the budget keeps the earlier statements whole and this
+    /// statement's structural events in their order, wherever they fell among
+    /// its detail events.
+    #[test]
+    fn going_over_the_budget_keeps_structure_in_order() {
+        let start = |index| Event::StatementStart {
+            index,
+            sql: "s".into(),
+            at_us: 0.0,
+        };
+        let checkpoint = |pages_written| Event::Checkpoint { pages_written };
+        let mut t = Trace::new(3);
+        t.push(start(0));
+        t.detail(|| access(1));
+        t.push(start(1));
+        t.detail(|| access(2));
+        t.push(checkpoint(1));
+        t.detail(|| access(3));
+        t.push(checkpoint(2));
+        t.detail(|| access(4));
+        assert_eq!(t.events().len(), 8, "within the budget: all kept");
+        t.detail(|| access(5));
+        assert_eq!(
+            t.events(),
+            &[start(0), access(1), start(1), checkpoint(1), checkpoint(2)]
+        );
+        assert_eq!(t.dropped, 4);
     }
 }
