@@ -119,19 +119,23 @@ pub fn after_doc(doc: &[u8]) -> Vec<u8> {
 /// a secondary index): 0x00 becomes 0x00 0xff, then a 0x00 0x01 terminator, so
 /// the embedding is prefix-free and keeps order.
 pub fn push_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
-    // A run between zero bytes at a time (a secondary index escapes its base
-    // row's key for every row written; byte by byte, each push checked room).
-    out.reserve(bytes.len() + 3);
-    out.push(b'S');
-    let mut runs = bytes.split(|&b| b == 0);
-    if let Some(first) = runs.next() {
-        out.extend_from_slice(first);
+    // Written into room made once for the longest result (a secondary index
+    // escapes its base row's key for every row written, and an integer key is
+    // mostly zero bytes: a push per byte checked for room, a copy per run
+    // between zeros was a call each). Every byte is written with a 0xff after
+    // it, which the next byte overwrites unless this one was a zero.
+    let start = out.len();
+    out.resize(start + 2 * bytes.len() + 3, 0);
+    let room = &mut out[start..];
+    room[0] = b'S';
+    let mut at = 1;
+    for &b in bytes {
+        room[at] = b;
+        room[at + 1] = 0xff;
+        at += 1 + usize::from(b == 0);
     }
-    for run in runs {
-        out.extend_from_slice(&[0, 0xff]);
-        out.extend_from_slice(run);
-    }
-    out.extend_from_slice(&[0, 1]);
+    room[at..at + 2].copy_from_slice(&[0, 1]);
+    out.truncate(start + at + 2);
 }
 
 /// Reads back what [`push_escaped`] wrote at the start of `bytes`: the document
