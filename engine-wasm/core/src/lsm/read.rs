@@ -126,6 +126,31 @@ impl Lsm {
     pub fn iter<'a>(&'a self, cache: &'a mut BlockCache, opts: &ReadOptions) -> DbIter<'a> {
         let ctx = self.read_ctx(cache, opts);
         let mut it = DbIter::new(MergingIter::new(Children::new()), ctx, self.read_seq(opts));
+        self.add_sources(&mut it, opts);
+        it
+    }
+
+    /// Runs `f` with an iterator made in this call's frame. A caller that
+    /// wants only what the iterator found (DocDB's look at a key before
+    /// writing it, twice a row) is spared moving the iterator — hundreds of
+    /// bytes — out of [`iter`](Self::iter).
+    #[inline]
+    pub fn with_iter<'a, R>(
+        &'a self,
+        cache: &'a mut BlockCache,
+        opts: &ReadOptions,
+        f: impl FnOnce(&mut DbIter<'a>) -> R,
+    ) -> R {
+        let ctx = self.read_ctx(cache, opts);
+        let mut it = DbIter::new(MergingIter::new(Children::new()), ctx, self.read_seq(opts));
+        self.add_sources(&mut it, opts);
+        f(&mut it)
+    }
+
+    /// Adds the tree's sources to a new iterator: memtables, then the L0
+    /// SSTs and one cursor per deeper level, each only if its range and bloom
+    /// filter may hold the read's filter key.
+    fn add_sources<'a>(&'a self, it: &mut DbIter<'a>, opts: &ReadOptions) {
         let (children, ctx) = it.sources_mut();
         for m in std::iter::once(&self.mem).chain(self.imm.iter().rev()) {
             if m.list().len() > 0 {
@@ -154,7 +179,6 @@ impl Lsm {
                 children.push(Child::Level(LevelCursor::new(ssts, level as u32)));
             }
         }
-        it
     }
 
     /// Whether an SST may hold keys with the iterator's filter key: its range

@@ -53,23 +53,23 @@ impl YbEngine {
         bloom.clear();
         bloom.extend_from_slice(doc);
         let cache = &mut self.caches[t.tserver];
-        let mut it = t.lsm.iter(cache, opts);
-        // Conflict detection.
-        it.seek(doc);
-        let mut exists = false;
-        if kind == WriteKind::Insert {
-            // Point read: the document, then its latest version. The seek
-            // lands on the next document when this one is new: its entry's
-            // prefix tells it apart, and its key bytes are not read.
-            let found = it.seek(doc)
-                && it.key_starts_with(doc)
-                && super::doc_key::doc_key_of(it.key()) == doc;
-            it.seek(doc);
-            exists = found && live_row(it.value());
-        }
-        let stats = *it.stats();
         // The iterator borrows the cache: done with it before `self` is used.
-        drop(it);
+        let (exists, stats) = t.lsm.with_iter(cache, opts, |it| {
+            // Conflict detection.
+            it.seek(doc);
+            let mut exists = false;
+            if kind == WriteKind::Insert {
+                // Point read: the document, then its latest version. The seek
+                // lands on the next document when this one is new: its entry's
+                // prefix tells it apart, and its key bytes are not read.
+                let found = it.seek(doc)
+                    && it.key_starts_with(doc)
+                    && super::doc_key::doc_key_of(it.key()) == doc;
+                it.seek(doc);
+                exists = found && live_row(it.value());
+            }
+            (exists, *it.stats())
+        });
         let (rel, tserver) = (t.rel, t.tserver);
         self.count_reads(tablet, &stats);
         self.charge_reads(&stats);
