@@ -191,10 +191,7 @@ impl YbEngine {
 
     /// The counters of relation `rel` for this statement.
     pub(super) fn rel_stats(&mut self, rel: usize) -> &mut RelStats {
-        if self.stats.len() <= rel {
-            self.stats.resize(rel + 1, RelStats::default());
-        }
-        &mut self.stats[rel]
+        rel_entry(&mut self.stats, rel)
     }
 
     /// A new hybrid time, after every earlier one (the clock, plus a logical
@@ -351,18 +348,12 @@ impl YbEngine {
 
     /// This statement's counters of tablet `tablet` (seeks, nexts, prevs, inserts).
     fn tablet_counts(&mut self, tablet: usize) -> &mut [u64; 4] {
-        if self.per_tablet.len() <= tablet {
-            self.per_tablet.resize(tablet + 1, [0; 4]);
-        }
-        &mut self.per_tablet[tablet]
+        tablet_entry(&mut self.per_tablet, tablet)
     }
 
     /// Reads on tablet `tablet` (its leader serves them).
     pub(super) fn count_reads(&mut self, tablet: usize, read: &crate::lsm::ReadStats) {
-        let c = self.tablet_counts(tablet);
-        c[0] += read.number_db_seek;
-        c[1] += read.number_db_next;
-        c[2] += read.number_db_prev;
+        add_reads(self.tablet_counts(tablet), read);
     }
 
     /// Entries written to tablet `tablet` (every replica applies them).
@@ -432,4 +423,28 @@ impl YbEngine {
             written as f64 / user as f64
         }
     }
+}
+
+/// The counters of relation `rel` in a statement's `stats`, grown to hold it.
+/// (A function of the field, for code that holds other fields of the engine.)
+pub(super) fn rel_entry(stats: &mut Vec<RelStats>, rel: usize) -> &mut RelStats {
+    if stats.len() <= rel {
+        stats.resize(rel + 1, RelStats::default());
+    }
+    &mut stats[rel]
+}
+
+/// Tablet `tablet`'s counters in a statement's `per_tablet`, grown to hold it.
+pub(super) fn tablet_entry(per_tablet: &mut Vec<[u64; 4]>, tablet: usize) -> &mut [u64; 4] {
+    if per_tablet.len() <= tablet {
+        per_tablet.resize(tablet + 1, [0; 4]);
+    }
+    &mut per_tablet[tablet]
+}
+
+/// Adds a read's seeks, nexts and prevs to a tablet's counters.
+pub(super) fn add_reads(counts: &mut [u64; 4], read: &crate::lsm::ReadStats) {
+    counts[0] += read.number_db_seek;
+    counts[1] += read.number_db_next;
+    counts[2] += read.number_db_prev;
 }

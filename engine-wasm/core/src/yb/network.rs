@@ -4,6 +4,7 @@
 //! messages into the trace, and `rpc_count` / `rpc_bytes` onto the relations.
 
 use super::engine::YbEngine;
+use crate::clock::CostModel;
 use crate::lsm::ReadStats;
 use crate::net::{Call, Network};
 use crate::trace::Event;
@@ -34,11 +35,7 @@ impl YbEngine {
 
     /// Virtual time of block reads: cache hits, device reads, key comparisons.
     pub(super) fn read_time_us(&self, s: &ReadStats) -> f64 {
-        let c = &s.cache;
-        c.hits() as f64 * self.cost.cache_hit_us
-            + (c.misses() + c.bypass_reads) as f64 * self.cost.device_read_us
-            + (s.number_db_seek + s.number_db_next + s.number_db_prev) as f64
-                * self.cost.cpu_compare_us
+        read_time_us(&self.cost, s)
     }
 
     /// Sends one round: `calls`, each on behalf of relation `rel`. Advances the
@@ -82,4 +79,12 @@ impl YbEngine {
     pub(super) fn leader(&self, tablet: usize) -> u32 {
         self.tablets[tablet].tserver as u32
     }
+}
+
+/// [`YbEngine::read_time_us`] under cost model `cost`.
+pub(super) fn read_time_us(cost: &CostModel, s: &ReadStats) -> f64 {
+    let c = &s.cache;
+    c.hits() as f64 * cost.cache_hit_us
+        + (c.misses() + c.bypass_reads) as f64 * cost.device_read_us
+        + (s.number_db_seek + s.number_db_next + s.number_db_prev) as f64 * cost.cpu_compare_us
 }

@@ -10,7 +10,6 @@ use super::row::{decode_doc_key, index_row};
 use super::stats::RelStats;
 use crate::btree::{encode_key, KeyColumn, SortOrder};
 use crate::exec::{Executor, QueryEngine, Row, ScanOutput};
-use crate::lsm::ReadStats;
 use crate::net::{rounds, Call};
 use crate::sql::ast::Expr;
 use crate::sql::error::{ErrorKind, SqlError};
@@ -63,12 +62,6 @@ impl Collected {
 }
 
 impl YbEngine {
-    /// Virtual time of block reads done on the query's behalf (write probes).
-    pub(super) fn charge_reads(&mut self, s: &ReadStats) {
-        let us = self.read_time_us(s);
-        self.clock.advance_us(us);
-    }
-
     /// One read request to one tablet, as a round on the network.
     fn send_request(&mut self, rel: usize, read: &TabletRead, rows: &[DocRow], s: &RelStats) {
         let call = Call {

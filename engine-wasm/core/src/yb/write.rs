@@ -10,7 +10,8 @@
 //! non-unique index (article 004).
 
 use super::doc_key::{push_hybrid_time, push_suffix, COLUMN, LIVENESS};
-use super::engine::{BufferPair, WriteBuffers, YbEngine};
+use super::engine::{add_reads, rel_entry, tablet_entry, BufferPair, WriteBuffers, YbEngine};
+use super::network::read_time_us;
 use super::row::{live_row, LIVENESS_VALUE, TOMBSTONE};
 use crate::exec::{Executor, QueryEngine, Row};
 use crate::scenario::Outcome;
@@ -47,14 +48,27 @@ impl YbEngine {
     /// Looks at document `doc` in `tablet` before writing it; returns whether a
     /// live version exists (only read for [`WriteKind::Insert`]).
     fn probe(&mut self, tablet: usize, doc: &[u8], kind: WriteKind) -> bool {
-        let t = &self.tablets[tablet];
-        let opts = &mut self.write_bufs.probe;
+        // The engine's fields one by one: the iterator borrows the tablet and
+        // its server's cache while its counters go to the statement's, read
+        // where the iterator keeps them (a copy of them out of it was two
+        // copies of a few hundred bytes, twice a row).
+        let YbEngine {
+            tablets,
+            caches,
+            write_bufs,
+            per_tablet,
+            stats,
+            clock,
+            cost,
+            ..
+        } = self;
+        let t = &tablets[tablet];
+        let (rel, tserver) = (t.rel, t.tserver);
+        let opts = &mut write_bufs.probe;
         let bloom = opts.bloom_filter_key.get_or_insert_with(Vec::new);
         bloom.clear();
         bloom.extend_from_slice(doc);
-        let cache = &mut self.caches[t.tserver];
-        // The iterator borrows the cache: done with it before `self` is used.
-        let (exists, stats) = t.lsm.with_iter(cache, opts, |it| {
+        let exists = t.lsm.with_iter(&mut caches[tserver], opts, |it| {
             // Conflict detection.
             it.seek(doc);
             let mut exists = false;
@@ -68,12 +82,12 @@ impl YbEngine {
                 it.seek(doc);
                 exists = found && live_row(it.value());
             }
-            (exists, *it.stats())
+            let read = it.stats();
+            add_reads(tablet_entry(per_tablet, tablet), read);
+            clock.advance_us(read_time_us(cost, read));
+            rel_entry(stats, rel).read.merge(read);
+            exists
         });
-        let (rel, tserver) = (t.rel, t.tserver);
-        self.count_reads(tablet, &stats);
-        self.charge_reads(&stats);
-        self.rel_stats(rel).read.merge(&stats);
         // The existence check reads blocks: the cache may have filled.
         self.note_cache(tserver);
         exists
