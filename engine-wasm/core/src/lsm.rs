@@ -12,7 +12,8 @@
 //! table lays them out: data blocks of `block_size` with key-prefix compression and
 //! restart points, a multi-level index of separator keys, fixed-size bloom filter
 //! blocks with real bits, table properties. No compression is modelled beyond the
-//! key prefix. Every block a read touches goes through a shared LRU
+//! key prefix. A flushed SST keeps the memtable's arena and reads its entries
+//! where the memtable wrote them; a compaction's output holds copies. Every block a read touches goes through a shared LRU
 //! [`BlockCache`] with RocksDB's counters.
 //!
 //! Pure and deterministic: no threads, clock or I/O; flushes and compactions run
@@ -37,9 +38,10 @@
 //! ```
 //!
 //! - `types`, `options`, `error`: keys, knobs, refusals.
-//! - `arena`, `memtable_block`, `prefix_search`, `memtable_rep`, `memtable`,
-//!   `write_batch`: the write buffer.
-//! - `block`, `index`, `bloom`, `filter`, `sst_builder`, `sst`, `properties`: tables.
+//! - `arena`, `node`, `memtable_block`, `prefix_search`, `memtable_rep`,
+//!   `memtable`, `write_batch`: the write buffer.
+//! - `block`, `index`, `bloom`, `filter`, `sst_builder`, `sst_entries`, `sst`,
+//!   `properties`: tables.
 //! - `block_cache`: the LRU cache of blocks.
 //! - `mem_cursor`, `table_cursor`, `level_cursor`, `merging`, `iterator`, `read`,
 //!   `read_ctx`, `read_options`, `read_stats`: reads.
