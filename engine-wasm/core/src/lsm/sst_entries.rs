@@ -19,7 +19,8 @@ use super::types::KeyList;
 pub(crate) enum SstEntries {
     /// Copied end to end.
     Packed { keys: KeyList, values: KeyList },
-    /// A flushed memtable's nodes, entry `i` being node `nodes[i]`.
+    /// A flushed memtable's nodes, entry `i` being node `nodes[i]`. The
+    /// arena also holds the versions the flush dropped; they are not listed.
     Nodes { arena: Arena, nodes: Vec<u32> },
 }
 
