@@ -88,9 +88,13 @@ pub fn push_suffix(out: &mut Vec<u8>, subkey: &[u8], ht: HybridTime) {
 /// The encoded hybrid time without the size byte (also what transactional
 /// writes put in front of a value).
 pub fn push_hybrid_time(out: &mut Vec<u8>, ht: HybridTime) {
-    out.push(HT_MARKER);
-    out.extend_from_slice(&(!((ht.micros << 12) | u64::from(ht.logical & 0xfff))).to_be_bytes());
-    out.extend_from_slice(&(!ht.logical).to_be_bytes());
+    // Built whole and appended once (every entry written carries one, and
+    // a transactional value a second).
+    let mut bytes = [HT_MARKER; HT_LEN - 1];
+    bytes[1..9]
+        .copy_from_slice(&(!((ht.micros << 12) | u64::from(ht.logical & 0xfff))).to_be_bytes());
+    bytes[9..].copy_from_slice(&(!ht.logical).to_be_bytes());
+    out.extend_from_slice(&bytes);
 }
 
 /// The document key of an entry (the key without its suffix).
