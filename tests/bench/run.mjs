@@ -51,6 +51,8 @@ wasm.initSync({ module: readFileSync(join(pkg, 'indexlab_wasm_bg.wasm')) });
 const fmt = (x) => Math.round(x).toLocaleString('en-US');
 
 // One profile on one script: native (the CLI) then wasm, best of REPEATS each.
+// `target` (rows/s) is printed beside the native figure when the script is
+// the one a target names.
 function benchProfile(profile, file, title, target) {
   const scenario = join(root, 'tests/fidelity', file);
   let nativeReport;
@@ -67,20 +69,22 @@ function benchProfile(profile, file, title, target) {
   const once = join(root, 'tests/bench/wasm-once.mjs');
   const first = Number(execFileSync(process.execPath, [once, scenario, profile], { encoding: 'utf8' }));
   console.log(`${title} (best of ${REPEATS})`);
-  console.log(`  native: ${native.toFixed(3)} s  ${fmt(ROWS / native)} rows/s (target >= ${fmt(target)})`);
+  const aim = (text) => (target ? ` (target ${text})` : '');
+  console.log(`  native: ${native.toFixed(3)} s  ${fmt(ROWS / native)} rows/s${aim(`>= ${fmt(target)}`)}`);
   console.log(`  wasm:   ${inWasm.toFixed(3)} s  ${fmt(ROWS / inWasm)} rows/s`);
-  console.log(`  wasm / native time: ${(inWasm / native).toFixed(2)}x (target <= 1.5x)`);
+  console.log(`  wasm / native time: ${(inWasm / native).toFixed(2)}x${aim('<= 1.5x')}`);
   console.log(`  wasm, first run in a fresh instance: ${first.toFixed(3)} s (${(first / native).toFixed(2)}x native)`);
   const wa = nativeReport.totals?.metrics?.write_amplification;
   if (wa !== undefined) console.log(`  write amplification: ${wa.toFixed(2)}`);
 }
 
 benchProfile('pg', '000-range-scan.sql', 'article 000 on pg: 1 000 000-row load + two queries', 2_000_000);
+// On yb the target names the load with its flushes and compactions (below);
+// the whole script, with the article's three queries, is printed beside it.
 benchProfile(
   'yb',
   '000-range-scan-yb.sql',
   'article 000 on yb: 1 000 000-row load, flush + compaction, three queries',
-  1_000_000,
 );
 
 // The load alone, as the issue's target names it: article 000's yb script up to
@@ -95,8 +99,8 @@ function benchLoadAlone() {
   const native = best(() => execFileSync(cli, ['--json', '--profile', 'yb', file], { maxBuffer: 1 << 30 }));
   const inWasm = best(() => wasm.run_scenario(script, 'yb', ''));
   console.log(`  the load alone (inserts, flush + compaction; no queries), best of ${REPEATS}:`);
-  console.log(`    native: ${native.toFixed(3)} s  ${fmt(ROWS / native)} rows/s`);
-  console.log(`    wasm:   ${inWasm.toFixed(3)} s  ${fmt(ROWS / inWasm)} rows/s (${(inWasm / native).toFixed(2)}x native)`);
+  console.log(`    native: ${native.toFixed(3)} s  ${fmt(ROWS / native)} rows/s (target >= 1,000,000)`);
+  console.log(`    wasm:   ${inWasm.toFixed(3)} s  ${fmt(ROWS / inWasm)} rows/s (${(inWasm / native).toFixed(2)}x native; target <= 1.5x)`);
 }
 benchLoadAlone();
 
