@@ -21,6 +21,7 @@
 //! `col > x` should also stop before `encode_key(&[Value::Null], …)`.
 
 use std::fmt;
+use std::ops::Bound;
 
 use crate::value::{SqlType, Value};
 
@@ -121,6 +122,27 @@ pub fn encode_key_into<V: std::borrow::Borrow<Value>>(
         }
     }
     Ok(())
+}
+
+/// A byte range of a condition on `col` (already in byte order), closed before
+/// the entries whose `col` is NULL: a range condition is never true for NULL,
+/// but an open end reaches those entries (after the values in an ASC column,
+/// before them in a DESC one).
+pub fn without_nulls(
+    col: KeyColumn,
+    (lo, hi): (Bound<Vec<u8>>, Bound<Vec<u8>>),
+) -> (Bound<Vec<u8>>, Bound<Vec<u8>>) {
+    let mut null = Vec::new();
+    encode_column(0, &Value::Null, col.ty, &mut null).expect("NULL always encodes");
+    match (col.order, lo, hi) {
+        (SortOrder::Asc, lo, Bound::Unbounded) => (lo, Bound::Excluded(null)),
+        (SortOrder::Desc, Bound::Unbounded, hi) => {
+            // A DESC NULL is the inverted tag; every key whose first column is
+            // NULL starts with it, and the values start at the next byte.
+            (Bound::Included(vec![!TAG_NULL + 1]), hi)
+        }
+        (_, lo, hi) => (lo, hi),
+    }
 }
 
 fn encode_column(i: usize, value: &Value, ty: SqlType, out: &mut Vec<u8>) -> Result<(), KeyError> {

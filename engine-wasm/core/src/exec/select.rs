@@ -6,7 +6,7 @@ use super::engine::QueryEngine;
 use super::plan_node::PlanNode;
 use super::row::Row;
 use crate::scenario::Outcome;
-use crate::sql::ast::{Expr, FromItem, OrderItem, Select, SelectItem};
+use crate::sql::ast::{Expr, FromItem, Order, OrderItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, compare, eval, Bound, Scope};
 use crate::sql::parse::unsupported;
@@ -84,6 +84,10 @@ pub trait Executor: QueryEngine {
                 self.select_table(&name, q, execute)
             }
             _ => {
+                if !q.order_by.is_empty() {
+                    return Err(unsupported("ORDER BY on a query without a table"));
+                }
+                let limit = self.eval_limit(q.limit.as_ref())?;
                 let mut result = QueryResult::default();
                 let mut node = PlanNode {
                     title: "Result".into(),
@@ -94,6 +98,9 @@ pub trait Executor: QueryEngine {
                     result.rows.push(row.to_vec());
                     Ok(())
                 })?;
+                if let Some(l) = limit {
+                    result.rows.truncate(l as usize);
+                }
                 node.rows = result.rows.len() as u64;
                 Ok((node, result))
             }
@@ -178,12 +185,12 @@ pub trait Executor: QueryEngine {
     ) -> Result<PlanNode, SqlError> {
         let keys = order
             .iter()
-            .map(|o| Ok((bind(&o.expr, scope)?, o.order)))
+            .map(|o| Ok((bind(&o.expr, scope)?, o.order, o.nulls_come_first())))
             .collect::<Result<Vec<_>, SqlError>>()?;
         let mut err = None;
         let n = rows.len().max(2) as f64;
         rows.sort_by(|a, b| {
-            for (k, ord) in &keys {
+            for (k, ord, nulls_first) in &keys {
                 let (x, y) = match (key_value(k, a), key_value(k, b)) {
                     (Ok(x), Ok(y)) => (x, y),
                     (Err(e), _) | (_, Err(e)) => {
@@ -191,12 +198,7 @@ pub trait Executor: QueryEngine {
                         return Ordering::Equal;
                     }
                 };
-                let c = sql_order(&x, &y);
-                let c = if *ord == crate::sql::ast::Order::Desc {
-                    c.reverse()
-                } else {
-                    c
-                };
+                let c = sql_order(&x, &y, *ord, *nulls_first);
                 if c != Ordering::Equal {
                     return c;
                 }
@@ -275,6 +277,13 @@ pub trait Executor: QueryEngine {
             [] => {
                 let (cols, exprs) = projection(&q.items, &Scope::default())?;
                 *columns = cols;
+                // `SELECT 1 WHERE false`: the one row, if the condition holds.
+                if let Some(f) = &q.filter {
+                    let f = bind(f, &Scope::default())?;
+                    if self.eval_bound(&f, &[])? != Value::Bool(true) {
+                        return Ok(());
+                    }
+                }
                 let v = exprs
                     .iter()
                     .map(|e| self.eval_bound(e, &[]))
@@ -399,13 +408,26 @@ fn key_value(k: &Bound, row: &[Value]) -> Result<Value, SqlError> {
     }
 }
 
-/// ORDER BY order: NULLs sort last ascending, as PostgreSQL's default.
-fn sql_order(a: &Value, b: &Value) -> Ordering {
+/// ORDER BY order of two values: by value in `order`, NULLs first or last as
+/// the item says (whatever the direction).
+fn sql_order(a: &Value, b: &Value, order: Order, nulls_first: bool) -> Ordering {
+    let null_side = if nulls_first {
+        Ordering::Less
+    } else {
+        Ordering::Greater
+    };
     match (a.is_null(), b.is_null()) {
         (true, true) => Ordering::Equal,
-        (true, false) => Ordering::Greater,
-        (false, true) => Ordering::Less,
-        _ => compare(a, b).unwrap_or(Ordering::Equal),
+        (true, false) => null_side,
+        (false, true) => null_side.reverse(),
+        _ => {
+            let c = compare(a, b).unwrap_or(Ordering::Equal);
+            if order == Order::Desc {
+                c.reverse()
+            } else {
+                c
+            }
+        }
     }
 }
 

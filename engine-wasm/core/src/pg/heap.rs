@@ -241,8 +241,17 @@ impl<T> Heap<T> {
         held: &mut HeldPage,
         io: &mut dyn PageAccess,
     ) -> Option<(Tid, &T)> {
-        let page = self.pages.get(tid.page as usize)?;
+        self.pages.get(tid.page as usize)?;
         held.switch_to(tid.page, io);
+        self.resolve(tid)
+    }
+
+    /// The live version reached from `tid` along its HOT chain, without
+    /// accounting: what an index entry names once its page is all-visible (an
+    /// index-only scan then reads no heap page, but the row is still the chain's
+    /// live member, not the root the entry points at).
+    pub fn resolve(&self, tid: Tid) -> Option<(Tid, &T)> {
+        let page = self.pages.get(tid.page as usize)?;
         let mut off = tid.offset;
         for _ in 0..=page.items.len() {
             match page.get(off)? {

@@ -9,7 +9,7 @@
 use super::engine::PgEngine;
 use super::held_page::HeldPage;
 use super::tid::Tid;
-use crate::btree::{encode_key, Direction, KeyColumn, SortOrder};
+use crate::btree::{encode_key, without_nulls, Direction, KeyColumn, SortOrder};
 use crate::buffer_pool::{BufferStats, Fork};
 use crate::exec::QueryEngine;
 use crate::exec::{Row, ScanOutput};
@@ -152,31 +152,39 @@ impl PgEngine {
     ) -> Result<Vec<ByteRange>, SqlError> {
         let col = self.catalog.index(index).key_columns[0];
         let scope = Scope::default();
-        let mut value_of = |e: &Expr| -> Result<Vec<u8>, SqlError> {
+        // A condition's value as key bytes, or None for NULL: `x < NULL` and
+        // `x = NULL` are never true, so they find no entry at all.
+        let mut value_of = |e: &Expr| -> Result<Option<Vec<u8>>, SqlError> {
             let b = bind(e, &scope)?;
             let mut env = self.env();
             let v = coerce(eval(&b, &[], &mut env)?, col.ty)?;
-            encode_key(&[v], &[col]).map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))
+            if v.is_null() {
+                return Ok(None);
+            }
+            encode_key(&[v], &[col])
+                .map(Some)
+                .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))
         };
         let mut ranges = match cond {
             None => vec![(Bound::Unbounded, Bound::Unbounded)],
             Some(KeyCond::Range { lower, upper }) => {
-                let map =
-                    |b: &Bound<Expr>, f: &mut dyn FnMut(&Expr) -> Result<Vec<u8>, SqlError>| {
-                        Ok::<_, SqlError>(match b {
-                            Bound::Included(e) => Bound::Included(f(e)?),
-                            Bound::Excluded(e) => Bound::Excluded(f(e)?),
-                            Bound::Unbounded => Bound::Unbounded,
-                        })
-                    };
-                let (lo, hi) = (map(lower, &mut value_of)?, map(upper, &mut value_of)?);
-                vec![flip_for(col, lo, hi)]
+                let mut map = |b: &Bound<Expr>| -> Result<Option<Bound<Vec<u8>>>, SqlError> {
+                    Ok(match b {
+                        Bound::Included(e) => value_of(e)?.map(Bound::Included),
+                        Bound::Excluded(e) => value_of(e)?.map(Bound::Excluded),
+                        Bound::Unbounded => Some(Bound::Unbounded),
+                    })
+                };
+                match (map(lower)?, map(upper)?) {
+                    (Some(lo), Some(hi)) => vec![without_nulls(col, flip_for(col, lo, hi))],
+                    _ => Vec::new(),
+                }
             }
             Some(KeyCond::Points(list)) => {
-                let mut keys = list
-                    .iter()
-                    .map(&mut value_of)
-                    .collect::<Result<Vec<_>, _>>()?;
+                let mut keys = Vec::new();
+                for e in list {
+                    keys.extend(value_of(e)?);
+                }
                 keys.sort();
                 keys.dedup();
                 keys.into_iter()
@@ -244,18 +252,21 @@ impl PgEngine {
                     heap_stats.add(&stats);
                     v
                 };
-                let row = if visible {
-                    heap.get(tid).cloned()
+                // The row's own tid, not the entry's: after HOT updates the entry
+                // names the chain's root, and UPDATE/DELETE act on the live member.
+                let found = if visible {
+                    heap.resolve(tid).map(|(t, r)| (t, r.clone()))
                 } else {
                     fetches += 1;
                     let (r, stats) = self.io.rel(hrel, Fork::Main, |io| {
-                        heap.fetch(tid, &mut held_heap, io).map(|(_, r)| r.clone())
+                        heap.fetch(tid, &mut held_heap, io)
+                            .map(|(t, r)| (t, r.clone()))
                     })?;
                     heap_stats.add(&stats);
                     r
                 };
-                if let Some(row) = row {
-                    if !self.offer(st, payload, &row)? {
+                if let Some((live, row)) = found {
+                    if !self.offer(st, live.to_u64(), &row)? {
                         break 'ranges;
                     }
                 }

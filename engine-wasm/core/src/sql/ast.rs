@@ -201,6 +201,16 @@ pub struct Join {
 pub struct OrderItem {
     pub expr: Expr,
     pub order: Order,
+    /// `NULLS FIRST` (true) or `NULLS LAST` (false); `None` is PostgreSQL's
+    /// default: NULLs sort as if larger than every value.
+    pub nulls_first: Option<bool>,
+}
+
+impl OrderItem {
+    /// Whether NULLs come first: as written, else last for ASC, first for DESC.
+    pub fn nulls_come_first(&self) -> bool {
+        self.nulls_first.unwrap_or(self.order == Order::Desc)
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

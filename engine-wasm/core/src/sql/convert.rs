@@ -56,6 +56,7 @@ pub(super) fn convert_select_query(q: sp::Query) -> Result<Select, SqlError> {
                         } else {
                             Order::Asc
                         },
+                        nulls_first: o.options.nulls_first,
                     })
                 })
                 .collect::<Result<_, SqlError>>()?,

@@ -260,7 +260,23 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
             return Err(SqlError::new(ErrorKind::Execution, "integer out of range"))
         }
         (SqlType::Int4 | SqlType::Int8, Value::Int(i)) => Value::Int(i),
-        (SqlType::Int4 | SqlType::Int8, Value::Float(f)) => Value::Int(f.round() as i64),
+        (SqlType::Int4 | SqlType::Int8, Value::Float(f)) => {
+            // `as` would saturate: a literal past bigint's range must not become
+            // its largest value.
+            let r = f.round();
+            if !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&r) {
+                let what = if ty == SqlType::Int4 {
+                    "integer"
+                } else {
+                    "bigint"
+                };
+                return Err(SqlError::new(
+                    ErrorKind::Execution,
+                    format!("{what} out of range"),
+                ));
+            }
+            return coerce(Value::Int(r as i64), ty);
+        }
         (SqlType::Float8, Value::Int(i)) => Value::Float(i as f64),
         (SqlType::Float8, v @ Value::Float(_)) => v,
         (SqlType::Timestamptz, v @ Value::Timestamp(_)) => v,
@@ -295,19 +311,19 @@ pub fn eval(e: &Bound, row: &[Value], env: &mut EvalEnv) -> Result<Value, SqlErr
         Bound::Call(Func::ClockTimestamp) => Value::Timestamp(env.clock_us),
         Bound::Call(Func::Random) => Value::Float(env.rng.next_f64()),
         Bound::InList(x, list, negated) => {
+            // `x IN (a, b)` is `x = a OR x = b`, with SQL's three-valued OR: no
+            // match but a NULL comparison gives NULL, so `NOT IN (…, NULL)` is
+            // never true.
             let v = eval(x, row, env)?;
-            let mut hit = false;
+            let mut any = Some(false);
             for item in list {
-                if comparison(BinOp::Eq, &v, &eval(item, row, env)?)? == Value::Bool(true) {
-                    hit = true;
+                let eq = truth(&comparison(BinOp::Eq, &v, &eval(item, row, env)?)?);
+                any = truth(&logic(BinOp::Or, any, eq));
+                if any == Some(true) {
                     break;
                 }
             }
-            if v.is_null() {
-                Value::Null
-            } else {
-                Value::Bool(hit != *negated)
-            }
+            bool_or_null(any.map(|hit| hit != *negated))
         }
         Bound::Between(x, lo, hi, negated) => {
             let v = eval(x, row, env)?;
@@ -381,6 +397,11 @@ mod tests {
         assert_eq!(check("v = 1 or id = 3", &row), Value::Bool(true));
         assert_eq!(check("v = 1 and id = 4", &row), Value::Bool(false));
         assert_eq!(check("v is null", &row), Value::Bool(true));
+        assert_eq!(check("id in (1, null)", &row), Value::Null);
+        assert_eq!(check("id in (3, null)", &row), Value::Bool(true));
+        assert_eq!(check("id not in (1, null)", &row), Value::Null);
+        assert_eq!(check("id not in (3, null)", &row), Value::Bool(false));
+        assert_eq!(check("v not in (1)", &row), Value::Null);
     }
 
     #[test]

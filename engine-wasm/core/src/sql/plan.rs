@@ -200,6 +200,15 @@ fn merge(a: KeyCond, b: KeyCond) -> Option<KeyCond> {
                 upper: u2,
             },
         ) => {
+            // Two bounds on one side (`x < 10 and x < 2`) can't both be the scan's
+            // bound without comparing their values, which are only known when the
+            // scan starts: the second stays a filter (None), so neither is lost.
+            let one_side = |a: &Bound<Expr>, b: &Bound<Expr>| {
+                matches!(a, Bound::Unbounded) || matches!(b, Bound::Unbounded)
+            };
+            if !one_side(&l1, &l2) || !one_side(&u1, &u2) {
+                return None;
+            }
             let lower = if matches!(l1, Bound::Unbounded) {
                 l2
             } else {
@@ -289,6 +298,12 @@ fn order_direction(
         } else {
             ScanDirection::Backward
         };
+        // The index keeps NULLs where its column's default puts them (last for
+        // ASC, first for DESC); read backward, they come out at the other end.
+        let index_nulls_first = (*order == Order::Desc) == (d == ScanDirection::Forward);
+        if item.nulls_come_first() != index_nulls_first {
+            return None;
+        }
         if dir.is_some_and(|x| x != d) {
             return None;
         }

@@ -8,7 +8,7 @@ use super::engine::YbEngine;
 use super::request::{DocRow, TabletRead};
 use super::row::{decode_doc_key, index_row};
 use super::stats::RelStats;
-use crate::btree::{encode_key, KeyColumn, SortOrder};
+use crate::btree::{encode_key, without_nulls, KeyColumn, SortOrder};
 use crate::exec::{Executor, QueryEngine, Row, ScanOutput};
 use crate::net::{rounds, Call};
 use crate::sql::ast::Expr;
@@ -156,16 +156,21 @@ impl YbEngine {
             .copied()
             .ok_or_else(|| exec_error("a key without columns"))?;
         let scope = Scope::default();
-        let mut prefix = |e: &Expr| -> Result<Vec<u8>, SqlError> {
+        // A condition's value as a key prefix, or None for NULL (`x = NULL`,
+        // `x < NULL` find nothing).
+        let mut prefix = |e: &Expr| -> Result<Option<Vec<u8>>, SqlError> {
             let b = bind(e, &scope)?;
             let v = coerce(eval(&b, &[], &mut self.env())?, col.ty)?;
+            if v.is_null() {
+                return Ok(None);
+            }
             if spec.is_hash() {
                 let mut k = Vec::new();
                 doc_key(&[v], &spec.hash_columns[..1], &[], &[], &mut k).map_err(exec_error)?;
                 k.pop(); // the range group's end: the prefix covers every range value
-                Ok(k)
+                Ok(Some(k))
             } else {
-                encode_key(&[v], &[col]).map_err(exec_error)
+                encode_key(&[v], &[col]).map(Some).map_err(exec_error)
             }
         };
         // An equality on the one key column names one document only when the key
@@ -180,10 +185,10 @@ impl YbEngine {
         let mut out = match cond {
             None => vec![(every.clone(), Bound::Unbounded, Bound::Unbounded, false)],
             Some(KeyCond::Points(list)) => {
-                let mut keys = list
-                    .iter()
-                    .map(&mut prefix)
-                    .collect::<Result<Vec<_>, _>>()?;
+                let mut keys = Vec::new();
+                for e in list {
+                    keys.extend(prefix(e)?);
+                }
                 keys.sort();
                 keys.dedup();
                 keys.into_iter()
@@ -198,14 +203,16 @@ impl YbEngine {
                     .collect()
             }
             Some(c @ KeyCond::Range { lower, upper }) => {
-                let mut map = |b: &Bound<Expr>| -> Result<Bound<Vec<u8>>, SqlError> {
+                let mut map = |b: &Bound<Expr>| -> Result<Option<Bound<Vec<u8>>>, SqlError> {
                     Ok(match b {
-                        Bound::Included(e) => Bound::Included(prefix(e)?),
-                        Bound::Excluded(e) => Bound::Excluded(prefix(e)?),
-                        Bound::Unbounded => Bound::Unbounded,
+                        Bound::Included(e) => prefix(e)?.map(Bound::Included),
+                        Bound::Excluded(e) => prefix(e)?.map(Bound::Excluded),
+                        Bound::Unbounded => Some(Bound::Unbounded),
                     })
                 };
-                let (lo, hi) = (map(lower)?, map(upper)?);
+                let (Some(lo), Some(hi)) = (map(lower)?, map(upper)?) else {
+                    return Ok(Vec::new());
+                };
                 let (lo, hi) = match col.order {
                     SortOrder::Desc if !spec.is_hash() => (hi, lo),
                     _ => (lo, hi),
@@ -214,14 +221,10 @@ impl YbEngine {
                     (Bound::Included(p), true) => tablet_of(p),
                     _ => every.clone(),
                 };
-                // NULLs sort after values: a range bounded below stops before them.
-                let hi = match (&hi, spec.is_hash(), col.order) {
-                    (Bound::Unbounded, false, SortOrder::Asc)
-                        if !matches!(lo, Bound::Unbounded) =>
-                    {
-                        Bound::Excluded(encode_key(&[Value::Null], &[col]).map_err(exec_error)?)
-                    }
-                    _ => hi,
+                let (lo, hi) = if spec.is_hash() {
+                    (lo, hi)
+                } else {
+                    without_nulls(col, (lo, hi))
                 };
                 vec![(which, lo, hi, full_key && c.is_equality())]
             }

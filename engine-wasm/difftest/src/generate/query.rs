@@ -1,0 +1,129 @@
+//! Queries: single-table selects, joins, CTEs and constant selects.
+
+use super::schema::Schema;
+use super::values::{condition, Column};
+use super::Gen;
+use crate::script::{Check, Item};
+
+/// `SELECT cols FROM t [WHERE …] [ORDER BY …] [LIMIT n]`.
+pub(crate) fn select(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let table = &schema.tables[t];
+    let cols = pick_columns(g, &table.columns);
+    let filter = if g.chance(80) {
+        format!(" where {}", condition(g, &table.columns, None, 2))
+    } else {
+        String::new()
+    };
+    let names: Vec<String> = cols.iter().map(|c| c.name.to_string()).collect();
+    let list = if cols.len() == table.columns.len() && g.chance(50) {
+        "*".to_string()
+    } else {
+        names.join(", ")
+    };
+    let (tail, check) = order_and_limit(g, &names);
+    Item::same(
+        format!("select {list} from {}{filter}{tail}", table.name),
+        check,
+    )
+}
+
+/// A join of table `t` with another on an integer column.
+pub(crate) fn join(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let left = &schema.tables[t];
+    let others: Vec<usize> = (0..schema.tables.len()).filter(|i| *i != t).collect();
+    let right = &schema.tables[*g.pick(&others)];
+    let (l, r) = (&left.name, &right.name);
+    let lcol = *g.pick(&["id", "a"]);
+    let rcol = *g.pick(&["id", "a"]);
+    let on = if lcol == rcol && g.chance(30) {
+        format!(" using ({lcol})")
+    } else {
+        format!(" on {l}.{lcol} = {r}.{rcol}")
+    };
+    let mut names = vec![format!("{l}.id"), format!("{r}.a")];
+    if g.chance(50) {
+        names.push(format!("{l}.b"));
+    }
+    let filter = if g.chance(50) {
+        format!(" where {}", condition(g, &left.columns, Some(l), 1))
+    } else {
+        String::new()
+    };
+    let (tail, check) = order_and_limit(g, &names);
+    Item::same(
+        format!(
+            "select {} from {l} join {r}{on}{filter}{tail}",
+            names.join(", ")
+        ),
+        check,
+    )
+}
+
+/// `WITH x AS (SELECT * FROM t WHERE …) SELECT … FROM x WHERE …`: the CTE
+/// form IndexLab documents (it inlines the CTE into the outer query).
+pub(crate) fn cte(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let table = &schema.tables[t];
+    let inner = condition(g, &table.columns, None, 1);
+    let cols = pick_columns(g, &table.columns);
+    let names: Vec<String> = cols.iter().map(|c| c.name.to_string()).collect();
+    let outer = condition(g, &table.columns, None, 1);
+    let (tail, check) = order_and_limit(g, &names);
+    Item::same(
+        format!(
+            "with x as (select * from {} where {inner}) select {} from x where {outer}{tail}",
+            table.name,
+            names.join(", ")
+        ),
+        check,
+    )
+}
+
+/// `SELECT 1 [WHERE true|false]` and friends: a query without a table.
+pub(crate) fn constant(g: &mut Gen) -> Item {
+    let filter = *g.pick(&[
+        "",
+        " where true",
+        " where false",
+        " where 1 = 2",
+        " where null",
+    ]);
+    let expr = *g.pick(&["1", "2 + 3", "'x'", "null", "7 % 3"]);
+    Item::same(format!("select {expr}{filter}"), Check::Unordered)
+}
+
+fn pick_columns(g: &mut Gen, columns: &[Column]) -> Vec<Column> {
+    let mut picked: Vec<Column> = columns.iter().filter(|_| g.chance(60)).cloned().collect();
+    if picked.is_empty() {
+        picked.push(g.pick(columns).clone());
+    }
+    picked
+}
+
+/// An ORDER BY over every output column (so the order is total), with or
+/// without LIMIT; or no ORDER BY, with a LIMIT now and then (then only the
+/// number of rows is determined).
+fn order_and_limit(g: &mut Gen, names: &[String]) -> (String, Check) {
+    let limit = if g.chance(30) {
+        format!(" limit {}", g.range(0, 6))
+    } else {
+        String::new()
+    };
+    if g.chance(60) {
+        let items: Vec<String> = names
+            .iter()
+            .map(|n| {
+                let dir = *g.pick(&["", " asc", " desc"]);
+                let nulls = *g.pick(&["", "", "", " nulls first", " nulls last"]);
+                format!("{n}{dir}{nulls}")
+            })
+            .collect();
+        (
+            format!(" order by {}{limit}", items.join(", ")),
+            Check::Ordered,
+        )
+    } else if limit.is_empty() {
+        (String::new(), Check::Unordered)
+    } else {
+        (limit, Check::CountOnly)
+    }
+}

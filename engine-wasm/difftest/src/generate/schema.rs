@@ -1,0 +1,257 @@
+//! The tables a script has made so far, and the statements that change them.
+
+use super::values::{condition, int_value, literal, Column, Type};
+use super::Gen;
+use crate::script::{Check, Item};
+
+#[derive(Debug, Default)]
+pub(crate) struct Schema {
+    pub tables: Vec<Table>,
+    /// Index names used so far (they share one namespace in PostgreSQL).
+    index_names: Vec<String>,
+}
+
+#[derive(Debug)]
+pub(crate) struct Table {
+    pub name: String,
+    pub columns: Vec<Column>,
+    /// Primary key columns with their order words (`""`, `" asc"`, `" desc"`).
+    pub primary_key: Option<Vec<(usize, &'static str)>>,
+    /// The next id an insert uses, so most inserts do not collide.
+    next_id: i64,
+}
+
+impl Table {
+    pub fn random(g: &mut Gen, name: String) -> Table {
+        let mut columns = vec![
+            Column::new("id", Type::Int),
+            Column::new("a", Type::Int),
+            Column::new("b", *g.pick(&[Type::Int, Type::BigInt])),
+            Column::new("c", Type::Text),
+        ];
+        if g.chance(20) {
+            columns.truncate(3);
+        }
+        let orders = ["", " asc", " desc"];
+        let primary_key = match g.below(10) {
+            0..=2 => None,
+            3..=7 => Some(vec![(0, *g.pick(&orders))]),
+            _ => Some(vec![(0, *g.pick(&orders)), (1, *g.pick(&orders))]),
+        };
+        Table {
+            name,
+            columns,
+            primary_key,
+            next_id: g.range(-3, 5),
+        }
+    }
+
+    /// `CREATE TABLE`. IndexLab reads YugabyteDB's `PRIMARY KEY (id ASC)`;
+    /// PostgreSQL's primary key has no order, so its text leaves the words out.
+    pub fn create_item(&self) -> Item {
+        let text = |with_order: bool| {
+            let mut parts: Vec<String> = self
+                .columns
+                .iter()
+                .map(|c| format!("{} {}", c.name, c.ty.sql()))
+                .collect();
+            if let Some(pk) = &self.primary_key {
+                let cols: Vec<String> = pk
+                    .iter()
+                    .map(|(c, order)| {
+                        let order = if with_order { *order } else { "" };
+                        format!("{}{order}", self.columns[*c].name)
+                    })
+                    .collect();
+                parts.push(format!("primary key ({})", cols.join(", ")));
+            }
+            format!("create table {} ({})", self.name, parts.join(", "))
+        };
+        Item {
+            indexlab: text(true),
+            postgres: Some(text(false)),
+            check: Check::Statement,
+        }
+    }
+
+    fn is_key(&self, col: usize) -> bool {
+        self.primary_key
+            .as_ref()
+            .is_some_and(|pk| pk.iter().any(|(c, _)| *c == col))
+    }
+
+    /// A value for column `col` of a new row: ids count up (now and then one
+    /// repeats, or is NULL, so a key is violated); other columns are small.
+    fn new_value(&mut self, g: &mut Gen, col: usize) -> String {
+        if col == 0 {
+            if g.chance(3) {
+                return if g.chance(50) {
+                    "null".into()
+                } else {
+                    g.range(-3, self.next_id).to_string()
+                };
+            }
+            self.next_id += g.range(1, 3);
+            return self.next_id.to_string();
+        }
+        if self.is_key(col) && g.chance(97) {
+            return int_value(g).to_string();
+        }
+        literal(g, self.columns[col].ty)
+    }
+}
+
+impl Schema {
+    /// `CREATE [UNIQUE] INDEX [name] ON t (…)`, or `None` when the table has
+    /// three already.
+    pub fn create_index(&mut self, g: &mut Gen, t: usize) -> Option<Item> {
+        let table = &self.tables[t];
+        let prefix = format!("{}_", table.name);
+        if self
+            .index_names
+            .iter()
+            .filter(|n| n.starts_with(&prefix))
+            .count()
+            >= 3
+        {
+            return None;
+        }
+        let n = table.columns.len();
+        let first = 1 + g.below(n as u64 - 1) as usize;
+        let mut cols = vec![first];
+        if g.chance(30) {
+            let second = g.below(n as u64) as usize;
+            if second != first {
+                cols.push(second);
+            }
+        }
+        let order = ["", " asc", " desc"];
+        let keys: Vec<String> = cols
+            .iter()
+            .map(|c| format!("{}{}", table.columns[*c].name, g.pick(&order)))
+            .collect();
+        let unique = if g.chance(25) { "unique " } else { "" };
+        let name = format!("{}_{}", table.name, self.index_names.len());
+        // An unnamed index gets PostgreSQL's generated name (t_a_idx, t_a_idx1…).
+        let named = if g.chance(70) {
+            format!("{name} ")
+        } else {
+            String::new()
+        };
+        self.index_names.push(name);
+        Some(Item::same(
+            format!(
+                "create {unique}index {named}on {} ({})",
+                table.name,
+                keys.join(", ")
+            ),
+            Check::Statement,
+        ))
+    }
+
+    /// `INSERT INTO t [(cols)] VALUES …` with `rows` rows.
+    pub fn insert(&mut self, g: &mut Gen, t: usize, rows: usize) -> Item {
+        let table = &mut self.tables[t];
+        let all: Vec<usize> = (0..table.columns.len()).collect();
+        let cols: Vec<usize> = if g.chance(20) {
+            // A column list leaves the others to their default (NULL).
+            all.iter()
+                .copied()
+                .filter(|c| *c == 0 || table.is_key(*c) || g.chance(60))
+                .collect()
+        } else {
+            all
+        };
+        let tuples: Vec<String> = (0..rows)
+            .map(|_| {
+                let vals: Vec<String> = cols.iter().map(|c| table.new_value(g, *c)).collect();
+                format!("({})", vals.join(", "))
+            })
+            .collect();
+        let list = if cols.len() == table.columns.len() {
+            String::new()
+        } else {
+            let names: Vec<&str> = cols.iter().map(|c| table.columns[*c].name).collect();
+            format!(" ({})", names.join(", "))
+        };
+        Item::same(
+            format!(
+                "insert into {}{list} values {}",
+                table.name,
+                tuples.join(", ")
+            ),
+            Check::Statement,
+        )
+    }
+
+    /// `INSERT INTO t SELECT … FROM generate_series(…)`.
+    pub fn insert_series(&mut self, g: &mut Gen, t: usize) -> Item {
+        let table = &mut self.tables[t];
+        let start = table.next_id + 1;
+        let end = start + g.range(0, 40);
+        table.next_id = end;
+        let exprs: Vec<String> = table
+            .columns
+            .iter()
+            .enumerate()
+            .map(|(i, c)| match (i, c.ty) {
+                (0, _) => "g".to_string(),
+                (_, Type::Text) => literal(g, Type::Text),
+                _ => format!("g % {}", g.range(2, 9)),
+            })
+            .collect();
+        Item::same(
+            format!(
+                "insert into {} select {} from generate_series({start}, {end}) g",
+                table.name,
+                exprs.join(", ")
+            ),
+            Check::Statement,
+        )
+    }
+
+    /// `UPDATE t SET … [WHERE …]`, now and then of a key column.
+    pub fn update(&mut self, g: &mut Gen, t: usize) -> Item {
+        let table = &mut self.tables[t];
+        let col = g.below(table.columns.len() as u64) as usize;
+        let column = &table.columns[col];
+        let value = if col == 0 {
+            // Moving keys far away keeps most key updates from colliding.
+            let shift = 1000 * g.range(1, 9);
+            table.next_id += shift;
+            format!("id + {shift}")
+        } else {
+            match (column.ty, g.below(3)) {
+                (Type::Text, _) | (_, 0) => literal(g, column.ty),
+                (_, 1) => format!("{} + {}", column.name, g.range(-2, 3)),
+                _ => format!("{} * 2", table.columns[1].name),
+            }
+        };
+        let filter = if g.chance(85) {
+            format!(" where {}", condition(g, &table.columns, None, 2))
+        } else {
+            String::new()
+        };
+        Item::same(
+            format!(
+                "update {} set {} = {value}{filter}",
+                table.name, column.name
+            ),
+            Check::Statement,
+        )
+    }
+
+    /// `DELETE FROM t [WHERE …]`.
+    pub fn delete(&mut self, g: &mut Gen, t: usize) -> Item {
+        let table = &self.tables[t];
+        let filter = if g.chance(95) {
+            format!(" where {}", condition(g, &table.columns, None, 2))
+        } else {
+            String::new()
+        };
+        Item::same(
+            format!("delete from {}{filter}", table.name),
+            Check::Statement,
+        )
+    }
+}

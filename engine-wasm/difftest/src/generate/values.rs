@@ -1,0 +1,117 @@
+//! Columns, literals and WHERE conditions.
+
+use super::Gen;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Type {
+    Int,
+    BigInt,
+    Text,
+}
+
+impl Type {
+    pub fn sql(self) -> &'static str {
+        match self {
+            Type::Int => "int",
+            Type::BigInt => "bigint",
+            Type::Text => "text",
+        }
+    }
+}
+
+#[derive(Debug, Clone)]
+pub(crate) struct Column {
+    pub name: &'static str,
+    pub ty: Type,
+}
+
+impl Column {
+    pub fn new(name: &'static str, ty: Type) -> Column {
+        Column { name, ty }
+    }
+}
+
+/// Texts that sort in interesting ways in the C collation (case, spaces,
+/// prefixes); never empty (see the module docs of `generate`).
+const TEXTS: &[&str] = &["a", "ab", "abc", "B", "b", "zz", "a b", "x"];
+
+/// A small integer: small enough that conditions match and values repeat.
+pub(crate) fn int_value(g: &mut Gen) -> i64 {
+    g.range(-3, 30)
+}
+
+/// A literal of type `ty`, NULL one time in ten.
+pub(crate) fn literal(g: &mut Gen, ty: Type) -> String {
+    if g.chance(10) {
+        return "null".into();
+    }
+    match ty {
+        Type::Int | Type::BigInt => int_value(g).to_string(),
+        Type::Text => format!("'{}'", g.pick(TEXTS)),
+    }
+}
+
+/// A literal that is not NULL.
+fn value(g: &mut Gen, ty: Type) -> String {
+    match ty {
+        Type::Int | Type::BigInt => int_value(g).to_string(),
+        Type::Text => format!("'{}'", g.pick(TEXTS)),
+    }
+}
+
+/// A WHERE condition over `columns` (qualified by `table` when given), nested
+/// at most `depth` levels of AND/OR/NOT.
+pub(crate) fn condition(
+    g: &mut Gen,
+    columns: &[Column],
+    table: Option<&str>,
+    depth: u32,
+) -> String {
+    if depth > 0 && g.chance(40) {
+        let left = condition(g, columns, table, depth - 1);
+        let right = condition(g, columns, table, depth - 1);
+        return match g.below(5) {
+            0..=2 => format!("{left} and {right}"),
+            3 => format!("({left} or {right})"),
+            _ => format!("not ({left})"),
+        };
+    }
+    let c = g.pick(columns).clone();
+    let name = match table {
+        Some(t) => format!("{t}.{}", c.name),
+        None => c.name.to_string(),
+    };
+    match g.below(12) {
+        0..=4 => {
+            let op = g.pick(&["=", "<>", "<", "<=", ">", ">="]);
+            let v = if g.chance(4) {
+                "null".into()
+            } else {
+                value(g, c.ty)
+            };
+            format!("{name} {op} {v}")
+        }
+        5..=6 => {
+            let n = 1 + g.below(4);
+            let list: Vec<String> = (0..n).map(|_| literal(g, c.ty)).collect();
+            let not = if g.chance(40) { "not " } else { "" };
+            format!("{name} {not}in ({})", list.join(", "))
+        }
+        7..=8 => {
+            let (lo, hi) = (value(g, c.ty), value(g, c.ty));
+            let not = if g.chance(25) { "not " } else { "" };
+            format!("{name} {not}between {lo} and {hi}")
+        }
+        9 => {
+            let not = if g.chance(50) { "not " } else { "" };
+            format!("{name} is {not}null")
+        }
+        _ => {
+            // Two bounds on one column: each must be kept (`id < 10 and id < 2`).
+            let op1 = g.pick(&["<", "<=", ">", ">="]);
+            let op2 = g.pick(&["<", "<=", ">", ">=", "="]);
+            let (v1, v2) = (value(g, c.ty), value(g, c.ty));
+            format!("{name} {op1} {v1} and {name} {op2} {v2}")
+        }
+    }
+}

@@ -1,0 +1,173 @@
+//! `npm run difftest -- [--n N] [--seed S] [--profile pg|yb|both] [--out DIR]
+//! [--pg CONNINFO] [--statements K] [--no-minimize]`
+//!
+//! Generates N scripts (seeds S, S+1, …), runs each on PostgreSQL and on
+//! IndexLab's profiles, and reports every divergence, minimized and written to
+//! DIR as a sqllogictest file. Without `--pg` it starts a throwaway server.
+//! Exits 1 when anything diverged.
+
+use indexlab_difftest::compare::{first_divergence, Kind};
+use indexlab_difftest::generate::{script, Options};
+use indexlab_difftest::indexlab::{self, Profile};
+use indexlab_difftest::minimize::minimize;
+use indexlab_difftest::postgres::{Server, Session};
+use indexlab_difftest::record::{header, to_slt};
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+struct Args {
+    n: u64,
+    seed: u64,
+    profiles: Vec<Profile>,
+    out: PathBuf,
+    pg: Option<String>,
+    options: Options,
+    minimize: bool,
+}
+
+fn parse_args() -> Result<Args, String> {
+    let mut args = Args {
+        n: 100,
+        seed: 1,
+        profiles: Profile::BOTH.to_vec(),
+        out: PathBuf::from(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../../tests/differential/found"
+        )),
+        pg: None,
+        options: Options::default(),
+        minimize: true,
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(flag) = it.next() {
+        let mut value = || it.next().ok_or(format!("{flag} needs a value"));
+        let number = |v: String| {
+            v.parse::<u64>()
+                .map_err(|_| format!("{flag}: '{v}' is not a whole number"))
+        };
+        match flag.as_str() {
+            "--n" => args.n = number(value()?)?,
+            "--seed" => args.seed = number(value()?)?,
+            "--statements" => args.options.statements = number(value()?)? as usize,
+            "--profile" => {
+                let v = value()?;
+                args.profiles =
+                    Profile::parse(&v).ok_or(format!("--profile: '{v}' is not pg, yb or both"))?;
+            }
+            "--out" => args.out = PathBuf::from(value()?),
+            "--pg" => args.pg = Some(value()?),
+            "--no-minimize" => args.minimize = false,
+            other => {
+                return Err(format!(
+                    "unknown option '{other}' (see the comment at the top of difftest/src/main.rs)"
+                ))
+            }
+        }
+    }
+    Ok(args)
+}
+
+fn main() -> ExitCode {
+    let args = match parse_args() {
+        Ok(a) => a,
+        Err(e) => {
+            eprintln!("difftest: {e}");
+            return ExitCode::from(2);
+        }
+    };
+    // A panic inside IndexLab is caught and reported as a finding; the default
+    // hook would also print it in the middle of the progress output.
+    std::panic::set_hook(Box::new(|_| {}));
+    match run(&args) {
+        Ok(true) => ExitCode::SUCCESS,
+        Ok(false) => ExitCode::from(1),
+        Err(e) => {
+            eprintln!("difftest: {e}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs the whole comparison; `Ok(true)` when nothing diverged.
+fn run(args: &Args) -> Result<bool, String> {
+    let server = match &args.pg {
+        Some(_) => None,
+        None => Some(Server::start()?),
+    };
+    let params = args
+        .pg
+        .clone()
+        .unwrap_or_else(|| server.as_ref().unwrap().params());
+    let mut pg = Session::connect(&params)?;
+    let mut counts: BTreeMap<(Profile, Kind), u64> = BTreeMap::new();
+    let (mut statements, mut passed, mut failed) = (0u64, 0u64, 0u64);
+    for seed in args.seed..args.seed + args.n {
+        let s = script(seed, args.options);
+        let expected = pg.run(&s)?;
+        statements += expected.len() as u64;
+        for &profile in &args.profiles {
+            let got = indexlab::run(&s, profile);
+            let Some(d) = first_divergence(&s, &expected, &got) else {
+                passed += 1;
+                continue;
+            };
+            failed += 1;
+            *counts.entry((profile, d.kind)).or_default() += 1;
+            report(args, &mut pg, seed, profile, &s, d)?;
+        }
+    }
+    println!(
+        "difftest: {} scripts (seeds {}..={}), {statements} statements run on PostgreSQL",
+        args.n,
+        args.seed,
+        args.seed + args.n - 1
+    );
+    for &profile in &args.profiles {
+        let line: Vec<String> = Kind::ALL
+            .iter()
+            .map(|k| format!("{} {}", counts.get(&(profile, *k)).unwrap_or(&0), k.name()))
+            .collect();
+        println!("  {}: {}", profile.name(), line.join(", "));
+    }
+    println!("{passed} passed, {failed} failed");
+    Ok(failed == 0)
+}
+
+/// Prints a divergence, minimized, and writes it as a sqllogictest file.
+fn report(
+    args: &Args,
+    pg: &mut Session,
+    seed: u64,
+    profile: Profile,
+    script: &indexlab_difftest::script::Script,
+    d: indexlab_difftest::compare::Divergence,
+) -> Result<(), String> {
+    let (small, d) = if args.minimize {
+        minimize(pg, script, profile, d.kind)?
+    } else {
+        (script.clone(), d)
+    };
+    let expected = pg.run(&small)?;
+    let text = to_slt(&small, &expected, &header(seed, profile, &d));
+    std::fs::create_dir_all(&args.out).map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let kind = d.kind.name().replace(' ', "-");
+    let file = args
+        .out
+        .join(format!("{}-{kind}-seed{seed}.slt", profile.name()));
+    std::fs::write(&file, &text).map_err(|e| format!("{}: {e}", file.display()))?;
+    println!(
+        "--- seed {seed}, {}: {} at statement {} ({})\n{}",
+        profile.name(),
+        d.kind.name(),
+        d.index + 1,
+        file.display(),
+        small.indexlab_text()
+    );
+    println!(
+        "    PostgreSQL: {}\n    IndexLab:   {}",
+        d.postgres.describe(),
+        d.indexlab.describe()
+    );
+    Ok(())
+}

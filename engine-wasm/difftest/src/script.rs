@@ -1,0 +1,76 @@
+//! A generated script: statements as IndexLab runs them and as PostgreSQL runs
+//! them, each with the rule that compares their results.
+
+/// How a statement's results are compared.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Check {
+    /// A statement without rows (DDL, DML, VACUUM): success or error, and for
+    /// INSERT/UPDATE/DELETE the number of rows it touched.
+    Statement,
+    /// A query whose ORDER BY fixes the order of every row it returns.
+    Ordered,
+    /// A query without a total order: rows compared as a multiset.
+    Unordered,
+    /// A query whose rows are not determined (LIMIT without a total order):
+    /// only how many rows it returns.
+    CountOnly,
+}
+
+/// One line of a script.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct Item {
+    /// The text IndexLab runs (may use YugabyteDB syntax such as `HASH`, or a
+    /// backslash command).
+    pub indexlab: String,
+    /// The text PostgreSQL runs; `None` for a backslash command PostgreSQL has
+    /// no counterpart for (`\flush`, `\compact`): nothing to compare.
+    pub postgres: Option<String>,
+    pub check: Check,
+}
+
+impl Item {
+    /// A statement both sides run as written.
+    pub fn same(sql: impl Into<String>, check: Check) -> Item {
+        let sql = sql.into();
+        Item {
+            postgres: Some(sql.clone()),
+            indexlab: sql,
+            check,
+        }
+    }
+
+    /// A backslash command only IndexLab runs.
+    pub fn meta(command: impl Into<String>) -> Item {
+        Item {
+            indexlab: command.into(),
+            postgres: None,
+            check: Check::Statement,
+        }
+    }
+
+    pub fn is_meta(&self) -> bool {
+        self.indexlab.starts_with('\\')
+    }
+}
+
+/// A whole script, in order.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct Script {
+    pub items: Vec<Item>,
+}
+
+impl Script {
+    /// The script as IndexLab reads it: one statement a line, each ended by `;`
+    /// (backslash commands end at the line's end).
+    pub fn indexlab_text(&self) -> String {
+        let mut out = String::new();
+        for item in &self.items {
+            out.push_str(&item.indexlab);
+            if !item.is_meta() {
+                out.push(';');
+            }
+            out.push('\n');
+        }
+        out
+    }
+}
