@@ -64,31 +64,39 @@ fn main() -> ExitCode {
         eprintln!("indexlab-cli: no scenario file given");
         return ExitCode::from(2);
     };
-    let script = match std::fs::read_to_string(file) {
-        Ok(s) => s,
+    let bytes = match std::fs::read(file) {
+        Ok(b) => b,
         Err(e) => {
             eprintln!("indexlab-cli: cannot read '{}': {e}", file.display());
             return ExitCode::from(2);
         }
     };
     let name = file.display().to_string();
+    // A file that is not UTF-8 is bad input like any other: say where.
+    let script = match indexlab_engine::sql::script::decode_script(&bytes) {
+        Ok(s) => s,
+        Err(e) => {
+            eprintln!("{name}:{}:{}: ERROR:  {}", e.line, e.column, e.message);
+            return ExitCode::from(1);
+        }
+    };
     if let Some((setting, values)) = &args.sweep {
-        return run_sweep(&script, &args, setting, values, &name);
+        return run_sweep(script, &args, setting, values, &name);
     }
     match args.profile {
         Profile::Pg => finish(
-            &[report_of(run_pg(&script, &args.settings))],
+            &[report_of(run_pg(script, &args.settings))],
             &name,
             args.json,
         ),
         Profile::Yb => finish(
-            &[report_of(run_yb(&script, &args.settings))],
+            &[report_of(run_yb(script, &args.settings))],
             &name,
             args.json,
         ),
         Profile::Both => {
-            let pg = report_of(run_pg(&script, &args.settings));
-            let yb = report_of(run_yb(&script, &args.settings));
+            let pg = report_of(run_pg(script, &args.settings));
+            let yb = report_of(run_yb(script, &args.settings));
             finish(&[pg, yb], &name, args.json)
         }
     }

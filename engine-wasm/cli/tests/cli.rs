@@ -2,7 +2,7 @@
 
 use std::process::{Command, Output};
 
-fn cli(args: &[&str], script: &str) -> Output {
+fn cli(args: &[&str], script: impl AsRef<[u8]>) -> Output {
     let dir = std::env::temp_dir().join(format!("indexlab-cli-test-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
     let file = dir.join(format!(
@@ -93,4 +93,16 @@ fn a_bad_sweep_or_script_exits_non_zero_with_where() {
     let out = cli(&["--profile", "pg"], "select * from nope;\n");
     assert_eq!(out.status.code(), Some(1));
     assert!(text(&out.stderr).contains(":1:1: ERROR:  relation \"nope\" does not exist"));
+}
+
+#[test]
+fn a_file_that_is_not_utf8_gets_the_line_and_column_of_its_first_bad_byte() {
+    // Latin-1 "é" (0xe9) on line 2, after "select 'caf" (11 characters).
+    let out = cli(&["--profile", "both"], b"select 1;\nselect 'caf\xe9';\n");
+    assert_eq!(out.status.code(), Some(1));
+    let err = text(&out.stderr);
+    assert!(
+        err.contains(".sql:2:12: ERROR:  invalid byte sequence for encoding \"UTF8\": 0xe9"),
+        "{err}"
+    );
 }

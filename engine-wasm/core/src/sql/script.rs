@@ -21,6 +21,7 @@
 //! - Text left without `;` at the end of the script is run, as psql does for a
 //!   script file; the statement says so ([`Trigger::EndOfScript`]).
 
+mod encoding;
 mod lexer;
 mod meta;
 #[cfg(test)]
@@ -32,6 +33,7 @@ mod tests;
 use std::fmt;
 
 use super::error::{ErrorKind, Position, SqlError};
+pub use encoding::decode_script;
 pub use meta::{DEFAULT_WATCH_INTERVAL_SECS, MAX_WATCH_COUNT};
 use splitter::Splitter;
 
