@@ -257,3 +257,18 @@ fn an_outer_join_is_named_in_the_users_words() {
     );
     assert_eq!(e.line, 3);
 }
+
+#[test]
+fn a_non_ascii_name_next_to_a_syntax_error_is_not_cut_in_half() {
+    // Each once sliced a string inside 'é' or the RTL mark and panicked.
+    for script in [
+        "select 1 frmé t;",
+        "select * frmé t;",
+        "create index i on\u{200f} t (a);",
+    ] {
+        let e = error_of(script);
+        assert!(e.line == 1 && e.column >= 1, "{script}: {e:?}");
+    }
+    let e = error_of("select 1 from t whéré a;");
+    assert_eq!((e.line, e.column), (1, 23), "{}", e.message);
+}

@@ -1,9 +1,8 @@
 //! From SQL text to [`ast::Statement`]: `sqlparser` (PostgreSQL dialect) does the
 //! parsing, this module converts its tree and rejects what IndexLab does not model.
 //!
-//! YugabyteDB syntax that `sqlparser` does not know (`NONCONCURRENTLY`,
-//! `SPLIT INTO n TABLETS`) is recognised first and blanked out with spaces, so every
-//! position sqlparser reports still points at the right character.
+//! YugabyteDB syntax that `sqlparser` does not know is blanked out first
+//! ([`yb_syntax`]).
 
 use super::ast::*;
 use super::convert::{convert_expr, convert_select_query, ident_name, object_name};
@@ -12,6 +11,9 @@ use crate::value::SqlType;
 use sqlparser::ast as sp;
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::parser::Parser;
+use yb_syntax::strip_yb_syntax;
+
+mod yb_syntax;
 
 /// Parses one statement (its text without the trailing `;`). Positions in errors are
 /// relative to the statement text (line 1, column 1 = its first character).
@@ -29,65 +31,6 @@ pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
         t.split_into = yb.split_into;
     }
     Ok(stmt)
-}
-
-/// YugabyteDB-only clauses found (and removed) before parsing.
-#[derive(Debug, Default)]
-struct YbSyntax {
-    split_into: Option<u32>,
-}
-
-/// Blanks `NONCONCURRENTLY` after `INDEX` and a trailing `SPLIT INTO n TABLETS`.
-fn strip_yb_syntax(sql: &str) -> (String, YbSyntax) {
-    let mut text = sql.to_string();
-    let mut yb = YbSyntax::default();
-    let lower = sql.to_ascii_lowercase();
-    if let Some(i) = find_word(&lower, "nonconcurrently") {
-        blank(&mut text, i, "nonconcurrently".len());
-    }
-    if let Some(i) = find_word(&lower, "split") {
-        let rest: Vec<&str> = lower[i..].split_whitespace().collect();
-        if rest.len() >= 4 && rest[1] == "into" && rest[3].trim_end_matches(';') == "tablets" {
-            let digits = rest[2];
-            if !digits.is_empty() && digits.bytes().all(|b| b.is_ascii_digit()) {
-                // Too large for u32 saturates, so the engine refuses it by its range.
-                yb.split_into = Some(digits.parse::<u32>().unwrap_or(u32::MAX));
-                let end = lower[i..]
-                    .find("tablets")
-                    .map_or(lower.len(), |j| i + j + 7);
-                blank(&mut text, i, end - i);
-            }
-        }
-    }
-    (text, yb)
-}
-
-/// Finds `word` as a whole word outside quotes (good enough for keywords we strip).
-fn find_word(lower: &str, word: &str) -> Option<usize> {
-    let bytes = lower.as_bytes();
-    let mut in_quote = false;
-    let mut i = 0;
-    while i < bytes.len() {
-        if bytes[i] == b'\'' {
-            in_quote = !in_quote;
-        } else if !in_quote && lower[i..].starts_with(word) {
-            let before = i == 0 || !is_word_byte(bytes[i - 1]);
-            let after = bytes.get(i + word.len()).is_none_or(|b| !is_word_byte(*b));
-            if before && after {
-                return Some(i);
-            }
-        }
-        i += 1;
-    }
-    None
-}
-
-fn is_word_byte(b: u8) -> bool {
-    b.is_ascii_alphanumeric() || b == b'_'
-}
-
-fn blank(text: &mut String, start: usize, len: usize) {
-    text.replace_range(start..start + len, &" ".repeat(len));
 }
 
 /// sqlparser reports "… at Line: 2, Column: 5"; keep the message, lift the position.
