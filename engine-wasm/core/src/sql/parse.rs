@@ -10,16 +10,32 @@ use super::error::{ErrorKind, Position, SqlError};
 use crate::value::SqlType;
 use sqlparser::ast as sp;
 use sqlparser::dialect::PostgreSqlDialect;
-use sqlparser::parser::Parser;
+use sqlparser::parser::{Parser, ParserError};
+use sqlparser::tokenizer::Tokenizer;
 use yb_syntax::strip_yb_syntax;
 
+pub mod depth;
 mod yb_syntax;
 
 /// Parses one statement (its text without the trailing `;`). Positions in errors are
 /// relative to the statement text (line 1, column 1 = its first character).
 pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
     let (text, yb) = strip_yb_syntax(sql);
-    let mut parsed = Parser::parse_sql(&PostgreSqlDialect {}, &text).map_err(syntax_error)?;
+    let dialect = PostgreSqlDialect {};
+    let tokens = Tokenizer::new(&dialect, &text)
+        .with_unescape(true)
+        .tokenize_with_location()
+        .map_err(|e| syntax_error(ParserError::TokenizerError(e.to_string())))?;
+    // Too deep a statement is refused from its tokens: its tree is never built.
+    let deepest = depth::check_depth(&tokens)?;
+    let mut parsed = Parser::new(&dialect)
+        .with_recursion_limit(depth::PARSER_RECURSION_LIMIT)
+        .with_tokens_with_locations(tokens)
+        .parse_statements()
+        .map_err(|e| match e {
+            ParserError::RecursionLimitExceeded => depth::nested_too_deeply(deepest),
+            other => syntax_error(other),
+        })?;
     if parsed.len() != 1 {
         return Err(SqlError::new(
             ErrorKind::Syntax,
@@ -34,13 +50,10 @@ pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
 }
 
 /// sqlparser reports "… at Line: 2, Column: 5"; keep the message, lift the position.
-fn syntax_error(e: sqlparser::parser::ParserError) -> SqlError {
+fn syntax_error(e: ParserError) -> SqlError {
     let msg = match e {
-        sqlparser::parser::ParserError::TokenizerError(m)
-        | sqlparser::parser::ParserError::ParserError(m) => m,
-        sqlparser::parser::ParserError::RecursionLimitExceeded => {
-            "statement nested too deeply".to_string()
-        }
+        ParserError::TokenizerError(m) | ParserError::ParserError(m) => m,
+        ParserError::RecursionLimitExceeded => "statement nested too deeply".to_string(),
     };
     let mut err = SqlError::new(ErrorKind::Syntax, msg.clone());
     if let Some(i) = msg.find(" at Line: ") {

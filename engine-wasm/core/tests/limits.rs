@@ -1,0 +1,82 @@
+//! The engine's own limits, found by the fuzzer (`engine-wasm/fuzz`): input
+//! too big or too deep for a browser tab is refused with a message saying
+//! what was too big and where, instead of overflowing the stack, exhausting
+//! memory or running for minutes.
+
+use indexlab_engine::scenario::{run_pg, run_yb, Report, ReportError};
+use indexlab_engine::sql::error::ErrorKind;
+use indexlab_engine::sql::parse::depth::MAX_EXPRESSION_DEPTH;
+
+/// The error `script` stops with, the same on pg and on yb.
+fn error_of(script: &str) -> ReportError {
+    let pg = run_pg(script, &[]).0.error;
+    let yb = run_yb(script, &[]).0.error;
+    let pg = pg.unwrap_or_else(|| panic!("expected an error from:\n{script:.300}"));
+    assert_eq!(Some(&pg), yb.as_ref(), "pg and yb disagree");
+    pg
+}
+
+/// Runs `script` on both profiles in a thread with a 1 MiB stack, about
+/// what the page's wasm has; a stack overflow aborts the test.
+fn run_in_small_stack(script: String) -> [Report; 2] {
+    std::thread::Builder::new()
+        .stack_size(1 << 20)
+        .spawn(move || [run_pg(&script, &[]).0, run_yb(&script, &[]).0])
+        .unwrap()
+        .join()
+        .unwrap()
+}
+
+#[test]
+fn a_100000_term_and_chain_is_refused_where_it_crosses_the_limit() {
+    let chain = vec!["1 = 1"; 100_000].join(" AND ");
+    let e = error_of(&format!(
+        "create table t (a int);\nselect * from t where {chain};"
+    ));
+    assert_eq!(e.kind, ErrorKind::Limit);
+    assert!(
+        e.message
+            .contains(&format!("more than {MAX_EXPRESSION_DEPTH}")),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.line, 2);
+    // Inside the chain, not at the statement's start.
+    assert!(e.column > 1000, "column {}", e.column);
+}
+
+#[test]
+fn depth_at_the_limit_fits_in_a_small_stack() {
+    // The deepest trees the limit lets through: a left-deep chain of
+    // operators, in a select list and in a WHERE condition, converted,
+    // planned, evaluated and deparsed for EXPLAIN.
+    let terms = MAX_EXPRESSION_DEPTH - 10;
+    let sum = vec!["a"; terms].join(" + ");
+    let and = vec!["b"; terms].join(" AND ");
+    let script = format!(
+        "create table t (a int, b boolean);\n\
+         insert into t values (1, true), (2, false);\n\
+         select {sum} from t;\n\
+         select * from t where {and};\n\
+         explain (analyze, costs off) select * from t where {and};\n"
+    );
+    for report in run_in_small_stack(script) {
+        assert_eq!(report.error, None, "{}", report.profile);
+        let mut sums: Vec<&str> = report.statements[2]
+            .outcome
+            .rows
+            .iter()
+            .map(|r| r[0].as_str())
+            .collect();
+        sums.sort();
+        assert_eq!(sums, ["1980", "990"], "{}", report.profile);
+    }
+}
+
+#[test]
+fn deep_parentheses_are_refused_at_the_deepest_one() {
+    let e = error_of(&format!("select {}1{};", "(".repeat(100), ")".repeat(100)));
+    assert_eq!(e.kind, ErrorKind::Limit);
+    assert!(e.message.contains("nested too deeply"), "{}", e.message);
+    assert_eq!((e.line, e.column), (1, 107));
+}
