@@ -259,6 +259,18 @@ fn an_outer_join_is_named_in_the_users_words() {
 }
 
 #[test]
+fn a_syntax_error_at_the_end_of_input_points_just_after_the_statement() {
+    let e = error_of("select 1;\n  set max_rows;");
+    assert_eq!(e.kind, ErrorKind::Syntax);
+    assert!(
+        e.message.starts_with("syntax error at end of input: "),
+        "{}",
+        e.message
+    );
+    assert_eq!((e.line, e.column), (2, 15));
+}
+
+#[test]
 fn a_non_ascii_name_next_to_a_syntax_error_is_not_cut_in_half() {
     // Each once sliced a string inside 'é' or the RTL mark and panicked.
     for script in [

@@ -25,7 +25,7 @@ pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
     let tokens = Tokenizer::new(&dialect, &text)
         .with_unescape(true)
         .tokenize_with_location()
-        .map_err(|e| syntax_error(ParserError::TokenizerError(e.to_string())))?;
+        .map_err(|e| syntax_error(ParserError::TokenizerError(e.to_string()), &text))?;
     // Too deep a statement is refused from its tokens: its tree is never built.
     let deepest = depth::check_depth(&tokens)?;
     let mut parsed = Parser::new(&dialect)
@@ -34,7 +34,7 @@ pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
         .parse_statements()
         .map_err(|e| match e {
             ParserError::RecursionLimitExceeded => depth::nested_too_deeply(deepest),
-            other => syntax_error(other),
+            other => syntax_error(other, &text),
         })?;
     if parsed.len() != 1 {
         return Err(SqlError::new(
@@ -50,7 +50,9 @@ pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
 }
 
 /// sqlparser reports "… at Line: 2, Column: 5"; keep the message, lift the position.
-fn syntax_error(e: ParserError) -> SqlError {
+/// An error at the end of the input comes without one: it is placed just after
+/// the statement's last character of `text`, as PostgreSQL places it.
+fn syntax_error(e: ParserError, text: &str) -> SqlError {
     let msg = match e {
         ParserError::TokenizerError(m) | ParserError::ParserError(m) => m,
         ParserError::RecursionLimitExceeded => "statement nested too deeply".to_string(),
@@ -66,6 +68,9 @@ fn syntax_error(e: ParserError) -> SqlError {
             err.message = format!("syntax error: {}", &msg[..i]);
             err = err.at(Position::new(line, column));
         }
+    } else if msg.ends_with("found: EOF") {
+        err.message = format!("syntax error at end of input: {msg}");
+        err = err.at(Position::START.advance(text, text.len()));
     }
     err
 }
