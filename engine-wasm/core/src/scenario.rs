@@ -4,6 +4,8 @@
 //! The script runs like psql with `ON_ERROR_STOP`: the first error stops it, and
 //! the report says where (line and column in the script).
 
+mod row_budget;
+
 use crate::metrics::{Metrics, RelationMetrics};
 use crate::pg::PgEngine;
 use crate::settings::Settings;
@@ -13,6 +15,7 @@ use crate::sql::parse::parse_statement;
 use crate::sql::script::{split_script, MetaCommand, ScriptItem};
 use crate::value::Value;
 use crate::yb::YbEngine;
+use row_budget::RowBudget;
 
 /// Rows kept per statement for display; `row_count` has the exact count.
 pub const MAX_ROWS_SHOWN: usize = 1000;
@@ -379,6 +382,7 @@ fn run_items<E: ScenarioEngine>(
         })
     };
     tick(report);
+    let mut rows = RowBudget::default();
     for item in items {
         match item {
             ScriptItem::Statement(s) => {
@@ -394,6 +398,7 @@ fn run_items<E: ScenarioEngine>(
                     let r =
                         run_statement(engine, &s.sql, &stmt).map_err(|e| report_error(e, s.at))?;
                     statement_end(engine, index);
+                    let over = rows.add(engine.settings(), r.outcome.row_count);
                     report.statements.push(StatementReport {
                         sql: s.sql.clone(),
                         line: s.at.line,
@@ -402,6 +407,7 @@ fn run_items<E: ScenarioEngine>(
                         ..r
                     });
                     tick(report);
+                    over.map_err(|e| report_error(e, s.at))?;
                 }
             }
             ScriptItem::Meta(m) => {

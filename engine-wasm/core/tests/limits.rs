@@ -80,3 +80,31 @@ fn deep_parentheses_are_refused_at_the_deepest_one() {
     assert!(e.message.contains("nested too deeply"), "{}", e.message);
     assert_eq!((e.line, e.column), (1, 107));
 }
+
+#[test]
+fn watching_an_insert_stops_at_the_runs_row_budget() {
+    // Each run is within max_rows; the 21st takes the run over it.
+    let script = "set max_rows = 20000;\ncreate table t (a int);\n\
+                  insert into t select generate_series(1, 1000)\n\\watch c=5000\n";
+    let e = error_of(script);
+    assert_eq!(e.kind, ErrorKind::Limit);
+    assert!(
+        e.message.contains("21000 rows") && e.message.contains("max_rows=20000"),
+        "{}",
+        e.message
+    );
+    assert_eq!((e.line, e.column), (3, 1));
+    let (report, _) = run_pg(script, &[]);
+    assert_eq!(report.statements.len(), 2 + 21);
+}
+
+#[test]
+fn a_table_copied_into_itself_stops_at_the_runs_row_budget() {
+    let script = "set max_rows = 5000;\ncreate table t (a int);\ninsert into t values (1);\n\
+                  insert into t select * from t\n\\watch c=100\n";
+    let e = error_of(script);
+    assert_eq!(e.kind, ErrorKind::Limit);
+    // 1 + 1 + 2 + 4 + … + 4096 = 8192 rows by the 13th copy.
+    assert!(e.message.contains("8192 rows"), "{}", e.message);
+    assert_eq!((e.line, e.column), (4, 1));
+}

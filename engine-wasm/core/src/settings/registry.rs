@@ -22,8 +22,8 @@ pub static REGISTRY: &[SettingDef] = &[
         "Seed of the random generator: the same seed gives the same run"),
     // A browser tab must stay responsive: the largest article loads 1,000,000 rows.
     int("max_rows", 10_000_000, 1, 10_000_000, "rows", Both,
-        "Most rows one statement may produce or change")
-        .note("the simulator caps a statement at 10,000,000 rows to keep the page responsive"),
+        "Most rows one statement, and the whole run, may produce or change")
+        .note("the simulator caps a run at 10,000,000 rows to keep the page responsive"),
     int("trace_detail_rows", 10_000, 0, 10_000_000, "rows", Both,
         "Statements touching fewer rows record per-key trace events; larger ones only structural events"),
     boolean("trace_snapshots", false, Both,

@@ -189,7 +189,42 @@ impl From<ScriptError> for SqlError {
     }
 }
 
+/// The most statement runs a script may ask for in all, each `\watch` repeat
+/// counting as one. Every run keeps its report (a few kB with its counters)
+/// and costs engine time, and a run in a browser tab must end: 10 000 is 50
+/// times what the articles' loads need (article 002 runs 200).
+pub const MAX_STATEMENT_RUNS: u64 = 10_000;
+
 /// Splits `text` into the statements and meta-commands to run, in order.
 pub fn split_script(text: &str) -> Result<Vec<ScriptItem>, ScriptError> {
-    Splitter::new(text).run()
+    let items = Splitter::new(text).run()?;
+    check_total_runs(&items)?;
+    Ok(items)
+}
+
+/// Refuses a script asking for more than [`MAX_STATEMENT_RUNS`] runs, at the
+/// item (a statement, or the `\watch` repeating one) that goes over.
+fn check_total_runs(items: &[ScriptItem]) -> Result<(), ScriptError> {
+    let mut total = 0u64;
+    for item in items {
+        let (runs, at) = match item {
+            ScriptItem::Statement(s) => match s.trigger {
+                Trigger::Watch(w) => (u64::from(s.runs), w.at),
+                _ => (u64::from(s.runs), s.at),
+            },
+            ScriptItem::Meta(m) => (1, m.at),
+        };
+        total += runs;
+        if total > MAX_STATEMENT_RUNS {
+            return Err(ScriptError {
+                message: format!(
+                    "the script runs statements {total} times by here (counting \\watch \
+                     repeats), over IndexLab's limit of {MAX_STATEMENT_RUNS} statement runs"
+                ),
+                line: at.line,
+                column: at.column,
+            });
+        }
+    }
+    Ok(())
 }

@@ -10,9 +10,10 @@
 use super::lexer::LexError;
 
 /// The largest `\watch` count a script may ask for. psql accepts up to 2^31-1,
-/// but a simulation in a browser tab must end; a million runs of even a trivial
-/// statement is already far past what a lesson needs.
-pub const MAX_WATCH_COUNT: u32 = 1_000_000;
+/// but a simulation in a browser tab must end: a million runs of even a trivial
+/// statement took seconds and gigabytes. A script's runs in all are bounded
+/// too ([`MAX_STATEMENT_RUNS`](super::MAX_STATEMENT_RUNS)).
+pub const MAX_WATCH_COUNT: u32 = 10_000;
 
 /// psql's interval when `\watch` is given none.
 pub const DEFAULT_WATCH_INTERVAL_SECS: f64 = 2.0;
@@ -294,9 +295,9 @@ mod tests {
             err("\\watch m=3").message,
             "\\watch: unrecognized parameter \"m=3\""
         );
-        assert!(err("\\watch c=5000000")
+        assert!(err("\\watch c=50000")
             .message
-            .contains("limit of 1000000"));
+            .contains("limit of 10000 runs"));
         assert!(err("\\watch c=99999999999").message.contains("incorrect"));
         assert!(err("\\watch i=inf").message.contains("incorrect interval"));
     }

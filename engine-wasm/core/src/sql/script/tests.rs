@@ -369,3 +369,23 @@ fn statements_built_by_hand_map_positions_too() {
     assert_eq!(s.position_at(9), Position::new(5, 3));
     assert_eq!(ScriptItem::Statement(s).at(), Position::new(4, 3));
 }
+
+#[test]
+fn runs_in_all_are_bounded_at_the_watch_that_goes_over() {
+    // Each \watch is within its own limit; together they are not.
+    let text = "select 1;\n\\watch c=6000\n\\echo x\n  \\watch c=5000\n";
+    let e = error(text);
+    assert_eq!(e.position(), Position::new(4, 3));
+    assert!(
+        e.message.contains("11002 times") && e.message.contains("limit of 10000"),
+        "{}",
+        e.message
+    );
+    assert_eq!(split("select 1;\n\\watch c=9999\n").len(), 2);
+}
+
+#[test]
+fn a_script_of_many_statements_is_bounded_too() {
+    let e = error(&"select 1;\n".repeat(10_001));
+    assert_eq!(e.position(), Position::new(10_001, 1));
+}
