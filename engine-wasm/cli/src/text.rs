@@ -3,6 +3,22 @@
 use indexlab_engine::scenario::{Outcome, Report};
 use std::fmt::Write;
 
+enum Align {
+    Left,
+    Right,
+}
+
+/// `text` padded with spaces to `width` characters. Not `format!("{v:<w$}")`:
+/// a width over 65 535 (a long text value sets its column's) makes `format!`
+/// panic.
+fn pad(text: &str, width: usize, align: Align) -> String {
+    let fill = " ".repeat(width.saturating_sub(text.chars().count()));
+    match align {
+        Align::Left => format!("{text}{fill}"),
+        Align::Right => format!("{fill}{text}"),
+    }
+}
+
 /// A result table as psql aligns it: header, dashes, rows, `(N rows)`.
 fn table(o: &Outcome, out: &mut String) {
     let lines: Vec<Vec<String>> = match &o.explain {
@@ -32,7 +48,7 @@ fn table(o: &Outcome, out: &mut String) {
         let cells: Vec<String> = r
             .iter()
             .zip(&widths)
-            .map(|(v, w)| format!("{v:<w$}"))
+            .map(|(v, w)| pad(v, *w, Align::Left))
             .collect();
         let _ = writeln!(out, " {}", cells.join(" | ").trim_end());
     }
@@ -99,7 +115,7 @@ pub fn sweep_table(setting: &str, points: &[indexlab_engine::sweep::SweepPoint])
         let cells: Vec<String> = cells
             .iter()
             .zip(&widths)
-            .map(|(c, w)| format!("{c:>w$}"))
+            .map(|(c, w)| pad(c, *w, Align::Right))
             .collect();
         let _ = writeln!(out, " {}", cells.join(" | "));
     };
@@ -110,4 +126,35 @@ pub fn sweep_table(setting: &str, points: &[indexlab_engine::sweep::SweepPoint])
         line(r.iter().map(String::as_str).collect(), &mut out);
     }
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn padding_counts_characters_and_takes_any_width() {
+        assert_eq!(pad("é", 3, Align::Left), "é  ");
+        assert_eq!(pad("é", 3, Align::Right), "  é");
+        assert_eq!(pad("abcd", 2, Align::Left), "abcd");
+        assert_eq!(pad("", 70_000, Align::Left).len(), 70_000);
+    }
+
+    #[test]
+    fn a_text_value_over_65535_characters_prints() {
+        let long = "x".repeat(70_000);
+        let outcome = Outcome {
+            tag: "SELECT 2".into(),
+            columns: vec!["a".into()],
+            rows: vec![vec![long.clone()], vec!["y".into()]],
+            row_count: 2,
+            ..Outcome::default()
+        };
+        let mut out = String::new();
+        table(&outcome, &mut out);
+        let lines: Vec<&str> = out.lines().collect();
+        assert_eq!(lines[2], format!(" {long}"));
+        assert_eq!(lines[3], " y");
+        assert_eq!(lines[4], "(2 rows)");
+    }
 }
