@@ -5,7 +5,8 @@
 //!
 //! - [`engine`]: the trait a profile implements, and the scan it returns;
 //! - [`plan_node`]: EXPLAIN's tree and PostgreSQL's text layout of it;
-//! - [`row`]: a row, and the full row an INSERT builds;
+//! - [`row`]: a row, the full row an INSERT builds, and the checks of a row;
+//! - [`relation_name`]: PostgreSQL's names for unnamed indexes;
 //! - [`select`], [`join`], [`batched_join`], [`explain`]: the executor, written
 //!   once over the trait.
 
@@ -14,6 +15,7 @@ pub mod engine;
 pub mod explain;
 pub mod join;
 pub mod plan_node;
+pub mod relation_name;
 pub mod row;
 pub mod select;
 

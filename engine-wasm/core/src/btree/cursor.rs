@@ -49,6 +49,14 @@ pub struct Cursor {
     last_payload: u64,
     has_last: bool,
     leaves: u32,
+    /// PostgreSQL's plain index scan drops its pin on a leaf once it has read
+    /// the leaf's matches (`_bt_drop_lock_and_maybe_pin`); stepping left must
+    /// then read that leaf again for its left link (`_bt_readnextpage`). An
+    /// index-only scan keeps the pin, and a forward step uses the right link
+    /// saved with the matches, so neither reads it twice.
+    drops_pin: bool,
+    /// Whether the current leaf has given an entry (its pin then was dropped).
+    yielded_here: bool,
 }
 
 enum Step {
@@ -77,6 +85,8 @@ impl BTree {
             last_payload: 0,
             has_last: false,
             leaves: 0,
+            drops_pin: false,
+            yielded_here: false,
         };
         cursor.descend(self, io);
         cursor
@@ -119,6 +129,9 @@ impl Cursor {
                 Direction::Forward => self.step_forward(page),
                 Direction::Backward => self.step_backward(page),
             };
+            if !matches!(step, Step::Yield(_)) {
+                self.leave_leaf(io);
+            }
             match step {
                 Step::Yield(i) => {
                     let entry = Entry {
@@ -126,6 +139,7 @@ impl Cursor {
                         payload: page.payload(i),
                     };
                     self.remember(entry);
+                    self.yielded_here = true;
                     return Some(entry);
                 }
                 Step::Move(to) => self.arrive_from_sibling(tree, to, io),
@@ -134,6 +148,22 @@ impl Cursor {
                     return None;
                 }
             }
+        }
+    }
+
+    /// Makes this cursor a plain index scan's: it drops its pin on each leaf
+    /// it has returned entries from (see `drops_pin`).
+    pub fn drop_pins(&mut self) {
+        self.drops_pin = true;
+    }
+
+    /// Leaving the current leaf (to its sibling, or at the scan's end): a
+    /// backward step from a leaf whose pin was dropped reads it again.
+    fn leave_leaf(&mut self, io: &mut dyn PageAccess) {
+        if let (true, true, Direction::Backward, Some(no)) =
+            (self.drops_pin, self.yielded_here, self.dir, self.page)
+        {
+            io.access(no, Access::Read);
         }
     }
 
@@ -253,6 +283,7 @@ impl Cursor {
         self.page = Some(no);
         self.version = version;
         self.leaves += 1;
+        self.yielded_here = false;
     }
 
     fn remember(&mut self, entry: Entry<'_>) {

@@ -96,6 +96,58 @@ pub trait JoinExec: Executor {
         })
     }
 
+    /// The columns of `side` the query uses anywhere (select list, WHERE, ON,
+    /// USING, ORDER BY), as the select list of that side's scan: its planner
+    /// may choose an index-only scan only when the index holds all of them.
+    fn needed_columns(
+        &self,
+        q: &Select,
+        using: &[String],
+        outer: &Side,
+        inner: &Side,
+        side: &Side,
+    ) -> Vec<SelectItem> {
+        if q.items.iter().any(|i| matches!(i, SelectItem::Wildcard)) {
+            return vec![SelectItem::Wildcard];
+        }
+        let mut refs = Vec::new();
+        for item in &q.items {
+            if let SelectItem::Expr { expr, .. } = item {
+                column_refs(expr, &mut refs);
+            }
+        }
+        let exprs = q
+            .filter
+            .iter()
+            .chain(q.joins.iter().filter_map(|j| j.on.as_ref()));
+        for e in exprs.chain(q.order_by.iter().map(|o| &o.expr)) {
+            column_refs(e, &mut refs);
+        }
+        refs.extend(using.iter().map(|c| (None, c.clone())));
+        let mut names: Vec<String> = refs
+            .into_iter()
+            .filter(|(t, c)| match t.as_deref() {
+                Some(t) => t == side.name,
+                // Unqualified: the outer side's if it has the column (as
+                // `belongs` decides), and a USING column is both sides'.
+                None if side.name == outer.name => self.has_column(outer, c),
+                None => {
+                    self.has_column(inner, c) && (!self.has_column(outer, c) || using.contains(c))
+                }
+            })
+            .map(|(_, c)| c)
+            .collect();
+        names.sort();
+        names.dedup();
+        names
+            .into_iter()
+            .map(|name| SelectItem::Expr {
+                expr: Expr::Column { table: None, name },
+                alias: None,
+            })
+            .collect()
+    }
+
     /// The combined row's columns: outer's then inner's.
     fn join_scope(&self, outer: &Side, inner: &Side) -> Scope {
         let mut columns = Vec::new();
@@ -191,9 +243,11 @@ pub trait JoinExec: Executor {
             .map(|e| bind(e, &scope))
             .collect::<Result<Vec<_>, _>>()?;
         let outer_q = Select {
+            items: self.needed_columns(q, &using, &outer, &inner, &outer),
             filter: and_all(outer_f),
             ..Select::empty()
         };
+        let inner_items = self.needed_columns(q, &using, &outer, &inner, &inner);
         let outer_plan = plan_scan(&self.planner_info(outer.table), &outer_q)?;
         let start = self.now_us();
         let outer_out = if execute {
@@ -271,6 +325,7 @@ pub trait JoinExec: Executor {
                         _ => plan_scan(
                             &self.planner_info(inner.table),
                             &Select {
+                                items: inner_items.clone(),
                                 filter: and_all(inner_f.clone()),
                                 ..Select::empty()
                             },

@@ -1,6 +1,7 @@
 //! A row as the executor and both profiles pass it, and the full row an INSERT
 //! builds from its target columns.
 
+use crate::sql::ast::ColumnDef;
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::coerce;
 use crate::value::{SqlType, Value};
@@ -13,12 +14,22 @@ use crate::value::{SqlType, Value};
 /// slice was one malloc (and one free) per row.
 pub type Row = smallvec::SmallVec<[Value; 2]>;
 
+/// A table as INSERT and UPDATE check rows against it.
+#[derive(Clone, Copy)]
+pub struct TableShape<'a> {
+    pub name: &'a str,
+    pub columns: &'a [ColumnDef],
+    pub types: &'a [SqlType],
+}
+
 /// The full row for INSERT: the given values (coerced to the column types) at
-/// their target columns, the next serial value where a serial column got none,
-/// NULL elsewhere.
+/// their target columns; elsewhere the column's DEFAULT (`defaults`, evaluated
+/// once per statement), the next serial value, or NULL. The row is then
+/// checked against the table's constraints.
 pub fn complete(
-    types: &[SqlType],
+    table: TableShape,
     sequences: &mut [Option<i64>],
+    defaults: &[Option<Value>],
     targets: &[usize],
     values: &[Value],
 ) -> Result<Row, SqlError> {
@@ -28,17 +39,81 @@ pub fn complete(
             "INSERT has more expressions than target columns",
         ));
     }
-    let mut row = Row::from_elem(Value::Null, types.len());
+    let mut row = Row::from_elem(Value::Null, table.types.len());
     for (v, &c) in values.iter().cloned().zip(targets) {
-        row[c] = coerce(v, types[c])?;
+        row[c] = coerce(v, table.types[c])?;
     }
-    for (c, seq) in sequences.iter_mut().enumerate() {
-        if let (Some(next), Value::Null) = (seq.as_mut(), &row[c]) {
+    for c in (0..row.len()).filter(|c| !targets.contains(c)) {
+        if let Some(next) = sequences[c].as_mut() {
             row[c] = Value::Int(*next);
             *next += 1;
+        } else if let Some(Some(v)) = defaults.get(c) {
+            row[c] = v.clone();
         }
     }
+    check(table, &row)?;
     Ok(row)
+}
+
+/// A constant UPDATE assigns, checked before any row is read: PostgreSQL folds
+/// the cast to the column's type while planning, so `SET c = 'abc'` into a
+/// `varchar(2)` fails even when no row matches.
+pub fn check_constant(table: TableShape, column: usize, value: &Value) -> Result<(), SqlError> {
+    let v = coerce(value.clone(), table.types[column])?;
+    if v.is_null() {
+        // NOT NULL is checked on each row written, not while planning.
+        return Ok(());
+    }
+    let mut row = vec![Value::Null; table.types.len()];
+    row[column] = v;
+    let nullable: Vec<ColumnDef> = table
+        .columns
+        .iter()
+        .map(|c| ColumnDef {
+            not_null: false,
+            ..c.clone()
+        })
+        .collect();
+    check(
+        TableShape {
+            columns: &nullable,
+            ..table
+        },
+        &row,
+    )
+}
+
+/// A row's column constraints: NOT NULL (primary key columns included) and
+/// `varchar(n)`'s length, with PostgreSQL's messages.
+pub fn check(table: TableShape, row: &[Value]) -> Result<(), SqlError> {
+    for (c, def) in table.columns.iter().enumerate() {
+        match &row[c] {
+            Value::Null if def.not_null => {
+                return Err(SqlError::new(
+                    ErrorKind::Execution,
+                    format!(
+                    "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
+                    def.name, table.name
+                ),
+                ))
+            }
+            Value::Text(s)
+                if def
+                    .max_chars
+                    .is_some_and(|n| s.chars().count() > n as usize) =>
+            {
+                return Err(SqlError::new(
+                    ErrorKind::Execution,
+                    format!(
+                        "value too long for type character varying({})",
+                        def.max_chars.unwrap_or(0)
+                    ),
+                ))
+            }
+            _ => {}
+        }
+    }
+    Ok(())
 }
 
 #[cfg(all(test, target_pointer_width = "64"))]

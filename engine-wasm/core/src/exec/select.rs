@@ -6,7 +6,7 @@ use super::engine::QueryEngine;
 use super::plan_node::PlanNode;
 use super::row::Row;
 use crate::scenario::Outcome;
-use crate::sql::ast::{Expr, FromItem, Order, OrderItem, Select, SelectItem};
+use crate::sql::ast::{ColumnDef, Expr, FromItem, Order, OrderItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, compare, eval, Bound, Scope};
 use crate::sql::parse::unsupported;
@@ -36,14 +36,35 @@ pub trait Executor: QueryEngine {
         eval(&b, &[], &mut self.env())
     }
 
+    /// Each column's DEFAULT, evaluated once for a statement and coerced to
+    /// the column's type (None where the column has none).
+    fn column_defaults(&mut self, columns: &[ColumnDef]) -> Result<Vec<Option<Value>>, SqlError> {
+        columns
+            .iter()
+            .map(|c| {
+                c.default
+                    .as_ref()
+                    .map(|e| crate::sql::eval::coerce(self.eval_const(e)?, c.ty))
+                    .transpose()
+            })
+            .collect()
+    }
+
     fn eval_limit(&mut self, e: Option<&Expr>) -> Result<Option<u64>, SqlError> {
         let Some(e) = e else { return Ok(None) };
         match self.eval_const(e)? {
             Value::Int(n) if n >= 0 => Ok(Some(n as u64)),
             Value::Null => Ok(None),
-            other => Err(SqlError::new(
+            Value::Int(_) => Err(SqlError::new(
                 ErrorKind::Execution,
-                format!("LIMIT must be a non-negative integer, not {other:?}"),
+                "LIMIT must not be negative",
+            )),
+            other => Err(SqlError::new(
+                ErrorKind::Semantic,
+                format!(
+                    "argument of LIMIT must be an integer, not {}",
+                    other.pg_text()
+                ),
             )),
         }
     }
@@ -375,7 +396,10 @@ pub trait Executor: QueryEngine {
         table: usize,
         filter: Option<&Expr>,
     ) -> Result<Vec<(u64, Row)>, SqlError> {
+        // UPDATE and DELETE need whole rows (the new version is built from the
+        // old one), so the scan is never index-only, as in PostgreSQL.
         let q = Select {
+            items: vec![SelectItem::Wildcard],
             filter: filter.cloned(),
             ..Select::empty()
         };
@@ -404,7 +428,7 @@ fn unqualify_select(q: &Select) -> Select {
 fn key_value(k: &Bound, row: &[Value]) -> Result<Value, SqlError> {
     match k {
         Bound::Col(i) => Ok(row.get(*i).cloned().unwrap_or(Value::Null)),
-        other => Err(unsupported(format!("ORDER BY expression {other:?}"))),
+        _ => Err(unsupported("ORDER BY on an expression other than a column")),
     }
 }
 

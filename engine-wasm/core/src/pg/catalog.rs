@@ -25,6 +25,17 @@ pub struct Table {
     pub vm_exists: bool,
 }
 
+impl Table {
+    /// The table as INSERT and UPDATE check rows against it.
+    pub fn shape(&self) -> crate::exec::row::TableShape<'_> {
+        crate::exec::row::TableShape {
+            name: &self.name,
+            columns: &self.columns,
+            types: &self.types,
+        }
+    }
+}
+
 pub struct Index {
     pub name: String,
     pub rel: RelId,
@@ -156,14 +167,9 @@ impl Catalog {
 
     /// PostgreSQL's default index name: `table_col1_col2_idx`, then `…_idx1`, ….
     pub fn default_index_name(&self, table: &str, cols: &[String], suffix: &str) -> String {
-        let base = format!("{table}_{}_{suffix}", cols.join("_"));
-        if !self.name_taken(&base) {
-            return base;
-        }
-        (1..)
-            .map(|n| format!("{base}{n}"))
-            .find(|n| !self.name_taken(n))
-            .unwrap_or(base)
+        crate::exec::relation_name::choose_relation_name(table, cols, suffix, |n| {
+            self.name_taken(n)
+        })
     }
 
     /// What the planner needs to know about table `id`.

@@ -3,6 +3,7 @@
 use super::catalog::{key_column, Index, Table};
 use super::engine::PgEngine;
 use super::heap::{Heap, HeapConfig};
+use super::tid::Tid;
 use crate::btree::{BTree, BTreeConfig};
 use crate::buffer_pool::Fork;
 use crate::scenario::Outcome;
@@ -72,6 +73,11 @@ impl PgEngine {
         if let Some(pk) = &t.primary_key {
             let name = format!("{}_pkey", t.name);
             self.build_index(&name, &t.name, pk, &[], true)?;
+        }
+        for columns in &t.unique {
+            let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+            let name = self.catalog.default_index_name(&t.name, &names, "key");
+            self.build_index(&name, &t.name, columns, &[], true)?;
         }
         Ok(out)
     }
@@ -161,7 +167,9 @@ impl PgEngine {
         let table = self.catalog.index(index).table;
         let (rows, _) = self.heap_rows(table)?;
         for (tid, row) in rows {
-            self.index_insert(index, &row, tid)?;
+            let heap = &self.catalog.table(table).heap;
+            let root = heap.root_of(Tid::from_u64(tid)).to_u64();
+            self.index_insert(index, &row, root)?;
         }
         Ok(())
     }

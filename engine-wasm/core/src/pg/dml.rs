@@ -12,11 +12,12 @@ use super::tid::Tid;
 use super::tuple::heap_tuple_size_for_page;
 use crate::btree::Direction;
 use crate::buffer_pool::Fork;
+use crate::exec::row::{check as check_row, check_constant, complete, TableShape};
 use crate::exec::{Executor, QueryEngine};
 use crate::scenario::Outcome;
 use crate::sql::ast::{Expr, Select};
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::sql::eval::{bind, coerce, eval};
+use crate::sql::eval::{bind, coerce, eval, Bound as BoundExpr};
 use crate::storage::{Access, NoAccounting, PageAccess, PageNo};
 use crate::trace::Event;
 use crate::value::Value;
@@ -247,10 +248,17 @@ impl PgEngine {
                 })
                 .collect::<Result<_, _>>()?,
         };
+        let columns = self.catalog.table(id).columns.clone();
+        let defaults = self.column_defaults(&columns)?;
         let mut count = 0u64;
         self.produce(source, &mut |engine, values| {
             let t = engine.catalog.table_mut(id);
-            let row = crate::exec::row::complete(&t.types, &mut t.sequences, &targets, values)?;
+            let shape = TableShape {
+                name: &t.name,
+                columns: &t.columns,
+                types: &t.types,
+            };
+            let row = complete(shape, &mut t.sequences, &defaults, &targets, values)?;
             engine.insert_row(id, row)?;
             count += 1;
             Ok(())
@@ -270,6 +278,11 @@ impl PgEngine {
             .iter()
             .map(|(c, e)| Ok((scope.resolve(None, c)?, bind(e, &scope)?)))
             .collect::<Result<Vec<_>, SqlError>>()?;
+        for (c, e) in &sets {
+            if let BoundExpr::Lit(v) = e {
+                check_constant(self.catalog.table(id).shape(), *c, v)?;
+            }
+        }
         let indexed: HashSet<usize> = self.indexed_columns(id);
         let hot_allowed = sets.iter().all(|(c, _)| !indexed.contains(c));
         let targets = self.scan_for_change(id, filter)?;
@@ -280,6 +293,7 @@ impl PgEngine {
                 let v = eval(e, old, &mut self.env())?;
                 row[*c] = coerce(v, self.catalog.table(id).types[*c])?;
             }
+            check_row(self.catalog.table(id).shape(), &row)?;
             let t = self.catalog.table_mut(id);
             let size = heap_tuple_size_for_page(&row, &t.types, page_size);
             let (rel, heap) = (t.rel, &mut t.heap);

@@ -264,6 +264,45 @@ impl<T> Heap<T> {
         None
     }
 
+    /// The tid an index entry for the tuple at `tid` names: the root of its HOT
+    /// chain (`heap_get_root_tuples`). CREATE INDEX must index a heap-only
+    /// tuple by its root, or VACUUM, freeing the superseded members, would
+    /// leave the entry pointing at nothing.
+    pub fn root_of(&self, tid: Tid) -> Tid {
+        let Some(page) = self.pages.get(tid.page as usize) else {
+            return tid;
+        };
+        if !page.tuple(tid.offset).is_some_and(|t| t.heap_only) {
+            return tid;
+        }
+        let is_root = |p: &LinePointer<T>| match p {
+            LinePointer::Redirect(_) => true,
+            LinePointer::Normal(t) => !t.heap_only,
+            _ => false,
+        };
+        for (i, item) in page.items.iter().enumerate() {
+            let root = (i + 1) as OffsetNumber;
+            if !is_root(item) {
+                continue;
+            }
+            let mut off = root;
+            for _ in 0..=page.items.len() {
+                if off == tid.offset {
+                    return Tid::new(tid.page, root);
+                }
+                match page.get(off) {
+                    Some(LinePointer::Redirect(to)) => off = *to,
+                    Some(LinePointer::Normal(t)) => match t.hot_next {
+                        Some(next) => off = next,
+                        None => break,
+                    },
+                    _ => break,
+                }
+            }
+        }
+        tid
+    }
+
     /// The live row exactly at `tid`, without accounting (tests, the UI).
     pub fn get(&self, tid: Tid) -> Option<&T> {
         let t = self.pages.get(tid.page as usize)?.tuple(tid.offset)?;

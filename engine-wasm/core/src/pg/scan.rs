@@ -224,6 +224,9 @@ impl PgEngine {
             let (mut cursor, stats) = self.io.rel(irel, Fork::Main, |io| {
                 tree.seek(as_ref(lo), as_ref(hi), direction, io)
             })?;
+            if !only {
+                cursor.drop_pins();
+            }
             idx_stats.add(&stats);
             loop {
                 let tree = &self.catalog.index(index).tree;

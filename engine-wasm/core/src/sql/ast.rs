@@ -29,6 +29,26 @@ pub struct ColumnDef {
     pub ty: SqlType,
     /// `serial` / `bigserial`: filled from a sequence when not given.
     pub serial: bool,
+    /// `NOT NULL`, a primary key column, or a serial one.
+    pub not_null: bool,
+    /// `DEFAULT`: a constant (or `now()`), filled when an INSERT names no value.
+    pub default: Option<Expr>,
+    /// `varchar(n)`: at most n characters.
+    pub max_chars: Option<u32>,
+}
+
+impl ColumnDef {
+    /// A nullable column without a default.
+    pub fn plain(name: impl Into<String>, ty: SqlType) -> ColumnDef {
+        ColumnDef {
+            name: name.into(),
+            ty,
+            serial: false,
+            not_null: false,
+            default: None,
+            max_chars: None,
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -36,6 +56,9 @@ pub struct CreateTable {
     pub name: String,
     pub columns: Vec<ColumnDef>,
     pub primary_key: Option<Vec<KeyColumn>>,
+    /// `UNIQUE` constraints (of a column or of the table): each becomes a
+    /// unique index named `<table>_<columns>_key`, as in PostgreSQL.
+    pub unique: Vec<Vec<KeyColumn>>,
     /// YugabyteDB's `SPLIT INTO n TABLETS`.
     pub split_into: Option<u32>,
     pub if_not_exists: bool,

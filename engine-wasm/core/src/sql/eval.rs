@@ -69,7 +69,15 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
             } else {
                 (l, r)
             };
-            Bound::Bin(*op, l, r)
+            let both_int4 = int4_typed(&l, scope) && int4_typed(&r, scope) && !op.is_comparison();
+            let e = Bound::Bin(*op, l, r);
+            if both_int4 && !matches!(op, BinOp::And | BinOp::Or) {
+                // integer op integer is an integer in PostgreSQL: past its
+                // range it is an error ("integer out of range"), not a bigint.
+                Bound::Cast(Box::new(e), SqlType::Int4)
+            } else {
+                e
+            }
         }
         Expr::Call(f) => Bound::Call(*f),
         Expr::InList {
@@ -92,6 +100,17 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
         Expr::IsNull { expr, negated } => Bound::IsNull(b(expr)?, *negated),
         Expr::Cast { expr, ty } => Bound::Cast(b(expr)?, *ty),
     })
+}
+
+/// Whether PostgreSQL types `e` as `integer` (int4): an int4 column, an
+/// integer literal within int4's range, or int4 arithmetic.
+fn int4_typed(e: &Bound, scope: &Scope) -> bool {
+    match e {
+        Bound::Col(i) => scope.columns.get(*i).is_some_and(|c| c.2 == SqlType::Int4),
+        Bound::Lit(Value::Int(v)) => i32::try_from(*v).is_ok(),
+        Bound::Cast(_, ty) => *ty == SqlType::Int4,
+        _ => false,
+    }
 }
 
 /// A quoted literal compared with a typed column takes the column's type, as

@@ -14,8 +14,11 @@ use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Tokenizer;
 use yb_syntax::strip_yb_syntax;
 
+mod create_table;
 pub mod depth;
 mod yb_syntax;
+
+use create_table::convert_create_table;
 
 /// Parses one statement (its text without the trailing `;`). Positions in errors are
 /// relative to the statement text (line 1, column 1 = its first character).
@@ -151,13 +154,17 @@ fn convert_type(t: &sp::DataType) -> Result<(SqlType, bool), SqlError> {
     let ty = match t {
         D::Int(_) | D::Integer(_) | D::Int4(_) => SqlType::Int4,
         D::BigInt(_) | D::Int8(_) => SqlType::Int8,
-        D::SmallInt(_) | D::Int2(_) => SqlType::Int4,
         D::Timestamp(_, sp::TimezoneInfo::Tz | sp::TimezoneInfo::WithTimeZone) => {
             SqlType::Timestamptz
         }
-        D::Timestamp(..) => SqlType::Timestamptz,
+        // Without a zone it would need its own type (no zone conversion).
+        D::Timestamp(..) => {
+            return Err(unsupported("timestamp without time zone (use timestamptz)"))
+        }
         D::Text | D::Varchar(_) | D::CharacterVarying(_) | D::String(_) => SqlType::Text,
-        D::DoublePrecision | D::Float8 | D::Float(_) | D::Real | D::Float4 => SqlType::Float8,
+        // `real`, `float4` and `float(1..24)` are single precision: not modelled.
+        D::DoublePrecision | D::Float8 | D::Float(sp::ExactNumberInfo::None) => SqlType::Float8,
+        D::Float(sp::ExactNumberInfo::Precision(p)) if *p > 24 => SqlType::Float8,
         D::Bool | D::Boolean => SqlType::Bool,
         D::Custom(name, _) => {
             return match object_name(name).as_str() {
@@ -192,40 +199,6 @@ fn key_columns(cols: &[sp::IndexColumn]) -> Result<Vec<KeyColumn>, SqlError> {
             })
         })
         .collect()
-}
-
-fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, SqlError> {
-    let mut columns = Vec::new();
-    let mut primary_key = None;
-    for c in &t.columns {
-        let (ty, serial) = convert_type(&c.data_type)?;
-        let name = ident_name(&c.name);
-        for opt in &c.options {
-            if let sp::ColumnOption::PrimaryKey(_) = opt.option {
-                primary_key = Some(vec![KeyColumn {
-                    name: name.clone(),
-                    order: Order::Asc,
-                    hash: true,
-                }]);
-            }
-        }
-        columns.push(ColumnDef { name, ty, serial });
-    }
-    for c in &t.constraints {
-        if let sp::TableConstraint::PrimaryKey(pk) = c {
-            primary_key = Some(key_columns(&pk.columns)?);
-        }
-    }
-    if t.query.is_some() {
-        return Err(unsupported("CREATE TABLE … AS"));
-    }
-    Ok(CreateTable {
-        name: object_name(&t.name),
-        columns,
-        primary_key,
-        split_into: None,
-        if_not_exists: t.if_not_exists,
-    })
 }
 
 fn convert_create_index(i: sp::CreateIndex) -> Result<CreateIndex, SqlError> {

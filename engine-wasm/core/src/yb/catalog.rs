@@ -102,6 +102,17 @@ pub struct YbTable {
     pub packing: std::rc::Rc<super::row::Packing>,
 }
 
+impl YbTable {
+    /// The table as INSERT and UPDATE check rows against it.
+    pub fn shape(&self) -> crate::exec::row::TableShape<'_> {
+        crate::exec::row::TableShape {
+            name: &self.name,
+            columns: &self.columns,
+            types: &self.types,
+        }
+    }
+}
+
 pub struct YbIndex {
     pub name: String,
     pub table: usize,

@@ -6,7 +6,7 @@ use super::catalog::{KeySpec, Tablets, YbIndex, YbTable};
 use super::engine::{setting_error, YbEngine};
 use super::row::Packing;
 use super::tablet::Tablet;
-use crate::exec::Executor;
+use crate::exec::relation_name::choose_relation_name;
 use crate::lsm::Lsm;
 use crate::scenario::Outcome;
 use crate::sql::ast::{CreateIndex, CreateTable, KeyColumn, Order};
@@ -135,6 +135,18 @@ impl YbEngine {
         table.key = key;
         table.tablets = tablets;
         table.packing = std::rc::Rc::new(Packing::of(table));
+        for columns in &t.unique {
+            let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
+            let name = choose_relation_name(&t.name, &names, "key", |n| self.catalog.name_taken(n));
+            self.create_index(&CreateIndex {
+                name: Some(name),
+                table: t.name.clone(),
+                columns: columns.clone(),
+                include: Vec::new(),
+                unique: true,
+                if_not_exists: false,
+            })?;
+        }
         Ok(Outcome::tag("CREATE TABLE"))
     }
 
@@ -143,7 +155,7 @@ impl YbEngine {
         let cols: Vec<String> = i.columns.iter().map(|c| c.name.clone()).collect();
         let name = match &i.name {
             Some(n) => n.clone(),
-            None => format!("{}_{}_idx", i.table, cols.join("_")),
+            None => choose_relation_name(&i.table, &cols, "idx", |n| self.catalog.name_taken(n)),
         };
         if self.catalog.name_taken(&name) {
             if i.if_not_exists {
@@ -193,10 +205,9 @@ impl YbEngine {
     /// Writes the index entries of the rows already in the table.
     fn backfill(&mut self, index: usize) -> Result<(), SqlError> {
         let table = self.catalog.index(index).table;
-        let q = crate::sql::ast::Select::empty();
-        let rows = self.scan_for_change(table, q.filter.as_ref())?;
-        for (_, row) in rows {
-            let base = self.base_key(table, &row)?;
+        // Each row with its document key: its primary key, or the ybctid it
+        // was given (which can't be derived from the row again).
+        for (base, row) in self.rows_for_change(table, None)? {
             self.write_index_entry(index, &row, &base, false)?;
         }
         Ok(())

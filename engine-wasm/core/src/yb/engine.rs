@@ -230,8 +230,14 @@ impl YbEngine {
             Statement::Explain { options, statement } => {
                 crate::exec::explain::explain(self, options, statement)
             }
-            Statement::Vacuum { .. } => Ok(Outcome::tag("VACUUM")
-                .notice("YugabyteDB needs no VACUUM: old versions go at compaction")),
+            Statement::Vacuum { table } => {
+                // Nothing to do, but a table that does not exist is still an error.
+                if let Some(t) = table {
+                    self.catalog.table_id(t)?;
+                }
+                Ok(Outcome::tag("VACUUM")
+                    .notice("YugabyteDB needs no VACUUM: old versions go at compaction"))
+            }
             Statement::Set { name, value } => self.change_settings(SettingChange::Set(name, value)),
             Statement::Reset { name } => {
                 self.change_settings(SettingChange::Reset(name.as_deref()))

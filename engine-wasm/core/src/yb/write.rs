@@ -13,11 +13,12 @@ use super::doc_key::{push_hybrid_time, push_suffix, COLUMN, LIVENESS};
 use super::engine::{add_reads, rel_entry, tablet_entry, BufferPair, WriteBuffers, YbEngine};
 use super::network::read_time_us;
 use super::row::{live_row, LIVENESS_VALUE, TOMBSTONE};
+use crate::exec::row::{check as check_row, check_constant, complete, TableShape};
 use crate::exec::{Executor, QueryEngine, Row};
 use crate::scenario::Outcome;
 use crate::sql::ast::{Expr, Select};
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::sql::eval::{bind, coerce, eval};
+use crate::sql::eval::{bind, coerce, eval, Bound as BoundExpr};
 use crate::value::Value;
 
 /// An entry to write: subkey (empty for a packed row) and value.
@@ -241,7 +242,11 @@ impl YbEngine {
             )));
         }
         let txn = self.transactional(table);
-        self.put_row(table, tablet, doc, row, txn, packed)?;
+        let write = RowWrite {
+            txn,
+            replacing: false,
+        };
+        self.put_row(table, tablet, doc, row, write, packed)?;
         for k in 0..self.catalog.table(table).indexes.len() {
             let i = self.catalog.table(table).indexes[k];
             self.write_index_entry(i, row, doc, txn)?;
@@ -250,17 +255,20 @@ impl YbEngine {
     }
 
     /// Writes a row's entries: one packed value (built in `packed`), or a
-    /// liveness entry and one per column.
+    /// liveness entry and one per column. A new row leaves its NULL columns
+    /// out; a `replacing` write (UPDATE) gives each a tombstone, or the
+    /// column's older value would still be read.
     fn put_row(
         &mut self,
         table: usize,
         tablet: usize,
         doc: &[u8],
         row: &[Value],
-        txn: bool,
+        write: RowWrite,
         packed: &mut Vec<u8>,
     ) -> Result<(), SqlError> {
         let packing = &self.catalog.table(table).packing;
+        let txn = write.txn;
         if self.write_settings.packed_rows {
             packing.pack_into(row, packed)?;
             return self.put_doc(tablet, doc, &[(&[], packed)], txn);
@@ -269,6 +277,8 @@ impl YbEngine {
         for (c, v) in packing.columns_of(row) {
             if !v.is_null() {
                 owned.push((vec![COLUMN, c as u8], packing.column_value(c, v)?));
+            } else if write.replacing {
+                owned.push((vec![COLUMN, c as u8], vec![TOMBSTONE]));
             }
         }
         let entries: Vec<Entry> = owned.iter().map(|(k, v)| (&k[..], &v[..])).collect();
@@ -345,10 +355,17 @@ impl YbEngine {
     ) -> Result<Outcome, SqlError> {
         let id = self.catalog.table_id(table)?;
         let targets = super::row::targets(self.catalog.table(id), columns)?;
+        let columns = self.catalog.table(id).columns.clone();
+        let defaults = self.column_defaults(&columns)?;
         let mut count = 0u64;
         self.produce(source, &mut |engine, values| {
             let t = engine.catalog.table_mut(id);
-            let row = crate::exec::row::complete(&t.types, &mut t.sequences, &targets, values)?;
+            let shape = TableShape {
+                name: &t.name,
+                columns: &t.columns,
+                types: &t.types,
+            };
+            let row = complete(shape, &mut t.sequences, &defaults, &targets, values)?;
             engine.insert_row(id, &row)?;
             count += 1;
             Ok(())
@@ -368,6 +385,11 @@ impl YbEngine {
             .iter()
             .map(|(c, e)| Ok((scope.resolve(None, c)?, bind(e, &scope)?)))
             .collect::<Result<Vec<_>, SqlError>>()?;
+        for (c, e) in &sets {
+            if let BoundExpr::Lit(v) = e {
+                check_constant(self.catalog.table(id).shape(), *c, v)?;
+            }
+        }
         let targets = self.rows_for_change(id, filter)?;
         let txn = self.transactional(id);
         for (base, old) in &targets {
@@ -376,17 +398,23 @@ impl YbEngine {
                 let v = eval(e, old, &mut self.env())?;
                 row[*c] = coerce(v, self.catalog.table(id).types[*c])?;
             }
+            check_row(self.catalog.table(id).shape(), &row)?;
             let key_changed =
                 self.catalog.table(id).key.is_some() && self.base_key(id, &row)? != *base;
             if key_changed {
-                return Err(SqlError::new(
-                    ErrorKind::Unsupported,
-                    "updating a primary key column is not supported",
-                ));
+                // A new primary key is a new document: YugabyteDB deletes the
+                // row and inserts it under its new key (checking that key).
+                self.delete_row(id, base, old)?;
+                self.insert_row(id, &Row::from_vec(row))?;
+                continue;
             }
             let tablet = self.catalog.table(id).tablets.for_key(base);
             self.probe(tablet, base, WriteKind::Upsert);
-            self.put_row(id, tablet, base, &row, txn, &mut Vec::new())?;
+            let write = RowWrite {
+                txn,
+                replacing: true,
+            };
+            self.put_row(id, tablet, base, &row, write, &mut Vec::new())?;
             for i in self.catalog.table(id).indexes.clone() {
                 let (old_tablet, old_doc) = self.index_doc(i, old, base)?;
                 let (_, new_doc) = self.index_doc(i, &row, base)?;
@@ -408,14 +436,28 @@ impl YbEngine {
         let id = self.catalog.table_id(table)?;
         let targets = self.rows_for_change(id, filter)?;
         for (base, row) in &targets {
-            let tablet = self.catalog.table(id).tablets.for_key(base);
-            self.tombstone(tablet, base)?;
-            for i in self.catalog.table(id).indexes.clone() {
-                let (t, doc) = self.index_doc(i, row, base)?;
-                self.tombstone(t, &doc)?;
-            }
+            self.delete_row(id, base, row)?;
         }
         let n = targets.len() as u64;
         Ok(Outcome::tag(format!("DELETE {n}")).with_count(n))
     }
+
+    /// Tombstones for a row's document and each of its index entries.
+    fn delete_row(&mut self, id: usize, base: &[u8], row: &[Value]) -> Result<(), SqlError> {
+        let tablet = self.catalog.table(id).tablets.for_key(base);
+        self.tombstone(tablet, base)?;
+        for i in self.catalog.table(id).indexes.clone() {
+            let (t, doc) = self.index_doc(i, row, base)?;
+            self.tombstone(t, &doc)?;
+        }
+        Ok(())
+    }
+}
+
+/// How a row is written: in a transaction (intents first), and whether it
+/// replaces an existing row's columns.
+#[derive(Debug, Clone, Copy)]
+struct RowWrite {
+    txn: bool,
+    replacing: bool,
 }

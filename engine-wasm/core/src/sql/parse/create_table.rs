@@ -1,0 +1,103 @@
+//! CREATE TABLE: columns with their constraints, the primary key, UNIQUE.
+//!
+//! PostgreSQL's column constraints are honoured (NOT NULL, DEFAULT, UNIQUE,
+//! PRIMARY KEY, `varchar(n)`'s length); any other constraint is refused by
+//! name rather than silently dropped, since a table that accepts what
+//! PostgreSQL would refuse would teach wrong answers.
+
+use super::{convert_type, key_columns, unsupported};
+use crate::sql::ast::{ColumnDef, CreateTable, Expr, Func, KeyColumn, Order};
+use crate::sql::convert::{convert_expr, ident_name, object_name};
+use crate::sql::error::SqlError;
+use sqlparser::ast as sp;
+
+pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, SqlError> {
+    if t.query.is_some() {
+        return Err(unsupported("CREATE TABLE … AS"));
+    }
+    let mut columns = Vec::new();
+    let mut primary_key = None;
+    let mut unique = Vec::new();
+    for c in &t.columns {
+        let (ty, serial) = convert_type(&c.data_type)?;
+        let name = ident_name(&c.name);
+        let mut def = ColumnDef::plain(name.clone(), ty);
+        def.serial = serial;
+        def.not_null = serial;
+        def.max_chars = varchar_length(&c.data_type)?;
+        let one = || {
+            vec![KeyColumn {
+                name: name.clone(),
+                order: Order::Asc,
+                hash: true,
+            }]
+        };
+        for opt in &c.options {
+            match &opt.option {
+                sp::ColumnOption::PrimaryKey(_) => primary_key = Some(one()),
+                sp::ColumnOption::Unique(_) => unique.push(one()),
+                sp::ColumnOption::NotNull => def.not_null = true,
+                sp::ColumnOption::Null => {}
+                sp::ColumnOption::Default(e) => def.default = Some(default_expr(e)?),
+                other => return Err(unsupported(format!("the column constraint {other}"))),
+            }
+        }
+        columns.push(def);
+    }
+    for c in &t.constraints {
+        match c {
+            sp::TableConstraint::PrimaryKey(pk) => primary_key = Some(key_columns(&pk.columns)?),
+            sp::TableConstraint::Unique(u) => unique.push(key_columns(&u.columns)?),
+            other => return Err(unsupported(format!("the table constraint {other}"))),
+        }
+    }
+    // A primary key's columns are NOT NULL.
+    for k in primary_key.iter().flatten() {
+        if let Some(c) = columns.iter_mut().find(|c| c.name == k.name) {
+            c.not_null = true;
+        }
+    }
+    Ok(CreateTable {
+        name: object_name(&t.name),
+        columns,
+        primary_key,
+        unique,
+        split_into: None,
+        if_not_exists: t.if_not_exists,
+    })
+}
+
+/// `varchar(n)` / `character varying(n)`: n.
+fn varchar_length(t: &sp::DataType) -> Result<Option<u32>, SqlError> {
+    use sp::DataType as D;
+    match t {
+        D::Varchar(Some(len)) | D::CharacterVarying(Some(len)) => match len {
+            sp::CharacterLength::IntegerLength { length, .. } if *length >= 1 => {
+                Ok(Some(u32::try_from(*length).unwrap_or(u32::MAX)))
+            }
+            _ => Err(unsupported(format!("the type {t}"))),
+        },
+        _ => Ok(None),
+    }
+}
+
+/// A DEFAULT IndexLab can evaluate once per statement: a constant, or now().
+fn default_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
+    let expr = convert_expr(e)?;
+    if is_constant(&expr) {
+        Ok(expr)
+    } else {
+        Err(unsupported(format!(
+            "DEFAULT {e} (only constants and now() are)"
+        )))
+    }
+}
+
+fn is_constant(e: &Expr) -> bool {
+    match e {
+        Expr::Literal(_) | Expr::Call(Func::Now) => true,
+        Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => is_constant(expr),
+        Expr::Binary { left, right, .. } => is_constant(left) && is_constant(right),
+        _ => false,
+    }
+}
