@@ -12,6 +12,13 @@ const steps = [
   ['rustfmt', 'cargo', ['fmt', '--all', ...cargo, '--', '--check']],
   ['clippy', 'cargo', ['clippy', '--workspace', '--all-targets', ...cargo, '--', '-D', 'warnings']],
   ['cargo test', 'cargo', ['test', '--workspace', ...cargo]],
+  // 1 000 generated scripts on a throwaway PostgreSQL and on both profiles
+  // (`npm run difftest -- --n 100000` for a long run).
+  [
+    'differential (PostgreSQL)',
+    'cargo',
+    ['run', '--quiet', ...cargo, '-p', 'indexlab-difftest', '--bin', 'difftest', '--', '--n', '1000'],
+  ],
   ['typescript', 'npx', ['tsc', '-p', 'web/tsconfig.json', '--noEmit']],
   ['eslint', 'npx', ['eslint', '-c', 'web/eslint.config.js', '--max-warnings', '0', 'web', 'tests']],
   ['vitest', 'npx', ['vitest', 'run', '--config', 'web/vite.config.ts']],

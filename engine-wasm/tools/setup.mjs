@@ -5,10 +5,13 @@
 //   --wasm     Rust target wasm32-unknown-unknown, wasm-bindgen-cli at exactly the
 //              version Cargo.lock pins, then the wasm build into web/src/wasm-pkg/
 //   --browser  a Chromium for Playwright (Debian's package when run as root)
+//   --postgres PostgreSQL's server programs for the differential tests (Debian's
+//              package when run as root); the tests start their own throwaway
+//              server, so no service is started or configured here
 //
 // Plain Node, no npm packages: it runs before `npm ci` has.
 import { execFileSync, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync, statSync, mkdirSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync, statSync, mkdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { findChromium } from '../../tests/e2e/chromium.mjs';
@@ -136,6 +139,43 @@ function ensureBrowser() {
   if (!findChromium()) fail('apt-get installed chromium but no binary was found');
 }
 
+// The differential tests run initdb and postgres themselves (engine-wasm/difftest
+// finds them the same way: $INDEXLAB_PG_BIN, Debian's /usr/lib/postgresql/N/bin,
+// or the PATH).
+function findPostgres() {
+  const dirs = [];
+  if (process.env.INDEXLAB_PG_BIN) dirs.push(process.env.INDEXLAB_PG_BIN);
+  const debian = '/usr/lib/postgresql';
+  if (existsSync(debian)) {
+    for (const v of readdirSync(debian).sort((a, b) => Number(b) - Number(a))) {
+      dirs.push(join(debian, v, 'bin'));
+    }
+  }
+  dirs.push(...(process.env.PATH ?? '').split(':'));
+  return dirs.find((d) => d && existsSync(join(d, 'initdb')) && existsSync(join(d, 'postgres')));
+}
+
+function ensurePostgres() {
+  const found = findPostgres();
+  if (found) {
+    log(`postgresql: ${found}`);
+    return;
+  }
+  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
+  if (!isRoot) {
+    fail(
+      "PostgreSQL's server programs (initdb, postgres) were not found. Install them " +
+        '(Debian/Ubuntu: `sudo apt-get install postgresql`) or point INDEXLAB_PG_BIN at their folder.',
+    );
+  }
+  log("postgresql: installing Debian's package (apt-get)");
+  run('apt-get', ['update', '-qq']);
+  run('apt-get', ['install', '-y', '-qq', 'postgresql'], {
+    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+  });
+  if (!findPostgres()) fail('apt-get installed postgresql but no initdb was found');
+}
+
 ensureNpmPackages();
 if (args.has('--wasm')) {
   ensureCargo();
@@ -144,3 +184,4 @@ if (args.has('--wasm')) {
   buildWasm();
 }
 if (args.has('--browser')) ensureBrowser();
+if (args.has('--postgres')) ensurePostgres();

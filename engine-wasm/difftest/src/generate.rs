@@ -39,6 +39,9 @@ impl Default for Options {
 pub fn script(seed: u64, options: Options) -> Script {
     let mut g = Gen::new(seed);
     let mut items = Vec::new();
+    if g.chance(40) {
+        items.push(engine_setting(&mut g));
+    }
     let mut schema = Schema::default();
     let tables = 1 + g.below(3) as usize;
     for i in 0..tables {
@@ -84,7 +87,35 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
         47..=55 if schema.tables.len() > 1 => query::join(g, schema, t),
         56..=60 => query::cte(g, schema, t),
         61..=62 => query::constant(g),
+        63..=64 => query::arithmetic(g, schema, t),
         _ => query::select(g, schema, t),
+    }
+}
+
+/// Settings that change how the engines store and read rows but never what a
+/// query returns: each run must still give PostgreSQL's answers. Only IndexLab
+/// runs them (PostgreSQL has no such settings).
+const ENGINE_SETTINGS: &[&str] = &[
+    "set yb_enable_packed_row = false",
+    "set write_buffer_size = '4kB'",
+    "set block_size = '512'",
+    "set yb_fetch_row_limit = 2",
+    "set ysql_request_limit = 1",
+    "set yb_bnl_batch_size = 3",
+    "set num_tablets = 3",
+    "set tablet_servers = 1",
+    "set block_cache_size = 0",
+    "set shared_buffers = '128kB'",
+    "set page_size = '1kB'",
+    "set leaf_fillfactor = 10",
+    "set heap_fillfactor = 10",
+];
+
+fn engine_setting(g: &mut Gen) -> Item {
+    Item {
+        indexlab: g.pick(ENGINE_SETTINGS).to_string(),
+        postgres: None,
+        check: Check::Statement,
     }
 }
 

@@ -5,13 +5,17 @@
 //! IndexLab's profiles, and reports every divergence, minimized and written to
 //! DIR as a sqllogictest file. Without `--pg` it starts a throwaway server.
 //! Exits 1 when anything diverged.
+//!
+//! `--record FILE.sql` instead runs one hand-written script on PostgreSQL and
+//! prints it as a recorded case (sqllogictest, PostgreSQL's results expected),
+//! with the script's leading `--` comment as the case's header.
 
 use indexlab_difftest::compare::{first_divergence, Kind};
 use indexlab_difftest::generate::{script, Options};
 use indexlab_difftest::indexlab::{self, Profile};
 use indexlab_difftest::minimize::minimize;
 use indexlab_difftest::postgres::{Server, Session};
-use indexlab_difftest::record::{header, to_slt};
+use indexlab_difftest::record::{header, to_slt, to_slt_checking};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 use std::process::ExitCode;
@@ -24,6 +28,7 @@ struct Args {
     pg: Option<String>,
     options: Options,
     minimize: bool,
+    record: Option<PathBuf>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -38,6 +43,7 @@ fn parse_args() -> Result<Args, String> {
         pg: None,
         options: Options::default(),
         minimize: true,
+        record: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -58,6 +64,7 @@ fn parse_args() -> Result<Args, String> {
             "--out" => args.out = PathBuf::from(value()?),
             "--pg" => args.pg = Some(value()?),
             "--no-minimize" => args.minimize = false,
+            "--record" => args.record = Some(PathBuf::from(value()?)),
             other => {
                 return Err(format!(
                     "unknown option '{other}' (see the comment at the top of difftest/src/main.rs)"
@@ -100,6 +107,9 @@ fn run(args: &Args) -> Result<bool, String> {
         .clone()
         .unwrap_or_else(|| server.as_ref().unwrap().params());
     let mut pg = Session::connect(&params)?;
+    if let Some(file) = &args.record {
+        return record(&mut pg, file);
+    }
     let mut counts: BTreeMap<(Profile, Kind), u64> = BTreeMap::new();
     let (mut statements, mut passed, mut failed) = (0u64, 0u64, 0u64);
     for seed in args.seed..args.seed + args.n {
@@ -132,6 +142,27 @@ fn run(args: &Args) -> Result<bool, String> {
     }
     println!("{passed} passed, {failed} failed");
     Ok(failed == 0)
+}
+
+/// Prints a hand-written script as a recorded case with PostgreSQL's results.
+fn record(pg: &mut Session, file: &std::path::Path) -> Result<bool, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let script = indexlab_difftest::script::Script::from_text(&text)?;
+    let header: Vec<&str> = text
+        .lines()
+        .take_while(|l| l.starts_with("--"))
+        .map(|l| l.trim_start_matches('-').trim())
+        .collect();
+    let expected = pg.run(&script)?;
+    let indexlab: Vec<_> = Profile::BOTH
+        .iter()
+        .map(|p| indexlab::run(&script, *p))
+        .collect();
+    print!(
+        "{}",
+        to_slt_checking(&script, &expected, &header.join("\n"), &indexlab)
+    );
+    Ok(true)
 }
 
 /// Prints a divergence, minimized, and writes it as a sqllogictest file.

@@ -75,10 +75,10 @@ impl Session {
                         count: 0,
                     }
                 }
-                M::CommandComplete(n) => {
-                    if !matches!(outcome, Outcome::Rows { .. }) && is_dml(sql) {
-                        outcome = Outcome::Count(n);
-                    }
+                M::CommandComplete(n)
+                    if !matches!(outcome, Outcome::Rows { .. }) && is_dml(sql) =>
+                {
+                    outcome = Outcome::Count(n);
                 }
                 _ => {}
             }
@@ -93,12 +93,38 @@ impl Session {
 
     /// Drops and re-creates the schema the scripts run in, and resets settings.
     fn fresh_schema(&mut self) -> Result<(), String> {
+        self.enter_fresh_schema("difftest")
+    }
+
+    /// Resets settings, (re)creates schema `name` and makes it the only one
+    /// unqualified names resolve in, so a script's tables touch nothing else.
+    pub fn enter_fresh_schema(&mut self, name: &str) -> Result<(), String> {
         self.client
-            .batch_execute(
-                "RESET ALL; DROP SCHEMA IF EXISTS difftest CASCADE; CREATE SCHEMA difftest; \
-                 SET search_path = difftest",
-            )
-            .map_err(|e| format!("cannot reset the test schema: {e}"))
+            .batch_execute(&format!(
+                "RESET ALL; DROP SCHEMA IF EXISTS {name} CASCADE; CREATE SCHEMA {name}; \
+                 SET search_path = {name}"
+            ))
+            .map_err(|e| format!("cannot make the schema {name}: {e}"))
+    }
+
+    /// Drops schema `name` and everything in it.
+    pub fn drop_schema(&mut self, name: &str) -> Result<(), String> {
+        self.client
+            .batch_execute(&format!(
+                "RESET search_path; DROP SCHEMA IF EXISTS {name} CASCADE"
+            ))
+            .map_err(|e| format!("cannot drop the schema {name}: {e}"))
+    }
+
+    /// The server's version and `shared_buffers`, as SHOW prints them.
+    pub fn show(&mut self, setting: &str) -> Result<String, String> {
+        match self.statement(&format!("SHOW {setting}")) {
+            Outcome::Rows { rows, .. } => Ok(rows
+                .first()
+                .and_then(|r| r.first().cloned().flatten())
+                .unwrap_or_default()),
+            other => Err(other.describe()),
+        }
     }
 }
 

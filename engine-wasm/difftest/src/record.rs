@@ -14,7 +14,19 @@ use std::fmt::Write;
 
 /// The sqllogictest text of a script, with PostgreSQL's outcomes as the
 /// expected results (`postgres` has one outcome per item, up to the first error).
+/// An error whose message IndexLab words exactly as PostgreSQL does (for
+/// every outcome in `indexlab`) is expected with that message.
 pub fn to_slt(script: &Script, postgres: &[Outcome], header: &str) -> String {
+    to_slt_checking(script, postgres, header, &[])
+}
+
+/// [`to_slt`], with IndexLab's outcomes of each profile to match messages against.
+pub fn to_slt_checking(
+    script: &Script,
+    postgres: &[Outcome],
+    header: &str,
+    indexlab: &[Vec<Outcome>],
+) -> String {
     let mut out = String::new();
     for line in header.lines() {
         let _ = writeln!(out, "# {line}");
@@ -27,8 +39,22 @@ pub fn to_slt(script: &Script, postgres: &[Outcome], header: &str) -> String {
         }
         match outcome {
             Outcome::Error(message) => {
-                let _ = writeln!(out, "# PostgreSQL: ERROR:  {message}");
-                let _ = writeln!(out, "statement error\n{}", item.indexlab);
+                let index = out_index(script, item);
+                let same = !indexlab.is_empty()
+                    && indexlab
+                        .iter()
+                        .all(|o| o.get(index) == Some(&Outcome::Error(message.clone())));
+                if same {
+                    let _ = writeln!(
+                        out,
+                        "statement error {}\n{}",
+                        regex_escape(message),
+                        item.indexlab
+                    );
+                } else {
+                    let _ = writeln!(out, "# PostgreSQL: ERROR:  {message}");
+                    let _ = writeln!(out, "statement error\n{}", item.indexlab);
+                }
             }
             Outcome::Rows { rows, .. } => {
                 let width = rows.first().map_or(1, Vec::len);
@@ -54,6 +80,26 @@ pub fn to_slt(script: &Script, postgres: &[Outcome], header: &str) -> String {
                 let _ = writeln!(out, "statement ok\n{}", item.indexlab);
             }
         }
+    }
+    out
+}
+
+fn out_index(script: &Script, item: &crate::script::Item) -> usize {
+    script
+        .items
+        .iter()
+        .position(|i| std::ptr::eq(i, item))
+        .unwrap_or(usize::MAX)
+}
+
+/// A message as a regular expression that matches exactly it.
+fn regex_escape(message: &str) -> String {
+    let mut out = String::new();
+    for ch in message.chars() {
+        if "\\.+*?()|[]{}^$".contains(ch) {
+            out.push('\\');
+        }
+        out.push(ch);
     }
     out
 }

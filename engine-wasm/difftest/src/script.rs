@@ -74,3 +74,39 @@ impl Script {
         out
     }
 }
+
+impl Script {
+    /// A hand-written script (psql-like, as IndexLab reads it) as items: each
+    /// statement compared in order when it has a top-level ORDER BY, else as
+    /// a multiset; backslash commands are IndexLab's alone.
+    pub fn from_text(text: &str) -> Result<Script, String> {
+        use indexlab_engine::sql::script::{split_script, MetaCommand, ScriptItem};
+        let items =
+            split_script(text).map_err(|e| format!("{}:{}: {}", e.line, e.column, e.message))?;
+        let mut out = Vec::new();
+        for item in items {
+            match item {
+                ScriptItem::Statement(s) => {
+                    let lower = s.sql.to_ascii_lowercase();
+                    let is_query = lower.starts_with("select") || lower.starts_with("with");
+                    let check = match (is_query, lower.contains(" order by ")) {
+                        (false, _) => Check::Statement,
+                        (true, true) => Check::Ordered,
+                        (true, false) => Check::Unordered,
+                    };
+                    // `\watch c=N` runs it N times, each a statement of the report.
+                    for _ in 0..s.runs {
+                        out.push(Item::same(s.sql.clone(), check));
+                    }
+                }
+                ScriptItem::Meta(m) => out.push(Item::meta(match m.command {
+                    MetaCommand::Flush(t) => format!("\\flush {}", t.unwrap_or_default()),
+                    MetaCommand::Compact(t) => format!("\\compact {}", t.unwrap_or_default()),
+                    MetaCommand::Checkpoint => "\\checkpoint".to_string(),
+                    MetaCommand::Echo(t) => format!("\\echo {t}"),
+                })),
+            }
+        }
+        Ok(Script { items: out })
+    }
+}

@@ -78,6 +78,22 @@ pub(crate) fn cte(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     )
 }
 
+/// `SELECT id, a * k FROM t WHERE …`: integer arithmetic, which overflows
+/// int4 (an error in PostgreSQL) when k is large.
+pub(crate) fn arithmetic(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let table = &schema.tables[t];
+    let op = *g.pick(&["+", "-", "*", "%", "/"]);
+    let k = *g.pick(&["2", "-3", "0", "100000", "1000000000"]);
+    let filter = condition(g, &table.columns, None, 1);
+    Item::same(
+        format!(
+            "select id, a {op} {k}, b - a from {} where {filter}",
+            table.name
+        ),
+        Check::Unordered,
+    )
+}
+
 /// `SELECT 1 [WHERE true|false]` and friends: a query without a table.
 pub(crate) fn constant(g: &mut Gen) -> Item {
     let filter = *g.pick(&[

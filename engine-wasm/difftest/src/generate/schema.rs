@@ -1,6 +1,6 @@
 //! The tables a script has made so far, and the statements that change them.
 
-use super::values::{condition, int_value, literal, Column, Type};
+use super::values::{condition, fresh_value, literal, value, Column, Type};
 use super::Gen;
 use crate::script::{Check, Item};
 
@@ -19,6 +19,10 @@ pub(crate) struct Table {
     pub primary_key: Option<Vec<(usize, &'static str)>>,
     /// The next id an insert uses, so most inserts do not collide.
     next_id: i64,
+    /// Columns of a unique index or constraint: an UPDATE sets them to a
+    /// constant, never to `col + k`, whose outcome depends on the order rows
+    /// are visited in (PostgreSQL checks uniqueness row by row).
+    unique_columns: Vec<usize>,
 }
 
 impl Table {
@@ -27,8 +31,14 @@ impl Table {
             Column::new("id", Type::Int),
             Column::new("a", Type::Int),
             Column::new("b", *g.pick(&[Type::Int, Type::BigInt])),
-            Column::new("c", Type::Text),
+            Column::new(
+                "c",
+                *g.pick(&[Type::Text, Type::Text, Type::Text, Type::Varchar(2)]),
+            ),
         ];
+        for c in columns.iter_mut().skip(1) {
+            c.constraints(g);
+        }
         if g.chance(20) {
             columns.truncate(3);
         }
@@ -38,11 +48,18 @@ impl Table {
             3..=7 => Some(vec![(0, *g.pick(&orders))]),
             _ => Some(vec![(0, *g.pick(&orders)), (1, *g.pick(&orders))]),
         };
+        let unique_columns = columns
+            .iter()
+            .enumerate()
+            .filter(|(_, c)| c.unique)
+            .map(|(i, _)| i)
+            .collect();
         Table {
             name,
             columns,
             primary_key,
             next_id: g.range(-3, 5),
+            unique_columns,
         }
     }
 
@@ -53,7 +70,7 @@ impl Table {
             let mut parts: Vec<String> = self
                 .columns
                 .iter()
-                .map(|c| format!("{} {}", c.name, c.ty.sql()))
+                .map(|c| format!("{} {}{}", c.name, c.ty.sql(), c.constraint_sql()))
                 .collect();
             if let Some(pk) = &self.primary_key {
                 let cols: Vec<String> = pk
@@ -94,10 +111,17 @@ impl Table {
             self.next_id += g.range(1, 3);
             return self.next_id.to_string();
         }
-        if self.is_key(col) && g.chance(97) {
-            return int_value(g).to_string();
+        let column = &self.columns[col];
+        // Constraints are violated now and then, not in most scripts: a
+        // violation ends the script (on both sides), and with it the test.
+        if self.unique_columns.contains(&col) && g.chance(97) {
+            self.next_id += 1;
+            return fresh_value(column.ty, self.next_id);
         }
-        literal(g, self.columns[col].ty)
+        if (self.is_key(col) || column.not_null) && g.chance(97) {
+            return value(g, column.ty);
+        }
+        literal(g, column.ty)
     }
 }
 
@@ -131,6 +155,10 @@ impl Schema {
             .map(|c| format!("{}{}", table.columns[*c].name, g.pick(&order)))
             .collect();
         let unique = if g.chance(25) { "unique " } else { "" };
+        if !unique.is_empty() {
+            self.tables[t].unique_columns.extend(&cols);
+        }
+        let table = &self.tables[t];
         let name = format!("{}_{}", table.name, self.index_names.len());
         // An unnamed index gets PostgreSQL's generated name (t_a_idx, t_a_idx1…).
         let named = if g.chance(70) {
@@ -196,7 +224,7 @@ impl Schema {
             .enumerate()
             .map(|(i, c)| match (i, c.ty) {
                 (0, _) => "g".to_string(),
-                (_, Type::Text) => literal(g, Type::Text),
+                (_, ty) if ty.is_text() => literal(g, ty),
                 _ => format!("g % {}", g.range(2, 9)),
             })
             .collect();
@@ -215,14 +243,16 @@ impl Schema {
         let table = &mut self.tables[t];
         let col = g.below(table.columns.len() as u64) as usize;
         let column = &table.columns[col];
-        let value = if col == 0 {
+        let value = if table.unique_columns.contains(&col) && col != 0 {
+            literal(g, column.ty)
+        } else if col == 0 {
             // Moving keys far away keeps most key updates from colliding.
             let shift = 1000 * g.range(1, 9);
             table.next_id += shift;
             format!("id + {shift}")
         } else {
-            match (column.ty, g.below(3)) {
-                (Type::Text, _) | (_, 0) => literal(g, column.ty),
+            match (column.ty.is_text(), g.below(3)) {
+                (true, _) | (_, 0) => literal(g, column.ty),
                 (_, 1) => format!("{} + {}", column.name, g.range(-2, 3)),
                 _ => format!("{} * 2", table.columns[1].name),
             }

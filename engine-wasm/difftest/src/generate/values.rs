@@ -7,15 +7,22 @@ pub(crate) enum Type {
     Int,
     BigInt,
     Text,
+    /// `varchar(n)`: longer texts are an error.
+    Varchar(u32),
 }
 
 impl Type {
-    pub fn sql(self) -> &'static str {
+    pub fn sql(self) -> String {
         match self {
-            Type::Int => "int",
-            Type::BigInt => "bigint",
-            Type::Text => "text",
+            Type::Int => "int".into(),
+            Type::BigInt => "bigint".into(),
+            Type::Text => "text".into(),
+            Type::Varchar(n) => format!("varchar({n})"),
         }
+    }
+
+    pub fn is_text(self) -> bool {
+        matches!(self, Type::Text | Type::Varchar(_))
     }
 }
 
@@ -23,11 +30,44 @@ impl Type {
 pub(crate) struct Column {
     pub name: &'static str,
     pub ty: Type,
+    pub not_null: bool,
+    pub unique: bool,
+    pub default: Option<String>,
 }
 
 impl Column {
     pub fn new(name: &'static str, ty: Type) -> Column {
-        Column { name, ty }
+        Column {
+            name,
+            ty,
+            not_null: false,
+            unique: false,
+            default: None,
+        }
+    }
+
+    /// Now and then NOT NULL, UNIQUE or a DEFAULT.
+    pub fn constraints(&mut self, g: &mut Gen) {
+        self.not_null = g.chance(8);
+        self.unique = g.chance(6);
+        if g.chance(15) {
+            self.default = Some(value(g, self.ty));
+        }
+    }
+
+    /// The constraints as CREATE TABLE writes them after the type.
+    pub fn constraint_sql(&self) -> String {
+        let mut out = String::new();
+        if self.not_null {
+            out.push_str(" not null");
+        }
+        if self.unique {
+            out.push_str(" unique");
+        }
+        if let Some(d) = &self.default {
+            out.push_str(&format!(" default {d}"));
+        }
+        out
     }
 }
 
@@ -45,17 +85,27 @@ pub(crate) fn literal(g: &mut Gen, ty: Type) -> String {
     if g.chance(10) {
         return "null".into();
     }
+    value(g, ty)
+}
+
+/// A literal that is not NULL (a text that fits a `varchar(n)` but now and then).
+pub(crate) fn value(g: &mut Gen, ty: Type) -> String {
     match ty {
-        Type::Int | Type::BigInt => int_value(g).to_string(),
-        Type::Text => format!("'{}'", g.pick(TEXTS)),
+        Type::Varchar(n) if g.chance(95) => {
+            let fits: Vec<&&str> = TEXTS.iter().filter(|t| t.len() <= n as usize).collect();
+            format!("'{}'", g.pick(&fits))
+        }
+        _ if ty.is_text() => format!("'{}'", g.pick(TEXTS)),
+        _ => int_value(g).to_string(),
     }
 }
 
-/// A literal that is not NULL.
-fn value(g: &mut Gen, ty: Type) -> String {
+/// A value no other row has (for a UNIQUE column), from a counter.
+pub(crate) fn fresh_value(ty: Type, n: i64) -> String {
     match ty {
-        Type::Int | Type::BigInt => int_value(g).to_string(),
-        Type::Text => format!("'{}'", g.pick(TEXTS)),
+        Type::Varchar(w) if w < 4 => format!("'{}'", 10 + n.rem_euclid(90)),
+        _ if ty.is_text() => format!("'u{n}'"),
+        _ => (100 + n).to_string(),
     }
 }
 
