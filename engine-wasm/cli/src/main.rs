@@ -1,5 +1,6 @@
 //! `indexlab-cli`: runs IndexLab scenario files natively (see DESIGN §3).
 
+mod compare_pg;
 mod text;
 
 use clap::Parser;
@@ -32,6 +33,20 @@ struct Args {
     /// --sweep yb_bnl_batch_size=1,10,100,1000.
     #[arg(long, value_name = "NAME=V1,V2,…", value_parser = indexlab_engine::sweep::parse_sweep)]
     sweep: Option<(String, Vec<String>)>,
+
+    /// Print what the web page's player receives (report and trace, as JSON),
+    /// exactly as the wasm build returns it: the same scenario gives the same
+    /// bytes natively and in wasm (`npm run identical` checks it).
+    #[arg(long, conflicts_with_all = ["json", "sweep"])]
+    traced: bool,
+
+    /// Run the script on your own PostgreSQL too (a URL such as
+    /// postgresql://user@localhost/db, or a libpq key=value string) and print,
+    /// per statement, whether the results agree and each EXPLAIN's
+    /// `Buffers: shared hit/read` beside IndexLab's pg profile's, with the ratio.
+    /// The script runs in a schema of its own, dropped at the end.
+    #[arg(long, value_name = "URL")]
+    compare_pg: Option<String>,
 
     /// Print the engine's self-test fingerprint (the web page shows the same line).
     #[arg(long)]
@@ -80,6 +95,42 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
+    if args.traced {
+        let profile = match args.profile {
+            Profile::Pg => "pg",
+            Profile::Yb => "yb",
+            Profile::Both => "both",
+        };
+        let traced = indexlab_engine::trace_json::run_traced_with(
+            script,
+            profile,
+            &args.settings,
+            &mut |_, _| {},
+        );
+        return match traced {
+            Some(v) => {
+                println!("{v}");
+                ExitCode::SUCCESS
+            }
+            None => ExitCode::from(2),
+        };
+    }
+    if let Some(url) = &args.compare_pg {
+        return match compare_pg::compare(script, url, &args.settings) {
+            Ok((text, agrees)) => {
+                print!("{text}");
+                if agrees {
+                    ExitCode::SUCCESS
+                } else {
+                    ExitCode::from(1)
+                }
+            }
+            Err(e) => {
+                eprintln!("indexlab-cli: --compare-pg: {e}");
+                ExitCode::from(2)
+            }
+        };
+    }
     if let Some((setting, values)) = &args.sweep {
         return run_sweep(script, &args, setting, values, &name);
     }
