@@ -100,6 +100,74 @@ fn format_timestamp(us: i64) -> String {
     s
 }
 
+/// A timestamptz literal as PostgreSQL reads the ISO forms
+/// (`2024-01-02`, `2024-01-02 03:04:05.25`, a `T` between, a zone `Z`, `+HH`,
+/// `-HH:MM`; no zone means the session's, which is UTC here) into
+/// microseconds since 2000-01-01 UTC. None for any other form.
+pub fn parse_timestamptz(text: &str) -> Option<i64> {
+    let t = text.trim();
+    if t.eq_ignore_ascii_case("epoch") {
+        return Some(-10_957 * 86_400_000_000);
+    }
+    let (date, rest) = t.split_at(t.find([' ', 'T']).unwrap_or(t.len()));
+    let mut ymd = date.splitn(3, '-');
+    let (y, m, d): (i64, u32, u32) = (
+        ymd.next()?.parse().ok()?,
+        ymd.next()?.parse().ok()?,
+        ymd.next()?.parse().ok()?,
+    );
+    if !(1..=12).contains(&m) || d < 1 || d > days_in_month(y, m) {
+        return None;
+    }
+    let rest = rest.trim_start_matches([' ', 'T']);
+    // The zone starts at the first sign or Z after the time.
+    let zone_at = rest.find(['+', '-', 'Z']).unwrap_or(rest.len());
+    let (time, zone) = rest.split_at(zone_at);
+    let mut us = 0i64;
+    if !time.trim().is_empty() {
+        let mut hms = time.trim().splitn(3, ':');
+        let h: i64 = hms.next()?.parse().ok()?;
+        let mi: i64 = hms.next()?.parse().ok()?;
+        let sec: f64 = hms.next().map_or(Some(0.0), |x| x.parse().ok())?;
+        if h > 24 || mi > 59 || !(0.0..61.0).contains(&sec) {
+            return None;
+        }
+        us = (h * 3600 + mi * 60) * 1_000_000 + (sec * 1e6).round() as i64;
+    }
+    let offset_us = match zone.trim() {
+        "" | "Z" => 0,
+        z => {
+            let sign = if z.starts_with('-') { -1 } else { 1 };
+            let mut hm = z[1..].splitn(2, ':');
+            let h: i64 = hm.next()?.parse().ok()?;
+            let mi: i64 = hm.next().map_or(Some(0), |x| x.parse().ok())?;
+            sign * (h * 3600 + mi * 60) * 1_000_000
+        }
+    };
+    let days = days_from_civil(y, m, d) - 10_957;
+    Some(days * 86_400_000_000 + us - offset_us)
+}
+
+fn days_in_month(y: i64, m: u32) -> u32 {
+    match m {
+        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
+        2 => 28,
+        4 | 6 | 9 | 11 => 30,
+        _ => 31,
+    }
+}
+
+/// Howard Hinnant's civil-to-days algorithm (days since 1970-01-01).
+fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
+    let y = if m <= 2 { y - 1 } else { y };
+    let era = y.div_euclid(400);
+    let yoe = y.rem_euclid(400);
+    let mp = i64::from((m + 9) % 12);
+    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
+    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
+    era * 146_097 + doe - 719_468
+}
+
 /// Howard Hinnant's days-to-civil algorithm (days since 1970-01-01).
 fn civil_from_days(z: i64) -> (i64, u32, u32) {
     let z = z + 719_468;
@@ -143,5 +211,49 @@ mod tests {
         assert_eq!(Value::Float(0.5).pg_text(), "0.5");
         assert_eq!(Value::Int(-3).pg_text(), "-3");
         assert_eq!(Value::Null.pg_text(), "");
+    }
+}
+
+#[cfg(test)]
+mod timestamp_literal_tests {
+    use super::{parse_timestamptz, Value};
+
+    fn round_trip(text: &str) -> Option<String> {
+        parse_timestamptz(text).map(|us| Value::Timestamp(us).pg_text())
+    }
+
+    #[test]
+    fn iso_literals_read_as_postgresql_reads_them() {
+        assert_eq!(
+            round_trip("2024-01-02").as_deref(),
+            Some("2024-01-02 00:00:00+00")
+        );
+        assert_eq!(
+            round_trip("2024-01-02 03:04:05+00").as_deref(),
+            Some("2024-01-02 03:04:05+00")
+        );
+        assert_eq!(
+            round_trip("2024-01-02T03:04:05.25Z").as_deref(),
+            Some("2024-01-02 03:04:05.25+00")
+        );
+        assert_eq!(
+            round_trip("2024-01-02 03:04:05-02:30").as_deref(),
+            Some("2024-01-02 05:34:05+00")
+        );
+        assert_eq!(
+            round_trip("2000-01-01 00:00:00"),
+            Some("2000-01-01 00:00:00+00".into())
+        );
+        assert_eq!(
+            round_trip("1999-12-31 23:59:59"),
+            Some("1999-12-31 23:59:59+00".into())
+        );
+        assert_eq!(
+            round_trip("2024-02-29").as_deref(),
+            Some("2024-02-29 00:00:00+00")
+        );
+        assert_eq!(round_trip("2023-02-29"), None);
+        assert_eq!(round_trip("yesterday"), None);
+        assert_eq!(round_trip("2024-13-01"), None);
     }
 }

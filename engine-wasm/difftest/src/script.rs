@@ -76,9 +76,10 @@ impl Script {
 }
 
 impl Script {
-    /// A hand-written script (psql-like, as IndexLab reads it) as items: each
-    /// statement compared in order when it has a top-level ORDER BY, else as
-    /// a multiset; backslash commands are IndexLab's alone.
+    /// A hand-written script (psql-like, as IndexLab reads it) as items: a
+    /// query compared in order when it has an ORDER BY, by its row count when
+    /// it has a LIMIT without one, else as a multiset; backslash commands are
+    /// IndexLab's alone.
     pub fn from_text(text: &str) -> Result<Script, String> {
         use indexlab_engine::sql::script::{split_script, MetaCommand, ScriptItem};
         let items =
@@ -92,6 +93,8 @@ impl Script {
                     let check = match (is_query, lower.contains(" order by ")) {
                         (false, _) => Check::Statement,
                         (true, true) => Check::Ordered,
+                        // Which rows a LIMIT keeps is not determined without an order.
+                        (true, false) if lower.contains(" limit ") => Check::CountOnly,
                         (true, false) => Check::Unordered,
                     };
                     // `\watch c=N` runs it N times, each a statement of the report.

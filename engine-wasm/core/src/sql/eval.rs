@@ -7,7 +7,7 @@
 use super::ast::{BinOp, Expr, Func};
 use super::error::{ErrorKind, SqlError};
 use crate::rng::Rng;
-use crate::value::{SqlType, Value};
+use crate::value::{parse_timestamptz, SqlType, Value};
 use std::cmp::Ordering;
 
 /// The columns visible to an expression: (source name, column name, type) in row order.
@@ -102,6 +102,32 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
     })
 }
 
+/// PostgreSQL's special timestamp inputs other than `epoch`: they read the
+/// real clock (or stand for infinity), which IndexLab's virtual clock does not.
+fn is_special_timestamp(s: &str) -> bool {
+    let s = s.trim().to_ascii_lowercase();
+    [
+        "now",
+        "today",
+        "yesterday",
+        "tomorrow",
+        "infinity",
+        "-infinity",
+        "allballs",
+    ]
+    .contains(&s.as_str())
+}
+
+fn unsupported_timestamp(s: &str) -> SqlError {
+    SqlError::new(
+        ErrorKind::Unsupported,
+        format!(
+            "the timestamp input '{}' is not supported by IndexLab (its clock is virtual: use now() or an ISO date)",
+            s.trim()
+        ),
+    )
+}
+
 /// Whether PostgreSQL types `e` as `integer` (int4): an int4 column, an
 /// integer literal within int4's range, or int4 arithmetic.
 fn int4_typed(e: &Bound, scope: &Scope) -> bool {
@@ -138,7 +164,8 @@ fn typed_literal(lit: Box<Bound>, other: &Bound, scope: &Scope) -> Result<Box<Bo
             "f" | "false" | "off" | "no" | "0" => Value::Bool(false),
             _ => return Err(bad()),
         },
-        SqlType::Timestamptz => return Err(bad()),
+        SqlType::Timestamptz if is_special_timestamp(t) => return Err(unsupported_timestamp(t)),
+        SqlType::Timestamptz => Value::Timestamp(parse_timestamptz(t).ok_or_else(bad)?),
     };
     Ok(Box::new(Bound::Lit(v)))
 }
@@ -301,6 +328,19 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
         (SqlType::Timestamptz, v @ Value::Timestamp(_)) => v,
         (SqlType::Text, Value::Text(s)) => Value::Text(s),
         (SqlType::Text, Value::Int(i)) => Value::text(i.to_string()),
+        // A quoted literal into a timestamptz column (PostgreSQL reads its text).
+        (SqlType::Timestamptz, Value::Text(s)) => match parse_timestamptz(&s) {
+            Some(us) => Value::Timestamp(us),
+            None if is_special_timestamp(&s) => {
+                return Err(unsupported_timestamp(&s));
+            }
+            None => {
+                return Err(SqlError::new(
+                    ErrorKind::Semantic,
+                    format!("invalid input syntax for type timestamp with time zone: \"{s}\""),
+                ))
+            }
+        },
         (SqlType::Bool, v @ Value::Bool(_)) => v,
         (_, v) => return Err(bad(&v)),
     })
