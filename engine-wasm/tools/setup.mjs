@@ -118,25 +118,32 @@ function buildWasm() {
   log(`wasm glue written to ${out}`);
 }
 
-function ensureBrowser() {
-  const found = findChromium();
+// A Debian package the tests need: found already, or installed with apt-get
+// when running as root; otherwise a message saying what to install.
+function ensureDebianPackage({ name, find, missing }) {
+  const found = find();
   if (found) {
-    log(`chromium: ${found}`);
+    log(`${name}: ${found}`);
     return;
   }
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!isRoot) {
-    fail(
-      'No Chromium found for Playwright. Install it (Debian/Ubuntu: `sudo apt-get install chromium`) ' +
-        'or point INDEXLAB_CHROMIUM at a Chromium or Chrome binary.',
-    );
-  }
-  log("chromium: installing Debian's package (apt-get)");
+  if (!isRoot) fail(missing);
+  log(`${name}: installing Debian's package (apt-get)`);
   run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-qq', 'chromium'], {
+  run('apt-get', ['install', '-y', '-qq', name], {
     env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
   });
-  if (!findChromium()) fail('apt-get installed chromium but no binary was found');
+  if (!find()) fail(`apt-get installed ${name} but it was not found`);
+}
+
+function ensureBrowser() {
+  ensureDebianPackage({
+    name: 'chromium',
+    find: findChromium,
+    missing:
+      'No Chromium found for Playwright. Install it (Debian/Ubuntu: `sudo apt-get install chromium`) ' +
+      'or point INDEXLAB_CHROMIUM at a Chromium or Chrome binary.',
+  });
 }
 
 // The differential tests run initdb and postgres themselves (engine-wasm/difftest
@@ -156,24 +163,13 @@ function findPostgres() {
 }
 
 function ensurePostgres() {
-  const found = findPostgres();
-  if (found) {
-    log(`postgresql: ${found}`);
-    return;
-  }
-  const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-  if (!isRoot) {
-    fail(
+  ensureDebianPackage({
+    name: 'postgresql',
+    find: findPostgres,
+    missing:
       "PostgreSQL's server programs (initdb, postgres) were not found. Install them " +
-        '(Debian/Ubuntu: `sudo apt-get install postgresql`) or point INDEXLAB_PG_BIN at their folder.',
-    );
-  }
-  log("postgresql: installing Debian's package (apt-get)");
-  run('apt-get', ['update', '-qq']);
-  run('apt-get', ['install', '-y', '-qq', 'postgresql'], {
-    env: { ...process.env, DEBIAN_FRONTEND: 'noninteractive' },
+      '(Debian/Ubuntu: `sudo apt-get install postgresql`) or point INDEXLAB_PG_BIN at their folder.',
   });
-  if (!findPostgres()) fail('apt-get installed postgresql but no initdb was found');
 }
 
 ensureNpmPackages();
