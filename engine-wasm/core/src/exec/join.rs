@@ -481,6 +481,7 @@ fn join_projection(
                 }
             }
             SelectItem::Expr { expr, alias } => {
+                crate::sql::eval::reject_numeric_output(expr)?;
                 let name = match expr {
                     Expr::Column { name, .. } => name.clone(),
                     _ => "?column?".into(),

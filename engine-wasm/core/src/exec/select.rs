@@ -54,6 +54,12 @@ pub trait Executor: QueryEngine {
         let Some(e) = e else { return Ok(None) };
         match self.eval_const(e)? {
             Value::Int(n) if n >= 0 => Ok(Some(n as u64)),
+            // LIMIT takes a bigint: PostgreSQL rounds 1.5 to 2.
+            Value::Float(f) if f.is_finite() && f.round() >= 0.0 => Ok(Some(f.round() as u64)),
+            Value::Float(f) if f.is_finite() => Err(SqlError::new(
+                ErrorKind::Execution,
+                "LIMIT must not be negative",
+            )),
             Value::Null => Ok(None),
             Value::Int(_) => Err(SqlError::new(
                 ErrorKind::Execution,
@@ -485,6 +491,7 @@ fn projection(items: &[SelectItem], scope: &Scope) -> Result<(Vec<String>, Vec<B
                 }
             }
             SelectItem::Expr { expr, alias } => {
+                crate::sql::eval::reject_numeric_output(expr)?;
                 names.push(alias.clone().unwrap_or_else(|| output_name(expr)));
                 exprs.push(bind(expr, scope)?);
             }

@@ -270,9 +270,17 @@ fn convert_value(v: &sp::Value) -> Result<Value, SqlError> {
     Ok(match v {
         sp::Value::Number(n, _) => match n.parse::<i64>() {
             Ok(i) => Value::Int(i),
-            Err(_) => Value::Float(n.parse::<f64>().map_err(|_| {
-                SqlError::new(ErrorKind::Syntax, format!("invalid number \"{n}\""))
-            })?),
+            Err(_) => {
+                let f = n.parse::<f64>().map_err(|_| {
+                    SqlError::new(ErrorKind::Syntax, format!("invalid number \"{n}\""))
+                })?;
+                if !f.is_finite() {
+                    return Err(unsupported(format!(
+                        "the numeric value {n} (beyond float8's range; PostgreSQL's exact numeric type)"
+                    )));
+                }
+                Value::Float(f)
+            }
         },
         sp::Value::SingleQuotedString(s) => Value::text(s.as_str()),
         sp::Value::Boolean(b) => Value::Bool(*b),

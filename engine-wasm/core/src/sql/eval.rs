@@ -69,6 +69,15 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
             } else {
                 (l, r)
             };
+            let arithmetic = !op.is_comparison() && !matches!(op, BinOp::And | BinOp::Or);
+            if arithmetic
+                && ((is_numeric_literal(&l) && !float8_typed(&r, scope))
+                    || (is_numeric_literal(&r) && !float8_typed(&l, scope)))
+            {
+                // PostgreSQL computes `0.1 + 0.2` in exact numeric; IndexLab's
+                // float8 would print 0.30000000000000004.
+                return Err(numeric_unsupported("arithmetic on a numeric value"));
+            }
             let both_int4 = int4_typed(&l, scope) && int4_typed(&r, scope) && !op.is_comparison();
             let e = Bound::Bin(*op, l, r);
             if both_int4 && !matches!(op, BinOp::And | BinOp::Or) {
@@ -126,6 +135,48 @@ fn unsupported_timestamp(s: &str) -> SqlError {
             s.trim()
         ),
     )
+}
+
+/// A literal with a decimal point or an exponent (`1.5`, `1e3`): PostgreSQL's
+/// `numeric`, which IndexLab holds as a float8.
+fn is_numeric_literal(e: &Bound) -> bool {
+    matches!(e, Bound::Lit(Value::Float(_)))
+}
+
+/// Whether `e` is a float8 (a float8 column, random(), a cast to float8):
+/// a numeric literal next to it is read as a float8 too.
+fn float8_typed(e: &Bound, scope: &Scope) -> bool {
+    match e {
+        Bound::Col(i) => scope
+            .columns
+            .get(*i)
+            .is_some_and(|c| c.2 == SqlType::Float8),
+        Bound::Call(Func::Random) => true,
+        Bound::Cast(_, ty) => *ty == SqlType::Float8,
+        Bound::Bin(_, l, r) => float8_typed(l, scope) || float8_typed(r, scope),
+        _ => false,
+    }
+}
+
+fn numeric_unsupported(what: &str) -> SqlError {
+    SqlError::new(
+        ErrorKind::Unsupported,
+        format!(
+            "{what} (PostgreSQL's exact numeric type) is not supported by IndexLab; \
+             write it as a float8, e.g. 0.5::float8"
+        ),
+    )
+}
+
+/// A select item that is a bare numeric literal: PostgreSQL prints it as
+/// written (`1.50`), IndexLab's float8 would not.
+pub fn reject_numeric_output(e: &Expr) -> Result<(), SqlError> {
+    match e {
+        Expr::Literal(Value::Float(_)) => {
+            Err(numeric_unsupported("a numeric value in the select list"))
+        }
+        _ => Ok(()),
+    }
 }
 
 /// Whether PostgreSQL types `e` as `integer` (int4): an int4 column, an
@@ -228,7 +279,7 @@ fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, SqlError> {
         }
         (Value::Float(_) | Value::Int(_), Value::Float(_) | Value::Int(_)) => {
             let (x, y) = (as_f64(a), as_f64(b));
-            Ok(Value::Float(match op {
+            let r = match op {
                 BinOp::Add => x + y,
                 BinOp::Sub => x - y,
                 BinOp::Mul => x * y,
@@ -237,7 +288,27 @@ fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, SqlError> {
                 }
                 BinOp::Div => x / y,
                 _ => x % y,
-            }))
+            };
+            // float8 arithmetic checks its result, as PostgreSQL's float8pl & co do.
+            if r.is_infinite() && x.is_finite() && y.is_finite() {
+                return Err(SqlError::new(
+                    ErrorKind::Execution,
+                    "value out of range: overflow",
+                ));
+            }
+            let shrinks = matches!(op, BinOp::Mul | BinOp::Div);
+            if shrinks
+                && r == 0.0
+                && x != 0.0
+                && y.is_finite()
+                && !(op == BinOp::Div && y.is_infinite())
+            {
+                return Err(SqlError::new(
+                    ErrorKind::Execution,
+                    "value out of range: underflow",
+                ));
+            }
+            Ok(Value::Float(r))
         }
         _ => Err(type_error(op.symbol(), a, b)),
     }
@@ -461,6 +532,39 @@ mod tests {
         assert_eq!(check("id not in (1, null)", &row), Value::Null);
         assert_eq!(check("id not in (3, null)", &row), Value::Bool(false));
         assert_eq!(check("v not in (1)", &row), Value::Null);
+    }
+
+    #[test]
+    fn numeric_arithmetic_is_refused_not_answered_in_float8() {
+        let e = where_of("select * from t where id = 0.1 + 0.2");
+        let err = bind(&e, &scope()).unwrap_err();
+        assert!(err.message.contains("numeric"), "{}", err.message);
+        // Next to a float8 the literal is a float8, as in PostgreSQL.
+        let mut s = scope();
+        s.columns.push(("t".into(), "f".into(), SqlType::Float8));
+        let e = where_of("select * from t where f + 0.5 > 1");
+        assert!(bind(&e, &s).is_ok());
+    }
+
+    #[test]
+    fn int4_arithmetic_overflows_as_postgresql_s_does() {
+        let mut s = scope();
+        s.columns.push(("t".into(), "i".into(), SqlType::Int4));
+        let e = where_of("select * from t where i * 100000 > 0");
+        let b = bind(&e, &s).unwrap();
+        let mut rng = Rng::new(1);
+        let mut env = EvalEnv {
+            statement_start_us: 0,
+            clock_us: 0,
+            rng: &mut rng,
+        };
+        let row = [Value::Int(1), Value::Int(1), Value::Int(100_000)];
+        let err = eval(&b, &row, &mut env).unwrap_err();
+        assert_eq!(err.message, "integer out of range");
+        // An int8 column widens the arithmetic: no overflow at that size.
+        let e = where_of("select * from t where v * 100000 > 0");
+        let b = bind(&e, &s).unwrap();
+        assert_eq!(eval(&b, &row, &mut env).unwrap(), Value::Bool(true));
     }
 
     #[test]
