@@ -13,11 +13,12 @@ const steps = [
   ['clippy', 'cargo', ['clippy', '--workspace', '--all-targets', ...cargo, '--', '-D', 'warnings']],
   ['cargo test', 'cargo', ['test', '--workspace', ...cargo]],
   // 1 000 generated scripts on a throwaway PostgreSQL and on both profiles
-  // (`npm run difftest -- --n 100000` for a long run).
+  // (`npm run difftest -- --n 100000` for a long run). The test profile reuses
+  // what `cargo test` just built.
   [
     'differential (PostgreSQL)',
     'cargo',
-    ['run', '--quiet', ...cargo, '-p', 'indexlab-difftest', '--bin', 'difftest', '--', '--n', '1000'],
+    ['run', '--quiet', '--profile', 'test', ...cargo, '-p', 'indexlab-difftest', '--bin', 'difftest', '--', '--n', '1000'],
   ],
   ['typescript', 'npx', ['tsc', '-p', 'web/tsconfig.json', '--noEmit']],
   ['eslint', 'npx', ['eslint', '-c', 'web/eslint.config.js', '--max-warnings', '0', 'web', 'tests']],
