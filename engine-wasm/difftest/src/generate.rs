@@ -171,6 +171,8 @@ mod tests {
         for needle in [
             "primary key",
             "primary key (id desc",
+            " split into ",
+            " include (",
             " desc",
             "create unique index",
             "insert into",

@@ -19,6 +19,8 @@ pub(crate) struct Table {
     pub primary_key: Option<Vec<(usize, &'static str)>>,
     /// The next id an insert uses, so most inserts do not collide.
     next_id: i64,
+    /// `SPLIT INTO n TABLETS` on YugabyteDB.
+    split_into: Option<u32>,
     /// Columns of a unique index or constraint: an UPDATE sets them to a
     /// constant, never to `col + k`, whose outcome depends on the order rows
     /// are visited in (PostgreSQL checks uniqueness row by row).
@@ -54,10 +56,12 @@ impl Table {
             .filter(|(_, c)| c.unique)
             .map(|(i, _)| i)
             .collect();
+        let split_into = g.chance(15).then(|| g.range(1, 4) as u32);
         Table {
             name,
             columns,
             primary_key,
+            split_into,
             next_id: g.range(-3, 5),
             unique_columns,
         }
@@ -84,8 +88,15 @@ impl Table {
             }
             format!("create table {} ({})", self.name, parts.join(", "))
         };
+        // YugabyteDB's SPLIT INTO n TABLETS (hash-sharded tables only):
+        // PostgreSQL's text leaves it out.
+        let hashed = self.primary_key.as_ref().is_none_or(|pk| pk[0].1.is_empty());
+        let split = match self.split_into {
+            Some(n) if hashed => format!(" split into {n} tablets"),
+            _ => String::new(),
+        };
         Item {
-            indexlab: text(true),
+            indexlab: format!("{}{split}", text(true)),
             postgres: Some(text(false)),
             check: Check::Statement,
         }
@@ -167,9 +178,14 @@ impl Schema {
             String::new()
         };
         self.index_names.push(name);
+        // INCLUDE a column the key lacks, so index-only scans have more to do.
+        let include = match (0..n).find(|c| !cols.contains(c)) {
+            Some(c) if g.chance(20) => format!(" include ({})", table.columns[c].name),
+            _ => String::new(),
+        };
         Some(Item::same(
             format!(
-                "create {unique}index {named}on {} ({})",
+                "create {unique}index {named}on {} ({}){include}",
                 table.name,
                 keys.join(", ")
             ),
