@@ -391,7 +391,20 @@ pub trait JoinExec: Executor {
             ..PlanNode::default()
         };
         let (columns, exprs) = join_projection(&q.items, &scope, &using, &outer, &inner)?;
-        node = self.finish_rows(node, &mut joined, q, &scope, start)?;
+        // A USING column is one column of the join: unqualified, it is the
+        // outer side's (as in the select list).
+        let mut ordered = q.clone();
+        for o in &mut ordered.order_by {
+            if let Expr::Column { table: None, name } = &o.expr {
+                if using.contains(name) {
+                    o.expr = Expr::Column {
+                        table: Some(outer.name.clone()),
+                        name: name.clone(),
+                    };
+                }
+            }
+        }
+        node = self.finish_rows(node, &mut joined, &ordered, &scope, start)?;
         let rows = joined
             .iter()
             .map(|r| {

@@ -214,26 +214,28 @@ pub trait Executor: QueryEngine {
             .iter()
             .map(|o| Ok((bind(&o.expr, scope)?, o.order, o.nulls_come_first())))
             .collect::<Result<Vec<_>, SqlError>>()?;
-        let mut err = None;
         let n = rows.len().max(2) as f64;
-        rows.sort_by(|a, b| {
-            for (k, ord, nulls_first) in &keys {
-                let (x, y) = match (key_value(k, a), key_value(k, b)) {
-                    (Ok(x), Ok(y)) => (x, y),
-                    (Err(e), _) | (_, Err(e)) => {
-                        err.get_or_insert(e);
-                        return Ordering::Equal;
-                    }
-                };
-                let c = sql_order(&x, &y, *ord, *nulls_first);
+        // Each row's sort keys, computed once (a key may be an expression:
+        // `ORDER BY a * 2`), travel with the row through a stable sort.
+        let mut keyed = Vec::with_capacity(rows.len());
+        for row in rows.iter_mut() {
+            let values = keys
+                .iter()
+                .map(|(k, ..)| self.eval_bound(k, row))
+                .collect::<Result<Vec<_>, _>>()?;
+            keyed.push((values, std::mem::take(row)));
+        }
+        keyed.sort_by(|(a, _), (b, _)| {
+            for (i, (_, ord, nulls_first)) in keys.iter().enumerate() {
+                let c = sql_order(&a[i], &b[i], *ord, *nulls_first);
                 if c != Ordering::Equal {
                     return c;
                 }
             }
             Ordering::Equal
         });
-        if let Some(e) = err {
-            return Err(e);
+        for (slot, (_, row)) in rows.iter_mut().zip(keyed) {
+            *slot = row;
         }
         self.advance_us(n * n.log2() * self.cost().cpu_compare_us);
         let key_text: Vec<String> = order
@@ -429,13 +431,6 @@ fn unqualify_select(q: &Select) -> Select {
         }
     }
     q
-}
-
-fn key_value(k: &Bound, row: &[Value]) -> Result<Value, SqlError> {
-    match k {
-        Bound::Col(i) => Ok(row.get(*i).cloned().unwrap_or(Value::Null)),
-        _ => Err(unsupported("ORDER BY on an expression other than a column")),
-    }
 }
 
 /// ORDER BY order of two values: by value in `order`, NULLs first or last as

@@ -62,6 +62,9 @@ pub(super) fn convert_select_query(q: sp::Query) -> Result<Select, SqlError> {
                 .collect::<Result<_, SqlError>>()?,
             sp::OrderByKind::All(_) => return Err(unsupported("ORDER BY ALL")),
         };
+        for o in &mut select.order_by {
+            o.expr = output_column(&o.expr, &select.items)?;
+        }
     }
     if let Some(limit) = q.limit_clause {
         select.limit = match limit {
@@ -74,6 +77,41 @@ pub(super) fn convert_select_query(q: sp::Query) -> Result<Select, SqlError> {
         };
     }
     Ok(select)
+}
+
+/// What an ORDER BY item names among the select list's outputs: a position
+/// (`ORDER BY 2`) or an output name (`SELECT a AS x … ORDER BY x`) is that
+/// item's expression, as PostgreSQL reads them; anything else stays as is.
+fn output_column(e: &Expr, items: &[SelectItem]) -> Result<Expr, SqlError> {
+    let exprs = || {
+        items.iter().map(|i| match i {
+            SelectItem::Expr { expr, alias } => Some((expr, alias.as_deref())),
+            SelectItem::Wildcard => None,
+        })
+    };
+    match e {
+        Expr::Literal(Value::Int(n)) => {
+            let item = usize::try_from(*n)
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .and_then(|i| items.get(i))
+                .ok_or_else(|| {
+                    SqlError::new(
+                        ErrorKind::Semantic,
+                        format!("ORDER BY position {n} is not in select list"),
+                    )
+                })?;
+            match item {
+                SelectItem::Expr { expr, .. } if exprs().all(|x| x.is_some()) => Ok(expr.clone()),
+                _ => Err(unsupported("ORDER BY a position with SELECT *")),
+            }
+        }
+        Expr::Column { table: None, name } => Ok(exprs()
+            .flatten()
+            .find(|(_, alias)| *alias == Some(name.as_str()))
+            .map_or_else(|| e.clone(), |(expr, _)| expr.clone())),
+        _ => Ok(e.clone()),
+    }
 }
 
 fn values_select(v: sp::Values) -> Result<Select, SqlError> {
