@@ -52,6 +52,25 @@ pub struct Loops {
     pub loops: u64,
 }
 
+impl Loops {
+    /// Counts one loop's inner rows within `max_rows`: a nested loop with no
+    /// index to look rows up by reads the whole inner table once per outer
+    /// row (two 100 000-row tables: 10^10 rows), so the page would hang.
+    pub fn add_inner_rows(&mut self, n: u64, max_rows: u64) -> Result<(), SqlError> {
+        self.inner_rows += n;
+        if self.inner_rows > max_rows {
+            return Err(SqlError::new(
+                ErrorKind::Limit,
+                format!(
+                    "the join reads more than max_rows={max_rows} rows of its inner side; \
+                     an index on the inner join column (or a larger max_rows) lets it finish"
+                ),
+            ));
+        }
+        Ok(())
+    }
+}
+
 /// The join half of the executor.
 pub trait JoinExec: Executor {
     fn side(&self, item: &FromItem) -> Result<Side, SqlError> {
@@ -278,6 +297,7 @@ pub trait JoinExec: Executor {
             None
         };
         let batch = self.join_batch_size();
+        let max_rows = self.settings().get_int("max_rows").unwrap_or(10_000_000) as u64;
         let mut acc = Loops::default();
         match (&key, &key_expr) {
             (Some((_, index, _, cond, col)), Some(k)) if batch > 1 => {
@@ -333,7 +353,7 @@ pub trait JoinExec: Executor {
                     };
                     let out = self.run_scan(inner.table, &plan, None)?;
                     acc.loops += 1;
-                    acc.inner_rows += out.rows.len() as u64;
+                    acc.add_inner_rows(out.rows.len() as u64, max_rows)?;
                     for (_, irow) in &out.rows {
                         let combined: Row = orow.iter().chain(irow.iter()).cloned().collect();
                         if self.passes(&join_filter, &combined)? {
