@@ -60,60 +60,38 @@ pub fn complete(
 /// `varchar(2)` fails even when no row matches.
 pub fn check_constant(table: TableShape, column: usize, value: &Value) -> Result<(), SqlError> {
     let v = coerce(value.clone(), table.types[column])?;
+    // NOT NULL is checked on each row written, not while planning.
     if v.is_null() {
-        // NOT NULL is checked on each row written, not while planning.
         return Ok(());
     }
-    let mut row = vec![Value::Null; table.types.len()];
-    row[column] = v;
-    let nullable: Vec<ColumnDef> = table
-        .columns
-        .iter()
-        .map(|c| ColumnDef {
-            not_null: false,
-            ..c.clone()
-        })
-        .collect();
-    check(
-        TableShape {
-            columns: &nullable,
-            ..table
-        },
-        &row,
-    )
+    check_value(table, column, &v)
 }
 
 /// A row's column constraints: NOT NULL (primary key columns included) and
 /// `varchar(n)`'s length, with PostgreSQL's messages.
 pub fn check(table: TableShape, row: &[Value]) -> Result<(), SqlError> {
-    for (c, def) in table.columns.iter().enumerate() {
-        match &row[c] {
-            Value::Null if def.not_null => {
-                return Err(SqlError::new(
-                    ErrorKind::Execution,
-                    format!(
-                    "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
-                    def.name, table.name
-                ),
-                ))
-            }
-            Value::Text(s)
-                if def
-                    .max_chars
-                    .is_some_and(|n| s.chars().count() > n as usize) =>
-            {
-                return Err(SqlError::new(
-                    ErrorKind::Execution,
-                    format!(
-                        "value too long for type character varying({})",
-                        def.max_chars.unwrap_or(0)
-                    ),
-                ))
-            }
-            _ => {}
-        }
+    (0..table.columns.len()).try_for_each(|c| check_value(table, c, &row[c]))
+}
+
+fn check_value(table: TableShape, column: usize, value: &Value) -> Result<(), SqlError> {
+    let def = &table.columns[column];
+    match value {
+        Value::Null if def.not_null => Err(SqlError::new(
+            ErrorKind::Execution,
+            format!(
+                "null value in column \"{}\" of relation \"{}\" violates not-null constraint",
+                def.name, table.name
+            ),
+        )),
+        Value::Text(s) => match def.max_chars {
+            Some(n) if s.chars().count() > n as usize => Err(SqlError::new(
+                ErrorKind::Execution,
+                format!("value too long for type character varying({n})"),
+            )),
+            _ => Ok(()),
+        },
+        _ => Ok(()),
     }
-    Ok(())
 }
 
 #[cfg(all(test, target_pointer_width = "64"))]
