@@ -421,6 +421,17 @@ impl YbEngine {
                 if old_doc != new_doc {
                     self.tombstone(old_tablet, &old_doc)?;
                     self.write_index_entry(i, &row, base, txn)?;
+                } else if self
+                    .catalog
+                    .index(i)
+                    .include
+                    .iter()
+                    .any(|&c| old[c] != row[c])
+                {
+                    // Same key, new INCLUDE values: the entry is written again
+                    // (an upsert of its document), or an index-only scan would
+                    // read the old values.
+                    self.write_index_entry(i, &row, base, txn)?;
                 }
             }
         }
