@@ -112,6 +112,18 @@ pub fn subkey_of(key: &[u8]) -> &[u8] {
     &key[doc.min(end)..end]
 }
 
+/// The encoded hybrid time of an entry's key (without its size byte). Times
+/// are stored inverted, so a smaller encoding is a newer write.
+pub fn hybrid_time_of(key: &[u8]) -> &[u8] {
+    let end = key.len().saturating_sub(1);
+    &key[end.saturating_sub(HT_LEN - 1)..end]
+}
+
+/// Whether the entry with key `a` was written after the one with key `b`.
+pub fn written_after(a: &[u8], b: &[u8]) -> bool {
+    hybrid_time_of(a) < hybrid_time_of(b)
+}
+
 /// The smallest key after every entry of document `doc`.
 pub fn after_doc(doc: &[u8]) -> Vec<u8> {
     let mut k = doc.to_vec();

@@ -10,9 +10,9 @@
 //! version): two seeks a row (article 003). Without packed rows, reading a row
 //! steps through its column entries until the document key changes.
 
-use super::doc_key::{after_doc, doc_key_of, subkey_of};
+use super::doc_key::{after_doc, doc_key_of, subkey_of, written_after};
 use super::engine::YbEngine;
-use super::row::live_row;
+use super::row::{is_tombstone, live_row};
 use super::stats::RelStats;
 use crate::lsm::{DbIter, ReadOptions};
 use std::ops::Bound;
@@ -92,23 +92,38 @@ impl Cursor<'_> {
         self.it.next()
     }
 
-    /// Reads the document under the cursor. A packed row or a tombstone (an
-    /// entry without subkey) is the whole row; otherwise the row's column
-    /// entries are read on until the document key changes. Returns whether the
-    /// cursor already stepped past the document.
+    /// Reads the document under the cursor. A packed row (an entry without
+    /// subkey) is the whole row; otherwise the row's column entries are read
+    /// on until the document key changes. A document tombstone hides only the
+    /// entries written before it: a row deleted and inserted again as column
+    /// entries is live (the tombstone then stays first, marking what it hides).
+    /// Returns whether the cursor already stepped past the document.
     fn read_doc(&mut self) -> (DocRow, bool) {
         let doc = doc_key_of(self.it.key()).to_vec();
         let mut entries: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+        let mut deleted_at: Option<Vec<u8>> = None;
         loop {
-            let sub = subkey_of(self.it.key());
-            let whole = entries.is_empty() && sub.is_empty();
-            if !entries.iter().any(|(s, _)| s == sub) {
-                entries.push((sub.to_vec(), self.it.value().to_vec()));
-            }
-            if whole {
+            let key = self.it.key();
+            let sub = subkey_of(key);
+            let first = entries.is_empty() && deleted_at.is_none();
+            if first && sub.is_empty() && is_tombstone(self.it.value()) {
+                deleted_at = Some(key.to_vec());
+            } else if first && sub.is_empty() {
+                entries.push((Vec::new(), self.it.value().to_vec()));
                 return (DocRow { doc, entries }, false);
+            } else {
+                let hidden = deleted_at
+                    .as_deref()
+                    .is_some_and(|t| !written_after(key, t));
+                if !hidden && !sub.is_empty() && !entries.iter().any(|(s, _)| s == sub) {
+                    entries.push((sub.to_vec(), self.it.value().to_vec()));
+                }
             }
             if !self.next() || doc_key_of(self.it.key()) != doc.as_slice() {
+                if entries.is_empty() {
+                    // Deleted, and nothing written since: the tombstone is the row.
+                    entries.push((Vec::new(), vec![super::row::TOMBSTONE]));
+                }
                 return (DocRow { doc, entries }, true);
             }
         }

@@ -82,6 +82,9 @@ impl YbEngine {
                     && super::doc_key::doc_key_of(it.key()) == doc;
                 it.seek(doc);
                 exists = found && live_row(it.value());
+                if found && !exists {
+                    exists = written_after_tombstone(it, doc);
+                }
             }
             let read = it.stats();
             add_reads(tablet_entry(per_tablet, tablet), read);
@@ -471,4 +474,17 @@ impl YbEngine {
 struct RowWrite {
     txn: bool,
     replacing: bool,
+}
+
+/// Under a document tombstone (the iterator is on it), whether the document
+/// has entries written after it: a row deleted, then inserted again as column
+/// entries (packed rows off), exists.
+fn written_after_tombstone(it: &mut crate::lsm::DbIter<'_>, doc: &[u8]) -> bool {
+    let tombstone = it.key().to_vec();
+    while it.next() && super::doc_key::doc_key_of(it.key()) == doc {
+        if super::doc_key::written_after(it.key(), &tombstone) && live_row(it.value()) {
+            return true;
+        }
+    }
+    false
 }

@@ -90,7 +90,10 @@ impl Table {
         };
         // YugabyteDB's SPLIT INTO n TABLETS (hash-sharded tables only):
         // PostgreSQL's text leaves it out.
-        let hashed = self.primary_key.as_ref().is_none_or(|pk| pk[0].1.is_empty());
+        let hashed = self
+            .primary_key
+            .as_ref()
+            .is_none_or(|pk| pk[0].1.is_empty());
         let split = match self.split_into {
             Some(n) if hashed => format!(" split into {n} tablets"),
             _ => String::new(),
