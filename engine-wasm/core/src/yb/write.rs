@@ -297,10 +297,34 @@ impl YbEngine {
         base: &[u8],
         txn: bool,
     ) -> Result<(), SqlError> {
+        self.index_write(index, row, base, txn, false)
+    }
+
+    /// Writes again the entry of a row whose index key did not change (its
+    /// INCLUDE values did): the row's own entry is there, so a unique index
+    /// has nothing to check.
+    fn rewrite_index_entry(
+        &mut self,
+        index: usize,
+        row: &[Value],
+        base: &[u8],
+        txn: bool,
+    ) -> Result<(), SqlError> {
+        self.index_write(index, row, base, txn, true)
+    }
+
+    fn index_write(
+        &mut self,
+        index: usize,
+        row: &[Value],
+        base: &[u8],
+        txn: bool,
+        same_key: bool,
+    ) -> Result<(), SqlError> {
         self.with_buffers(
             |b| &mut b.index,
             |engine, (doc, payload)| {
-                engine.write_index_entry_into(index, row, base, txn, doc, payload)
+                engine.write_index_entry_into(index, row, base, (txn, same_key), doc, payload)
             },
         )
     }
@@ -310,13 +334,13 @@ impl YbEngine {
         index: usize,
         row: &[Value],
         base: &[u8],
-        txn: bool,
+        (txn, same_key): (bool, bool),
         doc: &mut Vec<u8>,
         payload: &mut Vec<u8>,
     ) -> Result<(), SqlError> {
         let ix = self.catalog.index(index);
         ix.entry(row, base, doc, payload)?;
-        let (unique, tablet) = (ix.unique, ix.tablets.for_key(doc));
+        let (unique, tablet) = (ix.unique && !same_key, ix.tablets.for_key(doc));
         let kind = if unique {
             WriteKind::Insert
         } else {
@@ -434,7 +458,7 @@ impl YbEngine {
                     // Same key, new INCLUDE values: the entry is written again
                     // (an upsert of its document), or an index-only scan would
                     // read the old values.
-                    self.write_index_entry(i, &row, base, txn)?;
+                    self.rewrite_index_entry(i, &row, base, txn)?;
                 }
             }
         }
