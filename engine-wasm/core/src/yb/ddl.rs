@@ -208,7 +208,7 @@ impl YbEngine {
         // Each row with its document key: its primary key, or the ybctid it
         // was given (which can't be derived from the row again).
         for (base, row) in self.rows_for_change(table, None)? {
-            self.write_index_entry(index, &row, &base, false)?;
+            self.write_index_entry(index, &row, &base, super::write::RowWrite::new(false))?;
         }
         Ok(())
     }

@@ -245,14 +245,10 @@ impl YbEngine {
             )));
         }
         let txn = self.transactional(table);
-        let write = RowWrite {
-            txn,
-            replacing: false,
-        };
-        self.put_row(table, tablet, doc, row, write, packed)?;
+        self.put_row(table, tablet, doc, row, RowWrite::new(txn), packed)?;
         for k in 0..self.catalog.table(table).indexes.len() {
             let i = self.catalog.table(table).indexes[k];
-            self.write_index_entry(i, row, doc, txn)?;
+            self.write_index_entry(i, row, doc, RowWrite::new(txn))?;
         }
         Ok(())
     }
@@ -289,42 +285,20 @@ impl YbEngine {
     }
 
     /// Writes the entry of `row` (at base key `base`) into index `index`, built
-    /// in buffers kept between rows.
+    /// in buffers kept between rows. A `replacing` write rewrites the row's
+    /// own entry (same key, new INCLUDE values): a unique index has nothing
+    /// to check.
     pub(super) fn write_index_entry(
         &mut self,
         index: usize,
         row: &[Value],
         base: &[u8],
-        txn: bool,
-    ) -> Result<(), SqlError> {
-        self.index_write(index, row, base, txn, false)
-    }
-
-    /// Writes again the entry of a row whose index key did not change (its
-    /// INCLUDE values did): the row's own entry is there, so a unique index
-    /// has nothing to check.
-    fn rewrite_index_entry(
-        &mut self,
-        index: usize,
-        row: &[Value],
-        base: &[u8],
-        txn: bool,
-    ) -> Result<(), SqlError> {
-        self.index_write(index, row, base, txn, true)
-    }
-
-    fn index_write(
-        &mut self,
-        index: usize,
-        row: &[Value],
-        base: &[u8],
-        txn: bool,
-        same_key: bool,
+        write: RowWrite,
     ) -> Result<(), SqlError> {
         self.with_buffers(
             |b| &mut b.index,
             |engine, (doc, payload)| {
-                engine.write_index_entry_into(index, row, base, (txn, same_key), doc, payload)
+                engine.write_index_entry_into(index, row, base, write, doc, payload)
             },
         )
     }
@@ -334,13 +308,13 @@ impl YbEngine {
         index: usize,
         row: &[Value],
         base: &[u8],
-        (txn, same_key): (bool, bool),
+        write: RowWrite,
         doc: &mut Vec<u8>,
         payload: &mut Vec<u8>,
     ) -> Result<(), SqlError> {
         let ix = self.catalog.index(index);
         ix.entry(row, base, doc, payload)?;
-        let (unique, tablet) = (ix.unique && !same_key, ix.tablets.for_key(doc));
+        let (unique, tablet) = (ix.unique && !write.replacing, ix.tablets.for_key(doc));
         let kind = if unique {
             WriteKind::Insert
         } else {
@@ -353,7 +327,7 @@ impl YbEngine {
                 "duplicate key value violates unique constraint \"{name}\""
             )));
         }
-        self.put_doc(tablet, doc, &[(&[], payload)], txn)
+        self.put_doc(tablet, doc, &[(&[], payload)], write.txn)
     }
 
     /// A tombstone for document `doc` (and one probe for conflicts).
@@ -437,17 +411,20 @@ impl YbEngine {
             }
             let tablet = self.catalog.table(id).tablets.for_key(base);
             self.probe(tablet, base, WriteKind::Upsert);
-            let write = RowWrite {
-                txn,
-                replacing: true,
-            };
-            self.put_row(id, tablet, base, &row, write, &mut Vec::new())?;
+            self.put_row(
+                id,
+                tablet,
+                base,
+                &row,
+                RowWrite::replacing(txn),
+                &mut Vec::new(),
+            )?;
             for i in self.catalog.table(id).indexes.clone() {
                 let (old_tablet, old_doc) = self.index_doc(i, old, base)?;
                 let (_, new_doc) = self.index_doc(i, &row, base)?;
                 if old_doc != new_doc {
                     self.tombstone(old_tablet, &old_doc)?;
-                    self.write_index_entry(i, &row, base, txn)?;
+                    self.write_index_entry(i, &row, base, RowWrite::new(txn))?;
                 } else if self
                     .catalog
                     .index(i)
@@ -458,7 +435,7 @@ impl YbEngine {
                     // Same key, new INCLUDE values: the entry is written again
                     // (an upsert of its document), or an index-only scan would
                     // read the old values.
-                    self.rewrite_index_entry(i, &row, base, txn)?;
+                    self.write_index_entry(i, &row, base, RowWrite::replacing(txn))?;
                 }
             }
         }
@@ -492,12 +469,30 @@ impl YbEngine {
     }
 }
 
-/// How a row is written: in a transaction (intents first), and whether it
-/// replaces an existing row's columns.
+/// How a row (or its index entry) is written: in a transaction (intents
+/// first), and whether it replaces what the row had written before.
 #[derive(Debug, Clone, Copy)]
-struct RowWrite {
+pub(super) struct RowWrite {
     txn: bool,
     replacing: bool,
+}
+
+impl RowWrite {
+    /// A new row's write.
+    pub(super) fn new(txn: bool) -> RowWrite {
+        RowWrite {
+            txn,
+            replacing: false,
+        }
+    }
+
+    /// An UPDATE's write over the row's own entries.
+    pub(super) fn replacing(txn: bool) -> RowWrite {
+        RowWrite {
+            txn,
+            replacing: true,
+        }
+    }
 }
 
 /// Under a document tombstone (the iterator is on it), whether the document
