@@ -20,8 +20,10 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 const workspace = join(root, 'engine-wasm');
 const args = new Set(process.argv.slice(2));
 
+// Progress goes to stderr, so a command's own output (difftest --record,
+// sim --json) can be redirected to a file clean.
 function log(msg) {
-  console.log(`[setup] ${msg}`);
+  console.error(`[setup] ${msg}`);
 }
 
 function fail(msg) {
