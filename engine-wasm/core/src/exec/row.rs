@@ -3,7 +3,7 @@
 
 use crate::sql::ast::ColumnDef;
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::sql::eval::coerce;
+use crate::sql::eval::{coerce, Bound};
 use crate::value::{SqlType, Value};
 
 /// A row: the column values in table order.
@@ -55,16 +55,19 @@ pub fn complete(
     Ok(row)
 }
 
-/// A constant UPDATE assigns, checked before any row is read: PostgreSQL folds
-/// the cast to the column's type while planning, so `SET c = 'abc'` into a
-/// `varchar(2)` fails even when no row matches.
-pub fn check_constant(table: TableShape, column: usize, value: &Value) -> Result<(), SqlError> {
-    let v = coerce(value.clone(), table.types[column])?;
-    // NOT NULL is checked on each row written, not while planning.
-    if v.is_null() {
-        return Ok(());
+/// An UPDATE's constant assignments, checked before any row is read:
+/// PostgreSQL folds the cast to the column's type while planning, so
+/// `SET c = 'abc'` into a `varchar(2)` fails even when no row matches.
+pub fn check_constants(table: TableShape, sets: &[(usize, Bound)]) -> Result<(), SqlError> {
+    for (column, e) in sets {
+        let Bound::Lit(value) = e else { continue };
+        let v = coerce(value.clone(), table.types[*column])?;
+        // NOT NULL is checked on each row written, not while planning.
+        if !v.is_null() {
+            check_value(table, *column, &v)?;
+        }
     }
-    check_value(table, column, &v)
+    Ok(())
 }
 
 /// A row's column constraints: NOT NULL (primary key columns included) and

@@ -12,12 +12,12 @@ use super::tid::Tid;
 use super::tuple::heap_tuple_size_for_page;
 use crate::btree::Direction;
 use crate::buffer_pool::Fork;
-use crate::exec::row::{check as check_row, check_constant, complete, TableShape};
+use crate::exec::row::{check as check_row, check_constants, complete, TableShape};
 use crate::exec::{Executor, QueryEngine};
 use crate::scenario::Outcome;
 use crate::sql::ast::{Expr, Select};
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::sql::eval::{bind, coerce, eval, Bound as BoundExpr};
+use crate::sql::eval::{bind, coerce, eval};
 use crate::storage::{Access, NoAccounting, PageAccess, PageNo};
 use crate::trace::Event;
 use crate::value::Value;
@@ -278,11 +278,7 @@ impl PgEngine {
             .iter()
             .map(|(c, e)| Ok((scope.resolve(None, c)?, bind(e, &scope)?)))
             .collect::<Result<Vec<_>, SqlError>>()?;
-        for (c, e) in &sets {
-            if let BoundExpr::Lit(v) = e {
-                check_constant(self.catalog.table(id).shape(), *c, v)?;
-            }
-        }
+        check_constants(self.catalog.table(id).shape(), &sets)?;
         let indexed: HashSet<usize> = self.indexed_columns(id);
         let hot_allowed = sets.iter().all(|(c, _)| !indexed.contains(c));
         let targets = self.scan_for_change(id, filter)?;

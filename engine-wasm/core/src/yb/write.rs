@@ -13,12 +13,12 @@ use super::doc_key::{push_hybrid_time, push_suffix, COLUMN, LIVENESS};
 use super::engine::{add_reads, rel_entry, tablet_entry, BufferPair, WriteBuffers, YbEngine};
 use super::network::read_time_us;
 use super::row::{live_row, LIVENESS_VALUE, TOMBSTONE};
-use crate::exec::row::{check as check_row, check_constant, complete, TableShape};
+use crate::exec::row::{check as check_row, check_constants, complete, TableShape};
 use crate::exec::{Executor, QueryEngine, Row};
 use crate::scenario::Outcome;
 use crate::sql::ast::{Expr, Select};
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::sql::eval::{bind, coerce, eval, Bound as BoundExpr};
+use crate::sql::eval::{bind, coerce, eval};
 use crate::value::Value;
 
 /// An entry to write: subkey (empty for a packed row) and value.
@@ -386,11 +386,7 @@ impl YbEngine {
             .iter()
             .map(|(c, e)| Ok((scope.resolve(None, c)?, bind(e, &scope)?)))
             .collect::<Result<Vec<_>, SqlError>>()?;
-        for (c, e) in &sets {
-            if let BoundExpr::Lit(v) = e {
-                check_constant(self.catalog.table(id).shape(), *c, v)?;
-            }
-        }
+        check_constants(self.catalog.table(id).shape(), &sets)?;
         let targets = self.rows_for_change(id, filter)?;
         let txn = self.transactional(id);
         for (base, old) in &targets {
