@@ -7,18 +7,22 @@ import { fileURLToPath } from 'node:url';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const cargo = ['--manifest-path', 'engine-wasm/Cargo.toml'];
+// The engine's TypeScript schema generator is a feature: on in every step, so
+// they share one build, and `cargo test` fails when web/src/engine/schema.gen.ts
+// is stale (`npm run schema` rewrites it).
+const features = ['--features', 'indexlab-engine/ts'];
 
 const steps = [
   ['rustfmt', 'cargo', ['fmt', '--all', ...cargo, '--', '--check']],
-  ['clippy', 'cargo', ['clippy', '--workspace', '--all-targets', ...cargo, '--', '-D', 'warnings']],
-  ['cargo test', 'cargo', ['test', '--workspace', ...cargo]],
+  ['clippy', 'cargo', ['clippy', '--workspace', '--all-targets', ...cargo, ...features, '--', '-D', 'warnings']],
+  ['cargo test', 'cargo', ['test', '--workspace', ...cargo, ...features]],
   // 1 000 generated scripts on a throwaway PostgreSQL and on both profiles
   // (`npm run difftest -- --n 100000` for a long run). The test profile reuses
   // what `cargo test` just built.
   [
     'differential (PostgreSQL)',
     'cargo',
-    ['run', '--quiet', '--profile', 'test', ...cargo, '-p', 'indexlab-difftest', '--bin', 'difftest', '--', '--n', '1000'],
+    ['run', '--quiet', '--profile', 'test', ...cargo, ...features, '-p', 'indexlab-difftest', '--bin', 'difftest', '--', '--n', '1000'],
   ],
   ['typescript', 'npx', ['tsc', '-p', 'web/tsconfig.json', '--noEmit']],
   ['eslint', 'npx', ['eslint', '-c', 'web/eslint.config.js', '--max-warnings', '0', 'web', 'tests']],

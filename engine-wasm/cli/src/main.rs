@@ -101,15 +101,10 @@ fn main() -> ExitCode {
             Profile::Yb => "yb",
             Profile::Both => "both",
         };
-        let traced = indexlab_engine::trace_json::run_traced_with(
-            script,
-            profile,
-            &args.settings,
-            &mut |_, _| {},
-        );
+        let traced = indexlab_engine::traced::run_traced(script, profile, &args.settings);
         return match traced {
-            Some(v) => {
-                println!("{v}");
+            Some(t) => {
+                println!("{}", indexlab_engine::traced::to_json(&t));
                 ExitCode::SUCCESS
             }
             None => ExitCode::from(2),

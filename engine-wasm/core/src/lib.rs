@@ -23,7 +23,7 @@ pub mod sql;
 pub mod storage;
 pub mod sweep;
 pub mod trace;
-pub mod trace_json;
+pub mod traced;
 pub mod value;
 pub mod yb;
 

@@ -1,103 +1,244 @@
-//! A report as JSON: one object per profile, shaped as DESIGN §3 describes. The
-//! CLI's `--json` prints it and the web worker hands it to the page.
+//! A report as the CLI's `--json` prints it and the page reads it (DESIGN §3):
+//! typed, so the page's TypeScript types are generated from the same
+//! definitions (`npm run schema`).
 
 use crate::metrics::Metrics;
-use crate::scenario::Report;
-use serde_json::{json, Map, Value};
+use crate::scenario::{Report, ReportError, StatementReport};
+use serde::Serialize;
+use serde_json::Value;
+use std::collections::BTreeMap;
 
-fn metrics(m: &Metrics) -> Value {
-    Value::Object(
-        m.iter()
-            .map(|(k, v)| (k.to_string(), json!(v)))
-            .collect::<Map<_, _>>(),
-    )
+/// Counters by name, as the databases name them.
+pub type MetricsJson = BTreeMap<&'static str, f64>;
+
+fn metrics(m: &Metrics) -> MetricsJson {
+    m.iter().collect()
 }
 
-pub fn report(r: &Report) -> Value {
-    let statements: Vec<Value> = r
-        .statements
-        .iter()
-        .map(|s| {
-            let relations: Map<String, Value> = s
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "Report"))]
+pub struct ReportJson {
+    pub profile: String,
+    /// Settings that differ from their defaults, as SHOW prints them.
+    pub settings: BTreeMap<String, String>,
+    pub statements: Vec<StatementJson>,
+    pub totals: TotalsJson,
+    pub error: Option<ErrorJson>,
+}
+
+/// One run of one statement.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "StatementReport"))]
+pub struct StatementJson {
+    pub sql: String,
+    pub line: u32,
+    /// 1-based run number (a `\watch c=100` runs its statement 100 times).
+    pub run: u32,
+    /// psql's command tag (`INSERT 0 10000`, `SELECT 3`).
+    pub tag: String,
+    pub columns: Vec<String>,
+    /// The first rows, as psql prints them.
+    pub rows: Vec<Vec<String>>,
+    pub row_count: u64,
+    /// EXPLAIN's output, lines joined by newlines.
+    pub explain: Option<String>,
+    pub notices: Vec<String>,
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, number>"))]
+    pub metrics: MetricsJson,
+    /// The same counters per relation.
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, Record<string, number>>"))]
+    pub relations: BTreeMap<String, MetricsJson>,
+    /// yb: the counters per tablet replica.
+    pub replicas: Vec<ReplicaJson>,
+    pub virtual_ms: f64,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ReplicaReport"))]
+pub struct ReplicaJson {
+    pub relation: String,
+    pub tablet: u32,
+    /// `tserver-1`, `tserver-2`…
+    pub tserver: String,
+    pub leader: bool,
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, number>"))]
+    pub metrics: MetricsJson,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "Totals"))]
+pub struct TotalsJson {
+    #[cfg_attr(feature = "ts", ts(type = "Record<string, number>"))]
+    pub metrics: MetricsJson,
+    pub virtual_ms: f64,
+}
+
+/// Where and why the script stopped.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "ReportError"))]
+pub struct ErrorJson {
+    pub message: String,
+    pub hint: Option<String>,
+    pub line: u32,
+    pub column: u32,
+    /// What kind of error (Syntax, Unsupported, Setting…).
+    pub kind: String,
+}
+
+impl From<&ReportError> for ErrorJson {
+    fn from(e: &ReportError) -> Self {
+        ErrorJson {
+            message: e.message.clone(),
+            hint: e.hint.clone(),
+            line: e.line,
+            column: e.column,
+            kind: format!("{:?}", e.kind),
+        }
+    }
+}
+
+impl From<&StatementReport> for StatementJson {
+    fn from(s: &StatementReport) -> Self {
+        StatementJson {
+            sql: s.sql.clone(),
+            line: s.line,
+            run: s.run,
+            tag: s.outcome.tag.clone(),
+            columns: s.outcome.columns.clone(),
+            rows: s.outcome.rows.clone(),
+            row_count: s.outcome.row_count,
+            explain: s.outcome.explain.as_ref().map(|l| l.join("\n")),
+            notices: s.outcome.notices.clone(),
+            metrics: metrics(&s.metrics),
+            relations: s
                 .relations
                 .by_relation
                 .iter()
                 .map(|(k, m)| (k.clone(), metrics(m)))
-                .collect();
-            json!({
-                "sql": s.sql,
-                "line": s.line,
-                "run": s.run,
-                "tag": s.outcome.tag,
-                "columns": s.outcome.columns,
-                "rows": s.outcome.rows,
-                "row_count": s.outcome.row_count,
-                "explain": s.outcome.explain.as_ref().map(|l| l.join("\n")),
-                "notices": s.outcome.notices,
-                "metrics": metrics(&s.metrics),
-                "relations": relations,
-                "replicas": s.relations.replicas.iter().map(|r| json!({
-                    "relation": r.relation,
-                    "tablet": r.tablet,
-                    "tserver": format!("tserver-{}", r.tserver + 1),
-                    "leader": r.leader,
-                    "metrics": metrics(&r.metrics),
-                })).collect::<Vec<_>>(),
-                "virtual_ms": s.virtual_ms,
-            })
-        })
-        .collect();
-    let settings: Map<String, Value> = r
-        .settings
-        .iter()
-        .map(|(k, v)| (k.clone(), json!(v)))
-        .collect();
-    json!({
-        "profile": r.profile,
-        "settings": settings,
-        "statements": statements,
-        "totals": {"metrics": metrics(&r.totals), "virtual_ms": r.total_virtual_ms},
-        "error": r.error.as_ref().map(|e| json!({
-            "message": e.message, "hint": e.hint, "line": e.line, "column": e.column,
-            "kind": format!("{:?}", e.kind),
-        })),
-    })
+                .collect(),
+            replicas: s
+                .relations
+                .replicas
+                .iter()
+                .map(|r| ReplicaJson {
+                    relation: r.relation.clone(),
+                    tablet: r.tablet,
+                    tserver: format!("tserver-{}", r.tserver + 1),
+                    leader: r.leader,
+                    metrics: metrics(&r.metrics),
+                })
+                .collect(),
+            virtual_ms: s.virtual_ms,
+        }
+    }
 }
 
-/// A sweep as JSON: `{"setting", "points": [{"value", "loops", "read_requests",
-/// "rpc_count", "virtual_ms", "error"}]}`.
+impl From<&Report> for ReportJson {
+    fn from(r: &Report) -> Self {
+        ReportJson {
+            profile: r.profile.to_string(),
+            settings: r.settings.iter().cloned().collect(),
+            statements: r.statements.iter().map(StatementJson::from).collect(),
+            totals: TotalsJson {
+                metrics: metrics(&r.totals),
+                virtual_ms: r.total_virtual_ms,
+            },
+            error: r.error.as_ref().map(ErrorJson::from),
+        }
+    }
+}
+
+/// The report as a JSON value, keys in sorted order (the CLI's `--json`).
+pub fn report(r: &Report) -> Value {
+    // Through a Value: its maps sort their keys, the order `--json` has always had.
+    serde_json::to_value(ReportJson::from(r)).expect("a report is plain data")
+}
+
+/// One run of a sweep.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SweepPointJson {
+    pub value: String,
+    /// The largest `loops=` of the measured plan (the inner side of a join).
+    pub loops: Option<u64>,
+    pub read_requests: f64,
+    pub rpc_count: f64,
+    pub virtual_ms: f64,
+    pub error: Option<SweepErrorJson>,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SweepErrorJson {
+    pub message: String,
+    pub line: u32,
+    pub column: u32,
+}
+
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SweepJson {
+    pub setting: String,
+    pub points: Vec<SweepPointJson>,
+}
+
+/// A sweep as JSON: the setting, and per value the measured query's figures.
 pub fn sweep(setting: &str, points: &[crate::sweep::SweepPoint]) -> Value {
-    let points: Vec<Value> = points
-        .iter()
-        .map(|p| {
-            json!({
-                "value": p.value,
-                "loops": p.loops,
-                "read_requests": p.read_requests,
-                "rpc_count": p.rpc_count,
-                "virtual_ms": p.virtual_ms,
-                "error": p.error.as_ref().map(|e| json!({
-                    "message": e.message, "line": e.line, "column": e.column,
-                })),
+    let json = SweepJson {
+        setting: setting.to_string(),
+        points: points
+            .iter()
+            .map(|p| SweepPointJson {
+                value: p.value.clone(),
+                loops: p.loops,
+                read_requests: p.read_requests,
+                rpc_count: p.rpc_count,
+                virtual_ms: p.virtual_ms,
+                error: p.error.as_ref().map(|e| SweepErrorJson {
+                    message: e.message.clone(),
+                    line: e.line,
+                    column: e.column,
+                }),
             })
-        })
-        .collect();
-    json!({"setting": setting, "points": points})
+            .collect(),
+    };
+    serde_json::to_value(json).expect("a sweep is plain data")
+}
+
+/// One setting as the settings panel lists it (like `pg_settings`).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "SettingInfo"))]
+pub struct SettingJson {
+    pub name: String,
+    pub default: String,
+    #[serde(rename = "type")]
+    pub type_name: String,
+    pub unit: String,
+    /// The bounds, as shown; empty for booleans and enums.
+    pub min: String,
+    pub max: String,
+    pub values: Vec<String>,
+    pub scope: String,
+    pub description: String,
 }
 
 /// Every setting with its default, type, unit, bounds and meaning (the UI's
 /// settings panel, like `pg_settings`).
 pub fn settings_list() -> Value {
-    let rows: Vec<Value> = crate::settings::Settings::new()
+    let rows: Vec<SettingJson> = crate::settings::Settings::new()
         .list()
         .into_iter()
-        .map(|s| {
-            json!({
-                "name": s.name, "default": s.default, "type": s.type_name, "unit": s.unit,
-                "min": s.min, "max": s.max, "values": s.values, "scope": s.scope.name(),
-                "description": s.description,
-            })
+        .map(|s| SettingJson {
+            name: s.name.to_string(),
+            default: s.default,
+            type_name: s.type_name.to_string(),
+            unit: s.unit,
+            min: s.min,
+            max: s.max,
+            values: s.values.iter().map(|v| v.to_string()).collect(),
+            scope: s.scope.name().to_string(),
+            description: s.description.to_string(),
         })
         .collect();
-    Value::Array(rows)
+    serde_json::to_value(rows).expect("settings are plain data")
 }

@@ -189,7 +189,7 @@ pub trait ScenarioEngine: Sized {
     fn take_metrics(&mut self) -> (Metrics, RelationMetrics);
     fn trace_mut(&mut self) -> &mut crate::trace::Trace;
     /// The engine's state for the player's views (see `trace::Snapshot`).
-    fn snapshot(&self) -> serde_json::Value;
+    fn snapshot(&self) -> crate::trace::EngineSnapshot;
     /// A backslash command other than `\watch` and `\echo`.
     fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError>;
     /// Whole-run figures that are ratios, not sums of per-statement counters
@@ -222,8 +222,8 @@ impl ScenarioEngine for PgEngine {
     fn trace_mut(&mut self) -> &mut crate::trace::Trace {
         PgEngine::trace_mut(self)
     }
-    fn snapshot(&self) -> serde_json::Value {
-        PgEngine::snapshot(self)
+    fn snapshot(&self) -> crate::trace::EngineSnapshot {
+        crate::trace::EngineSnapshot::Pg(PgEngine::snapshot(self))
     }
     fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError> {
         Ok(match m {
@@ -257,8 +257,8 @@ impl ScenarioEngine for YbEngine {
     fn trace_mut(&mut self) -> &mut crate::trace::Trace {
         YbEngine::trace_mut(self)
     }
-    fn snapshot(&self) -> serde_json::Value {
-        YbEngine::snapshot(self)
+    fn snapshot(&self) -> crate::trace::EngineSnapshot {
+        crate::trace::EngineSnapshot::Yb(YbEngine::snapshot(self))
     }
     fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError> {
         match m {
@@ -326,20 +326,20 @@ pub fn run_profile_with<E: ScenarioEngine>(
             return (report, None);
         }
     };
+    // The trace settings change what the player records, never the run: the
+    // report is the same bytes whatever they are (a statement re-run at full
+    // detail must give the same report).
     report.settings = engine
         .settings()
         .changed()
         .into_iter()
+        .filter(|(k, _)| !k.starts_with("trace_"))
         .map(|(k, v)| (k.to_string(), v))
         .collect();
     if let Err(e) = run_items(script, &mut engine, &mut report, progress) {
         report.error = Some(e);
     }
-    if engine
-        .settings()
-        .get_bool("trace_snapshots")
-        .unwrap_or(false)
-    {
+    if engine.trace_mut().budget().snapshots {
         // The final picture: where the player's last step lands.
         let state = engine.snapshot();
         let n = report.statements.len() as u32;
@@ -438,35 +438,19 @@ fn run_items<E: ScenarioEngine>(
 }
 
 /// Marks where statement `index` (its place in the report) starts in the trace:
-/// the player's statement marks, and the reset of the per-statement detail budget.
+/// the player's statement marks, and the start of the statement's detail budget.
 fn statement_start<E: ScenarioEngine>(engine: &mut E, index: u32, sql: &str) {
-    if takes_snapshot(engine.settings(), index) {
+    if engine.trace_mut().wants_snapshot_before(index) {
         let state = engine.snapshot();
         engine.trace_mut().snapshot(index, state);
     }
     let at_us = engine.clock().now_us();
-    engine
-        .trace_mut()
-        .push(crate::trace::Event::StatementStart {
-            index,
-            sql: sql.to_string(),
-            at_us,
-        });
-}
-
-/// With `trace_snapshots` on: before each of the first 16 statements, then
-/// before every 16th (a 1 000 000-row load is ~100 statements), so a jump
-/// replays at most 16 statements' events.
-fn takes_snapshot(settings: &Settings, index: u32) -> bool {
-    settings.get_bool("trace_snapshots").unwrap_or(false)
-        && (index < 16 || index.is_multiple_of(16))
+    engine.trace_mut().start_statement(index, sql, at_us);
 }
 
 fn statement_end<E: ScenarioEngine>(engine: &mut E, index: u32) {
     let at_us = engine.clock().now_us();
-    engine
-        .trace_mut()
-        .push(crate::trace::Event::StatementEnd { index, at_us });
+    engine.trace_mut().end_statement(index, at_us);
 }
 
 /// Runs one statement with its hints' settings in force, then restores them.

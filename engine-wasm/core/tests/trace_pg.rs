@@ -34,7 +34,7 @@ fn a_small_scenario_traces_every_step() {
 
 #[test]
 fn a_large_load_keeps_structure_but_not_every_row() {
-    let settings = vec![("trace_detail_rows".to_string(), "1000".to_string())];
+    let settings = vec![("trace_statement_events".to_string(), "1000".to_string())];
     let (r, engine) = run_pg(
         "create table t (id bigint primary key);
          insert into t select generate_series(1, 200000);",

@@ -137,7 +137,7 @@ const ABSURD: &[&str] = &[
     // Not absurd, but paths the seeds never take: the player's snapshots, and
     // a trace with no per-key events.
     "SET trace_snapshots = on;\n",
-    "SET trace_detail_rows = 0;\n",
+    "SET trace_statement_events = 0;\n",
 ];
 
 const CONTROL_BYTES: &[u8] = &[

@@ -6,9 +6,9 @@
 //! stopping the run. A hung worker cannot be stopped from outside: it is left
 //! running, detached, and the campaign stops at the first hang.
 
+use indexlab_engine::report_json;
 use indexlab_engine::scenario::{run_pg, run_yb, ReportError};
 use indexlab_engine::sql::script::decode_script;
-use indexlab_engine::{report_json, trace_json};
 use std::cell::RefCell;
 use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::sync::mpsc;
@@ -202,11 +202,19 @@ fn run_both(bytes: &[u8], at: impl Fn(Stage)) -> Result<Clean, Finding> {
             let (report, trace) = match stage {
                 Stage::Yb => {
                     let (report, engine) = run_yb(script, &[]);
-                    (report, engine.map(|mut e| trace_json::trace(e.trace_mut())))
+                    (
+                        report,
+                        engine
+                            .map(|mut e| serde_json::to_value(e.trace_mut()).expect("plain data")),
+                    )
                 }
                 _ => {
                     let (report, engine) = run_pg(script, &[]);
-                    (report, engine.map(|mut e| trace_json::trace(e.trace_mut())))
+                    (
+                        report,
+                        engine
+                            .map(|mut e| serde_json::to_value(e.trace_mut()).expect("plain data")),
+                    )
                 }
             };
             let json = (

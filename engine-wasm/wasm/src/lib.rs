@@ -5,6 +5,7 @@
 //! so the page can show a readable message instead of "unreachable".
 
 mod allocator;
+mod packed;
 
 use std::sync::Once;
 use wasm_bindgen::prelude::*;
@@ -143,13 +144,38 @@ fn traced(
     progress: &mut dyn FnMut(&str, indexlab_engine::scenario::Progress),
 ) -> Result<String, JsError> {
     let overrides = parse_settings(settings)?;
-    indexlab_engine::trace_json::run_traced_with(script, profile, &overrides, progress)
-        .map(|v| v.to_string())
-        .ok_or_else(|| {
-            JsError::new(&format!(
-                "unknown profile \"{profile}\"; use \"pg\", \"yb\" or \"both\""
-            ))
-        })
+    indexlab_engine::traced::run_traced_with(script, profile, &overrides, progress)
+        .map(|t| indexlab_engine::traced::to_json(&t))
+        .ok_or_else(|| unknown_profile(profile))
+}
+
+fn unknown_profile(profile: &str) -> JsError {
+    JsError::new(&format!(
+        "unknown profile \"{profile}\"; use \"pg\", \"yb\" or \"both\""
+    ))
+}
+
+/// Runs a scenario on one profile for the page's player, packed (see
+/// `packed.rs`): the page's workers run one profile each, in parallel.
+#[wasm_bindgen]
+pub fn run_traced_packed(
+    script: &str,
+    profile: &str,
+    settings: &str,
+    sink: &ProgressSink,
+) -> Result<Vec<u8>, JsError> {
+    use indexlab_engine::traced::{run_traced_with, Traced};
+    if !matches!(profile, "pg" | "yb") {
+        return Err(unknown_profile(profile));
+    }
+    let overrides = parse_settings(settings)?;
+    let run = run_traced_with(script, profile, &overrides, &mut |name, p| {
+        sink.report(name, p.done, p.total)
+    });
+    match run {
+        Some(Traced::One(run)) => Ok(packed::pack(&run)),
+        _ => Err(unknown_profile(profile)),
+    }
 }
 
 /// Every setting with its default, type, unit, bounds and meaning, as JSON.

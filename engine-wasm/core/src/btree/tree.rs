@@ -32,6 +32,12 @@ pub struct SplitEvent {
     pub right_entries: u32,
     /// Set when the split page was the root: the new root page above both halves.
     pub new_root: Option<PageNo>,
+    /// The page the separator was posted to (the new root after a root split).
+    pub parent: Option<PageNo>,
+    /// The split page was the rightmost of its level.
+    pub rightmost: bool,
+    /// The fillfactor (percent) the split point was chosen for.
+    pub fillfactor: u8,
 }
 
 /// What an insert did.
@@ -311,10 +317,13 @@ impl BTree {
         loop {
             let mut event = self.split_event(left, right, &sep);
             let Some((parent, slot)) = path.pop() else {
-                event.new_root = Some(self.new_root(left, right, &sep, io));
+                let root = self.new_root(left, right, &sep, io);
+                event.new_root = Some(root);
+                event.parent = Some(root);
                 outcome.splits.push(event);
                 return;
             };
+            event.parent = Some(parent);
             outcome.splits.push(event);
             io.access(parent, Access::Write);
             let page = self.page_mut(parent);
@@ -328,7 +337,15 @@ impl BTree {
     }
 
     fn split_event(&self, left: PageNo, right: PageNo, sep: &Pivot) -> SplitEvent {
+        let page = self.page(left);
         SplitEvent {
+            rightmost: self.page(right).next.is_none(),
+            fillfactor: if page.is_leaf() {
+                self.config.leaf_fillfactor
+            } else {
+                self.config.internal_fillfactor
+            },
+            parent: None,
             level: self.page(left).level,
             left,
             right,

@@ -8,6 +8,7 @@
 use super::catalog::Row;
 use super::engine::PgEngine;
 use super::held_page::HeldPage;
+use super::snapshot::fill3;
 use super::tid::Tid;
 use super::tuple::heap_tuple_size_for_page;
 use crate::btree::Direction;
@@ -124,6 +125,12 @@ impl PgEngine {
         }
         for s in &outcome.splits {
             let ix = self.catalog.index(index);
+            // Fills after the insert: what the pages hold when the view draws them.
+            let fill = |page: PageNo| {
+                ix.tree.page_info(page).map_or(0.0, |p| {
+                    fill3(f64::from(p.used_bytes) / f64::from(p.usable_bytes.max(1)))
+                })
+            };
             self.io.trace.push(Event::PageSplit {
                 relation: self.io.names[ix.rel as usize].clone(),
                 page: s.left,
@@ -132,6 +139,12 @@ impl PgEngine {
                 root_split: s.new_root.is_some(),
                 new_root: s.new_root,
                 separator: ix.key_text(&s.separator),
+                rightmost: s.rightmost,
+                fillfactor: s.fillfactor,
+                left_fill: fill(s.left),
+                right_fill: fill(s.right),
+                parent: s.parent,
+                parent_fill: s.parent.map(fill),
             });
         }
         Ok(())

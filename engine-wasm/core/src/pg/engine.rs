@@ -12,7 +12,7 @@ use crate::scenario::{Outcome, ScenarioEngine, SettingChange};
 use crate::settings::Settings;
 use crate::sql::ast::Statement;
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::trace::Trace;
+use crate::trace::{Trace, TraceBudget};
 
 pub struct PgEngine {
     pub(super) settings: Settings,
@@ -72,16 +72,13 @@ pub fn cost_model(settings: &Settings) -> Result<CostModel, SqlError> {
 impl PgEngine {
     pub fn new(settings: Settings) -> Result<Self, SqlError> {
         let pool = make_pool(&settings)?;
-        let budget = settings
-            .get_int("trace_detail_rows")
-            .map_err(setting_error)?;
         let seed = settings.get_int("seed").map_err(setting_error)?;
         Ok(PgEngine {
             io: Io {
                 pool,
                 clock: Clock::default(),
                 cost: cost_model(&settings)?,
-                trace: Trace::new(budget.max(0) as usize),
+                trace: Trace::new(TraceBudget::from_settings(&settings)),
                 names: Vec::new(),
             },
             settings,

@@ -4,11 +4,13 @@
 //! trace starts from a picture, not from a replay of everything before it.
 
 use super::engine::PgEngine;
-use serde_json::{json, Value};
+use crate::trace::{
+    FrameSnapshot, HeapSnapshot, PgSnapshot, PoolSnapshot, TreeLevelSnapshot, TreeSnapshot,
+};
 
 /// Fill fractions are sent with 3 decimals: enough for a bar, and a 7000-leaf
 /// strip stays small.
-fn fill3(f: f64) -> f64 {
+pub fn fill3(f: f64) -> f64 {
     (f * 1000.0).round() / 1000.0
 }
 
@@ -17,63 +19,73 @@ fn fill3(f: f64) -> f64 {
 const HIGH_KEYS_UP_TO: usize = 2000;
 
 impl PgEngine {
-    pub fn snapshot(&self) -> Value {
-        let mut trees = Vec::new();
-        for ix in self.catalog.indexes.iter().flatten() {
-            let shape = ix.tree.shape();
-            let pages: usize = shape.levels.iter().map(|l| l.pages.len()).sum();
-            let levels: Vec<Value> = shape
-                .levels
-                .iter()
-                .map(|l| {
-                    let mut level = json!({
-                        "level": l.level,
-                        "pages": l.pages.iter().map(|p| p.page).collect::<Vec<_>>(),
-                        "fill": l.pages.iter().map(|p| fill3(p.fill)).collect::<Vec<_>>(),
-                        "entries": l.pages.iter().map(|p| p.entries).collect::<Vec<_>>(),
-                    });
-                    if pages <= HIGH_KEYS_UP_TO {
-                        let high: Vec<Option<String>> = l
-                            .pages
-                            .iter()
-                            .map(|p| p.high_key.as_deref().map(|k| ix.key_text(k)))
-                            .collect();
-                        level["high"] = json!(high);
-                    }
-                    level
-                })
-                .collect();
-            trees.push(json!({
-                "relation": ix.name,
-                "root": shape.root,
-                "height": shape.height,
-                "entries": shape.entries,
-                "levels": levels,
-            }));
-        }
-        let heaps: Vec<Value> = self
+    pub fn snapshot(&self) -> PgSnapshot {
+        let trees = self
+            .catalog
+            .indexes
+            .iter()
+            .flatten()
+            .map(|ix| {
+                let shape = ix.tree.shape();
+                let pages: usize = shape.levels.iter().map(|l| l.pages.len()).sum();
+                let levels = shape
+                    .levels
+                    .iter()
+                    .map(|l| TreeLevelSnapshot {
+                        level: u32::from(l.level),
+                        pages: l.pages.iter().map(|p| p.page).collect(),
+                        fill: l.pages.iter().map(|p| fill3(p.fill)).collect(),
+                        entries: l.pages.iter().map(|p| p.entries).collect(),
+                        high: (pages <= HIGH_KEYS_UP_TO).then(|| {
+                            l.pages
+                                .iter()
+                                .map(|p| p.high_key.as_deref().map(|k| ix.key_text(k)))
+                                .collect()
+                        }),
+                    })
+                    .collect();
+                TreeSnapshot {
+                    relation: ix.name.clone(),
+                    root: shape.root,
+                    height: shape.height,
+                    entries: shape.entries,
+                    levels,
+                }
+            })
+            .collect();
+        let heaps = self
             .catalog
             .tables
             .iter()
             .flatten()
-            .map(|t| json!({"relation": t.name, "pages": t.heap.page_count()}))
+            .map(|t| HeapSnapshot {
+                relation: t.name.clone(),
+                pages: t.heap.page_count(),
+            })
             .collect();
         let pool = &self.io.pool;
-        // Frames in use as [frame, relation, fork, page, dirty]: a flat list the
-        // view indexes, small enough to send between statements.
-        let frames: Vec<Value> = pool
+        let frames = pool
             .frames()
             .filter_map(|f| {
                 let tag = f.tag?;
                 let rel = self.io.names.get(tag.rel as usize).map_or("?", |n| &**n);
-                Some(json!([f.frame, rel, tag.fork.name(), tag.page, f.dirty]))
+                Some(FrameSnapshot(
+                    f.frame,
+                    rel.to_string(),
+                    tag.fork.name().to_string(),
+                    tag.page,
+                    f.dirty,
+                ))
             })
             .collect();
-        json!({
-            "profile": "pg",
-            "trees": trees,
-            "heaps": heaps,
-            "pool": {"capacity": pool.capacity(), "page_size": pool.page_size(), "frames": frames},
-        })
+        PgSnapshot {
+            trees,
+            heaps,
+            pool: PoolSnapshot {
+                capacity: pool.capacity() as u32,
+                page_size: pool.page_size(),
+                frames,
+            },
+        }
     }
 }

@@ -24,8 +24,13 @@ pub static REGISTRY: &[SettingDef] = &[
     int("max_rows", 10_000_000, 1, 10_000_000, "rows", Both,
         "Most rows one statement, and the whole run, may produce or change")
         .note("the simulator caps a run at 10,000,000 rows to keep the page responsive"),
-    int("trace_detail_rows", 10_000, 0, 10_000_000, "rows", Both,
-        "Statements touching fewer rows record per-key trace events; larger ones only structural events"),
+    // What the player records (never what the run does: reports leave them out).
+    int("trace_statement_events", 100_000, 0, 10_000_000, "events", Both,
+        "Detail events (page accesses, memtable writes, read requests) one statement may record; a statement that makes more is summarized: only its splits, flushes and compactions are kept"),
+    int("trace_run_events", 250_000, 0, 10_000_000, "events", Both,
+        "Detail events the whole run may record; once a statement goes over what is left, it and every later statement are summarized"),
+    int("trace_full_detail_statement", 0, 0, 10_000_000, "", Both,
+        "Statement (numbered from 1, as the player shows them) recorded at full detail whatever the budgets, with snapshots before and after it; 0: none"),
     boolean("trace_snapshots", false, Both,
         "Record the engine's state between statements, so the player can jump anywhere"),
 

@@ -16,7 +16,7 @@ use crate::scenario::{Outcome, ScenarioEngine, SettingChange};
 use crate::settings::Settings;
 use crate::sql::ast::Statement;
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::trace::{RelName, Trace};
+use crate::trace::{RelName, Trace, TraceBudget};
 
 pub struct YbEngine {
     pub(super) settings: Settings,
@@ -94,15 +94,12 @@ impl YbEngine {
         let cache = settings
             .get_bytes("block_cache_size")
             .map_err(setting_error)?;
-        let budget = settings
-            .get_int("trace_detail_rows")
-            .map_err(setting_error)?;
         let seed = settings.get_int("seed").map_err(setting_error)?;
         Ok(YbEngine {
             clock: Clock::default(),
             cost: crate::pg::cost_model(&settings)?,
             rng: Rng::new(seed as u64),
-            trace: Trace::new(budget.max(0) as usize),
+            trace: Trace::new(TraceBudget::from_settings(&settings)),
             catalog: YbCatalog::default(),
             tablets: Vec::new(),
             caches: (0..servers.max(1))

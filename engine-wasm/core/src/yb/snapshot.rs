@@ -5,49 +5,55 @@
 
 use super::ddl::sst_summary;
 use super::engine::YbEngine;
-use crate::trace_json::sst_json;
-use serde_json::{json, Value};
+use crate::lsm::MemtableInfo;
+use crate::trace::{CacheSnapshot, MemtableSnapshot, SstLevelSnapshot, TabletSnapshot, YbSnapshot};
+
+fn memtable(m: &MemtableInfo) -> MemtableSnapshot {
+    MemtableSnapshot {
+        id: m.id,
+        entries: m.entries,
+        deletes: m.deletes,
+        bytes: m.bytes,
+    }
+}
 
 impl YbEngine {
-    pub fn snapshot(&self) -> Value {
-        let tablets: Vec<Value> = self
+    pub fn snapshot(&self) -> YbSnapshot {
+        let tablets = self
             .tablets
             .iter()
             .enumerate()
             .map(|(id, t)| {
                 let s = t.lsm.shape(None);
-                let mem = |m: &crate::lsm::MemtableInfo| {
-                    json!({"id": m.id, "entries": m.entries, "deletes": m.deletes, "bytes": m.bytes})
-                };
-                let levels: Vec<Value> = s
-                    .levels
-                    .iter()
-                    .map(|l| {
-                        let ssts: Vec<Value> = l
-                            .ssts
-                            .iter()
-                            .map(|f| sst_json(&sst_summary(f)))
-                            .collect();
-                        json!({"level": l.level, "bytes": l.bytes, "ssts": ssts})
-                    })
-                    .collect();
-                json!({
-                    "tablet": id,
-                    "relation": self.names.get(t.rel).map_or("?", |n| &**n),
-                    "tserver": t.tserver,
-                    "write_buffer_size": s.write_buffer_size,
-                    "memtable": mem(&s.memtable),
-                    "immutables": s.immutables.iter().map(mem).collect::<Vec<_>>(),
-                    "levels": levels,
-                })
+                TabletSnapshot {
+                    tablet: id as u32,
+                    relation: self.names.get(t.rel).map_or("?", |n| &**n).to_string(),
+                    tserver: t.tserver as u32,
+                    write_buffer_size: s.write_buffer_size,
+                    memtable: memtable(&s.memtable),
+                    immutables: s.immutables.iter().map(memtable).collect(),
+                    levels: s
+                        .levels
+                        .iter()
+                        .map(|l| SstLevelSnapshot {
+                            level: l.level,
+                            bytes: l.bytes,
+                            ssts: l.ssts.iter().map(sst_summary).collect(),
+                        })
+                        .collect(),
+                }
             })
             .collect();
-        let caches: Vec<Value> = self
+        let caches = self
             .caches
             .iter()
             .enumerate()
-            .map(|(n, c)| json!({"tserver": n, "capacity": c.capacity(), "used": c.used()}))
+            .map(|(n, c)| CacheSnapshot {
+                tserver: n as u32,
+                capacity: c.capacity(),
+                used: c.used(),
+            })
             .collect();
-        json!({"profile": "yb", "tablets": tablets, "caches": caches})
+        YbSnapshot { tablets, caches }
     }
 }

@@ -1,27 +1,38 @@
-//! The trace as JSON for the page: events as `{"type": …, fields…}` objects in
-//! order, the snapshots taken between statements, and how many detail events
-//! the budget dropped.
+//! A run for the page's player: per profile, the report and the trace. The
+//! CLI's `--traced` prints it as JSON, exactly as the wasm build returns it
+//! (`npm run identical` checks the bytes); the page receives the same types
+//! packed (`indexlab-wasm`'s `run_traced_packed`).
 
-use crate::report_json::report;
+use crate::report_json::ReportJson;
 use crate::scenario::{run_profile_with, Progress, ScenarioEngine};
-use crate::trace::{Event, SstSummary, Trace};
+use crate::trace::Trace;
 use crate::{pg::PgEngine, yb::YbEngine};
-use serde_json::{json, Value};
+use serde::Serialize;
 
-pub fn trace(t: &Trace) -> Value {
-    let events: Vec<Value> = t.events().iter().map(event).collect();
-    let snapshots: Vec<Value> = t
-        .snapshots
-        .iter()
-        .map(|s| json!({"at_event": s.at_event, "statement": s.statement, "state": s.state}))
-        .collect();
-    json!({"events": events, "snapshots": snapshots, "dropped": t.dropped})
+/// One profile's run: its report, and its trace (none when the settings
+/// were refused before anything ran).
+#[derive(Debug, Clone, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct TracedRun {
+    pub report: ReportJson,
+    pub trace: Option<Trace>,
+}
+
+/// One profile's run, or both side by side.
+#[derive(Debug, Clone, Serialize)]
+#[serde(untagged)]
+pub enum Traced {
+    One(Box<TracedRun>),
+    Both {
+        pg: Box<TracedRun>,
+        yb: Box<TracedRun>,
+    },
 }
 
 /// Runs `script` for the player on "pg", "yb" or "both", with snapshots on
-/// (the overrides may still change the detail budget): `{"report", "trace"}`
-/// per profile. None for an unknown profile.
-pub fn run_traced(script: &str, profile: &str, overrides: &[(String, String)]) -> Option<Value> {
+/// (the overrides may still change the detail budget). None for an unknown
+/// profile.
+pub fn run_traced(script: &str, profile: &str, overrides: &[(String, String)]) -> Option<Traced> {
     run_traced_with(script, profile, overrides, &mut |_, _| {})
 }
 
@@ -31,194 +42,53 @@ pub fn run_traced_with(
     profile: &str,
     overrides: &[(String, String)],
     progress: &mut dyn FnMut(&str, Progress),
-) -> Option<Value> {
+) -> Option<Traced> {
     let mut o = vec![("trace_snapshots".to_string(), "on".to_string())];
     o.extend_from_slice(overrides);
     match profile {
-        "pg" => Some(traced::<PgEngine>(script, &o, progress)),
-        "yb" => Some(traced::<YbEngine>(script, &o, progress)),
-        "both" => Some(json!({
-            "pg": traced::<PgEngine>(script, &o, progress),
-            "yb": traced::<YbEngine>(script, &o, progress),
-        })),
+        "pg" => Some(Traced::One(Box::new(traced::<PgEngine>(
+            script, &o, progress,
+        )))),
+        "yb" => Some(Traced::One(Box::new(traced::<YbEngine>(
+            script, &o, progress,
+        )))),
+        "both" => Some(Traced::Both {
+            pg: Box::new(traced::<PgEngine>(script, &o, progress)),
+            yb: Box::new(traced::<YbEngine>(script, &o, progress)),
+        }),
         _ => None,
     }
 }
 
-/// One profile's `{"report", "trace"}`.
-fn traced<E: ScenarioEngine>(
+/// One profile's report and trace.
+pub fn traced<E: ScenarioEngine>(
     script: &str,
     overrides: &[(String, String)],
     progress: &mut dyn FnMut(&str, Progress),
-) -> Value {
+) -> TracedRun {
     let (r, e) = run_profile_with::<E>(script, overrides, &mut |p| progress(E::PROFILE, p));
-    json!({"report": report(&r), "trace": e.map(|mut e| trace(e.trace_mut()))})
-}
-
-/// An SST as snapshots and compaction events describe it.
-pub fn sst_json(s: &SstSummary) -> Value {
-    json!({
-        "id": s.id, "bytes": s.bytes, "entries": s.entries, "deletes": s.deletes,
-        "smallest": s.smallest, "largest": s.largest,
-    })
-}
-
-pub fn event(e: &Event) -> Value {
-    match e {
-        Event::StatementStart { index, sql, at_us } => {
-            json!({"type": "statement_start", "index": index, "sql": sql, "at_us": at_us})
-        }
-        Event::StatementEnd { index, at_us } => {
-            json!({"type": "statement_end", "index": index, "at_us": at_us})
-        }
-        Event::PageAccess {
-            relation,
-            page,
-            frame,
-            hit,
-            dirtied,
-        } => json!({
-            "type": "page_access", "relation": &**relation, "page": page, "frame": frame,
-            "hit": hit, "dirtied": dirtied,
-        }),
-        Event::PageEvict {
-            relation,
-            fork,
-            page,
-            frame,
-            written,
-        } => json!({
-            "type": "page_evict", "relation": &**relation, "fork": fork, "page": page,
-            "frame": frame, "written": written,
-        }),
-        Event::PageSplit {
-            relation,
-            page,
-            new_page,
-            level,
-            root_split,
-            new_root,
-            separator,
-        } => json!({
-            "type": "page_split", "relation": &**relation, "page": page, "new_page": new_page,
-            "level": level, "root_split": root_split, "new_root": new_root,
-            "separator": separator,
-        }),
-        Event::TupleInsert {
-            relation,
-            page,
-            offset,
-        } => {
-            json!({"type": "tuple_insert", "relation": &**relation, "page": page, "offset": offset})
-        }
-        Event::VisibilityChange {
-            relation,
-            page,
-            all_visible,
-        } => {
-            json!({"type": "visibility_change", "relation": &**relation, "page": page, "all_visible": all_visible})
-        }
-        Event::CursorStep {
-            relation,
-            page,
-            backward,
-        } => {
-            json!({"type": "cursor_step", "relation": &**relation, "page": page, "backward": backward})
-        }
-        Event::Checkpoint { pages_written } => {
-            json!({"type": "checkpoint", "pages_written": pages_written})
-        }
-        Event::MemtableInsert {
-            relation,
-            tablet,
-            bytes,
-        } => {
-            json!({"type": "memtable_insert", "relation": &**relation, "tablet": tablet, "bytes": bytes})
-        }
-        Event::MemtableSealed {
-            relation,
-            tablet,
-            entries,
-            bytes,
-        } => {
-            json!({"type": "memtable_sealed", "relation": &**relation, "tablet": tablet, "entries": entries, "bytes": bytes})
-        }
-        // Flat, the SST's id as "sst": what the player has always read.
-        Event::Flush {
-            relation,
-            tablet,
-            sst,
-        } => json!({
-            "type": "flush", "relation": &**relation, "tablet": tablet, "sst": sst.id,
-            "bytes": sst.bytes, "entries": sst.entries, "deletes": sst.deletes,
-            "smallest": sst.smallest, "largest": sst.largest,
-        }),
-        Event::CompactionStart {
-            relation,
-            tablet,
-            id,
-            inputs,
-            output_level,
-        } => json!({
-            "type": "compaction_start", "relation": &**relation, "tablet": tablet, "id": id,
-            "inputs": inputs, "output_level": output_level,
-        }),
-        Event::CompactionFinish {
-            relation,
-            tablet,
-            id,
-            inputs,
-            outputs,
-            read_bytes,
-            write_bytes,
-            dropped_versions,
-            dropped_tombstones,
-        } => json!({
-            "type": "compaction_finish", "relation": &**relation, "tablet": tablet, "id": id,
-            "inputs": inputs, "outputs": outputs.iter().map(sst_json).collect::<Vec<_>>(),
-            "read_bytes": read_bytes, "write_bytes": write_bytes,
-            "dropped_versions": dropped_versions, "dropped_tombstones": dropped_tombstones,
-        }),
-        Event::BlockCache {
-            tserver,
-            used,
-            capacity,
-        } => json!({"type": "block_cache", "tserver": tserver, "used": used, "capacity": capacity}),
-        Event::ReadRequest {
-            relation,
-            tablet,
-            seeks,
-            nexts,
-            prevs,
-            rows,
-            cache_hits,
-            cache_misses,
-        } => json!({
-            "type": "read_request", "relation": &**relation, "tablet": tablet, "seeks": seeks,
-            "nexts": nexts, "prevs": prevs, "rows": rows, "cache_hits": cache_hits,
-            "cache_misses": cache_misses,
-        }),
-        Event::Rpc {
-            kind,
-            from,
-            to,
-            tablet,
-            ops,
-            rows,
-            bytes,
-            send_us,
-            arrive_us,
-        } => json!({
-            "type": "rpc", "kind": kind, "from": from, "to": to, "tablet": tablet, "ops": ops,
-            "rows": rows, "bytes": bytes, "send_us": send_us, "arrive_us": arrive_us,
+    TracedRun {
+        report: ReportJson::from(&r),
+        trace: e.map(|mut e| {
+            std::mem::replace(e.trace_mut(), Trace::new(crate::trace::TraceBudget::NONE))
         }),
     }
+}
+
+/// As JSON text (the CLI's `--traced`).
+pub fn to_json(t: &Traced) -> String {
+    serde_json::to_string(t).expect("a trace is plain data")
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::scenario::{run_pg, run_yb};
+    use serde_json::Value;
+
+    fn trace(t: &Trace) -> Value {
+        serde_json::to_value(t).unwrap()
+    }
 
     fn count_events(trace: &Value, kind: &str) -> usize {
         let events = trace["events"].as_array().unwrap();
@@ -276,6 +146,7 @@ mod tests {
             seen.push((profile.to_string(), p.done, p.total))
         })
         .expect("known profile");
+        let out = serde_json::to_value(&out).unwrap();
         assert!(out["pg"]["report"]["error"].is_null());
         let of = |name: &str| -> Vec<(u32, u32)> {
             seen.iter()

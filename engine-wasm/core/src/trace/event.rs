@@ -1,0 +1,207 @@
+//! One thing an engine did, as the player replays it.
+
+use crate::storage::PageNo;
+use serde::Serialize;
+
+/// A relation's name as events carry it: shared, so the many detail events of
+/// a big load copy a pointer, not the text.
+pub type RelName = std::rc::Rc<str>;
+
+/// An SST as the player draws it: id, size, entries (tombstones among them)
+/// and key range (hex).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct SstSummary {
+    pub id: u64,
+    pub bytes: u64,
+    pub entries: u64,
+    /// Tombstones among the entries.
+    pub deletes: u64,
+    pub smallest: String,
+    pub largest: String,
+}
+
+/// (In TypeScript `TraceEvent`: `Event` is the DOM's.)
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TraceEvent"))]
+#[serde(tag = "type", rename_all = "snake_case")]
+pub enum Event {
+    StatementStart {
+        /// The statement's place in the report (0-based).
+        index: u32,
+        sql: String,
+        at_us: f64,
+    },
+    StatementEnd {
+        index: u32,
+        at_us: f64,
+        /// How much of the statement was recorded (see [`super::TraceBudget`]).
+        detail: super::StatementDetail,
+    },
+    /// A buffer access to a main-fork page in buffer `frame`: `hit` false
+    /// means it was read from storage into that frame.
+    PageAccess {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        relation: RelName,
+        page: PageNo,
+        frame: u32,
+        hit: bool,
+        dirtied: bool,
+    },
+    /// A page (of fork `fork`: main, fsm, vm) left buffer `frame` to make
+    /// room; `written` when it was dirty and written back first.
+    PageEvict {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        relation: RelName,
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        fork: &'static str,
+        page: PageNo,
+        frame: u32,
+        written: bool,
+    },
+    /// B+tree page `page` at `level` (0: leaf) split: `new_page` is its new
+    /// right sibling; a root split also made `new_root`, one level up. The
+    /// fills (used fraction of a page's space) are after the insert that
+    /// caused the split, so a view draws them instead of guessing.
+    PageSplit {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        relation: RelName,
+        page: PageNo,
+        new_page: PageNo,
+        level: u32,
+        root_split: bool,
+        new_root: Option<PageNo>,
+        /// The key posted to the parent, as text: the left page's new high key.
+        separator: String,
+        /// The page was the rightmost of its level: PostgreSQL then leaves
+        /// `fillfactor` percent on the left (sequential inserts leave full
+        /// pages behind), any other page splits about in half.
+        rightmost: bool,
+        /// The fillfactor this page's kind splits at (leaf or internal), in percent.
+        fillfactor: u8,
+        left_fill: f64,
+        right_fill: f64,
+        /// The page the separator went into (the new root after a root split)
+        /// and its fill afterwards.
+        parent: Option<PageNo>,
+        parent_fill: Option<f64>,
+    },
+    TupleInsert {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        relation: RelName,
+        page: PageNo,
+        offset: u16,
+    },
+    VisibilityChange {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        relation: RelName,
+        page: PageNo,
+        all_visible: bool,
+    },
+    /// An index cursor moved onto a leaf.
+    CursorStep {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        relation: RelName,
+        page: PageNo,
+        backward: bool,
+    },
+    Checkpoint {
+        pages_written: u32,
+    },
+    /// An entry went into a tablet's memtable (`bytes`: key and value).
+    MemtableInsert {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        relation: RelName,
+        tablet: u32,
+        bytes: u64,
+    },
+    /// A tablet's memtable became immutable.
+    MemtableSealed {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        relation: RelName,
+        tablet: u32,
+        entries: u64,
+        bytes: u64,
+    },
+    /// An immutable memtable became SST `sst`.
+    Flush {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        relation: RelName,
+        tablet: u32,
+        sst: SstSummary,
+    },
+    CompactionStart {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        relation: RelName,
+        tablet: u32,
+        id: u64,
+        inputs: Vec<u64>,
+        output_level: u32,
+    },
+    CompactionFinish {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        relation: RelName,
+        tablet: u32,
+        id: u64,
+        inputs: Vec<u64>,
+        outputs: Vec<SstSummary>,
+        read_bytes: u64,
+        write_bytes: u64,
+        /// Versions no snapshot could read any more, and tombstones with
+        /// nothing left below them to hide: what the merge threw away.
+        dropped_versions: u64,
+        dropped_tombstones: u64,
+    },
+    /// A tablet server's block cache holds `used` bytes now (recorded when it
+    /// changed: reads fill it, compactions' deleted files leave it).
+    BlockCache {
+        tserver: u32,
+        used: u64,
+        capacity: u64,
+    },
+    /// One read request to a tablet: where it started, what it read.
+    ReadRequest {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        relation: RelName,
+        tablet: u32,
+        seeks: u64,
+        nexts: u64,
+        prevs: u64,
+        rows: u64,
+        cache_hits: u64,
+        cache_misses: u64,
+    },
+    /// A message between nodes (`from`/`to` as `ysql`, `tserver-N`): a read or
+    /// write request, its response, or a Raft replication to a follower.
+    Rpc {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        kind: &'static str,
+        from: String,
+        to: String,
+        tablet: u32,
+        ops: u32,
+        rows: u64,
+        bytes: u64,
+        send_us: f64,
+        arrive_us: f64,
+    },
+}
+
+impl Event {
+    /// Structural events are kept whatever the detail budget: they change the
+    /// shape a view draws (a split, a flush), and there are few of them.
+    pub fn is_structural(&self) -> bool {
+        matches!(
+            self,
+            Event::StatementStart { .. }
+                | Event::StatementEnd { .. }
+                | Event::PageSplit { .. }
+                | Event::PageEvict { written: true, .. }
+                | Event::Checkpoint { .. }
+                | Event::MemtableSealed { .. }
+                | Event::Flush { .. }
+                | Event::CompactionStart { .. }
+                | Event::CompactionFinish { .. }
+        )
+    }
+}
