@@ -4,7 +4,7 @@ import reactHooks from 'eslint-plugin-react-hooks';
 import globals from 'globals';
 
 export default tseslint.config(
-  { ignores: ['**/wasm-pkg/**', '**/dist/**', '**/node_modules/**', 'test-results/**'] },
+  { ignores: ['**/wasm-pkg/**', '**/dist/**', '**/node_modules/**', 'test-results/**', '**/*.gen.ts'] },
   js.configs.recommended,
   ...tseslint.configs.strict,
   {

@@ -122,11 +122,11 @@ insert into t select generate_series(1,1000), 'some text';
   await expect(pg.getByTestId('btree-t_pkey')).toHaveCount(0);
   await expect(yb.locator('[data-sst]')).toHaveCount(0);
   await player.getByLabel('Jump to the next event of a kind').selectOption('page split');
-  await expect(pg.getByTestId('event-pg')).toContainText('t_pkey: page 1 (level 0) split');
+  await expect(pg.getByTestId('event-pg')).toContainText('t_pkey: page 1 (level 0) was full and split');
   await expect(pg.getByTestId('btree-t_pkey')).toContainText('2 level(s), 2 leaf page(s)');
   await expect(pg.locator('.btree-view .page.focus')).toHaveCount(1);
   // Every event of this small run was recorded: the pool shows the pages read.
-  await expect(pg.getByText('detail events were not recorded')).toHaveCount(0);
+  await expect(pg.getByTestId('summarized-pg')).toHaveCount(0);
   await expect(pg.getByTestId('pool-view')).not.toContainText('0 of');
   // The counters of the statement under the cursor, per relation; yb is in
   // the same statement (the player keeps the engines in step by statement).
@@ -140,7 +140,7 @@ insert into t select generate_series(1,1000), 'some text';
   await player.getByLabel('Position in the trace').fill('0');
   await expect(yb.locator('[data-sst]')).toHaveCount(0);
   await player.getByLabel('Jump to the next event of a kind').selectOption('flush');
-  await expect(yb.getByTestId('event-yb')).toContainText('flushed to SST');
+  await expect(yb.getByTestId('event-yb')).toContainText('written out as SST');
   await expect(yb.locator('.lsm-view .sst.focus')).toHaveCount(1);
   await page.screenshot({ path: test.info().outputPath('yb-flush.png'), fullPage: true });
 
@@ -242,4 +242,88 @@ explain (analyze, dist, costs off) select * from t where id < 1500;
   const requests = Number(/Read Requests: (\d+)/.exec(text)?.[1]);
   expect(requests).toBeGreaterThanOrEqual(15);
   await expect(page.getByTestId('settings-panel')).toContainText('1 changed');
+});
+
+/** Every view's state in words (what screen readers get), for both columns. */
+async function pictures(page: Page): Promise<string[]> {
+  return page.locator('.view-summary').evaluateAll((lists) =>
+    lists.map((l) => `${l.getAttribute('data-testid')}: ${l.textContent ?? ''}`),
+  );
+}
+
+test('the same cursor always shows the same picture, however the player got there', async ({
+  page,
+}) => {
+  test.setTimeout(120_000);
+  await page.goto('/');
+  // The default demo, both engines: run it and read the picture at the end.
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const player = page.getByTestId('player');
+  await expect(page.getByTestId('replay-yb')).toBeVisible({ timeout: 60_000 });
+  const range = player.getByLabel('Position in the trace');
+  const end = Number(await range.getAttribute('max'));
+  const atEnd = await pictures(page);
+  expect(atEnd.join('\n')).toContain('tablet');
+  expect(atEnd.join('\n')).toContain('frames in use');
+  // Its 10 000-row insert is recorded in full: nothing is summarized.
+  await expect(page.locator('.summarized')).toHaveCount(0);
+
+  // Scrub to 0, then back to the end: the same tablets, frames and fills.
+  await range.fill('0');
+  await expect(page.getByTestId('event-pg')).toContainText('Start of the run');
+  await range.fill(String(end));
+  expect(await pictures(page)).toEqual(atEnd);
+
+  // Mid-insert, reached by playing, then by a jump: the same picture.
+  await range.fill(String(Math.floor(end / 2)));
+  await player.getByRole('combobox').first().selectOption('16');
+  await player.getByTitle('Play').click();
+  await page.waitForTimeout(400);
+  await player.getByTitle('Pause').click();
+  const played = Number(await range.inputValue());
+  expect(played).toBeGreaterThan(Math.floor(end / 2));
+  const afterPlay = await pictures(page);
+  await range.fill('0');
+  await range.fill(String(played));
+  expect(await pictures(page)).toEqual(afterPlay);
+  // Both columns name the same statement, and the heap is in the pool.
+  const stmt = async (p: string) =>
+    /Statement \d+/.exec((await page.getByTestId(`statement-metrics-${p}`).textContent()) ?? '')?.[0];
+  expect(await stmt('pg')).toBeDefined();
+  expect(await stmt('pg')).toEqual(await stmt('yb'));
+  expect(afterPlay.join('\n')).toMatch(/demo: \d+ page/);
+  // Step back and forward: the same picture again.
+  await player.getByTitle('Previous event').click();
+  await player.getByTitle('Next event').click();
+  expect(await pictures(page)).toEqual(afterPlay);
+});
+
+test('a summarized statement says so, and can be re-run with every step', async ({ page }) => {
+  await page.goto('/');
+  await typeScript(
+    page,
+    `set trace_statement_events = 100;
+create table t (id int primary key, v int);
+insert into t select generate_series(1,3000), 0;
+select count(*) from t;
+`,
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const player = page.getByTestId('player');
+  await expect(page.getByTestId('replay-pg')).toBeVisible();
+  // Into the insert (statement 3).
+  await player.getByLabel('Position in the trace').fill('0');
+  for (let i = 0; i < 3; i++) await player.getByTitle('Next statement').click();
+  await player.getByTitle('Next event').click();
+  const note = page.getByTestId('summarized-pg');
+  await expect(note).toContainText('Statement 3 made');
+  await expect(note).toContainText('trace_statement_events');
+  const report = await page.getByTestId('results-pg').locator('.run-summary').textContent();
+  await note.getByRole('button', { name: 'Show every step of statement 3' }).click();
+  // The re-run opens on that statement, in full, with the same report.
+  await expect(page.getByTestId('summarized-pg')).toHaveCount(0);
+  await expect(page.getByTestId('event-pg')).toContainText('Statement 3 starts');
+  await expect(page.getByTestId('results-pg').locator('.run-summary')).toHaveText(report ?? '');
+  await player.getByTitle('Next event').click();
+  await expect(page.getByTestId('event-pg')).not.toContainText('Statement 3 done');
 });

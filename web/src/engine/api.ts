@@ -24,6 +24,16 @@ export interface EngineApi {
     settings: string,
     onProgress?: ProgressListener,
   ): Promise<string>;
+  /**
+   * Runs a script on one profile for the player, packed (engine/packed.ts):
+   * the bytes are transferred, not copied, and decoded on demand.
+   */
+  runTracedPacked(
+    script: string,
+    profile: 'pg' | 'yb',
+    settings: string,
+    onProgress?: ProgressListener,
+  ): Promise<Uint8Array>;
   /** Every setting with its default, type, unit, bounds and meaning (JSON). */
   settingsList(): Promise<string>;
   /** Runs a script once per value (`sweep` is `name=v1,v2,…`): JSON for a chart. */

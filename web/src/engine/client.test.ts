@@ -27,6 +27,7 @@ function fakeApi(id: number): EngineApi {
     },
     // A run that never ends (the 1 000 000-row load, as far as a test cares).
     runTraced: () => new Promise<string>(() => {}),
+    runTracedPacked: () => new Promise<Uint8Array>(() => {}),
     runSweep: async () => '{}',
     settingsList: async () => '[]',
   };

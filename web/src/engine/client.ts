@@ -1,6 +1,7 @@
-// The page's handle on the engine worker. A Rust panic can leave the wasm instance
-// in a broken state, so after one the client throws the worker away and starts a
-// fresh one: the next call works as if nothing happened.
+// The page's handle on the engine workers. Each profile runs in a worker of
+// its own (a lane), so pg and yb run in parallel. A Rust panic can leave a wasm
+// instance broken, so after one the client replaces that lane's worker: the
+// next call works as if nothing happened. Cancel replaces every lane.
 import * as Comlink from 'comlink';
 import { EngineError, toEngineError, type EngineApi, type ProgressListener } from './api';
 
@@ -9,39 +10,60 @@ export interface WorkerLike extends Comlink.Endpoint {
   terminate(): void;
 }
 
+interface Lane {
+  worker: WorkerLike;
+  remote: Comlink.Remote<EngineApi>;
+}
+
+/** Which lane runs a profile's traced run. */
+const LANE: Record<'pg' | 'yb', number> = { pg: 0, yb: 1 };
+
 export class EngineClient {
-  private worker: WorkerLike;
-  private remote: Comlink.Remote<EngineApi>;
-  /** How many workers this client has started (1 + restarts after panics). */
-  starts = 1;
+  private readonly lanes: (Lane | undefined)[] = [];
+  /** How many workers this client has started (lanes, plus restarts). */
+  starts = 0;
 
   constructor(private readonly spawn: () => WorkerLike) {
-    this.worker = spawn();
-    this.remote = Comlink.wrap<EngineApi>(this.worker);
+    this.lane(0);
   }
 
   /** Rejects the calls in flight when the user cancels. */
   private readonly pending = new Set<(e: EngineError) => void>();
 
-  /** Calls the engine; errors come back as EngineError with a readable message. */
-  async call<T>(f: (api: Comlink.Remote<EngineApi>) => Promise<T>): Promise<T> {
+  private lane(n: number): Lane {
+    let lane = this.lanes[n];
+    if (!lane) {
+      const worker = this.spawn();
+      lane = { worker, remote: Comlink.wrap<EngineApi>(worker) };
+      this.lanes[n] = lane;
+      this.starts += 1;
+    }
+    return lane;
+  }
+
+  /** Calls the engine (lane 0); errors come back as EngineError with a readable message. */
+  call<T>(f: (api: Comlink.Remote<EngineApi>) => Promise<T>): Promise<T> {
+    return this.callOn(0, f);
+  }
+
+  async callOn<T>(n: number, f: (api: Comlink.Remote<EngineApi>) => Promise<T>): Promise<T> {
     let cancel: (e: EngineError) => void = () => {};
     const cancelled = new Promise<never>((_, reject) => {
       cancel = reject;
     });
     this.pending.add(cancel);
     try {
-      return await Promise.race([f(this.remote), cancelled]);
+      return await Promise.race([f(this.lane(n).remote), cancelled]);
     } catch (err) {
       const error = toEngineError(err);
-      if (error.panicked) this.restart();
+      if (error.panicked) this.restart(n);
       throw error;
     } finally {
       this.pending.delete(cancel);
     }
   }
 
-  /** Runs a script for the player, telling `onProgress` how far each profile is. */
+  /** Runs a script for the player (JSON; both profiles in one worker). */
   runTraced(
     script: string,
     profile: 'pg' | 'yb' | 'both',
@@ -52,32 +74,48 @@ export class EngineClient {
     return this.call((api) => api.runTraced(script, profile, settings, Comlink.proxy(onProgress)));
   }
 
+  /** Runs a script on one profile for the player, packed, in that profile's own worker. */
+  runTracedPacked(
+    script: string,
+    profile: 'pg' | 'yb',
+    settings: string,
+    onProgress: ProgressListener,
+  ): Promise<Uint8Array> {
+    return this.callOn(LANE[profile], (api) =>
+      api.runTracedPacked(script, profile, settings, Comlink.proxy(onProgress)),
+    );
+  }
+
   /**
-   * Stops a long run: wasm cannot be interrupted, so the worker is replaced and
-   * the calls in flight fail with a "cancelled" error.
+   * Stops a long run: wasm cannot be interrupted, so the workers are replaced
+   * and the calls in flight fail with a "cancelled" error.
    */
   cancel(): void {
     const waiting = [...this.pending];
     this.pending.clear();
-    this.restart();
+    this.lanes.forEach((_, n) => this.restart(n));
     for (const reject of waiting) reject(new EngineError('Cancelled', false));
   }
 
-  private restart(): void {
-    this.remote[Comlink.releaseProxy]();
-    this.worker.terminate();
-    this.worker = this.spawn();
-    this.remote = Comlink.wrap<EngineApi>(this.worker);
-    this.starts += 1;
+  private restart(n: number): void {
+    const lane = this.lanes[n];
+    if (!lane) return;
+    lane.remote[Comlink.releaseProxy]();
+    lane.worker.terminate();
+    this.lanes[n] = undefined;
+    this.lane(n);
   }
 
   dispose(): void {
-    this.remote[Comlink.releaseProxy]();
-    this.worker.terminate();
+    for (const lane of this.lanes) {
+      if (!lane) continue;
+      lane.remote[Comlink.releaseProxy]();
+      lane.worker.terminate();
+    }
   }
 }
 
-/** The client the app uses: the real worker, bundled by Vite. */
+/** The client the app uses: real workers, bundled by Vite. */
 export function createEngineClient(): EngineClient {
   return new EngineClient(
     () => new Worker(new URL('./engine.worker.ts', import.meta.url), { type: 'module' }),

@@ -2,22 +2,18 @@
 // scrubber with a mark at each statement, the speed, and jumps to the next
 // event of a kind. One bar drives every profile on the page (a Joint).
 import { useMemo } from 'react';
-import type { Joint } from './joint';
-import { SPEEDS } from './player';
-import type { TraceEvent } from './trace';
+import type { Joint } from '../trace/joint';
+import type { TraceEvent } from '../trace/traceData';
+import { VIEWS } from '../views/registry';
+import { GENERAL_JUMPS } from './describe';
+import { SPEEDS } from './usePlayback';
 
-/** The events worth jumping to, by what a student would call them. */
-const JUMPS: Record<string, (e: TraceEvent) => boolean> = {
-  statement: (e) => e.type === 'statement_start',
-  'page split': (e) => e.type === 'page_split',
-  'read from storage': (e) => e.type === 'page_access' && !e.hit,
-  eviction: (e) => e.type === 'page_evict',
-  'memtable sealed': (e) => e.type === 'memtable_sealed',
-  flush: (e) => e.type === 'flush',
-  compaction: (e) => e.type === 'compaction_start' || e.type === 'compaction_finish',
-  'read request': (e) => e.type === 'read_request',
-  'network message': (e) => e.type === 'rpc',
-};
+/** The events worth jumping to: every run's, and each view's. */
+const JUMPS: Record<string, (e: TraceEvent) => boolean> = Object.assign(
+  {},
+  GENERAL_JUMPS,
+  ...VIEWS.map((v) => v.jumps),
+);
 
 interface Props {
   joint: Joint;

@@ -1,43 +1,43 @@
-// One line per event, for the player's caption (what just happened).
-import { kb } from '../views/format';
-import type { TraceEvent } from './trace';
+// The caption for the event under the cursor: what just happened, and why.
+// A view describes its own events (views/*/index.tsx); the rest are here.
+import { VIEWS } from '../views/registry';
+import type { TraceEvent } from '../trace/traceData';
+
+function general(e: TraceEvent): string {
+  switch (e.type) {
+    case 'statement_start':
+      return `Statement ${e.index + 1} starts: ${e.sql.split('\n')[0] ?? ''}`;
+    case 'statement_end':
+      return `Statement ${e.index + 1} done`;
+    case 'tuple_insert':
+      return `${e.relation}: a row went into heap page ${e.page} (line pointer ${e.offset}): the heap keeps rows in arrival order, wherever there is room`;
+    case 'visibility_change':
+      return e.all_visible
+        ? `${e.relation} page ${e.page} is now all-visible in the visibility map: an index-only scan can skip fetching its rows from the heap`
+        : `${e.relation} page ${e.page} is no longer all-visible: index-only scans must check its rows in the heap again`;
+    case 'cursor_step':
+      return `${e.relation}: the scan ${e.backward ? 'steps back along the left-link' : 'moves on along the right-link'} to leaf ${e.page}`;
+    case 'read_request':
+      return `${e.relation} tablet ${e.tablet}: one read request: ${e.seeks} seek(s) and ${e.nexts} next(s) in the LSM, ${e.rows} row(s) returned; block cache ${e.cache_hits} hit(s), ${e.cache_misses} miss(es)`;
+    case 'rpc':
+      return `${e.kind}: ${e.from} → ${e.to} (tablet ${e.tablet}), ${e.ops} op(s), ${e.rows} row(s), ${e.bytes} bytes; ${(e.arrive_us - e.send_us).toFixed(0)} µs on the wire`;
+    default:
+      return e.type.replace(/_/g, ' ');
+  }
+}
 
 export function describeEvent(e: TraceEvent | undefined): string {
   if (!e) return 'Start of the run';
-  switch (e.type) {
-    case 'statement_start':
-      return `Statement ${e.index + 1}: ${e.sql.split('\n')[0] ?? ''}`;
-    case 'statement_end':
-      return `Statement ${e.index + 1} done`;
-    case 'page_access':
-      return `${e.relation} page ${e.page}: ${e.hit ? 'buffer hit' : 'read from storage'} in frame ${e.frame}${e.dirtied ? ', now dirty' : ''}`;
-    case 'page_evict':
-      return `${e.relation} page ${e.page} evicted from frame ${e.frame}${e.written ? ' (dirty: written back first)' : ''}`;
-    case 'page_split':
-      return `${e.relation}: page ${e.page} (level ${e.level}) split, new right page ${e.new_page}${e.new_root !== null ? `, new root ${e.new_root}` : ''}`;
-    case 'tuple_insert':
-      return `${e.relation}: tuple inserted on page ${e.page}`;
-    case 'visibility_change':
-      return `${e.relation} page ${e.page}: ${e.all_visible ? 'all-visible' : 'no longer all-visible'}`;
-    case 'cursor_step':
-      return `${e.relation}: scan ${e.backward ? 'back' : 'on'} to leaf ${e.page}`;
-    case 'checkpoint':
-      return `Checkpoint: ${e.pages_written} dirty page(s) written`;
-    case 'memtable_insert':
-      return `${e.relation} tablet ${e.tablet}: entry into the memtable (${e.bytes} bytes)`;
-    case 'memtable_sealed':
-      return `${e.relation} tablet ${e.tablet}: memtable sealed (${e.entries} entries)`;
-    case 'flush':
-      return `${e.relation} tablet ${e.tablet}: flushed to SST ${e.sst} (${e.entries} entries, ${e.deletes} tombstone(s))`;
-    case 'compaction_start':
-      return `${e.relation} tablet ${e.tablet}: compaction of SSTs ${e.inputs.join(', ')} into L${e.output_level}`;
-    case 'compaction_finish':
-      return `${e.relation} tablet ${e.tablet}: compaction done, SST(s) ${e.outputs.map((o) => o.id).join(', ') || 'none'} replace ${e.inputs.join(', ')}; dropped ${e.dropped_versions} old version(s) and ${e.dropped_tombstones} tombstone(s)`;
-    case 'read_request':
-      return `${e.relation} tablet ${e.tablet}: read request, ${e.seeks} seek(s), ${e.nexts} next(s), ${e.rows} row(s); block cache ${e.cache_hits} hit(s), ${e.cache_misses} miss(es)`;
-    case 'block_cache':
-      return `Block cache of tserver-${e.tserver + 1}: ${kb(e.used)} of ${kb(e.capacity)}`;
-    case 'rpc':
-      return `${e.kind}: ${e.from} → ${e.to}, tablet ${e.tablet}, ${e.ops} op(s), ${e.bytes} bytes`;
+  for (const v of VIEWS) {
+    const text = v.describe(e);
+    if (text) return text;
   }
+  return general(e);
 }
+
+/** Jumps every run offers, beside those its views declare. */
+export const GENERAL_JUMPS: Readonly<Record<string, (e: TraceEvent) => boolean>> = {
+  statement: (e) => e.type === 'statement_start',
+  'read request': (e) => e.type === 'read_request',
+  'network message': (e) => e.type === 'rpc',
+};

@@ -1,7 +1,7 @@
 // Play/pause, speed and the position of one player over `length` steps. While
 // playing, each animation frame advances by the speed (fractions carry over).
 import { useEffect, useState } from 'react';
-import { eventsPerTick } from './player';
+
 
 export interface Playback {
   position: number;
@@ -12,9 +12,19 @@ export interface Playback {
   setSpeed(speed: number): void;
 }
 
-export function usePlayback(length: number): Playback {
-  // A new run opens at its end: the state the EXPLAINs describe.
-  const [position, setPosition] = useState(length);
+/** The playback speeds offered: events per tick scale with them. */
+export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16] as const;
+
+/** Events to advance per animation tick at `speed` (1× = one event a tick). */
+export function eventsPerTick(speed: number, carry: number): { steps: number; carry: number } {
+  const total = carry + speed;
+  const steps = Math.floor(total);
+  return { steps, carry: total - steps };
+}
+
+export function usePlayback(length: number, start?: number): Playback {
+  // A new run opens at its end (the state the EXPLAINs describe), or where asked.
+  const [position, setPosition] = useState(start ?? length);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
 

@@ -3,7 +3,7 @@
 // script becomes HTML.
 import { Replay } from '../player/Replay';
 import { firstLine, keyMetrics, type Profile, type TracedRun } from './report';
-import { count } from '../views/format';
+import { count } from '../views/shared/format';
 
 const TITLES: Record<Profile, string> = {
   pg: 'PostgreSQL (B+tree, heap, buffer pool)',
@@ -14,11 +14,13 @@ export function ProfileResults({
   profile,
   run,
   cursor,
+  onFullDetail,
 }: {
   profile: Profile;
   run: TracedRun;
   /** This profile's cursor under the page's player (none: no replay). */
   cursor: number | null;
+  onFullDetail?: ((index: number) => void) | undefined;
 }) {
   const { report } = run;
   const explains = report.statements.filter((s) => s.explain);
@@ -56,7 +58,7 @@ export function ProfileResults({
         <p className="hint">Add an EXPLAIN (ANALYZE …) statement to see a plan here.</p>
       )}
       {run.trace && cursor !== null && (
-        <Replay profile={profile} trace={run.trace} report={report} cursor={cursor} />
+        <Replay profile={profile} trace={run.trace} report={report} cursor={cursor} onFullDetail={onFullDetail} />
       )}
     </section>
   );

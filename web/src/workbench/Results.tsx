@@ -2,16 +2,16 @@
 // columns, so it stays at hand while scrolling through the views), and each
 // profile's column at that player's position.
 import { useMemo } from 'react';
-import { Joint } from '../player/joint';
+import { Joint } from '../trace/joint';
 import { PlayerBar } from '../player/PlayerBar';
-import type { Trace } from '../player/trace';
+import type { TraceData } from '../trace/traceData';
 import { usePlayback } from '../player/usePlayback';
 import { compareLine } from './compare';
 import { ProfileResults } from './ProfileResults';
 import type { Profile, Runs } from './report';
 
 /** The profiles whose run left a trace to replay (one with snapshots to start from). */
-function replayable(profiles: readonly Profile[], runs: Runs): { profile: Profile; trace: Trace }[] {
+function replayable(profiles: readonly Profile[], runs: Runs): { profile: Profile; trace: TraceData }[] {
   return profiles.flatMap((profile) => {
     const trace = runs[profile]?.trace;
     return trace && trace.snapshots.length > 0 ? [{ profile, trace }] : [];
@@ -33,10 +33,24 @@ function Compare({ runs, index }: { runs: Runs; index: number }) {
   );
 }
 
-export function Results({ profiles, runs }: { profiles: readonly Profile[]; runs: Runs }) {
+export function Results({
+  profiles,
+  runs,
+  openAt,
+  onFullDetail,
+}: {
+  profiles: readonly Profile[];
+  runs: Runs;
+  /** Open on this statement's start instead of the end. */
+  openAt?: number | undefined;
+  onFullDetail?: (index: number) => void;
+}) {
   const tracks = useMemo(() => replayable(profiles, runs), [profiles, runs]);
   const joint = useMemo(() => new Joint(tracks.map((t) => t.trace)), [tracks]);
-  const playback = usePlayback(joint.length);
+  const playback = usePlayback(
+    joint.length,
+    openAt === undefined ? undefined : joint.positionOfStatement(openAt),
+  );
   const cursors = joint.cursors(playback.position);
   const cursorOf = (p: Profile) => {
     const k = tracks.findIndex((t) => t.profile === p);
@@ -52,7 +66,7 @@ export function Results({ profiles, runs }: { profiles: readonly Profile[]; runs
             cursors={tracks.map((t, k) => ({
               profile: t.profile,
               cursor: cursors[k] ?? 0,
-              of: t.trace.events.length,
+              of: t.trace.length,
             }))}
             onSeek={playback.seek}
             onStep={(kind, direction) =>
@@ -74,7 +88,7 @@ export function Results({ profiles, runs }: { profiles: readonly Profile[]; runs
         {profiles.map((p) => {
           const r = runs[p];
           return r ? (
-            <ProfileResults key={p} profile={p} run={r} cursor={cursorOf(p)} />
+            <ProfileResults key={p} profile={p} run={r} cursor={cursorOf(p)} onFullDetail={onFullDetail} />
           ) : (
             <section key={p} className="profile-results empty">
               <h2>{p}</h2>

@@ -9,15 +9,10 @@ import { SettingsPanel } from './SettingsPanel';
 import { SqlEditor } from './SqlEditor';
 import { settingsLines } from './settings';
 import { fractionDone, progressLine, type Progress } from './progress';
-import { firstError, parseRuns, type Profile, type ProfileChoice, type Runs } from './report';
+import { decodeRun } from '../engine/packed';
+import { DEFAULT_SCRIPT } from './defaultScript';
+import { firstError, type Profile, type ProfileChoice, type Runs } from './report';
 
-export const DEFAULT_SCRIPT = `-- Article 000 at 10 000 rows: a range scan on a B+tree and on an LSM.
-create table demo (id bigserial primary key, value timestamptz);
-create index demo_value on demo ( value desc, id );
-insert into demo(value) select clock_timestamp() from generate_series(1,10000);
-explain (analyze, buffers, dist, costs off, summary off)
-  select * from demo where value < now() order by value desc limit 500;
-`;
 
 type Status =
   | { kind: 'idle' }
@@ -35,25 +30,42 @@ export function Workbench({ engine }: { engine: EngineClient }) {
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [now, setNow] = useState(0);
 
-  const run = useCallback(async () => {
-    const since = Date.now();
-    setStatus({ kind: 'running', since, progress: {} });
-    const onProgress = (profile: Profile, done: number, total: number) =>
-      setStatus((s) =>
-        s.kind === 'running' && s.since === since
-          ? { ...s, progress: { ...s.progress, [profile]: { done, total } } }
-          : s,
-      );
-    try {
-      const settings = settingsLines(overrides);
-      const json = await engine.runTraced(script.current, choice, settings, onProgress);
-      setRuns(parseRuns(json, choice));
-      setRunId((n) => n + 1);
-      setStatus({ kind: 'idle' });
-    } catch (err) {
-      setStatus({ kind: 'failed', message: toEngineError(err).message });
-    }
-  }, [engine, choice, overrides]);
+  // The statement a re-run at full detail opens on (undefined: the end).
+  const [openAt, setOpenAt] = useState<number | undefined>(undefined);
+
+  const run = useCallback(
+    async (fullDetail?: number) => {
+      const since = Date.now();
+      setStatus({ kind: 'running', since, progress: {} });
+      const onProgress = (profile: Profile, done: number, total: number) =>
+        setStatus((s) =>
+          s.kind === 'running' && s.since === since
+            ? { ...s, progress: { ...s.progress, [profile]: { done, total } } }
+            : s,
+        );
+      try {
+        const o = fullDetail === undefined ? overrides : { ...overrides, trace_full_detail_statement: String(fullDetail + 1) };
+        const settings = settingsLines(o);
+        const wanted: Profile[] = choice === 'both' ? ['pg', 'yb'] : [choice];
+        // One worker per profile: they run in parallel.
+        const packed = await Promise.all(
+          wanted.map((p) => engine.runTracedPacked(script.current, p, settings, onProgress)),
+        );
+        const next: Runs = {};
+        wanted.forEach((p, i) => {
+          const bytes = packed[i];
+          if (bytes) next[p] = decodeRun(bytes);
+        });
+        setRuns(next);
+        setOpenAt(fullDetail);
+        setRunId((n) => n + 1);
+        setStatus({ kind: 'idle' });
+      } catch (err) {
+        setStatus({ kind: 'failed', message: toEngineError(err).message });
+      }
+    },
+    [engine, choice, overrides],
+  );
 
   // Elapsed time while running, so a long run visibly progresses.
   useEffect(() => {
@@ -122,7 +134,13 @@ export function Workbench({ engine }: { engine: EngineClient }) {
         )}
       </div>
       {/* Keyed by run: a new run starts a new player, at its end. */}
-      <Results key={runId} profiles={profiles} runs={runs} />
+      <Results
+        key={runId}
+        profiles={profiles}
+        runs={runs}
+        openAt={openAt}
+        onFullDetail={(index) => void run(index)}
+      />
     </div>
   );
 }

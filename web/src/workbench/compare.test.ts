@@ -16,6 +16,7 @@ function stmt(virtual_ms: number, metrics: Record<string, number>): StatementRep
     notices: [],
     metrics,
     relations: {},
+    replicas: [],
     virtual_ms,
   };
 }

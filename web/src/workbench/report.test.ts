@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstError, firstLine, keyMetrics, offsetOf, parseRuns } from './report';
+import { firstError, firstLine, keyMetrics, offsetOf, type Runs } from './report';
 
 describe('report helpers', () => {
   it('maps a line and column to an offset, clamped into the text', () => {
@@ -11,16 +11,9 @@ describe('report helpers', () => {
     expect(offsetOf(doc, 0, 0)).toBe(0);
   });
 
-  it('reads one run or both', () => {
-    const one = parseRuns('{"report":{"error":null},"trace":null}', 'pg');
-    expect(Object.keys(one)).toEqual(['pg']);
-    const both = parseRuns('{"pg":{"report":{"error":null}},"yb":{"report":{"error":null}}}', 'both');
-    expect(Object.keys(both).sort()).toEqual(['pg', 'yb']);
-  });
-
   it('finds the error and shows key counters in order', () => {
     const err = { message: 'boom', hint: null, line: 2, column: 3, kind: 'Syntax' };
-    const runs = parseRuns(JSON.stringify({ report: { error: err } }), 'yb');
+    const runs = { yb: { report: { error: err }, trace: null } } as unknown as Runs;
     expect(firstError(runs)).toEqual(err);
     expect(keyMetrics('pg', { shared_hit: 616 })[0]).toEqual(['shared_hit', 616]);
     expect(keyMetrics('pg', {})[1]).toEqual(['shared_read', 0]);

@@ -1,55 +1,19 @@
 // The engine's report as the page reads it (core/src/report_json.rs), and the
 // pure helpers the result panels use.
 
-import type { Trace } from '../player/trace';
+import type { Report, ReportError, StatementReport } from '../engine/schema.gen';
+import type { TraceData } from '../trace/traceData';
 
+export type { Report, ReportError, StatementReport };
 export type Profile = 'pg' | 'yb';
 export type ProfileChoice = Profile | 'both';
 
-export interface ReportError {
-  message: string;
-  hint: string | null;
-  line: number;
-  column: number;
-  kind: string;
-}
-
-export interface StatementReport {
-  sql: string;
-  line: number;
-  run: number;
-  tag: string;
-  columns: string[];
-  rows: string[][];
-  row_count: number;
-  explain: string | null;
-  notices: string[];
-  metrics: Record<string, number>;
-  relations: Record<string, Record<string, number>>;
-  virtual_ms: number;
-}
-
-export interface Report {
-  profile: Profile;
-  settings: Record<string, string>;
-  statements: StatementReport[];
-  totals: { metrics: Record<string, number>; virtual_ms: number };
-  error: ReportError | null;
-}
-
 export interface TracedRun {
   report: Report;
-  trace: Trace | null;
+  trace: TraceData | null;
 }
 
 export type Runs = Partial<Record<Profile, TracedRun>>;
-
-/** `run_traced`'s JSON: one run, or `{pg, yb}` for "both". */
-export function parseRuns(json: string, choice: ProfileChoice): Runs {
-  const value: unknown = JSON.parse(json);
-  if (choice === 'both') return value as Runs;
-  return { [choice]: value as TracedRun };
-}
 
 /** The counters each profile's panel shows first (the ones the articles discuss). */
 export const KEY_METRICS: Record<Profile, string[]> = {

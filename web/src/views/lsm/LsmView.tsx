@@ -6,10 +6,10 @@
 // zoomed in, each SST shows its entries and tombstones. SSTs the current event
 // made or merged are outlined; a compaction's inputs fade out under its outputs.
 import { memo, useState } from 'react';
-import type { SstMeta, TabletState } from '../player/lsmState';
-import { count, kb } from './format';
-import { lsmLanes, type SstRect } from './layout';
-import { useAxisZoom } from './useAxisZoom';
+import type { SstMeta, TabletState } from './state';
+import { count, kb } from '../shared/format';
+import { lsmLanes, type SstRect } from '../shared/layout';
+import { useAxisZoom } from '../shared/useAxisZoom';
 
 const ROW = 20;
 const LABEL = 40;

@@ -4,9 +4,9 @@
 // (d3-zoom computes the transform, React draws); zoomed in, a level of many
 // pages turns back into boxes and each box shows its page number and fill.
 import { useEffect, useId, useRef } from 'react';
-import type { TreeState } from '../player/treeState';
-import { treeRows, type PageBox, type TreeRow } from './layout';
-import { useAxisZoom } from './useAxisZoom';
+import type { TreeState } from './state';
+import { treeRows, type PageBox, type TreeRow } from '../shared/layout';
+import { useAxisZoom } from '../shared/useAxisZoom';
 
 const ROW = 40;
 const NONE: ReadonlySet<number> = new Set();

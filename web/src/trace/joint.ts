@@ -1,14 +1,15 @@
-// One cursor over the traces of the profiles run side by side. The engines
+// One cursor over the traces of the variants run side by side. The engines
 // record different numbers of events for the same statement (pg touches pages,
 // yb writes memtables), so the joint timeline cuts at statements: a statement
-// is a segment as long as the longest profile's share of it, and inside it
-// every profile advances in proportion. Both reach each statement's start and
-// end together, which is what lets a student compare them statement by
-// statement. With one trace the joint position is that trace's cursor.
-import { statementMarks, statementOf, stepToMark, type StatementMark } from './player';
-import type { Trace, TraceEvent } from './trace';
+// is a segment as long as the longest trace's share of it, and inside it every
+// trace advances in proportion, rounded up. So at any joint position past a
+// segment's start every trace has applied that statement's start: the columns
+// never disagree on which statement is under the cursor. With one trace the
+// joint position is that trace's cursor.
+import { statementSpans } from './statements';
+import type { TraceData, TraceEvent } from './traceData';
 
-/** A profile's events [from, to) inside one segment. */
+/** A trace's events [from, to) inside one segment. */
 interface Span {
   from: number;
   to: number;
@@ -23,14 +24,21 @@ interface Segment {
   spans: Span[];
 }
 
-function segmentsOf(traces: readonly Trace[]): Segment[] {
-  const marks = traces.map((t) => statementMarks(t));
-  const indexes = [...new Set(marks.flat().map((m) => m.index))].sort((a, b) => a - b);
+export interface StatementMark {
+  index: number;
+  /** Joint position of the statement's start. */
+  at: number;
+  sql: string;
+}
+
+function segmentsOf(traces: readonly TraceData[]): Segment[] {
+  const starts = traces.map((t) => statementSpans(t).map((s) => ({ index: s.index, at: s.start, sql: s.sql })));
+  const indexes = [...new Set(starts.flat().map((m) => m.index))].sort((a, b) => a - b);
   const spanOf = (k: number, index: number): Span => {
-    const own = marks[k] ?? [];
-    const n = traces[k]?.events.length ?? 0;
+    const own = starts[k] ?? [];
+    const n = traces[k]?.length ?? 0;
     const i = own.findIndex((m) => m.index === index);
-    // A profile without this statement (it stopped at an error) waits where
+    // A trace without this statement (it stopped at an error) waits where
     // its next statement starts, or at its end.
     if (i < 0) {
       const at = own.find((m) => m.index > index)?.at ?? n;
@@ -38,17 +46,18 @@ function segmentsOf(traces: readonly Trace[]): Segment[] {
     }
     return { from: own[i]?.at ?? n, to: own[i + 1]?.at ?? n };
   };
-  const before: Segment = {
-    index: -1,
-    sql: '',
-    start: 0,
-    length: 0,
-    spans: traces.map((t, k) => ({ from: 0, to: marks[k]?.[0]?.at ?? t.events.length })),
-  };
-  const segments = [before];
+  const segments: Segment[] = [
+    {
+      index: -1,
+      sql: '',
+      start: 0,
+      length: 0,
+      spans: traces.map((t, k) => ({ from: 0, to: starts[k]?.[0]?.at ?? t.length })),
+    },
+  ];
   for (const index of indexes) {
     const spans = traces.map((_, k) => spanOf(k, index));
-    const sql = marks.flat().find((m) => m.index === index)?.sql ?? '';
+    const sql = starts.flat().find((m) => m.index === index)?.sql ?? '';
     segments.push({ index, sql, start: 0, length: 0, spans });
   }
   let start = 0;
@@ -65,7 +74,7 @@ export class Joint {
   private readonly segments: Segment[];
   private readonly marksCache: StatementMark[];
 
-  constructor(readonly traces: readonly Trace[]) {
+  constructor(readonly traces: readonly TraceData[]) {
     this.segments = segmentsOf(traces);
     const last = this.segments.at(-1);
     this.length = last ? last.start + last.length : 0;
@@ -88,28 +97,33 @@ export class Joint {
   cursors(position: number): number[] {
     const p = this.clamp(position);
     const seg = this.segments.find((s) => p >= s.start && p < s.start + s.length);
-    if (!seg) return this.traces.map((t) => t.events.length);
-    return seg.spans.map(
-      (sp) => sp.from + Math.floor(((sp.to - sp.from) * (p - seg.start)) / seg.length),
-    );
+    if (!seg) return this.traces.map((t) => t.length);
+    const o = p - seg.start;
+    return seg.spans.map((sp) => sp.from + Math.ceil(((sp.to - sp.from) * o) / seg.length));
   }
 
   /** The first joint position at which trace `k` has applied `cursor` events. */
   positionOf(k: number, cursor: number): number {
-    // A trace's spans are contiguous in segment order, so the first one that
-    // reaches `cursor` (at its end, too) gives the earliest position.
+    // Spans are contiguous in segment order: the first that reaches `cursor`
+    // gives the earliest position (the inverse of cursors' rounding up).
     for (const seg of this.segments) {
       const sp = seg.spans[k];
       const n = sp ? sp.to - sp.from : 0;
       if (!sp || n === 0 || cursor < sp.from || cursor > sp.to) continue;
-      return seg.start + Math.ceil((seg.length * (cursor - sp.from)) / n);
+      if (cursor === sp.from) return seg.start;
+      return seg.start + Math.floor((seg.length * (cursor - sp.from - 1)) / n) + 1;
     }
     return cursor <= 0 ? 0 : this.length;
   }
 
   /** The statement under the position (the last one started before it), or -1. */
   statementAt(position: number): number {
-    return statementOf(this.marksCache, position);
+    let current = -1;
+    for (const m of this.marksCache) {
+      if (m.at < position) current = m.index;
+      else break;
+    }
+    return current;
   }
 
   stepEvent(position: number, direction: 1 | -1): number {
@@ -118,7 +132,14 @@ export class Joint {
 
   /** To the next statement's start, or back to this one's (the previous one's at a start). */
   stepStatement(position: number, direction: 1 | -1): number {
-    return stepToMark(this.marksCache, this.length, position, direction);
+    if (direction > 0) return this.marksCache.find((m) => m.at > position)?.at ?? this.length;
+    return this.marksCache.filter((m) => m.at < position).at(-1)?.at ?? 0;
+  }
+
+  /** Just past the start of statement `index` (its first position), or undefined. */
+  positionOfStatement(index: number): number | undefined {
+    const m = this.marksCache.find((s) => s.index === index);
+    return m ? Math.min(this.length, m.at + 1) : undefined;
   }
 
   /**
@@ -129,9 +150,8 @@ export class Joint {
     const cursors = this.cursors(position);
     let best = this.length;
     this.traces.forEach((t, k) => {
-      for (let i = cursors[k] ?? 0; i < t.events.length; i++) {
-        const e = t.events[i];
-        if (e && wanted(e)) {
+      for (let i = cursors[k] ?? 0; i < t.length; i++) {
+        if (wanted(t.event(i))) {
           best = Math.min(best, this.positionOf(k, i + 1));
           return;
         }
@@ -142,6 +162,9 @@ export class Joint {
 
   /** Whether any trace holds an event `wanted` accepts. */
   has(wanted: (e: TraceEvent) => boolean): boolean {
-    return this.traces.some((t) => t.events.some(wanted));
+    return this.traces.some((t) => {
+      for (let i = 0; i < t.length; i++) if (wanted(t.event(i))) return true;
+      return false;
+    });
   }
 }

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { keyScale, lsmLanes, poolGrid, STRIP_THRESHOLD, treeRows, visibleFrames } from './layout';
-import type { TabletState } from '../player/lsmState';
+import type { TabletState } from '../lsm/state';
 
 describe('view layouts', () => {
   it('lays a tree out root first, leaves as boxes or, when many, as a strip', () => {

@@ -1,9 +1,10 @@
 // The B+tree view's state: each index's pages, level by level, left to right,
 // with their fill. Starts from a pg snapshot's tree shapes; a split puts the
-// new right sibling after the page that split (and a root split adds a level).
+// new right sibling after the page that split (and a root split adds a level),
+// with the fills the engine measured after the split.
 
-import type { Reducer } from './player';
-import type { TraceEvent } from './trace';
+import type { Reducer } from '../../trace/timeline';
+import type { TraceEvent } from '../../trace/traceData';
 
 export interface TreeState {
   relation: string;
@@ -21,31 +22,15 @@ export interface TreeState {
 
 export type TreesState = ReadonlyMap<string, TreeState>;
 
-/** The trees part of a pg snapshot (core/src/pg/snapshot.rs). */
-export interface PgTreesSnapshot {
-  trees: {
-    relation: string;
-    levels: { level: number; pages: number[]; fill: number[]; high?: (string | null)[] }[];
-  }[];
-}
-
-/**
- * Fill of the two halves of a split. PostgreSQL splits the rightmost page of a
- * level leaving fillfactor (90 %) on the left, any other page about 50/50.
- */
-function halves(fill: number, rightmost: boolean): [number, number] {
-  if (rightmost) return [Math.min(fill, 0.9), Math.max(0.02, fill - 0.9)];
-  return [fill / 2, fill / 2];
-}
-
 function rightmostOf(levels: ReadonlyMap<number, readonly number[]>, level: number, page: number) {
   const row = levels.get(level);
   return !row || row.length === 0 || row[row.length - 1] === page;
 }
 
-export const treeReducer: Reducer<TreesState, PgTreesSnapshot> = {
+export const treeReducer: Reducer<TreesState> = {
   fromSnapshot(s) {
     const trees = new Map<string, TreeState>();
+    if (s.profile !== 'pg') return trees;
     for (const t of s.trees) {
       const levels = new Map<number, number[]>();
       const fill = new Map<number, number>();
@@ -80,18 +65,15 @@ export const treeReducer: Reducer<TreesState, PgTreesSnapshot> = {
     high.set(e.page, e.separator);
     const row = [...(levels.get(e.level) ?? [e.page])];
     const at = row.indexOf(e.page);
-    const rightmost = at === row.length - 1;
     row.splice(at < 0 ? row.length : at + 1, 0, e.new_page);
     levels.set(e.level, row);
-    // A page splits because it is full, whatever fill was last seen.
-    const [left, right] = halves(1, rightmost);
-    fill.set(e.page, left);
-    fill.set(e.new_page, right);
+    fill.set(e.page, e.left_fill);
+    fill.set(e.new_page, e.right_fill);
     if (e.new_root !== null) {
       levels.set(e.level + 1, [e.new_root]);
-      fill.set(e.new_root, 0.01);
       high.set(e.new_root, null);
     }
+    if (e.parent !== null && e.parent_fill !== null) fill.set(e.parent, e.parent_fill);
     const next = new Map(state);
     next.set(e.relation, { relation: e.relation, levels, fill, high });
     return next;

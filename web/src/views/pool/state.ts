@@ -2,8 +2,8 @@
 // dirty. Starts from a pg snapshot's frames; page accesses fill frames,
 // evictions empty them, a checkpoint cleans every page.
 
-import type { Reducer } from './player';
-import type { TraceEvent } from './trace';
+import type { Reducer } from '../../trace/timeline';
+import type { TraceEvent } from '../../trace/traceData';
 
 export interface FrameState {
   relation: string;
@@ -18,14 +18,10 @@ export interface PoolState {
   frames: ReadonlyMap<number, FrameState>;
 }
 
-/** The pool part of a pg snapshot (core/src/pg/snapshot.rs). */
-export interface PgSnapshotState {
-  pool: { capacity: number; frames: [number, string, string, number, boolean][] };
-}
-
-export const poolReducer: Reducer<PoolState, PgSnapshotState> = {
+export const poolReducer: Reducer<PoolState> = {
   fromSnapshot(s) {
     const frames = new Map<number, FrameState>();
+    if (s.profile !== 'pg') return { capacity: 0, frames };
     for (const [frame, relation, fork, page, dirty] of s.pool.frames) {
       frames.set(frame, { relation, fork, page, dirty });
     }

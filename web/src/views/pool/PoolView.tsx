@@ -3,9 +3,9 @@
 // (hit) or orange (read from storage), an eviction outlined dashed (with its
 // write-back, if the page was dirty). Canvas: a 128MB pool is 16384 frames.
 import { useEffect, useRef } from 'react';
-import type { PoolState } from '../player/poolState';
-import { colorFor, HIT, READ } from './palette';
-import { poolGrid, visibleFrames } from './layout';
+import type { PoolState } from './state';
+import { colorFor, HIT, READ } from '../shared/palette';
+import { poolGrid, visibleFrames } from '../shared/layout';
 
 export type Flash =
   | { frame: number; kind: 'hit' | 'read' }

@@ -4,11 +4,12 @@
 // an L0 SST, compactions replace their inputs by their outputs on the output
 // level, and the engine reports each change of a block cache's bytes.
 
-import type { Reducer } from './player';
-import type { SstJson, TraceEvent } from './trace';
+import type { SstSummary } from '../../engine/schema.gen';
+import type { Reducer } from '../../trace/timeline';
+import type { TraceEvent } from '../../trace/traceData';
 
 /** An SST as the view draws it. */
-export type SstMeta = Omit<SstJson, 'id'>;
+export type SstMeta = Omit<SstSummary, 'id'>;
 
 export interface TabletState {
   relation: string;
@@ -35,21 +36,7 @@ export interface LsmState {
   caches: ReadonlyMap<number, CacheState>;
 }
 
-/** The yb snapshot (core/src/yb/snapshot.rs). */
-export interface YbSnapshotState {
-  tablets: {
-    tablet: number;
-    relation: string;
-    tserver: number;
-    immutables: unknown[];
-    write_buffer_size: number;
-    memtable: { entries: number; bytes: number };
-    levels: { level: number; ssts: SstJson[] }[];
-  }[];
-  caches?: { tserver: number; capacity: number; used: number }[];
-}
-
-function meta(s: SstJson): SstMeta {
+function meta(s: SstSummary): SstMeta {
   return {
     bytes: s.bytes,
     entries: s.entries,
@@ -100,9 +87,10 @@ function compactionFinish(t: TabletState, e: Extract<TraceEvent, { type: 'compac
   return { ...t, levels, running, ssts };
 }
 
-export const lsmReducer: Reducer<LsmState, YbSnapshotState> = {
+export const lsmReducer: Reducer<LsmState> = {
   fromSnapshot(s) {
     const tablets = new Map<number, TabletState>();
+    if (s.profile !== 'yb') return { tablets, caches: new Map() };
     for (const t of s.tablets) {
       const levels = new Map<number, number[]>();
       const ssts = new Map<number, SstMeta>();
@@ -122,7 +110,7 @@ export const lsmReducer: Reducer<LsmState, YbSnapshotState> = {
       });
     }
     const caches = new Map(
-      (s.caches ?? []).map((c) => [c.tserver, { capacity: c.capacity, used: c.used }]),
+      s.caches.map((c) => [c.tserver, { capacity: c.capacity, used: c.used }]),
     );
     return { tablets, caches };
   },
@@ -142,9 +130,9 @@ export const lsmReducer: Reducer<LsmState, YbSnapshotState> = {
       case 'flush':
         return update(state, e.tablet, e.relation, (t) => {
           const levels = new Map(t.levels);
-          levels.set(0, [e.sst, ...(levels.get(0) ?? [])]);
+          levels.set(0, [e.sst.id, ...(levels.get(0) ?? [])]);
           const ssts = new Map(t.ssts);
-          ssts.set(e.sst, meta({ ...e, id: e.sst }));
+          ssts.set(e.sst.id, meta(e.sst));
           return { ...t, immutables: Math.max(0, t.immutables - 1), levels, ssts };
         });
       case 'compaction_start':

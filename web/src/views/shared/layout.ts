@@ -1,8 +1,8 @@
 // The views' geometry, as pure functions of their state (D3 does the math,
 // React draws): tested without a browser, and cheap enough to run per frame.
 import { scaleLinear } from 'd3-scale';
-import type { TabletState } from '../player/lsmState';
-import type { TreeState } from '../player/treeState';
+import type { TabletState } from '../lsm/state';
+import type { TreeState } from '../btree/state';
 
 /** Pages per level above which a level draws as a fill-density strip. */
 export const STRIP_THRESHOLD = 96;

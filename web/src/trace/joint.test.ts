@@ -3,11 +3,13 @@
 // trace alone is its own cursor, and positions and cursors map both ways.
 import { describe, expect, it } from 'vitest';
 import { Joint } from './joint';
-import { statementMarks } from './player';
-import type { Trace, TraceEvent } from './trace';
+import { statementAtCursor, statementSpans } from './statements';
+import { fromJson, type TraceData, type TraceEvent } from './traceData';
+
+const statementMarks = (t: TraceData) => statementSpans(t).map((s) => ({ at: s.start }));
 
 /** A trace of statements with `sizes[i]` events each (start, fillers, end). */
-function traceOf(sizes: readonly number[], filler: TraceEvent['type'] = 'checkpoint'): Trace {
+function traceOf(sizes: readonly number[], filler: TraceEvent['type'] = 'checkpoint'): TraceData {
   const events: TraceEvent[] = [];
   sizes.forEach((n, index) => {
     events.push({ type: 'statement_start', index, sql: `s${index}`, at_us: 0 });
@@ -18,26 +20,21 @@ function traceOf(sizes: readonly number[], filler: TraceEvent['type'] = 'checkpo
               type: 'flush',
               relation: 't',
               tablet: 0,
-              sst: i,
-              bytes: 1,
-              entries: 1,
-              deletes: 0,
-              smallest: '',
-              largest: '',
+              sst: { id: i, bytes: 1, entries: 1, deletes: 0, smallest: '', largest: '' },
             }
           : { type: 'checkpoint', pages_written: i },
       );
     }
-    events.push({ type: 'statement_end', index, at_us: 0 });
+    events.push({ type: 'statement_end', index, at_us: 0, detail: { kind: 'full', events: n } });
   });
-  return { events, snapshots: [], dropped: 0 };
+  return fromJson({ events, snapshots: [], dropped: 0 });
 }
 
 describe('Joint', () => {
   it('is the identity on one trace', () => {
     const t = traceOf([3, 10, 4]);
     const j = new Joint([t]);
-    expect(j.length).toBe(t.events.length);
+    expect(j.length).toBe(t.length);
     for (let p = 0; p <= j.length; p++) {
       expect(j.cursors(p)).toEqual([p]);
       expect(j.positionOf(0, p)).toBe(p);
@@ -55,7 +52,7 @@ describe('Joint', () => {
     j.marks().forEach((m, i) => {
       expect(j.cursors(m.at)).toEqual([pgStarts[i], ybStarts[i]]);
     });
-    expect(j.cursors(j.length)).toEqual([pg.events.length, yb.events.length]);
+    expect(j.cursors(j.length)).toEqual([pg.length, yb.length]);
     // Statement steps land on the same statement for both.
     let p = 0;
     for (let i = 0; i < 3; i++) {
@@ -88,13 +85,25 @@ describe('Joint', () => {
         last = c;
       }
       [a, b].forEach((t, k) => {
-        for (let c = 0; c <= t.events.length; c++) {
+        for (let c = 0; c <= t.length; c++) {
           const p = j.positionOf(k, c);
           expect(j.cursors(p)[k]).toBe(c);
           // The earliest such position.
           if (p > 0) expect(j.cursors(p - 1)[k]).toBeLessThan(c);
         }
       });
+    }
+  });
+
+  it('never lets the columns disagree on the statement under the cursor', () => {
+    const pg = traceOf([5, 200, 3, 40]);
+    const yb = traceOf([40, 2, 30, 3]);
+    const j = new Joint([pg, yb]);
+    for (let p = 0; p <= j.length; p++) {
+      const [a = 0, b = 0] = j.cursors(p);
+      const here = j.statementAt(p);
+      expect(statementAtCursor(statementSpans(pg), a)?.index ?? -1).toBe(here);
+      expect(statementAtCursor(statementSpans(yb), b)?.index ?? -1).toBe(here);
     }
   });
 

@@ -1,0 +1,49 @@
+// A run's trace as the player reads it: events by index, decoded on demand,
+// and the snapshots the engine took. Two sources give the same interface: a
+// packed trace from the worker (engine/packed.ts: bytes, decoded event by
+// event as the player reaches them) and a JSON trace (the CLI's --traced, and
+// tests). See ARCHITECTURE.md "The trace".
+import { EVENT_KINDS, type EngineSnapshot, type Trace, type TraceEvent } from '../engine/schema.gen';
+
+export type EventKind = (typeof EVENT_KINDS)[number];
+
+export interface SnapshotRef {
+  /** The snapshot stands before this event (a statement's start, or the end). */
+  at_event: number;
+  statement: number;
+}
+
+export interface TraceData {
+  /** Events recorded. */
+  readonly length: number;
+  /** Detail events the budgets dropped, in all. */
+  readonly dropped: number;
+  /** Snapshots in order of `at_event`. */
+  readonly snapshots: readonly SnapshotRef[];
+  kind(i: number): EventKind;
+  event(i: number): TraceEvent;
+  snapshotState(j: number): EngineSnapshot;
+}
+
+/** A trace already parsed from JSON. */
+export function fromJson(trace: Trace): TraceData {
+  return {
+    length: trace.events.length,
+    dropped: trace.dropped,
+    snapshots: trace.snapshots.map((s) => ({ at_event: s.at_event, statement: s.statement })),
+    kind: (i) => trace.events[i]?.type ?? 'statement_start',
+    event(i) {
+      const e = trace.events[i];
+      if (!e) throw new RangeError(`no event ${i} in a trace of ${trace.events.length}`);
+      return e;
+    },
+    snapshotState(j) {
+      const s = trace.snapshots[j];
+      if (!s) throw new RangeError(`no snapshot ${j}`);
+      return s.state;
+    },
+  };
+}
+
+export { EVENT_KINDS };
+export type { EngineSnapshot, TraceEvent };

@@ -1,0 +1,67 @@
+// The buffer pool view: every frame of shared_buffers, colored by the
+// relation whose page it holds, the frame just hit, read or evicted flashed.
+import type { TraceEvent } from '../../trace/traceData';
+import type { ViewDef, ViewProps } from '../registry';
+import { PoolView, type Flash } from './PoolView';
+import { poolReducer, type PoolState } from './state';
+
+function flashOf(e: TraceEvent | undefined): Flash | null {
+  if (e?.type === 'page_access') return { frame: e.frame, kind: e.hit ? 'hit' : 'read' };
+  if (e?.type === 'page_evict') {
+    return {
+      frame: e.frame,
+      kind: 'evict',
+      page: `${e.relation} page ${e.page}${e.fork === 'main' ? '' : ` (${e.fork})`}`,
+      written: e.written,
+    };
+  }
+  return null;
+}
+
+function Pool({ state, last, width }: ViewProps<PoolState>) {
+  const relations = [...new Set([...state.frames.values()].map((f) => f.relation))].sort();
+  return <PoolView pool={state} relations={relations} width={width} flash={flashOf(last)} />;
+}
+
+function describe(e: TraceEvent): string | null {
+  switch (e.type) {
+    case 'page_access':
+      return e.hit
+        ? `${e.relation} page ${e.page}: found in buffer frame ${e.frame} (a shared hit: no I/O)${e.dirtied ? '; changed, so now dirty' : ''}`
+        : `${e.relation} page ${e.page}: not in the pool, read from storage into frame ${e.frame} (a shared read)${e.dirtied ? '; changed, so now dirty' : ''}`;
+    case 'page_evict':
+      return `${e.relation} page ${e.page} left frame ${e.frame} to make room for another page${e.written ? '; it was dirty, so it was written back first' : ''}`;
+    case 'checkpoint':
+      return `Checkpoint: ${e.pages_written} dirty page(s) written, so every frame is clean again`;
+    default:
+      return null;
+  }
+}
+
+export const poolView: ViewDef<PoolState> = {
+  id: 'pool',
+  title: 'Buffer pool',
+  profiles: ['pg'],
+  reducer: poolReducer,
+  Component: Pool,
+  jumps: {
+    'read from storage': (e) => e.type === 'page_access' && !e.hit,
+    eviction: (e) => e.type === 'page_evict',
+  },
+  describe,
+  summary(state) {
+    const by = new Map<string, { pages: number; dirty: number }>();
+    for (const f of state.frames.values()) {
+      const name = f.fork === 'main' ? f.relation : `${f.relation} (${f.fork})`;
+      const n = by.get(name) ?? { pages: 0, dirty: 0 };
+      n.pages += 1;
+      if (f.dirty) n.dirty += 1;
+      by.set(name, n);
+    }
+    const parts = [...by].sort((a, b) => a[0].localeCompare(b[0]));
+    return [
+      `${state.frames.size} of ${state.capacity} frames in use`,
+      ...parts.map(([name, n]) => `${name}: ${n.pages} page(s), ${n.dirty} dirty`),
+    ];
+  },
+};

@@ -1,0 +1,49 @@
+// The views the player can show, one folder each (ARCHITECTURE.md "How to add
+// a view"). A view declares the profiles it serves, its reducer (how its state
+// starts from a snapshot and changes with an event), its component, the events
+// a student can jump to and how it describes them, and a text summary of its
+// state (read by screen readers, and what tests compare). Adding a view is its
+// folder and one line here.
+import type { ComponentType } from 'react';
+import type { Reducer, Timeline } from '../trace/timeline';
+import type { TraceData, TraceEvent } from '../trace/traceData';
+import { btreeView } from './btree';
+import { lsmView } from './lsm';
+import { poolView } from './pool';
+
+export type Profile = 'pg' | 'yb';
+
+export interface ViewProps<S> {
+  state: S;
+  trace: TraceData;
+  cursor: number;
+  /** The view's states (a view may look at the state one event back). */
+  timeline: Timeline<S>;
+  /** The last event applied, if any. */
+  last: TraceEvent | undefined;
+  width: number;
+}
+
+export interface ViewDef<S> {
+  id: string;
+  title: string;
+  profiles: readonly Profile[];
+  reducer: Reducer<S>;
+  Component: ComponentType<ViewProps<S>>;
+  /** Events worth jumping to, by what a student would call them. */
+  jumps: Readonly<Record<string, (e: TraceEvent) => boolean>>;
+  /** A caption for this view's events (what happened and why), or null for others. */
+  describe(e: TraceEvent): string | null;
+  /** The state in words, one line per part. */
+  summary(state: S): string[];
+}
+
+/** Type-erased, for the list (each view is checked where it is defined). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type AnyView = ViewDef<any>;
+
+export const VIEWS: readonly AnyView[] = [btreeView, poolView, lsmView];
+
+export function viewsFor(profile: Profile): readonly AnyView[] {
+  return VIEWS.filter((v) => v.profiles.includes(profile));
+}
