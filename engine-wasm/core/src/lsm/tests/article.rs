@@ -8,7 +8,7 @@
 //! filter block reads are the DocDB layer's choice of bloom key, not modelled
 //! here).
 
-use super::*;
+use crate::lsm::*;
 
 const ROWS: u64 = 1_000_000;
 

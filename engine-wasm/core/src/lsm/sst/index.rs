@@ -11,7 +11,7 @@
 use std::cmp::Ordering;
 
 use super::block::{block_is_full, handle_len, BlockSizer, BLOCK_TRAILER_BYTES};
-use super::types::{cmp_internal, KeyList};
+use crate::lsm::types::{cmp_internal, KeyList};
 
 /// The blocks of one index level. Block `i` covers children
 /// `first_child[i]..first_child[i + 1]` (data blocks for the leaf level, blocks of

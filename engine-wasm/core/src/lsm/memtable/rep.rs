@@ -9,7 +9,7 @@
 //! (every primary key lands at a random place) spent most of its time there. Here
 //! the nodes are listed in key order in [blocks] of at most [`BLOCK_CAP`] entries,
 //! each entry the key's first 12 bytes, the node id and the node's
-//! [shape](super::memtable_entry) (kind and lengths); a search is a binary
+//! [shape](super::entry) (kind and lengths); a search is a binary
 //! search over the blocks' first prefixes (small enough to stay in cache), then
 //! a guess-and-gallop over a block's prefixes ([`prefix_search`]), touching a
 //! node (and its key bytes) only when prefixes tie. That is a B+tree of height
@@ -35,15 +35,15 @@
 //! the previous one).
 //!
 //! [`prefix_search`]: super::prefix_search
-//! [blocks]: super::memtable_block
+//! [blocks]: super::block
 
 use super::arena::Arena;
-use super::memtable_block::{Block, Entry, BLOCK_CAP};
-use super::memtable_entry::Shape;
+use super::block::{Block, Entry, BLOCK_CAP};
+use super::entry::Shape;
 use super::node::{self, HEADER};
 use super::prefix_search::lower_bound;
-use super::types::trailer_kind;
 use crate::key_order::{abbrev12 as prefix_of, cmp_bytes};
+use crate::lsm::types::trailer_kind;
 use std::cell::Cell;
 use std::cmp::Ordering;
 

@@ -1,7 +1,7 @@
 //! Reads: which blocks they touch, through the cache or around it, bloom filter
 //! counters, snapshots, and the events they record.
 
-use super::*;
+use crate::lsm::*;
 
 /// A 53-byte user key (61 bytes with RocksDB's trailer), like article 000's
 /// index entries, ordered by `i`.

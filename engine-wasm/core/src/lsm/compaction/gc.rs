@@ -8,7 +8,7 @@
 //! for its key can exist below the output — otherwise dropping it would bring the
 //! older value back. Versions it hid in the same stripe go with it.
 
-use super::types::{trailer_kind, trailer_seq, SeqNo, ValueKind, MAX_SEQ};
+use crate::lsm::types::{trailer_kind, trailer_seq, SeqNo, ValueKind, MAX_SEQ};
 
 /// `'k` is the lifetime of the keys offered: they stay borrowed from their
 /// memtable or SST, so the filter compares with the previous key without

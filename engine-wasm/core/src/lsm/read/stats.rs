@@ -2,8 +2,8 @@
 //! events (iterator steps with the position they landed on, block reads, bloom
 //! checks) so the UI can animate a cursor stepping through SST blocks.
 
-use super::block_cache::{BlockId, CacheOutcome, CacheStats};
-use super::types::SstId;
+use crate::lsm::cache::{BlockId, CacheOutcome, CacheStats};
+use crate::lsm::types::SstId;
 
 /// Read counters, named as RocksDB's statistics tickers (YugabyteDB prints them
 /// with a `rocksdb_` prefix).

@@ -1,8 +1,8 @@
 //! A cursor over one level below L0, one SST at a time.
 
-use super::read_ctx::ReadCtx;
-use super::sst::Sst;
-use super::table_cursor::TableCursor;
+use super::ctx::ReadCtx;
+use crate::lsm::sst::cursor::TableCursor;
+use crate::lsm::sst::Sst;
 
 /// A cursor over the SSTs of one level ≥ 1 (sorted, disjoint key ranges; a user
 /// key never spans two files), opening one table at a time as RocksDB's

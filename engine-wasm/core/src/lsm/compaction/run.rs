@@ -2,12 +2,12 @@
 //! compactions, and installing a task's result (a new level snapshot, new SSTs,
 //! counters and events).
 
-use super::compaction::{self, executor, CompactionTask, SstMeta};
-use super::db::{sst_info, Lsm};
-use super::error::LsmError;
-use super::events::LsmEvent;
-use super::sst::Sst;
-use super::types::SstId;
+use super::{apply, executor, full_compaction, pick, CompactionTask, SstMeta};
+use crate::lsm::db::{sst_info, Lsm};
+use crate::lsm::error::LsmError;
+use crate::lsm::events::LsmEvent;
+use crate::lsm::sst::Sst;
+use crate::lsm::types::SstId;
 
 /// More compactions than this in one call means a policy is not converging.
 const MAX_COMPACTIONS_PER_CALL: usize = 10_000;
@@ -21,7 +21,7 @@ impl Lsm {
     pub fn maybe_compact(&mut self) -> Result<usize, LsmError> {
         let mut done = 0;
         while done < MAX_COMPACTIONS_PER_CALL {
-            let Some(task) = compaction::pick(&self.levels, &self.opts.compaction) else {
+            let Some(task) = pick(&self.levels, &self.opts.compaction) else {
                 break;
             };
             self.run_compaction(&task)?;
@@ -38,7 +38,7 @@ impl Lsm {
         let flushed = self.flush();
         self.opts.auto_compact = auto;
         flushed?;
-        if let Some(task) = compaction::full_compaction(&self.levels, &self.opts.compaction) {
+        if let Some(task) = full_compaction(&self.levels, &self.opts.compaction) {
             self.run_compaction(&task)?;
         }
         Ok(())
@@ -96,7 +96,7 @@ impl Lsm {
             })
             .collect::<Result<_, LsmError>>()?;
         let bytes: u64 = metas.iter().map(|m| m.size).sum();
-        self.levels = compaction::apply(&self.levels, task, metas)?;
+        self.levels = apply(&self.levels, task, metas)?;
         self.stats.trivial_moves += 1;
         self.stats.trivial_move_bytes += bytes;
         Ok((ids, 0, 0, 0, 0))
@@ -127,7 +127,7 @@ impl Lsm {
                 ..SstMeta::of(sst)
             });
         }
-        self.levels = compaction::apply(&self.levels, task, metas)?;
+        self.levels = apply(&self.levels, task, metas)?;
         let mut outputs = out.ssts;
         // The input rewritten as it was is the output, under its new id.
         if let Some((input, id)) = out.rewritten_as_is {

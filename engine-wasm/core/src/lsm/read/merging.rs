@@ -9,12 +9,12 @@
 
 use std::cmp::Ordering;
 
+use super::ctx::ReadCtx;
 use super::level_cursor::LevelCursor;
-use super::mem_cursor::{MemCursor, TailCursor};
-use super::read_ctx::ReadCtx;
-use super::read_stats::Position;
-use super::table_cursor::TableCursor;
-use super::types::{cmp_internal, visible_kind, SeqNo, ValueKind};
+use super::stats::Position;
+use crate::lsm::memtable::cursor::{MemCursor, TailCursor};
+use crate::lsm::sst::cursor::TableCursor;
+use crate::lsm::types::{cmp_internal, visible_kind, SeqNo, ValueKind};
 
 pub(crate) enum Child<'a> {
     Mem(MemCursor<'a>),

@@ -1,8 +1,8 @@
 //! Long deterministic runs per compaction style: the small options really make
 //! flushes and compactions happen, and nothing is lost through them.
 
-use super::tests_model::{check_scan, Harness, Op};
-use super::*;
+use super::model::{check_scan, Harness, Op};
+use crate::lsm::*;
 
 /// A long deterministic run per style, checking that the small options really
 /// make flushes and compactions happen, and that nothing is lost through them.

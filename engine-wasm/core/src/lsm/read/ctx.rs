@@ -1,9 +1,9 @@
 //! The state one read carries down to the cursors: the block cache, how to use
 //! it, the counters, and the optional event list.
 
-use super::block_cache::{BlockCache, BlockId, BlockKind, CacheMode};
-use super::read_stats::{ReadEvent, ReadStats};
-use super::sst::Sst;
+use super::stats::{ReadEvent, ReadStats};
+use crate::lsm::cache::{BlockCache, BlockId, BlockKind, CacheMode};
+use crate::lsm::sst::Sst;
 
 pub(crate) struct ReadCtx<'c> {
     cache: &'c mut BlockCache,

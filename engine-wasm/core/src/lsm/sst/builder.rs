@@ -8,19 +8,19 @@
 //! the memtable's nodes and takes the arena over when it finishes (see
 //! [`SstEntries`]).
 
-use super::arena::Arena;
 use super::block::{
     block_is_full, short_successor, shortest_separator, BlockSizer, BLOCK_TRAILER_BYTES,
     FOOTER_BYTES,
 };
-use super::error::LsmError;
+use super::entries::SstEntries;
 use super::filter::FilterBuilder;
 use super::index::IndexBuilder;
-use super::options::TableOptions;
 use super::properties::TableProperties;
-use super::sst::Sst;
-use super::sst_entries::SstEntries;
-use super::types::{
+use super::Sst;
+use crate::lsm::error::LsmError;
+use crate::lsm::memtable::arena::Arena;
+use crate::lsm::options::TableOptions;
+use crate::lsm::types::{
     internal_common_prefix, seek_trailer, trailer_kind, trailer_seq, KeyList, SstId, ValueKind,
     MAX_SEQ,
 };

@@ -1,8 +1,8 @@
 //! Compaction end to end: tombstones go only when safe, counters, events, the
 //! introspection shape, and refusals.
 
-use super::sst_builder::{SizeHint, SstBuilder};
-use super::*;
+use crate::lsm::sst::builder::{SizeHint, SstBuilder};
+use crate::lsm::*;
 
 fn manual(style: CompactionStyle) -> LsmOptions {
     LsmOptions {

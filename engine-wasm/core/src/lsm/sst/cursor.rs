@@ -5,11 +5,11 @@
 //! top that lead to it when they change, then the data block — unless the cursor
 //! is already in that block (a re-seek inside the current block reads nothing).
 
-use super::block_cache::BlockKind;
-use super::read_ctx::ReadCtx;
-use super::read_stats::Position;
-use super::sst::Sst;
-use super::types::cmp_internal;
+use super::Sst;
+use crate::lsm::cache::BlockKind;
+use crate::lsm::read::ctx::ReadCtx;
+use crate::lsm::read::Position;
+use crate::lsm::types::cmp_internal;
 
 const NONE: u32 = u32::MAX;
 

@@ -11,9 +11,9 @@
 
 use std::fmt;
 
-use super::arena::Arena;
-use super::node;
-use super::types::KeyList;
+use crate::lsm::memtable::arena::Arena;
+use crate::lsm::memtable::node;
+use crate::lsm::types::KeyList;
 
 #[derive(Clone)]
 pub(crate) enum SstEntries {

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use proptest::prelude::*;
 
-use super::*;
+use crate::lsm::*;
 
 type Model = BTreeMap<Vec<u8>, Vec<u8>>;
 

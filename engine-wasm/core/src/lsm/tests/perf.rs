@@ -1,7 +1,7 @@
 //! Many puts through flushes and compactions: the test checks invariants only
 //! (speed is measured by `npm run bench`, never asserted in tests).
 
-use super::*;
+use crate::lsm::*;
 use crate::rng::Rng;
 
 /// A 53-byte key (61 with the trailer) and a 15-byte value: 76 bytes a row.

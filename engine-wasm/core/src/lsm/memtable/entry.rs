@@ -16,7 +16,7 @@
 //! shifts and holds a quarter more, which costs less than the miss it saves
 //! (article 000's yb load: about 9% faster natively).
 
-use super::types::ValueKind;
+use crate::lsm::types::ValueKind;
 
 /// A node's 12-byte key prefix, its id, and its [`Shape`] when it fits.
 #[derive(Debug, Clone, Copy, Default)]

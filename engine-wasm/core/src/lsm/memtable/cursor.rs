@@ -1,11 +1,11 @@
 //! Cursors over a memtable: its linked nodes, and its sorted tail of entries
 //! not linked yet. No block reads: memtables are in memory.
 
-use super::memtable::Memtable;
-use super::memtable_entry::Entry;
-use super::memtable_rep::Position as Place;
-use super::read_stats::Position;
-use super::types::{visible_kind, SeqNo, ValueKind};
+use super::entry::Entry;
+use super::rep::Position as Place;
+use super::Memtable;
+use crate::lsm::read::Position;
+use crate::lsm::types::{visible_kind, SeqNo, ValueKind};
 
 /// A cursor over one memtable (no block reads: memtables are in memory).
 pub(crate) struct MemCursor<'a> {

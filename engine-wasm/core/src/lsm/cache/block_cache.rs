@@ -20,8 +20,8 @@
 
 use std::collections::HashMap;
 
-pub use super::cache_stats::{CacheStats, KindStats};
-use super::types::SstId;
+pub use super::stats::{CacheStats, KindStats};
+use crate::lsm::types::SstId;
 use rustc_hash::FxBuildHasher as FxBuild;
 
 /// Which kind of block.

@@ -27,7 +27,7 @@
 //! allocation were one cache miss more per search). The slots are allocated
 //! once at their full size (a grown `Vec` was copied by its reallocation).
 
-pub(crate) use super::memtable_entry::Entry;
+pub(crate) use super::entry::Entry;
 use super::prefix_search::Prefixes;
 
 /// Most entries a block holds before it splits in two. Larger blocks shift
@@ -152,7 +152,7 @@ impl Block {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::lsm::memtable_entry::Shape;
+    use crate::lsm::memtable::entry::Shape;
     use crate::lsm::types::ValueKind;
     use proptest::prelude::*;
 

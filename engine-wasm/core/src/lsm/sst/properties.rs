@@ -2,7 +2,7 @@
 //! and YugabyteDB's tablet server page shows for it (article 000: entries, raw
 //! key/value sizes, data size, index and filter block counts and sizes).
 
-use super::types::SeqNo;
+use crate::lsm::types::SeqNo;
 
 /// What an SST holds and how large its parts are. Sizes with "size" in the name
 /// include the 5-byte block trailers, as RocksDB's properties do.

@@ -11,11 +11,11 @@
 //! when it lands on an entry; `iter_bytes_read` adds the user key and value of
 //! every entry shown (`key().size() + value().size()` in `DBIter`).
 
-use super::block_cache::CacheMode;
+use super::ctx::ReadCtx;
 use super::merging::{Children, MergingIter};
-use super::read_ctx::ReadCtx;
-use super::read_stats::{IterOp, Position, ReadEvent, ReadStats};
-use super::types::{seek_trailer, visible_kind, SeqNo, ValueKind, LAST_TRAILER, MAX_SEQ};
+use super::stats::{IterOp, Position, ReadEvent, ReadStats};
+use crate::lsm::cache::CacheMode;
+use crate::lsm::types::{seek_trailer, visible_kind, SeqNo, ValueKind, LAST_TRAILER, MAX_SEQ};
 
 /// A seek target kept for a repeat, inline up to 64 bytes: DocDB keys fit, so
 /// the iterator every write opens for its conflict check allocates nothing (on
@@ -68,7 +68,7 @@ impl<'a> DbIter<'a> {
     }
 
     /// The merging iterator's sources and the read context, for
-    /// [`Lsm::iter`](super::Lsm::iter) to add sources before any move.
+    /// [`Lsm::iter`](crate::lsm::Lsm::iter) to add sources before any move.
     pub(crate) fn sources_mut(&mut self) -> (&mut Children<'a>, &mut ReadCtx<'a>) {
         (self.merge.children_mut(), &mut self.ctx)
     }

@@ -3,7 +3,7 @@
 //! YB's `filter_index_builder`) that says which block to probe for a key.
 //!
 //! Filter keys are the bloom keys of the table's entries (the user key through the
-//! table's [`BloomKey`](super::BloomKey)), added once per run of equal keys and
+//! table's [`BloomKey`](crate::lsm::BloomKey)), added once per run of equal keys and
 //! never when empty, as `BlockBasedTableBuilder::Add` does. The table builder
 //! passes the last key added along (it is a slice of a key the table already
 //! holds), so the filter copies no key.
@@ -13,7 +13,7 @@ use super::block::{
 };
 use super::bloom::{BloomBlock, BloomLayout};
 use super::hash::hash64;
-use super::types::KeyList;
+use crate::lsm::types::KeyList;
 
 /// A finished filter.
 #[derive(Debug, Clone)]

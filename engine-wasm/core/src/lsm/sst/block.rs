@@ -10,7 +10,7 @@
 //! 5-byte trailer (compression type and CRC). We model no compression beyond the
 //! key prefix.
 
-use super::types::varint_len;
+use crate::lsm::types::varint_len;
 
 /// Compression type byte + 32-bit checksum after every block on disk.
 pub(crate) const BLOCK_TRAILER_BYTES: u64 = 5;
@@ -143,7 +143,7 @@ pub(crate) fn shortest_separator(start: &[u8], limit: &[u8], out: &mut Vec<u8>) 
     out.clear();
     out.extend_from_slice(start);
     let min_len = start.len().min(limit.len());
-    let diff = super::types::common_prefix(start, limit);
+    let diff = crate::lsm::types::common_prefix(start, limit);
     if diff >= min_len {
         return false; // one is a prefix of the other
     }

@@ -1,11 +1,11 @@
 //! Per-read options (RocksDB's `ReadOptions`) and snapshots.
 
-use super::block_cache::CacheMode;
-use super::types::SeqNo;
+use crate::lsm::cache::CacheMode;
+use crate::lsm::types::SeqNo;
 
 /// A consistent view: reads at a snapshot see the writes up to its sequence
 /// number, and compaction keeps the versions it needs until it is released.
-/// Only an [`Lsm`](super::Lsm) makes them.
+/// Only an [`Lsm`](crate::lsm::Lsm) makes them.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Snapshot(pub(crate) SeqNo);
 
@@ -27,12 +27,12 @@ pub struct ReadOptions {
     /// threshold; `yb_scan_cache_bypass_blocks`).
     pub bypass_cache_after_data_blocks: Option<u64>,
     /// For iterators: the filter key (already through the table's
-    /// [`BloomKey`](super::BloomKey)) every key this iterator will visit shares.
+    /// [`BloomKey`](crate::lsm::BloomKey)) every key this iterator will visit shares.
     /// SSTs whose key range or bloom filter excludes it are left out when the
     /// iterator is created — YugabyteDB's DocDB iterators filter files on the
     /// document key this way. Point lookups always use their key's filter key.
     pub bloom_filter_key: Option<Vec<u8>>,
-    /// Record [`ReadEvent`](super::ReadEvent)s (for the trace; costs a copy of
+    /// Record [`ReadEvent`](crate::lsm::ReadEvent)s (for the trace; costs a copy of
     /// every key visited).
     pub record_events: bool,
 }
