@@ -20,48 +20,9 @@
 
 use std::collections::HashMap;
 
-pub use super::stats::{CacheStats, KindStats};
-use crate::lsm::types::SstId;
+use super::access::{BlockId, CacheMode, CacheOutcome};
+use super::stats::CacheStats;
 use rustc_hash::FxBuildHasher as FxBuild;
-
-/// Which kind of block.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub enum BlockKind {
-    Data,
-    Index,
-    Filter,
-}
-
-/// A block's identity in the cache.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
-pub struct BlockId {
-    pub owner: u32,
-    pub sst: SstId,
-    pub kind: BlockKind,
-    pub block: u32,
-}
-
-/// How a read uses the cache.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum CacheMode {
-    #[default]
-    Fill,
-    NoFill,
-    Bypass,
-}
-
-/// What happened to one block read.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum CacheOutcome {
-    Hit,
-    /// Read from storage and inserted.
-    MissAdded,
-    /// Read from storage, not inserted (`NoFill`, disabled cache, or a block
-    /// larger than the whole cache).
-    Miss,
-    /// Read from storage without looking at the cache.
-    Bypassed,
-}
 
 const NIL: u32 = u32::MAX;
 
@@ -268,6 +229,7 @@ impl BlockCache {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::lsm::cache::BlockKind;
 
     fn id(sst: u64, kind: BlockKind, block: u32) -> BlockId {
         BlockId {

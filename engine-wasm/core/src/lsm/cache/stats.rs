@@ -2,7 +2,7 @@
 //! `bytes_write` when a block is inserted, `bytes_read` on a hit (the block's
 //! size), plus reads that bypassed the cache.
 
-use super::{BlockKind, CacheOutcome};
+use super::access::{BlockKind, CacheOutcome};
 
 /// Counters for one block kind.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
