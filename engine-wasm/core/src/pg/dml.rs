@@ -8,6 +8,7 @@
 use super::catalog::Row;
 use super::engine::PgEngine;
 use super::held_page::HeldPage;
+use super::index_entry::Prepared;
 use super::tid::Tid;
 use super::tuple::heap_tuple_size_for_page;
 use crate::btree::Direction;
@@ -412,13 +413,6 @@ impl PgEngine {
         self.count(rel, &stats);
         Ok(())
     }
-}
-
-/// An index entry encoded before its heap tuple exists.
-#[derive(Debug, Default, Clone, Copy)]
-pub(super) struct Prepared {
-    size: u16,
-    null_key: bool,
 }
 
 fn key_has_null(row: &[Value], index: usize, engine: &PgEngine) -> bool {

@@ -2,6 +2,7 @@
 //! shared buffer pool, and answers with rows, EXPLAIN text and counters.
 
 use super::catalog::Catalog;
+use super::index_entry::Prepared;
 use super::io::Io;
 use crate::buffer_pool::{BufferPool, BufferStats, RelId, ReplacementPolicy};
 use crate::clock::{Clock, CostModel};
@@ -27,7 +28,7 @@ pub struct PgEngine {
     /// Reused key buffer for index inserts (saves an allocation per entry).
     pub(super) key_buf: Vec<u8>,
     /// One reused key buffer per index of the table being inserted into.
-    pub(super) key_bufs: Vec<(Vec<u8>, super::dml::Prepared)>,
+    pub(super) key_bufs: Vec<(Vec<u8>, Prepared)>,
     /// Start of the statement being run (`now()`).
     pub(super) statement_start_us: i64,
 }
