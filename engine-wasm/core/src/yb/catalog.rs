@@ -2,6 +2,7 @@
 //! stored in its own tablets.
 
 use super::doc_key::{doc_key, key_hash, push_escaped};
+use super::packing::{Packing, PACKED};
 use crate::btree::KeyColumn;
 use crate::pg::key_column;
 use crate::sql::ast::{ColumnDef, Order};
@@ -99,7 +100,7 @@ pub struct YbTable {
     /// Rows ever keyed by a generated ybctid (its source of uniqueness).
     pub next_ybctid: u64,
     /// Which columns the row's value stores, fixed once the key is known.
-    pub packing: std::rc::Rc<super::row::Packing>,
+    pub packing: std::rc::Rc<Packing>,
 }
 
 impl YbTable {
@@ -110,6 +111,16 @@ impl YbTable {
             columns: &self.columns,
             types: &self.types,
         }
+    }
+
+    /// How the table's rows are stored in values: every column outside the key.
+    pub fn value_packing(&self) -> Packing {
+        let keyed: Vec<usize> = self
+            .key
+            .as_ref()
+            .map(|k| k.hash.iter().chain(&k.range).copied().collect())
+            .unwrap_or_default();
+        Packing::new(&self.types, &keyed)
     }
 }
 
@@ -144,7 +155,7 @@ impl YbIndex {
         self.spec.encode(&values, key)?;
         // A packed index row: its INCLUDE columns, then the base key if unique.
         payload.clear();
-        payload.extend_from_slice(&[super::row::PACKED, 0]);
+        payload.extend_from_slice(&[PACKED, 0]);
         let included = pick(row, self.include.iter().copied());
         crate::btree::encode_key_into(&included, &self.include_columns, payload)
             .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;

@@ -4,7 +4,6 @@
 
 use super::catalog::{KeySpec, Tablets, YbIndex, YbTable};
 use super::engine::{setting_error, YbEngine};
-use super::row::Packing;
 use super::tablet::Tablet;
 use crate::exec::relation_name::choose_relation_name;
 use crate::lsm::Lsm;
@@ -134,7 +133,7 @@ impl YbEngine {
         let table = self.catalog.table_mut(id);
         table.key = key;
         table.tablets = tablets;
-        table.packing = std::rc::Rc::new(Packing::of(table));
+        table.packing = std::rc::Rc::new(table.value_packing());
         for columns in &t.unique {
             let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
             let name = choose_relation_name(&t.name, &names, "key", |n| self.catalog.name_taken(n));

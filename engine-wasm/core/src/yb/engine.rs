@@ -165,7 +165,7 @@ impl YbEngine {
                 bloom_bits_per_key: int("bloom_bits_per_key")? as u32,
                 // DocDB's filter hashes the document key, not the hybrid time.
                 bloom_key: BloomKey::new(super::doc_key::doc_key_of),
-                tombstone_value: Some(super::row::is_tombstone),
+                tombstone_value: Some(super::packing::is_tombstone),
                 ..TableOptions::default()
             },
             compaction: CompactionOptions {

@@ -131,7 +131,7 @@ impl YbEngine {
             match sub.as_slice() {
                 [] => packing.unpack(value, &mut row)?,
                 // A column's tombstone (an UPDATE set it to NULL): stays NULL.
-                [super::doc_key::COLUMN, _] if super::row::is_tombstone(value) => {}
+                [super::doc_key::COLUMN, _] if super::packing::is_tombstone(value) => {}
                 [super::doc_key::COLUMN, c] => {
                     packing.unpack_column(*c as usize, value, &mut row)?
                 }

@@ -12,7 +12,7 @@
 use super::doc_key::{push_hybrid_time, push_suffix, COLUMN, LIVENESS};
 use super::engine::{add_reads, rel_entry, tablet_entry, BufferPair, WriteBuffers, YbEngine};
 use super::network::read_time_us;
-use super::row::{live_row, LIVENESS_VALUE, TOMBSTONE};
+use super::packing::{live_row, LIVENESS_VALUE, TOMBSTONE};
 use crate::exec::row::{check as check_row, check_constants, complete, TableShape};
 use crate::exec::{Executor, QueryEngine, Row};
 use crate::scenario::Outcome;
