@@ -189,6 +189,14 @@ impl SqlError {
     }
 }
 
+/// A construct IndexLab does not model, named in its message.
+pub(crate) fn unsupported(what: impl Into<String>) -> SqlError {
+    SqlError::new(
+        ErrorKind::Unsupported,
+        format!("{} is not supported by IndexLab", what.into()),
+    )
+}
+
 impl fmt::Display for SqlError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         if let Some(at) = self.at {
