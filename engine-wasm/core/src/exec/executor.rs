@@ -9,7 +9,7 @@ use super::join::JoinExec;
 use super::plan_node::PlanNode;
 use super::row::Row;
 use super::select::{limit_error, projection, QueryResult};
-use crate::scenario::Outcome;
+use crate::profile::Outcome;
 use crate::sql::ast::{ColumnDef, Expr, FromItem, Select, SelectItem};
 use crate::sql::error::unsupported;
 use crate::sql::error::{ErrorKind, SqlError};

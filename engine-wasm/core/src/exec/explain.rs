@@ -4,7 +4,7 @@
 use super::engine::QueryEngine;
 use super::executor::Executor;
 use super::plan_node::format_node;
-use crate::scenario::Outcome;
+use crate::profile::Outcome;
 use crate::sql::ast::{ExplainOptions, Statement};
 use crate::sql::error::SqlError;
 

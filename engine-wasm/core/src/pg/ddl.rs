@@ -6,7 +6,7 @@ use super::heap::{Heap, HeapConfig};
 use super::tid::Tid;
 use crate::btree::{BTree, BTreeConfig};
 use crate::buffer_pool::Fork;
-use crate::scenario::Outcome;
+use crate::profile::Outcome;
 use crate::sql::ast::{CreateIndex, CreateTable, KeyColumn, Order};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::value::SqlType;

@@ -15,7 +15,7 @@ use crate::btree::Direction;
 use crate::buffer_pool::Fork;
 use crate::exec::row::{check as check_row, check_constants, complete, TableShape};
 use crate::exec::{Executor, QueryEngine};
-use crate::scenario::Outcome;
+use crate::profile::Outcome;
 use crate::sql::ast::{Expr, Select};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, coerce, eval};

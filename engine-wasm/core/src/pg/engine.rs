@@ -8,8 +8,8 @@ use crate::buffer_pool::{BufferPool, BufferStats, RelId, ReplacementPolicy};
 use crate::clock::{Clock, CostModel};
 use crate::exec::Executor;
 use crate::metrics::{Metrics, RelationMetrics};
+use crate::profile::{Outcome, ScenarioEngine, SettingChange};
 use crate::rng::Rng;
-use crate::scenario::{Outcome, ScenarioEngine, SettingChange};
 use crate::settings::Settings;
 use crate::sql::ast::Statement;
 use crate::sql::error::{ErrorKind, SqlError};
@@ -164,7 +164,7 @@ impl PgEngine {
 
     /// SET, RESET or RESET ALL, then what depends on settings is re-read.
     fn change_settings(&mut self, change: SettingChange) -> Result<Outcome, SqlError> {
-        let out = crate::scenario::change_settings(&mut self.settings, Self::PROFILE, change)?;
+        let out = crate::profile::change_settings(&mut self.settings, Self::PROFILE, change)?;
         self.settings_changed()?;
         Ok(out)
     }

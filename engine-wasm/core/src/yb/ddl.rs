@@ -7,7 +7,7 @@ use super::engine::{setting_error, YbEngine};
 use super::tablet::Tablet;
 use crate::exec::relation_name::choose_relation_name;
 use crate::lsm::Lsm;
-use crate::scenario::Outcome;
+use crate::profile::Outcome;
 use crate::sql::ast::{CreateIndex, CreateTable, KeyColumn, Order};
 use crate::sql::error::{ErrorKind, SqlError};
 

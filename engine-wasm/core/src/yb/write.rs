@@ -15,7 +15,7 @@ use super::network::read_time_us;
 use super::packing::{live_row, LIVENESS_VALUE, TOMBSTONE};
 use crate::exec::row::{check as check_row, check_constants, complete, TableShape};
 use crate::exec::{Executor, QueryEngine, Row};
-use crate::scenario::Outcome;
+use crate::profile::Outcome;
 use crate::sql::ast::{Expr, Select};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, coerce, eval};
