@@ -5,9 +5,14 @@
 //! The profiles (`pg`, `yb`) and the executor build on this module; the
 //! scenario runner (`scenario`) drives profiles through it.
 
+mod statement_error;
+mod storage_errors;
+
+pub use statement_error::StatementError;
+
 use crate::metrics::{Metrics, RelationMetrics};
-use crate::settings::Settings;
-use crate::sql::error::{ErrorKind, SqlError};
+use crate::settings::{SettingError, Settings};
+use crate::sql::error::SqlError;
 use crate::sql::script::MetaCommand;
 use crate::value::Value;
 
@@ -97,14 +102,23 @@ pub(crate) fn change_settings(
     profile: &str,
     change: SettingChange,
 ) -> Result<Outcome, SqlError> {
-    let error = |e: crate::settings::SettingError| SqlError::new(ErrorKind::Setting, e.to_string());
     let (tag, name, def) = match change {
         SettingChange::Set(name, value) => (
             "SET",
             Some(name),
-            Some(settings.set(name, value).map_err(error)?),
+            Some(
+                settings
+                    .set(name, value)
+                    .map_err(SettingError::without_hint)?,
+            ),
         ),
-        SettingChange::Reset(name) => ("RESET", name, settings.reset_named(name).map_err(error)?),
+        SettingChange::Reset(name) => (
+            "RESET",
+            name,
+            settings
+                .reset_named(name)
+                .map_err(SettingError::without_hint)?,
+        ),
     };
     let mut out = Outcome::tag(tag);
     out.notices.extend(

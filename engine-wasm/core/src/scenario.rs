@@ -8,7 +8,7 @@ mod row_budget;
 
 use crate::metrics::{Metrics, RelationMetrics};
 use crate::pg::PgEngine;
-use crate::settings::Settings;
+use crate::settings::{SettingError, Settings};
 use crate::sql::error::{ErrorKind, Position, SqlError};
 use crate::sql::hints::{parse_hints, HintKind};
 use crate::sql::parse::parse_statement;
@@ -69,8 +69,7 @@ fn report_error(e: SqlError, fallback: Position) -> ReportError {
 pub fn settings_with(overrides: &[(String, String)]) -> Result<Settings, SqlError> {
     let mut s = Settings::new();
     for (name, value) in overrides {
-        s.set(name, value)
-            .map_err(|e| SqlError::new(ErrorKind::Setting, e.to_string()))?;
+        s.set(name, value).map_err(SettingError::without_hint)?;
     }
     s.start_session();
     Ok(s)
@@ -355,7 +354,7 @@ fn run_statement<E: ScenarioEngine>(
     let start = engine.clock().now_us();
     let mut notices = Vec::new();
     let mut restore = Vec::new();
-    if let Some(hints) = parse_hints(sql).map_err(|e| SqlError::new(ErrorKind::Hint, e.message))? {
+    if let Some(hints) = parse_hints(sql)? {
         for h in &hints.hints {
             match &h.kind {
                 HintKind::Set { name, value } => {

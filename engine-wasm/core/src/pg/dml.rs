@@ -15,7 +15,7 @@ use crate::btree::Direction;
 use crate::buffer_pool::Fork;
 use crate::exec::row::{check as check_row, check_constants, complete, TableShape};
 use crate::exec::{Executor, QueryEngine};
-use crate::profile::Outcome;
+use crate::profile::{Outcome, StatementError};
 use crate::sql::ast::{Expr, Select};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, coerce, eval};
@@ -24,10 +24,6 @@ use crate::trace::Event;
 use crate::value::Value;
 use std::collections::HashSet;
 use std::ops::Bound;
-
-fn exec_error(e: impl std::fmt::Display) -> SqlError {
-    SqlError::new(ErrorKind::Execution, e.to_string())
-}
 
 impl PgEngine {
     /// Reports a visibility-map page change on the table's VM fork.
@@ -111,7 +107,7 @@ impl PgEngine {
             max.extend_from_slice(key);
         }
         self.count(rel, &stats);
-        let outcome = outcome.map_err(exec_error)?;
+        let outcome = outcome?;
         let ix = self.catalog.index(index);
         let page_size = u64::from(self.io.pool.page_size());
         self.wal.log(rel, outcome.leaf, u64::from(p.size), || {
@@ -168,9 +164,10 @@ impl PgEngine {
         })?;
         self.count(rel, &stats);
         if live {
-            return Err(exec_error(format!(
-                "duplicate key value violates unique constraint \"{name}\""
-            )));
+            return Err(StatementError::UniqueViolation {
+                constraint: name.to_string(),
+            }
+            .into());
         }
         Ok(())
     }
@@ -200,7 +197,7 @@ impl PgEngine {
             .io
             .rel(rel, Fork::Main, |io| heap.insert(row, size, io))?;
         self.count(rel, &stats);
-        let outcome = outcome.map_err(exec_error)?;
+        let outcome = outcome?;
         self.log_heap(table, outcome.tid.page, u64::from(size));
         self.vm_write(table, outcome.vm_cleared)?;
         let io = &mut self.io;
@@ -299,7 +296,7 @@ impl PgEngine {
                 heap.update(Tid::from_u64(*tid), row, size, hot_allowed, io)
             })?;
             self.count(rel, &stats);
-            let out = out.map_err(exec_error)?;
+            let out = out?;
             self.log_heap(id, out.old_tid.page, 8);
             if !out.same_page {
                 self.log_heap(id, out.new_tid.page, u64::from(size));
@@ -332,7 +329,7 @@ impl PgEngine {
                 .io
                 .rel(rel, Fork::Main, |io| heap.delete(Tid::from_u64(*tid), io))?;
             self.count(rel, &stats);
-            let out = out.map_err(exec_error)?;
+            let out = out?;
             self.log_heap(id, out.tid.page, 8);
             self.vm_write(id, out.vm_cleared)?;
             self.io.clock.advance_us(self.io.cost.cpu_row_us);

@@ -5,8 +5,9 @@ use super::doc_key::{doc_key, key_hash, push_escaped};
 use super::packing::{Packing, PACKED};
 use crate::btree::KeyColumn;
 use crate::pg::key_column;
+use crate::profile::StatementError;
 use crate::sql::ast::{ColumnDef, Order};
-use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::error::SqlError;
 use crate::sql::plan::{IndexInfo, TableInfo};
 use crate::value::{SqlType, Value};
 use std::borrow::Borrow;
@@ -65,8 +66,8 @@ impl KeySpec {
             &pick(row, self.range.iter().copied()),
             &self.range_columns,
             out,
-        )
-        .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))
+        )?;
+        Ok(())
     }
 }
 
@@ -157,8 +158,7 @@ impl YbIndex {
         payload.clear();
         payload.extend_from_slice(&[PACKED, 0]);
         let included = pick(row, self.include.iter().copied());
-        crate::btree::encode_key_into(&included, &self.include_columns, payload)
-            .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
+        crate::btree::encode_key_into(&included, &self.include_columns, payload)?;
         if self.unique {
             push_escaped(payload, base);
         }
@@ -181,16 +181,17 @@ pub struct YbCatalog {
     pub indexes: Vec<Option<YbIndex>>,
 }
 
-fn semantic(msg: String) -> SqlError {
-    SqlError::new(ErrorKind::Semantic, msg)
-}
-
 impl YbCatalog {
     pub fn table_id(&self, name: &str) -> Result<usize, SqlError> {
         self.tables
             .iter()
             .position(|t| t.as_ref().is_some_and(|t| t.name == name))
-            .ok_or_else(|| semantic(format!("relation \"{name}\" does not exist")))
+            .ok_or_else(|| {
+                StatementError::UndefinedTable {
+                    name: name.to_string(),
+                }
+                .into()
+            })
     }
 
     pub fn table(&self, id: usize) -> &YbTable {

@@ -5,16 +5,12 @@
 
 use super::doc_key::HT_LEN;
 use crate::btree::{decode_prefix, encode_key_into, KeyColumn};
-use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::error::SqlError;
 use crate::value::{SqlType, Value};
 
 pub const PACKED: u8 = b'P';
 pub const TOMBSTONE: u8 = b'X';
 pub const LIVENESS_VALUE: u8 = b'$';
-
-fn exec_error(e: impl std::fmt::Display) -> SqlError {
-    SqlError::new(ErrorKind::Execution, e.to_string())
-}
 
 /// A value without the intent hybrid time a transactional write put in front.
 pub fn payload(value: &[u8]) -> &[u8] {
@@ -55,8 +51,7 @@ impl Packing {
         out.extend_from_slice(&[PACKED, 0]);
         // Column by column: the same bytes as encoding them together, no copies.
         for (i, &c) in self.columns.iter().enumerate() {
-            encode_key_into(std::slice::from_ref(&row[c]), &self.encodings[i..=i], out)
-                .map_err(exec_error)?;
+            encode_key_into(std::slice::from_ref(&row[c]), &self.encodings[i..=i], out)?;
         }
         Ok(())
     }
@@ -75,16 +70,14 @@ impl Packing {
             .position(|x| *x == c)
             .expect("a stored column");
         let mut out = Vec::new();
-        encode_key_into(std::slice::from_ref(v), &self.encodings[i..=i], &mut out)
-            .map_err(exec_error)?;
+        encode_key_into(std::slice::from_ref(v), &self.encodings[i..=i], &mut out)?;
         Ok(out)
     }
 
     /// Fills `row` from a packed value.
     pub fn unpack(&self, value: &[u8], row: &mut [Value]) -> Result<(), SqlError> {
         let p = payload(value);
-        let (values, _) =
-            decode_prefix(p.get(2..).unwrap_or(&[]), &self.encodings).map_err(exec_error)?;
+        let (values, _) = decode_prefix(p.get(2..).unwrap_or(&[]), &self.encodings)?;
         for (c, v) in self.columns.iter().zip(values) {
             row[*c] = v;
         }
@@ -96,8 +89,7 @@ impl Packing {
         let Some(i) = self.columns.iter().position(|x| *x == c) else {
             return Ok(());
         };
-        let (mut v, _) =
-            decode_prefix(payload(value), &self.encodings[i..=i]).map_err(exec_error)?;
+        let (mut v, _) = decode_prefix(payload(value), &self.encodings[i..=i])?;
         row[c] = v.pop().unwrap_or(Value::Null);
         Ok(())
     }

@@ -21,13 +21,13 @@ pub fn decode_doc_key(spec: &KeySpec, doc: &[u8], row: &mut [Value]) -> Result<u
         if doc.first() != Some(&HASH_MARKER) {
             return Err(exec_error("malformed hash-sharded key"));
         }
-        let (values, n) = decode_prefix(&doc[3..], &spec.hash_columns).map_err(exec_error)?;
+        let (values, n) = decode_prefix(&doc[3..], &spec.hash_columns)?;
         for (c, v) in spec.hash.iter().zip(values) {
             row[*c] = v;
         }
         pos = 3 + n + 1;
     }
-    let (values, n) = decode_prefix(&doc[pos..], &spec.range_columns).map_err(exec_error)?;
+    let (values, n) = decode_prefix(&doc[pos..], &spec.range_columns)?;
     for (c, v) in spec.range.iter().zip(values) {
         row[*c] = v;
     }
@@ -49,8 +49,7 @@ pub fn index_row(
         row[*c] = v;
     }
     let p = payload(value);
-    let (included, n) =
-        decode_prefix(p.get(2..).unwrap_or(&[]), &ix.include_columns).map_err(exec_error)?;
+    let (included, n) = decode_prefix(p.get(2..).unwrap_or(&[]), &ix.include_columns)?;
     for (c, v) in ix.include.iter().zip(included) {
         row[*c] = v;
     }

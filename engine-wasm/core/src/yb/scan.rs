@@ -168,11 +168,11 @@ impl YbEngine {
             }
             if spec.is_hash() {
                 let mut k = Vec::new();
-                doc_key(&[v], &spec.hash_columns[..1], &[], &[], &mut k).map_err(exec_error)?;
+                doc_key(&[v], &spec.hash_columns[..1], &[], &[], &mut k)?;
                 k.pop(); // the range group's end: the prefix covers every range value
                 Ok(Some(k))
             } else {
-                encode_key(&[v], &[col]).map(Some).map_err(exec_error)
+                Ok(Some(encode_key(&[v], &[col])?))
             }
         };
         // An equality on the one key column names one document only when the key
