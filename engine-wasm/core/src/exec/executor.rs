@@ -110,7 +110,7 @@ pub trait Executor: JoinExec {
         columns: &mut Vec<String>,
         sink: &mut RowSink<Self>,
     ) -> Result<(), SqlError> {
-        let max_rows = self.settings().get_int("max_rows").unwrap_or(10_000_000) as u64;
+        let max_rows = self.settings().max_rows() as u64;
         if let Some(rows) = &q.values {
             if rows.len() as u64 > max_rows {
                 return Err(limit_error(format!(

@@ -262,7 +262,7 @@ pub trait JoinExec: SelectExec {
             None
         };
         let batch = self.join_batch_size();
-        let max_rows = self.settings().get_int("max_rows").unwrap_or(10_000_000) as u64;
+        let max_rows = self.settings().max_rows() as u64;
         let mut acc = Loops::default();
         match (&key, &key_expr) {
             (Some((_, index, _, cond, col)), Some(k)) if batch > 1 => {

@@ -63,8 +63,8 @@ pub(super) struct WriteSettings {
 impl WriteSettings {
     fn of(settings: &Settings) -> Self {
         WriteSettings {
-            replicas: settings.get_int("replication_factor").unwrap_or(1).max(1) as u64,
-            packed_rows: settings.get_bool("yb_enable_packed_row").unwrap_or(true),
+            replicas: settings.replication_factor().max(1) as u64,
+            packed_rows: settings.yb_enable_packed_row(),
         }
     }
 }

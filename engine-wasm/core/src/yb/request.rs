@@ -168,10 +168,7 @@ impl YbEngine {
         start: Option<&[u8]>,
         limit: u64,
     ) -> (Vec<DocRow>, Option<Vec<u8>>, RelStats) {
-        let bypass = self
-            .settings
-            .get_int("yb_scan_cache_bypass_blocks")
-            .unwrap_or(2);
+        let bypass = self.settings.yb_scan_cache_bypass_blocks();
         let opts = ReadOptions {
             bypass_cache_after_data_blocks: Some(bypass.max(0) as u64),
             ..ReadOptions::default()

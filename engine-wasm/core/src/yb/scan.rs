@@ -402,13 +402,13 @@ impl YbEngine {
     /// `ysql_prefetch_limit` flag (as in YugabyteDB, where the flag came first).
     fn fetch_row_limit(&self) -> u64 {
         let s = &self.settings;
-        let session = s.get_int("yb_fetch_row_limit").unwrap_or(1024);
+        let session = s.yb_fetch_row_limit();
         let set = crate::settings::Settings::definition("yb_fetch_row_limit")
             .is_ok_and(|d| d.kind.default_value() != crate::settings::Value::Int(session));
         let rows = if set {
             session
         } else {
-            s.get_int("ysql_prefetch_limit").unwrap_or(session)
+            s.ysql_prefetch_limit()
         };
         rows.max(0) as u64
     }
