@@ -7,19 +7,24 @@
 //! - [`plan_node`]: EXPLAIN's tree and PostgreSQL's text layout of it;
 //! - [`row`]: a row, the full row an INSERT builds, and the checks of a row;
 //! - [`relation_name`]: PostgreSQL's names for unnamed indexes;
-//! - [`select`], [`join`], [`batched_join`], [`explain`]: the executor, written
-//!   once over the trait.
+//! - the executor, written once over the trait, in layers: [`select`] (one
+//!   table, and what every query shares), [`nested_loop`] (what both forms of a
+//!   nested loop share), [`batched_join`] and [`join`], then [`executor`] (SELECT
+//!   of any shape, INSERT's row sources) and [`explain`].
 
 pub mod batched_join;
 pub mod engine;
+pub mod executor;
 pub mod explain;
 pub mod join;
+pub mod nested_loop;
 pub mod plan_node;
 pub mod relation_name;
 pub mod row;
 pub mod select;
 
 pub use engine::{QueryEngine, ScanOutput};
+pub use executor::Executor;
 pub use plan_node::{format_node, type_width, PlanNode};
 pub use row::Row;
-pub use select::{Executor, QueryResult};
+pub use select::QueryResult;

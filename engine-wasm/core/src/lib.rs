@@ -14,6 +14,7 @@ pub mod lsm;
 pub mod metrics;
 pub mod net;
 pub mod pg;
+pub mod profile;
 pub mod report_json;
 pub mod rng;
 pub mod scenario;

@@ -38,90 +38,55 @@
 //! ```
 //!
 //! - `types`, `options`, `error`: keys, knobs, refusals.
-//! - `arena`, `node`, `memtable_block`, `prefix_search`, `memtable_rep`,
-//!   `memtable`, `write_batch`: the write buffer.
-//! - `block`, `index`, `bloom`, `filter`, `sst_builder`, `sst_entries`, `sst`,
-//!   `properties`: tables.
-//! - `block_cache`: the LRU cache of blocks.
-//! - `mem_cursor`, `table_cursor`, `level_cursor`, `merging`, `iterator`, `read`,
-//!   `read_ctx`, `read_options`, `read_stats`: reads.
-//! - `gc`, `flush`, [`compaction`], `compact`: flush and compaction.
+//! - `memtable`: the write buffer (its arena, nodes, ordered rep and cursor);
+//!   `write_batch`: writes applied together.
+//! - `sst`: tables (blocks, index, bloom filter, builder, properties, cursor).
+//! - `cache`: the LRU cache of blocks and its counters.
+//! - `read`: point lookups and iterators (merging cursors over memtables and
+//!   levels, read options and counters).
+//! - `flush`, [`compaction`] (policies, executor, version GC, running them):
+//!   flush and compaction.
 //! - `db`, `introspect`, `events`, `stats`, `check`: the tree and what it reports.
 
-mod arena;
-mod block;
-pub mod block_cache;
-mod bloom;
-mod cache_stats;
+mod cache;
 mod check;
-mod compact;
 pub mod compaction;
 mod db;
 mod error;
 mod events;
-mod filter;
 mod flush;
-mod gc;
-mod hash;
-mod index;
 mod introspect;
-mod iterator;
-mod level_cursor;
-mod mem_cursor;
 mod memtable;
-mod memtable_block;
-mod memtable_entry;
-mod memtable_rep;
-mod merging;
-mod node;
 mod options;
-mod prefix_search;
-mod properties;
 mod read;
-mod read_ctx;
-mod read_options;
-mod read_stats;
 mod sst;
-mod sst_builder;
-mod sst_entries;
 mod stats;
-mod table_cursor;
 mod types;
 mod write_batch;
 
-pub use block_cache::{
+pub use cache::{
     BlockCache, BlockId, BlockKind, CacheMode, CacheOccupancy, CacheOutcome, CacheStats, KindStats,
 };
-pub use bloom::{BloomBlock, BloomLayout};
 pub use compaction::{CompactionReason, CompactionTask, LevelInputs, LevelsSnapshot, SstMeta};
 pub use db::Lsm;
 pub use error::LsmError;
 pub use events::{LsmEvent, SstInfo};
 pub use introspect::{LevelInfo, LsmShape, MemtableInfo};
-pub use iterator::DbIter;
 pub use memtable::Memtable;
 pub use options::{
     BloomKey, CompactionOptions, CompactionStyle, LsmOptions, TableOptions, MAX_KEY_LEN,
     MAX_VALUE_LEN, MAX_WRITE_BUFFER,
 };
-pub use properties::TableProperties;
+pub use read::DbIter;
 pub use read::GetResult;
-pub use read_options::{ReadOptions, Snapshot};
-pub use read_stats::{IterOp, Position, ReadEvent, ReadStats};
+pub use read::{IterOp, Position, ReadEvent, ReadStats};
+pub use read::{ReadOptions, Snapshot};
 pub use sst::Sst;
+pub use sst::TableProperties;
+pub use sst::{BloomBlock, BloomLayout};
 pub use stats::LsmStats;
 pub use types::{SeqNo, SstId, ValueKind, MAX_SEQ};
 pub use write_batch::WriteBatch;
 
 #[cfg(test)]
-mod tests_article;
-#[cfg(test)]
-mod tests_compaction;
-#[cfg(test)]
-mod tests_model;
-#[cfg(test)]
-mod tests_perf;
-#[cfg(test)]
-mod tests_read;
-#[cfg(test)]
-mod tests_stress;
+mod tests;

@@ -18,6 +18,8 @@ mod ddl;
 mod dml;
 mod engine;
 mod explain;
+mod heap_errors;
+mod index_entry;
 mod io;
 mod query_engine;
 mod scan;

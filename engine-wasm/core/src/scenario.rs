@@ -8,84 +8,15 @@ mod row_budget;
 
 use crate::metrics::{Metrics, RelationMetrics};
 use crate::pg::PgEngine;
-use crate::settings::Settings;
+use crate::settings::{SettingError, Settings};
 use crate::sql::error::{ErrorKind, Position, SqlError};
 use crate::sql::hints::{parse_hints, HintKind};
 use crate::sql::parse::parse_statement;
 use crate::sql::script::{split_script, MetaCommand, ScriptItem};
-use crate::value::Value;
 use crate::yb::YbEngine;
 use row_budget::RowBudget;
 
-/// Rows kept per statement for display; `row_count` has the exact count.
-pub const MAX_ROWS_SHOWN: usize = 1000;
-
-/// What one statement produced, before the scenario adds time and counters.
-#[derive(Debug, Clone, Default, PartialEq)]
-pub struct Outcome {
-    /// psql's command tag (`INSERT 0 10000`, `CREATE TABLE`, `SELECT 3`).
-    pub tag: String,
-    pub columns: Vec<String>,
-    pub rows: Vec<Vec<String>>,
-    pub row_count: u64,
-    /// EXPLAIN output, one line per plan line.
-    pub explain: Option<Vec<String>>,
-    pub notices: Vec<String>,
-}
-
-impl Outcome {
-    pub fn tag(tag: impl Into<String>) -> Self {
-        Outcome {
-            tag: tag.into(),
-            ..Outcome::default()
-        }
-    }
-
-    pub fn notice(mut self, n: impl Into<String>) -> Self {
-        self.notices.push(n.into());
-        self
-    }
-
-    pub fn with_count(mut self, n: u64) -> Self {
-        self.row_count = n;
-        self
-    }
-
-    /// A one-row, one-column result (SHOW).
-    pub fn single(column: &str, value: String) -> Self {
-        Outcome {
-            tag: "SHOW".into(),
-            columns: vec![column.to_string()],
-            rows: vec![vec![value]],
-            row_count: 1,
-            ..Outcome::default()
-        }
-    }
-
-    pub fn rows(columns: Vec<String>, rows: &[Vec<Value>]) -> Self {
-        Outcome {
-            tag: format!("SELECT {}", rows.len()),
-            columns,
-            rows: rows
-                .iter()
-                .take(MAX_ROWS_SHOWN)
-                .map(|r| r.iter().map(Value::pg_text).collect())
-                .collect(),
-            row_count: rows.len() as u64,
-            ..Outcome::default()
-        }
-    }
-
-    pub fn explain(lines: Vec<String>) -> Self {
-        Outcome {
-            tag: "EXPLAIN".into(),
-            columns: vec!["QUERY PLAN".into()],
-            row_count: lines.len() as u64,
-            explain: Some(lines),
-            ..Outcome::default()
-        }
-    }
-}
+pub use crate::profile::{Outcome, ScenarioEngine, MAX_ROWS_SHOWN};
 
 /// One run of one statement (a `\watch c=100` gives 100 of these).
 #[derive(Debug, Clone, PartialEq)]
@@ -138,65 +69,10 @@ fn report_error(e: SqlError, fallback: Position) -> ReportError {
 pub fn settings_with(overrides: &[(String, String)]) -> Result<Settings, SqlError> {
     let mut s = Settings::new();
     for (name, value) in overrides {
-        s.set(name, value)
-            .map_err(|e| SqlError::new(ErrorKind::Setting, e.to_string()))?;
+        s.set(name, value).map_err(SettingError::without_hint)?;
     }
     s.start_session();
     Ok(s)
-}
-
-/// A statement that changes settings.
-pub(crate) enum SettingChange<'a> {
-    /// `SET name = value`.
-    Set(&'a str, &'a str),
-    /// `RESET name`, or `RESET ALL` without a name.
-    Reset(Option<&'a str>),
-}
-
-/// SET, RESET or RESET ALL on a profile's settings, as both profiles run them: a
-/// setting of the other profile is accepted, with a notice that `profile` ignores
-/// it. The caller re-reads what it keeps of the settings.
-pub(crate) fn change_settings(
-    settings: &mut Settings,
-    profile: &str,
-    change: SettingChange,
-) -> Result<Outcome, SqlError> {
-    let error = |e: crate::settings::SettingError| SqlError::new(ErrorKind::Setting, e.to_string());
-    let (tag, name, def) = match change {
-        SettingChange::Set(name, value) => (
-            "SET",
-            Some(name),
-            Some(settings.set(name, value).map_err(error)?),
-        ),
-        SettingChange::Reset(name) => ("RESET", name, settings.reset_named(name).map_err(error)?),
-    };
-    let mut out = Outcome::tag(tag);
-    out.notices.extend(
-        def.zip(name)
-            .and_then(|(def, n)| def.scope.ignored_by(profile, n)),
-    );
-    Ok(out)
-}
-
-/// What the script runner needs from a profile.
-pub trait ScenarioEngine: Sized {
-    const PROFILE: &'static str;
-    fn create(settings: Settings) -> Result<Self, SqlError>;
-    fn clock(&self) -> &crate::clock::Clock;
-    fn settings(&self) -> &Settings;
-    fn execute(&mut self, stmt: &crate::sql::ast::Statement) -> Result<Outcome, SqlError>;
-    fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError>;
-    fn take_metrics(&mut self) -> (Metrics, RelationMetrics);
-    fn trace_mut(&mut self) -> &mut crate::trace::Trace;
-    /// The engine's state for the player's views (see `trace::Snapshot`).
-    fn snapshot(&self) -> crate::trace::EngineSnapshot;
-    /// A backslash command other than `\watch` and `\echo`.
-    fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError>;
-    /// Whole-run figures that are ratios, not sums of per-statement counters
-    /// (set in the report's totals after the run).
-    fn run_ratios(&self) -> Vec<(&'static str, f64)> {
-        Vec::new()
-    }
 }
 
 impl ScenarioEngine for PgEngine {
@@ -440,6 +316,8 @@ fn run_items<E: ScenarioEngine>(
 /// Marks where statement `index` (its place in the report) starts in the trace:
 /// the player's statement marks, and the start of the statement's detail budget.
 fn statement_start<E: ScenarioEngine>(engine: &mut E, index: u32, sql: &str) {
+    let budget = crate::trace::TraceBudget::from_settings(engine.settings());
+    engine.trace_mut().set_budget(budget);
     if engine.trace_mut().wants_snapshot_before(index) {
         let state = engine.snapshot();
         engine.trace_mut().snapshot(index, state);
@@ -462,7 +340,7 @@ fn run_statement<E: ScenarioEngine>(
     let start = engine.clock().now_us();
     let mut notices = Vec::new();
     let mut restore = Vec::new();
-    if let Some(hints) = parse_hints(sql).map_err(|e| SqlError::new(ErrorKind::Hint, e.message))? {
+    if let Some(hints) = parse_hints(sql)? {
         for h in &hints.hints {
             match &h.kind {
                 HintKind::Set { name, value } => {

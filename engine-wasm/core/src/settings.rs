@@ -14,6 +14,7 @@ mod parse;
 pub mod registry;
 #[cfg(test)]
 mod tests;
+mod typed;
 
 pub use def::{Check, Kind, Scope, SettingDef, Value};
 pub use error::SettingError;

@@ -8,7 +8,8 @@
 //! `yb_fetch_row_limit` rows.
 //!
 //! - [`doc_key`]: key layout; `catalog`, `tablet`: relations and their tablets;
-//! - `row`: rows as DocDB values; `write`: INSERT/UPDATE/DELETE;
+//! - `packing`: DocDB values (packed rows, tombstones); `row`: SQL rows from
+//!   documents; `write`: INSERT/UPDATE/DELETE;
 //! - `request`: one read request; `scan`: plans into requests; `explain`;
 //! - `network`: requests as rounds of RPCs on the simulated network;
 //! - `engine`, `ddl`, `stats`, `query_engine`: the profile's façade.
@@ -19,6 +20,7 @@ pub mod doc_key;
 mod engine;
 mod explain;
 mod network;
+mod packing;
 mod query_engine;
 mod request;
 mod row;

@@ -14,8 +14,9 @@
 //! evaluations a loop, N × batch for the whole join: the work that makes a huge
 //! batch slower when round trips are cheap.
 
-use super::join::{index_cond_shown, merge_loop, JoinExec, Loops, Side};
+use super::nested_loop::{index_cond_shown, merge_loop, Loops, Side};
 use super::row::Row;
+use super::select::SelectExec;
 use crate::sql::ast::Expr;
 use crate::sql::deparse::deparse;
 use crate::sql::error::SqlError;
@@ -55,7 +56,7 @@ pub fn any_array_shown(cond: &Expr, inner: &str, batch: usize) -> String {
 }
 
 /// The batched loops of a join.
-pub trait BatchedJoin: JoinExec {
+pub trait BatchedJoin: SelectExec {
     #[allow(clippy::too_many_arguments)]
     fn batched_loops(
         &mut self,
@@ -121,4 +122,4 @@ pub trait BatchedJoin: JoinExec {
     }
 }
 
-impl<E: JoinExec> BatchedJoin for E {}
+impl<E: SelectExec> BatchedJoin for E {}

@@ -2,9 +2,9 @@
 //! summary lines the options ask for.
 
 use super::engine::QueryEngine;
+use super::executor::Executor;
 use super::plan_node::format_node;
-use super::select::Executor;
-use crate::scenario::Outcome;
+use crate::profile::Outcome;
 use crate::sql::ast::{ExplainOptions, Statement};
 use crate::sql::error::SqlError;
 
@@ -15,7 +15,7 @@ pub fn explain<E: QueryEngine>(
     statement: &Statement,
 ) -> Result<Outcome, SqlError> {
     let Statement::Select(q) = statement else {
-        return Err(crate::sql::parse::unsupported(
+        return Err(crate::sql::error::unsupported(
             "EXPLAIN of anything but a SELECT",
         ));
     };

@@ -4,23 +4,17 @@
 //! full when no index fits. Hash and merge joins are not simulated.
 
 use super::batched_join::{any_array_shown, BatchedJoin, Lookup};
+use super::nested_loop::{index_cond_shown, merge_loop, Loops, Side};
 use super::plan_node::PlanNode;
 use super::row::Row;
-use super::select::{Executor, QueryResult};
+use super::select::{QueryResult, SelectExec};
 use crate::sql::ast::{BinOp, Expr, FromItem, Select, SelectItem};
+use crate::sql::error::unsupported;
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::sql::eval::{accepts, bind, Bound as BoundExpr, Scope};
-use crate::sql::parse::unsupported;
+use crate::sql::eval::{bind, Bound as BoundExpr, Scope};
 use crate::sql::plan::{conjuncts, plan_scan, AccessPath, KeyCond, ScanDirection, ScanPlan};
 use crate::sql::rewrite::{column_refs, inline_cte, unqualify};
-use crate::value::Value;
 use std::ops::Bound;
-
-/// One side of the join: its table and the name the query uses for it.
-pub struct Side {
-    pub(super) table: usize,
-    pub(super) name: String,
-}
 
 /// Which side of a join an expression's columns come from.
 #[derive(PartialEq)]
@@ -42,37 +36,8 @@ pub(super) fn and_all(parts: Vec<Expr>) -> Option<Expr> {
 /// conditions, the index, the outer expression, the condition, the inner column).
 type KeyMatch = (usize, usize, Expr, Expr, usize);
 
-/// What the loops of a nested loop produced.
-#[derive(Default)]
-pub struct Loops {
-    pub joined: Vec<Row>,
-    /// The inner scan's node, summed over loops.
-    pub inner_node: Option<PlanNode>,
-    pub inner_rows: u64,
-    pub loops: u64,
-}
-
-impl Loops {
-    /// Counts one loop's inner rows within `max_rows`: a nested loop with no
-    /// index to look rows up by reads the whole inner table once per outer
-    /// row (two 100 000-row tables: 10^10 rows), so the page would hang.
-    pub fn add_inner_rows(&mut self, n: u64, max_rows: u64) -> Result<(), SqlError> {
-        self.inner_rows += n;
-        if self.inner_rows > max_rows {
-            return Err(SqlError::new(
-                ErrorKind::Limit,
-                format!(
-                    "the join reads more than max_rows={max_rows} rows of its inner side; \
-                     an index on the inner join column (or a larger max_rows) lets it finish"
-                ),
-            ));
-        }
-        Ok(())
-    }
-}
-
 /// The join half of the executor.
-pub trait JoinExec: Executor {
+pub trait JoinExec: SelectExec {
     fn side(&self, item: &FromItem) -> Result<Side, SqlError> {
         match item {
             FromItem::Table { name, alias } => Ok(Side {
@@ -297,7 +262,7 @@ pub trait JoinExec: Executor {
             None
         };
         let batch = self.join_batch_size();
-        let max_rows = self.settings().get_int("max_rows").unwrap_or(10_000_000) as u64;
+        let max_rows = self.settings().max_rows() as u64;
         let mut acc = Loops::default();
         match (&key, &key_expr) {
             (Some((_, index, _, cond, col)), Some(k)) if batch > 1 => {
@@ -436,55 +401,15 @@ pub trait JoinExec: Executor {
             .collect::<Result<Vec<_>, _>>()?;
         Ok((node, QueryResult { columns, rows }))
     }
-
-    fn passes(&mut self, filter: &[BoundExpr], row: &[Value]) -> Result<bool, SqlError> {
-        for f in filter {
-            if !accepts(f, row, &mut self.env())? {
-                return Ok(false);
-            }
-        }
-        Ok(true)
-    }
 }
 
-impl<E: Executor> JoinExec for E {}
+impl<E: SelectExec> JoinExec for E {}
 
 /// `Seq Scan on demo` → `Seq Scan on demo a` when the query names it `a`.
 fn alias_title(node: &mut PlanNode, table: &str, alias: &str) {
     if alias != table && node.title.ends_with(&format!(" on {table}")) {
         node.title.push(' ');
         node.title.push_str(alias);
-    }
-}
-
-/// The Index Cond as PostgreSQL prints it: the inner column unqualified.
-pub(super) fn index_cond_shown(cond: &Expr, inner: &str) -> Expr {
-    let Expr::Binary { op, left, right } = cond else {
-        return cond.clone();
-    };
-    let is_inner = |e: &Expr| matches!(e, Expr::Column { table: Some(t), .. } if t == inner);
-    let (l, r) = if is_inner(right) {
-        (right, left)
-    } else {
-        (left, right)
-    };
-    Expr::Binary {
-        op: *op,
-        left: Box::new(unqualify(l)),
-        right: r.clone(),
-    }
-}
-
-/// Adds one loop's inner-scan node into the running total.
-pub(super) fn merge_loop(total: &mut Option<PlanNode>, one: PlanNode) {
-    match total {
-        None => *total = Some(one),
-        Some(t) => {
-            t.buffers.add(&one.buffers);
-            super::plan_node::add_named(&mut t.dist, &one.dist);
-            super::plan_node::add_named(&mut t.debug, &one.debug);
-            t.last_us = t.last_us.max(one.last_us);
-        }
     }
 }
 

@@ -1,22 +1,18 @@
-//! SELECT on any profile, and the row sources INSERT reads from (VALUES,
-//! `generate_series`, another query). Written once as [`Executor`], a trait every
-//! [`QueryEngine`] gets for free.
+//! SELECT of one table on any profile, and what every query's execution shares:
+//! constant and LIMIT evaluation, filters, ORDER BY's sort, LIMIT's node, the
+//! projection. Written once as [`SelectExec`], a trait every [`QueryEngine`]
+//! gets for free; the join executor and the top-level `Executor` build on it.
 
 use super::engine::QueryEngine;
 use super::plan_node::PlanNode;
 use super::row::Row;
-use crate::scenario::Outcome;
-use crate::sql::ast::{ColumnDef, Expr, FromItem, Order, OrderItem, Select, SelectItem};
+use crate::sql::ast::{Expr, Order, OrderItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::sql::eval::{bind, compare, eval, Bound, Scope};
-use crate::sql::parse::unsupported;
+use crate::sql::eval::{accepts, bind, compare, eval, Bound, Scope};
 use crate::sql::plan::plan_scan;
-use crate::sql::rewrite::{inline_cte, unqualify};
-use crate::value::{SqlType, Value};
+use crate::sql::rewrite::unqualify;
+use crate::value::Value;
 use std::cmp::Ordering;
-
-/// Receives INSERT's source rows one at a time.
-pub type RowSink<'a, E> = dyn FnMut(&mut E, &[Value]) -> Result<(), SqlError> + 'a;
 
 /// A query's output: column names and rows.
 #[derive(Debug, Default)]
@@ -25,29 +21,15 @@ pub struct QueryResult {
     pub rows: Vec<Vec<Value>>,
 }
 
-fn limit_error(msg: String) -> SqlError {
+pub(super) fn limit_error(msg: String) -> SqlError {
     SqlError::new(ErrorKind::Limit, msg)
 }
 
-/// The executor, over any profile's scans.
-pub trait Executor: QueryEngine {
+/// SELECT of one table, and what every query's execution shares.
+pub trait SelectExec: QueryEngine {
     fn eval_const(&mut self, e: &Expr) -> Result<Value, SqlError> {
         let b = bind(e, &Scope::default())?;
         eval(&b, &[], &mut self.env())
-    }
-
-    /// Each column's DEFAULT, evaluated once for a statement and coerced to
-    /// the column's type (None where the column has none).
-    fn column_defaults(&mut self, columns: &[ColumnDef]) -> Result<Vec<Option<Value>>, SqlError> {
-        columns
-            .iter()
-            .map(|c| {
-                c.default
-                    .as_ref()
-                    .map(|e| crate::sql::eval::coerce(self.eval_const(e)?, c.ty))
-                    .transpose()
-            })
-            .collect()
     }
 
     fn eval_limit(&mut self, e: Option<&Expr>) -> Result<Option<u64>, SqlError> {
@@ -72,65 +54,6 @@ pub trait Executor: QueryEngine {
                     other.pg_text()
                 ),
             )),
-        }
-    }
-
-    fn select(&mut self, q: &Select) -> Result<Outcome, SqlError> {
-        let (_, result) = self.run_select(q, true)?;
-        Ok(Outcome::rows(result.columns, &result.rows))
-    }
-
-    /// Plans `q` and, when `execute`, runs it. Returns the plan tree with actuals.
-    fn run_select(
-        &mut self,
-        q: &Select,
-        execute: bool,
-    ) -> Result<(PlanNode, QueryResult), SqlError> {
-        if !q.joins.is_empty() || q.from.len() > 1 {
-            return super::join::JoinExec::select_join(self, q, execute);
-        }
-        if let (false, Some(item)) = (q.with.is_empty(), q.from.first()) {
-            // A query over a simple CTE runs on the CTE's table (PostgreSQL inlines it).
-            let (item, extra) = inline_cte(item, &q.with)?;
-            let mut inlined = q.clone();
-            inlined.with.clear();
-            inlined.from = vec![item];
-            inlined.filter = match (inlined.filter.take(), extra) {
-                (Some(a), Some(b)) => Some(Expr::Binary {
-                    op: crate::sql::ast::BinOp::And,
-                    left: Box::new(a),
-                    right: Box::new(b),
-                }),
-                (a, b) => a.or(b),
-            };
-            return self.run_select(&inlined, execute);
-        }
-        match q.from.first() {
-            Some(FromItem::Table { name, .. }) => {
-                let name = name.clone();
-                self.select_table(&name, q, execute)
-            }
-            _ => {
-                if !q.order_by.is_empty() {
-                    return Err(unsupported("ORDER BY on a query without a table"));
-                }
-                let limit = self.eval_limit(q.limit.as_ref())?;
-                let mut result = QueryResult::default();
-                let mut node = PlanNode {
-                    title: "Result".into(),
-                    loops: 1,
-                    ..PlanNode::default()
-                };
-                self.produce_named(q, &mut result.columns, &mut |_, row| {
-                    result.rows.push(row.to_vec());
-                    Ok(())
-                })?;
-                if let Some(l) = limit {
-                    result.rows.truncate(l as usize);
-                }
-                node.rows = result.rows.len() as u64;
-                Ok((node, result))
-            }
         }
     }
 
@@ -271,153 +194,21 @@ pub trait Executor: QueryEngine {
         })
     }
 
-    /// Runs a row source (VALUES, `generate_series`, a constant SELECT, or a query)
-    /// and hands each output row to `sink`, one at a time, so `clock_timestamp()`
-    /// advances between rows as the sink's work costs time.
-    fn produce(&mut self, q: &Select, sink: &mut RowSink<Self>) -> Result<(), SqlError> {
-        let mut columns = Vec::new();
-        self.produce_named(q, &mut columns, sink)
-    }
-
-    fn produce_named(
-        &mut self,
-        q: &Select,
-        columns: &mut Vec<String>,
-        sink: &mut RowSink<Self>,
-    ) -> Result<(), SqlError> {
-        let max_rows = self.settings().get_int("max_rows").unwrap_or(10_000_000) as u64;
-        if let Some(rows) = &q.values {
-            if rows.len() as u64 > max_rows {
-                return Err(limit_error(format!(
-                    "VALUES has {} rows, over max_rows={max_rows}",
-                    rows.len()
-                )));
-            }
-            for r in rows {
-                let v = r
-                    .iter()
-                    .map(|e| self.eval_const(e))
-                    .collect::<Result<Vec<_>, _>>()?;
-                sink(self, &v)?;
-            }
-            return Ok(());
-        }
-        match q.from.as_slice() {
-            [] => {
-                let (cols, exprs) = projection(&q.items, &Scope::default())?;
-                *columns = cols;
-                // `SELECT 1 WHERE false`: the one row, if the condition holds.
-                if let Some(f) = &q.filter {
-                    let f = bind(f, &Scope::default())?;
-                    if self.eval_bound(&f, &[])? != Value::Bool(true) {
-                        return Ok(());
-                    }
-                }
-                let v = exprs
-                    .iter()
-                    .map(|e| self.eval_bound(e, &[]))
-                    .collect::<Result<Vec<_>, _>>()?;
-                sink(self, &v)
-            }
-            [FromItem::Series {
-                start,
-                stop,
-                step,
-                alias,
-            }] => {
-                let (a, b) = (self.eval_const(start)?, self.eval_const(stop)?);
-                let s = match step {
-                    Some(e) => self.eval_const(e)?,
-                    None => Value::Int(1),
-                };
-                let (Value::Int(a), Value::Int(b), Value::Int(s)) = (a, b, s) else {
-                    return Err(SqlError::new(
-                        ErrorKind::Semantic,
-                        "generate_series needs integer arguments",
-                    ));
-                };
-                if s == 0 {
-                    return Err(SqlError::new(
-                        ErrorKind::Execution,
-                        "step size cannot equal zero",
-                    ));
-                }
-                let n = if (s > 0 && b >= a) || (s < 0 && b <= a) {
-                    ((b as i128 - a as i128) / s as i128 + 1) as u128
-                } else {
-                    0
-                };
-                if n > max_rows as u128 {
-                    return Err(limit_error(format!(
-                        "generate_series({a}, {b}) would make {n} rows, over max_rows={max_rows}"
-                    ))
-                    .with_hint(
-                        "raise it with SET max_rows, or --set max_rows=N (at most 10000000)",
-                    ));
-                }
-                let name = alias.clone().unwrap_or_else(|| "generate_series".into());
-                let scope = Scope {
-                    columns: vec![(name.clone(), name, SqlType::Int8)],
-                };
-                let (cols, exprs) = projection(&q.items, &scope)?;
-                *columns = cols;
-                let filter = q.filter.as_ref().map(|f| bind(f, &scope)).transpose()?;
-                let mut x = a;
-                let mut out = Vec::with_capacity(exprs.len());
-                for _ in 0..n {
-                    let row = [Value::Int(x)];
-                    x = x.wrapping_add(s);
-                    if let Some(f) = &filter {
-                        if self.eval_bound(f, &row)? != Value::Bool(true) {
-                            continue;
-                        }
-                    }
-                    // One output buffer for the whole series: a million-row
-                    // INSERT … SELECT allocates nothing per row here.
-                    out.clear();
-                    for e in &exprs {
-                        let v = self.eval_bound(e, &row)?;
-                        out.push(v);
-                    }
-                    sink(self, &out)?;
-                }
-                Ok(())
-            }
-            _ => {
-                let (_, result) = self.run_select(q, true)?;
-                *columns = result.columns;
-                for r in result.rows {
-                    sink(self, &r)?;
-                }
-                Ok(())
-            }
-        }
-    }
-
     fn eval_bound(&mut self, e: &Bound, row: &[Value]) -> Result<Value, SqlError> {
         eval(e, row, &mut self.env())
     }
 
-    /// The rows an UPDATE or DELETE changes, found with the planner's access path.
-    fn scan_for_change(
-        &mut self,
-        table: usize,
-        filter: Option<&Expr>,
-    ) -> Result<Vec<(u64, Row)>, SqlError> {
-        // UPDATE and DELETE need whole rows (the new version is built from the
-        // old one), so the scan is never index-only, as in PostgreSQL.
-        let q = Select {
-            items: vec![SelectItem::Wildcard],
-            filter: filter.cloned(),
-            ..Select::empty()
-        };
-        let info = self.planner_info(table);
-        let plan = plan_scan(&info, &q)?;
-        Ok(self.run_scan(table, &plan, None)?.rows)
+    fn passes(&mut self, filter: &[Bound], row: &[Value]) -> Result<bool, SqlError> {
+        for f in filter {
+            if !accepts(f, row, &mut self.env())? {
+                return Ok(false);
+            }
+        }
+        Ok(true)
     }
 }
 
-impl<E: QueryEngine> Executor for E {}
+impl<E: QueryEngine> SelectExec for E {}
 
 fn unqualify_select(q: &Select) -> Select {
     let mut q = q.clone();
@@ -474,7 +265,10 @@ fn wrap_limit(child: PlanNode, rows: u64, limit: u64) -> PlanNode {
 }
 
 /// Output column names and bound expressions of a select list.
-fn projection(items: &[SelectItem], scope: &Scope) -> Result<(Vec<String>, Vec<Bound>), SqlError> {
+pub(super) fn projection(
+    items: &[SelectItem],
+    scope: &Scope,
+) -> Result<(Vec<String>, Vec<Bound>), SqlError> {
     let mut names = Vec::new();
     let mut exprs = Vec::new();
     for item in items {

@@ -14,7 +14,9 @@ pub mod leveled;
 pub mod universal;
 
 pub(crate) mod executor;
+pub(super) mod gc;
 mod merge;
+mod run;
 
 use super::error::LsmError;
 use super::options::{CompactionOptions, CompactionStyle};

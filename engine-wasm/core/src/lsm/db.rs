@@ -15,7 +15,7 @@ use super::events::{LsmEvent, SstInfo};
 use super::flush::flush_memtable;
 use super::memtable::Memtable;
 use super::options::{CompactionStyle, LsmOptions, MAX_KEY_LEN, MAX_VALUE_LEN};
-use super::read_options::Snapshot;
+use super::read::Snapshot;
 use super::sst::Sst;
 use super::stats::LsmStats;
 use super::types::{SeqNo, SstId, ValueKind, MAX_SEQ};

@@ -4,14 +4,14 @@
 //! the key may lie in the SSTs below.
 //!
 //! The SST keeps the memtable's arena and lists the nodes it writes, instead of
-//! copying their bytes (see [`SstEntries`](super::sst_entries::SstEntries)).
+//! copying their bytes (see [`SstEntries`](super::sst::entries::SstEntries)).
 
+use super::compaction::gc::VersionFilter;
 use super::error::LsmError;
-use super::gc::VersionFilter;
 use super::memtable::Memtable;
 use super::options::TableOptions;
+use super::sst::builder::{SizeHint, SstBuilder};
 use super::sst::Sst;
-use super::sst_builder::{SizeHint, SstBuilder};
 use super::types::{SeqNo, SstId};
 
 /// The SST for `mem` (`None` only for an empty memtable), and how many versions

@@ -1,7 +1,7 @@
 //! A picture of the tree for the UI: memtables, levels with their SSTs, counters,
 //! and (optionally) how much of a block cache this tree occupies.
 
-use super::block_cache::{BlockCache, CacheOccupancy};
+use super::cache::{BlockCache, CacheOccupancy};
 use super::db::{sst_info, Lsm};
 use super::events::SstInfo;
 use super::memtable::Memtable;

@@ -19,9 +19,18 @@
 use std::cell::OnceCell;
 use std::cmp::Ordering;
 
-use super::arena::Arena;
+pub(super) mod arena;
+mod block;
+pub(super) mod cursor;
+mod entry;
+pub(super) mod node;
+mod prefix_search;
+mod rep;
+
+use arena::Arena;
+use rep::{MemTableRep, NIL};
+
 use super::error::LsmError;
-use super::memtable_rep::{MemTableRep, NIL};
 use super::types::{seek_trailer, trailer_kind, varint_len, SeqNo, ValueKind, MAX_SEQ};
 
 /// A memtable (mutable until sealed).

@@ -7,17 +7,26 @@
 //! the table has a filter; a negative answer stops there), the index blocks, and
 //! the data block(s).
 
-use super::block_cache::BlockCache;
+pub(super) mod ctx;
+mod iterator;
+mod level_cursor;
+mod merging;
+mod options;
+mod stats;
+
+pub use iterator::DbIter;
+pub use options::{ReadOptions, Snapshot};
+pub use stats::{IterOp, Position, ReadEvent, ReadStats};
+
+use ctx::ReadCtx;
+use level_cursor::LevelCursor;
+use merging::{Child, Children, MergingIter};
+
+use super::cache::BlockCache;
 use super::db::Lsm;
-use super::iterator::DbIter;
-use super::level_cursor::LevelCursor;
-use super::mem_cursor::{MemCursor, TailCursor};
-use super::merging::{Child, Children, MergingIter};
-use super::read_ctx::ReadCtx;
-use super::read_options::ReadOptions;
-use super::read_stats::{IterOp, Position, ReadEvent, ReadStats};
+use super::memtable::cursor::{MemCursor, TailCursor};
+use super::sst::cursor::TableCursor;
 use super::sst::Sst;
-use super::table_cursor::TableCursor;
 use super::types::{seek_trailer, trailer_kind, SeqNo, ValueKind};
 
 /// What a point lookup found.

@@ -5,10 +5,23 @@
 
 use std::cmp::Ordering;
 
-use super::filter::Filter;
-use super::index::Index;
-use super::properties::TableProperties;
-use super::sst_entries::SstEntries;
+pub(super) mod block;
+mod bloom;
+pub(super) mod builder;
+pub(super) mod cursor;
+mod entries;
+mod filter;
+mod hash;
+mod index;
+mod properties;
+
+pub use bloom::{BloomBlock, BloomLayout};
+pub use properties::TableProperties;
+
+use entries::SstEntries;
+use filter::Filter;
+use index::Index;
+
 use super::types::{cmp_internal, trailer_kind, trailer_seq, SeqNo, SstId, ValueKind};
 
 /// An immutable sorted table.

@@ -3,6 +3,7 @@
 use super::heap::Heap;
 use crate::btree::{decode_prefix, encode_key_into, index_tuple_size, BTree, KeyColumn, SortOrder};
 use crate::buffer_pool::RelId;
+use crate::profile::StatementError;
 use crate::sql::ast::{ColumnDef, Order};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::plan::{IndexInfo, TableInfo};
@@ -85,10 +86,8 @@ impl Index {
             &heap_refs
         };
         let nkey = self.key.len();
-        encode_key_into(&values[..nkey], &self.key_columns, buf)
-            .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
-        let size = index_tuple_size(values, &self.stored_types)
-            .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
+        encode_key_into(&values[..nkey], &self.key_columns, buf)?;
+        let size = index_tuple_size(values, &self.stored_types)?;
         u16::try_from(size).map_err(|_| {
             SqlError::new(
                 ErrorKind::Execution,
@@ -128,10 +127,10 @@ impl Catalog {
             .iter()
             .position(|t| t.as_ref().is_some_and(|t| t.name == name))
             .ok_or_else(|| {
-                SqlError::new(
-                    ErrorKind::Semantic,
-                    format!("relation \"{name}\" does not exist"),
-                )
+                StatementError::UndefinedTable {
+                    name: name.to_string(),
+                }
+                .into()
             })
     }
 

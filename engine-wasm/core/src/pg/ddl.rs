@@ -6,14 +6,10 @@ use super::heap::{Heap, HeapConfig};
 use super::tid::Tid;
 use crate::btree::{BTree, BTreeConfig};
 use crate::buffer_pool::Fork;
-use crate::scenario::Outcome;
+use crate::profile::{Outcome, StatementError};
 use crate::sql::ast::{CreateIndex, CreateTable, KeyColumn, Order};
-use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::error::SqlError;
 use crate::value::SqlType;
-
-fn semantic(msg: String) -> SqlError {
-    SqlError::new(ErrorKind::Semantic, msg)
-}
 
 impl PgEngine {
     fn page_size(&self) -> u32 {
@@ -22,10 +18,7 @@ impl PgEngine {
 
     fn btree_config(&self) -> Result<BTreeConfig, SqlError> {
         let ff = |n: &str| -> Result<u8, SqlError> {
-            let v = self
-                .settings
-                .get_int(n)
-                .map_err(|e| SqlError::new(ErrorKind::Setting, e.to_string()))?;
+            let v = self.settings.get_int(n)?;
             Ok(v.clamp(10, 100) as u8)
         };
         Ok(BTreeConfig {
@@ -41,17 +34,16 @@ impl PgEngine {
                 return Ok(Outcome::tag("CREATE TABLE")
                     .notice(format!("relation \"{}\" already exists, skipping", t.name)));
             }
-            return Err(semantic(format!("relation \"{}\" already exists", t.name)));
+            return Err(StatementError::DuplicateTable {
+                name: t.name.clone(),
+            }
+            .into());
         }
-        let fillfactor = self
-            .settings
-            .get_int("heap_fillfactor")
-            .map_err(|e| SqlError::new(ErrorKind::Setting, e.to_string()))?;
+        let fillfactor = self.settings.get_int("heap_fillfactor")?;
         let heap = Heap::new(HeapConfig {
             page_size: self.page_size(),
             fillfactor: fillfactor.clamp(10, 100) as u8,
-        })
-        .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
+        })?;
         let rel = self.io.add_relation(&t.name);
         let table = Table {
             name: t.name.clone(),
@@ -95,7 +87,10 @@ impl PgEngine {
                 return Ok(Outcome::tag("CREATE INDEX")
                     .notice(format!("relation \"{name}\" already exists, skipping")));
             }
-            return Err(semantic(format!("relation \"{name}\" already exists")));
+            return Err(StatementError::DuplicateTable {
+                name: name.to_string(),
+            }
+            .into());
         }
         self.build_index(&name, &i.table, &i.columns, &i.include, i.unique)?;
         Ok(Outcome::tag("CREATE INDEX"))
@@ -107,10 +102,11 @@ impl PgEngine {
             .iter()
             .position(|c| c.name == name)
             .ok_or_else(|| {
-                semantic(format!(
-                    "column \"{name}\" named in key does not exist in table \"{}\"",
-                    t.name
-                ))
+                StatementError::UndefinedKeyColumn {
+                    column: name.to_string(),
+                    table: t.name.clone(),
+                }
+                .into()
             })
     }
 
@@ -145,7 +141,7 @@ impl PgEngine {
         let rel = self.io.add_relation(name);
         let (tree, stats) = self.io.rel(rel, Fork::Main, |io| BTree::new(config, io))?;
         self.count(rel, &stats);
-        let tree = tree.map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
+        let tree = tree?;
         let id = self.catalog.indexes.len();
         self.catalog.indexes.push(Some(Index {
             name: name.to_string(),

@@ -8,6 +8,7 @@
 use super::catalog::Row;
 use super::engine::PgEngine;
 use super::held_page::HeldPage;
+use super::index_entry::Prepared;
 use super::snapshot::fill3;
 use super::tid::Tid;
 use super::tuple::heap_tuple_size_for_page;
@@ -15,7 +16,7 @@ use crate::btree::Direction;
 use crate::buffer_pool::Fork;
 use crate::exec::row::{check as check_row, check_constants, complete, TableShape};
 use crate::exec::{Executor, QueryEngine};
-use crate::scenario::Outcome;
+use crate::profile::{Outcome, StatementError};
 use crate::sql::ast::{Expr, Select};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, coerce, eval};
@@ -24,10 +25,6 @@ use crate::trace::Event;
 use crate::value::Value;
 use std::collections::HashSet;
 use std::ops::Bound;
-
-fn exec_error(e: impl std::fmt::Display) -> SqlError {
-    SqlError::new(ErrorKind::Execution, e.to_string())
-}
 
 impl PgEngine {
     /// Reports a visibility-map page change on the table's VM fork.
@@ -111,7 +108,7 @@ impl PgEngine {
             max.extend_from_slice(key);
         }
         self.count(rel, &stats);
-        let outcome = outcome.map_err(exec_error)?;
+        let outcome = outcome?;
         let ix = self.catalog.index(index);
         let page_size = u64::from(self.io.pool.page_size());
         self.wal.log(rel, outcome.leaf, u64::from(p.size), || {
@@ -180,9 +177,10 @@ impl PgEngine {
         })?;
         self.count(rel, &stats);
         if live {
-            return Err(exec_error(format!(
-                "duplicate key value violates unique constraint \"{name}\""
-            )));
+            return Err(StatementError::UniqueViolation {
+                constraint: name.to_string(),
+            }
+            .into());
         }
         Ok(())
     }
@@ -212,7 +210,7 @@ impl PgEngine {
             .io
             .rel(rel, Fork::Main, |io| heap.insert(row, size, io))?;
         self.count(rel, &stats);
-        let outcome = outcome.map_err(exec_error)?;
+        let outcome = outcome?;
         self.log_heap(table, outcome.tid.page, u64::from(size));
         self.vm_write(table, outcome.vm_cleared)?;
         let io = &mut self.io;
@@ -311,7 +309,7 @@ impl PgEngine {
                 heap.update(Tid::from_u64(*tid), row, size, hot_allowed, io)
             })?;
             self.count(rel, &stats);
-            let out = out.map_err(exec_error)?;
+            let out = out?;
             self.log_heap(id, out.old_tid.page, 8);
             if !out.same_page {
                 self.log_heap(id, out.new_tid.page, u64::from(size));
@@ -344,7 +342,7 @@ impl PgEngine {
                 .io
                 .rel(rel, Fork::Main, |io| heap.delete(Tid::from_u64(*tid), io))?;
             self.count(rel, &stats);
-            let out = out.map_err(exec_error)?;
+            let out = out?;
             self.log_heap(id, out.tid.page, 8);
             self.vm_write(id, out.vm_cleared)?;
             self.io.clock.advance_us(self.io.cost.cpu_row_us);
@@ -425,13 +423,6 @@ impl PgEngine {
         self.count(rel, &stats);
         Ok(())
     }
-}
-
-/// An index entry encoded before its heap tuple exists.
-#[derive(Debug, Default, Clone, Copy)]
-pub(super) struct Prepared {
-    size: u16,
-    null_key: bool,
 }
 
 fn key_has_null(row: &[Value], index: usize, engine: &PgEngine) -> bool {

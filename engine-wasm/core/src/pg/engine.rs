@@ -2,14 +2,15 @@
 //! shared buffer pool, and answers with rows, EXPLAIN text and counters.
 
 use super::catalog::Catalog;
+use super::index_entry::Prepared;
 use super::io::Io;
 use crate::buffer_pool::{BufferPool, BufferStats, RelId, ReplacementPolicy};
 use crate::clock::{Clock, CostModel};
 use crate::exec::Executor;
 use crate::metrics::{Metrics, RelationMetrics};
+use crate::profile::{Outcome, ScenarioEngine, SettingChange};
 use crate::rng::Rng;
-use crate::scenario::{Outcome, ScenarioEngine, SettingChange};
-use crate::settings::Settings;
+use crate::settings::{SettingError, Settings};
 use crate::sql::ast::Statement;
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::trace::{Trace, TraceBudget};
@@ -27,7 +28,7 @@ pub struct PgEngine {
     /// Reused key buffer for index inserts (saves an allocation per entry).
     pub(super) key_buf: Vec<u8>,
     /// One reused key buffer per index of the table being inserted into.
-    pub(super) key_bufs: Vec<(Vec<u8>, super::dml::Prepared)>,
+    pub(super) key_bufs: Vec<(Vec<u8>, Prepared)>,
     /// Start of the statement being run (`now()`).
     pub(super) statement_start_us: i64,
 }
@@ -38,25 +39,20 @@ fn setting_error(e: impl std::fmt::Display) -> SqlError {
 
 /// The buffer pool the settings ask for.
 fn make_pool(settings: &Settings) -> Result<BufferPool, SqlError> {
-    let page_size = settings.get_bytes("page_size").map_err(setting_error)? as u32;
-    let bytes = settings
-        .get_bytes("shared_buffers")
-        .map_err(setting_error)?;
-    let policy = match settings
-        .get_enum("buffer_replacement")
-        .map_err(setting_error)?
-    {
+    let page_size = settings.get_bytes("page_size")? as u32;
+    let bytes = settings.get_bytes("shared_buffers")?;
+    let policy = match settings.get_enum("buffer_replacement")? {
         "lru" => ReplacementPolicy::Lru,
         _ => ReplacementPolicy::ClockSweep,
     };
     let frames = BufferPool::frames_for(bytes, page_size);
-    BufferPool::new(frames, page_size, policy).map_err(setting_error)
+    BufferPool::new(frames, page_size, policy)
+        .map_err(|e| SqlError::new(ErrorKind::Setting, e.to_string()))
 }
 
 pub fn cost_model(settings: &Settings) -> Result<CostModel, SqlError> {
-    let us = |name: &str| -> Result<f64, SqlError> {
-        Ok(settings.get_nanos(name).map_err(setting_error)? as f64 / 1000.0)
-    };
+    let us =
+        |name: &str| -> Result<f64, SqlError> { Ok(settings.get_nanos(name)? as f64 / 1000.0) };
     Ok(CostModel {
         cache_hit_us: us("cost_cache_hit")?,
         device_read_us: us("cost_device_read")?,
@@ -152,7 +148,7 @@ impl PgEngine {
                 self.change_settings(SettingChange::Reset(name.as_deref()))
             }
             Statement::Show { name } => {
-                let v = self.settings.show(name).map_err(setting_error)?;
+                let v = self.settings.show(name)?;
                 Ok(Outcome::single(name, v))
             }
         }
@@ -160,14 +156,16 @@ impl PgEngine {
 
     /// SET, RESET or RESET ALL, then what depends on settings is re-read.
     fn change_settings(&mut self, change: SettingChange) -> Result<Outcome, SqlError> {
-        let out = crate::scenario::change_settings(&mut self.settings, Self::PROFILE, change)?;
+        let out = crate::profile::change_settings(&mut self.settings, Self::PROFILE, change)?;
         self.settings_changed()?;
         Ok(out)
     }
 
     /// Sets a setting for a hint's duration (no notice: the hint asked for it).
     pub fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError> {
-        self.settings.set(name, value).map_err(setting_error)?;
+        self.settings
+            .set(name, value)
+            .map_err(SettingError::without_hint)?;
         self.settings_changed()
     }
 

@@ -14,7 +14,7 @@ use crate::buffer_pool::{BufferStats, Fork};
 use crate::exec::QueryEngine;
 use crate::exec::{Row, ScanOutput};
 use crate::sql::ast::Expr;
-use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::error::SqlError;
 use crate::sql::eval::{accepts, bind, coerce, eval, Bound as BoundExpr, Scope};
 use crate::sql::plan::{AccessPath, KeyCond, ScanDirection, ScanPlan};
 use crate::trace::Event;
@@ -161,9 +161,7 @@ impl PgEngine {
             if v.is_null() {
                 return Ok(None);
             }
-            encode_key(&[v], &[col])
-                .map(Some)
-                .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))
+            Ok(Some(encode_key(&[v], &[col])?))
         };
         let mut ranges = match cond {
             None => vec![(Bound::Unbounded, Bound::Unbounded)],

@@ -18,7 +18,7 @@ impl RowBudget {
     /// (the statement itself ran: the error stops what follows).
     pub(super) fn add(&mut self, settings: &Settings, rows: u64) -> Result<(), SqlError> {
         self.total = self.total.saturating_add(rows);
-        let max = settings.get_int("max_rows").unwrap_or(10_000_000) as u64;
+        let max = settings.max_rows() as u64;
         if self.total <= max {
             return Ok(());
         }

@@ -86,6 +86,14 @@ impl fmt::Display for SettingError {
 
 impl std::error::Error for SettingError {}
 
+impl SettingError {
+    /// The error as SET, RESET, a hint's `Set()` and `--set` report it: the
+    /// message alone, where the `From` conversion adds the setting's hint.
+    pub fn without_hint(self) -> SqlError {
+        SqlError::new(ErrorKind::Setting, self.to_string())
+    }
+}
+
 impl From<SettingError> for SqlError {
     fn from(e: SettingError) -> SqlError {
         let err = SqlError::new(ErrorKind::Setting, e.to_string());

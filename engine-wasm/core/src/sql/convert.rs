@@ -1,8 +1,7 @@
 //! Converts sqlparser's expressions and queries into [`super::ast`].
 
 use super::ast::*;
-use super::error::{ErrorKind, SqlError};
-use super::parse::unsupported;
+use super::error::{unsupported, ErrorKind, SqlError};
 use crate::value::{SqlType, Value};
 use sqlparser::ast as sp;
 

@@ -3,9 +3,10 @@
 //! Each stage has its own typed error ([`ScriptError`](super::script::ScriptError),
 //! [`HintError`](super::hints::HintError),
 //! [`SettingError`](crate::settings::SettingError), and the parser's, planner's and
-//! executor's). They all convert into [`SqlError`], the one type a scenario reports,
-//! so the CLI and the web page print every failure the same way:
-//! `line 3, column 5: unterminated quoted string`.
+//! executor's; the profiles add the storage structures' refusals and
+//! [`StatementError`](crate::profile::StatementError)). They all convert into
+//! [`SqlError`], the one type a scenario reports, so the CLI and the web page print
+//! every failure the same way: `line 3, column 5: unterminated quoted string`.
 
 use std::fmt;
 
@@ -187,6 +188,14 @@ impl SqlError {
         self.0.hint = Some(hint.into());
         self
     }
+}
+
+/// A construct IndexLab does not model, named in its message.
+pub(crate) fn unsupported(what: impl Into<String>) -> SqlError {
+    SqlError::new(
+        ErrorKind::Unsupported,
+        format!("{} is not supported by IndexLab", what.into()),
+    )
 }
 
 impl fmt::Display for SqlError {

@@ -6,7 +6,7 @@
 
 use super::ast::*;
 use super::convert::{convert_expr, convert_select_query, ident_name, object_name};
-use super::error::{ErrorKind, Position, SqlError};
+use super::error::{unsupported, ErrorKind, Position, SqlError};
 use crate::value::SqlType;
 use sqlparser::ast as sp;
 use sqlparser::dialect::PostgreSqlDialect;
@@ -76,13 +76,6 @@ fn syntax_error(e: ParserError, text: &str) -> SqlError {
         err = err.at(Position::START.advance(text, text.len()));
     }
     err
-}
-
-pub(crate) fn unsupported(what: impl Into<String>) -> SqlError {
-    SqlError::new(
-        ErrorKind::Unsupported,
-        format!("{} is not supported by IndexLab", what.into()),
-    )
 }
 
 fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {

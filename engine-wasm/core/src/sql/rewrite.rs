@@ -4,8 +4,8 @@
 //! the side they reference.
 
 use super::ast::{Expr, FromItem, Select, SelectItem};
+use super::error::unsupported;
 use super::error::SqlError;
-use super::parse::unsupported;
 
 /// `Column { table: Some(t), .. }` → `Column { table: None, .. }` everywhere.
 pub fn unqualify(e: &Expr) -> Expr {

@@ -83,6 +83,12 @@ impl Trace {
         &self.budget
     }
 
+    /// The budget for the statements from now on (a script's SET of a
+    /// `trace_` setting takes effect at its next statement).
+    pub fn set_budget(&mut self, budget: TraceBudget) {
+        self.budget = budget;
+    }
+
     /// Whether a snapshot belongs before statement `index` (see
     /// [`TraceBudget::snapshot_before`]).
     pub fn wants_snapshot_before(&self, index: u32) -> bool {

@@ -2,10 +2,12 @@
 //! stored in its own tablets.
 
 use super::doc_key::{doc_key, key_hash, push_escaped};
+use super::packing::{Packing, PACKED};
 use crate::btree::KeyColumn;
 use crate::pg::key_column;
+use crate::profile::StatementError;
 use crate::sql::ast::{ColumnDef, Order};
-use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::error::SqlError;
 use crate::sql::plan::{IndexInfo, TableInfo};
 use crate::value::{SqlType, Value};
 use std::borrow::Borrow;
@@ -64,8 +66,8 @@ impl KeySpec {
             &pick(row, self.range.iter().copied()),
             &self.range_columns,
             out,
-        )
-        .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))
+        )?;
+        Ok(())
     }
 }
 
@@ -99,7 +101,7 @@ pub struct YbTable {
     /// Rows ever keyed by a generated ybctid (its source of uniqueness).
     pub next_ybctid: u64,
     /// Which columns the row's value stores, fixed once the key is known.
-    pub packing: std::rc::Rc<super::row::Packing>,
+    pub packing: std::rc::Rc<Packing>,
 }
 
 impl YbTable {
@@ -110,6 +112,16 @@ impl YbTable {
             columns: &self.columns,
             types: &self.types,
         }
+    }
+
+    /// How the table's rows are stored in values: every column outside the key.
+    pub fn value_packing(&self) -> Packing {
+        let keyed: Vec<usize> = self
+            .key
+            .as_ref()
+            .map(|k| k.hash.iter().chain(&k.range).copied().collect())
+            .unwrap_or_default();
+        Packing::new(&self.types, &keyed)
     }
 }
 
@@ -144,10 +156,9 @@ impl YbIndex {
         self.spec.encode(&values, key)?;
         // A packed index row: its INCLUDE columns, then the base key if unique.
         payload.clear();
-        payload.extend_from_slice(&[super::row::PACKED, 0]);
+        payload.extend_from_slice(&[PACKED, 0]);
         let included = pick(row, self.include.iter().copied());
-        crate::btree::encode_key_into(&included, &self.include_columns, payload)
-            .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
+        crate::btree::encode_key_into(&included, &self.include_columns, payload)?;
         if self.unique {
             push_escaped(payload, base);
         }
@@ -170,16 +181,17 @@ pub struct YbCatalog {
     pub indexes: Vec<Option<YbIndex>>,
 }
 
-fn semantic(msg: String) -> SqlError {
-    SqlError::new(ErrorKind::Semantic, msg)
-}
-
 impl YbCatalog {
     pub fn table_id(&self, name: &str) -> Result<usize, SqlError> {
         self.tables
             .iter()
             .position(|t| t.as_ref().is_some_and(|t| t.name == name))
-            .ok_or_else(|| semantic(format!("relation \"{name}\" does not exist")))
+            .ok_or_else(|| {
+                StatementError::UndefinedTable {
+                    name: name.to_string(),
+                }
+                .into()
+            })
     }
 
     pub fn table(&self, id: usize) -> &YbTable {

@@ -3,22 +3,13 @@
 //! range tablet), each a fresh LSM tree.
 
 use super::catalog::{KeySpec, Tablets, YbIndex, YbTable};
-use super::engine::{setting_error, YbEngine};
-use super::row::Packing;
+use super::engine::YbEngine;
 use super::tablet::Tablet;
 use crate::exec::relation_name::choose_relation_name;
 use crate::lsm::Lsm;
-use crate::scenario::Outcome;
+use crate::profile::{Outcome, StatementError};
 use crate::sql::ast::{CreateIndex, CreateTable, KeyColumn, Order};
 use crate::sql::error::{ErrorKind, SqlError};
-
-fn semantic(msg: String) -> SqlError {
-    SqlError::new(ErrorKind::Semantic, msg)
-}
-
-fn lsm_error(e: impl std::fmt::Display) -> SqlError {
-    SqlError::new(ErrorKind::Execution, e.to_string())
-}
 
 /// The most tablets one relation may have (as the `num_tablets` setting allows).
 const MAX_TABLETS: u32 = 1024;
@@ -33,11 +24,7 @@ impl YbEngine {
         split: Option<u32>,
     ) -> Result<Tablets, SqlError> {
         let servers = self.caches.len();
-        let default = match self
-            .settings
-            .get_int("num_tablets")
-            .map_err(setting_error)?
-        {
+        let default = match self.settings.get_int("num_tablets")? {
             0 => servers,
             n => n as usize,
         };
@@ -56,7 +43,7 @@ impl YbEngine {
         let mut ids = Vec::with_capacity(n);
         for i in 0..n {
             let id = self.tablets.len();
-            let lsm = Lsm::new(self.lsm_options(id as u32)?).map_err(lsm_error)?;
+            let lsm = Lsm::new(self.lsm_options(id as u32)?)?;
             // Leaders spread round-robin, continuing from the last relation's.
             let tserver = id % servers;
             self.tablets.push(Tablet {
@@ -82,10 +69,11 @@ impl YbEngine {
             .iter()
             .position(|c| c.name == name)
             .ok_or_else(|| {
-                semantic(format!(
-                    "column \"{name}\" named in key does not exist in table \"{}\"",
-                    t.name
-                ))
+                StatementError::UndefinedKeyColumn {
+                    column: name.to_string(),
+                    table: t.name.clone(),
+                }
+                .into()
             })
     }
 
@@ -105,7 +93,10 @@ impl YbEngine {
                 return Ok(Outcome::tag("CREATE TABLE")
                     .notice(format!("relation \"{}\" already exists, skipping", t.name)));
             }
-            return Err(semantic(format!("relation \"{}\" already exists", t.name)));
+            return Err(StatementError::DuplicateTable {
+                name: t.name.clone(),
+            }
+            .into());
         }
         let rel = self.new_rel(&t.name);
         let id = self.catalog.tables.len();
@@ -134,7 +125,7 @@ impl YbEngine {
         let table = self.catalog.table_mut(id);
         table.key = key;
         table.tablets = tablets;
-        table.packing = std::rc::Rc::new(Packing::of(table));
+        table.packing = std::rc::Rc::new(table.value_packing());
         for columns in &t.unique {
             let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
             let name = choose_relation_name(&t.name, &names, "key", |n| self.catalog.name_taken(n));
@@ -162,7 +153,10 @@ impl YbEngine {
                 return Ok(Outcome::tag("CREATE INDEX")
                     .notice(format!("relation \"{name}\" already exists, skipping")));
             }
-            return Err(semantic(format!("relation \"{name}\" already exists")));
+            return Err(StatementError::DuplicateTable {
+                name: name.to_string(),
+            }
+            .into());
         }
         let key = self.key_of(table, &i.columns)?;
         let include = i
@@ -252,7 +246,7 @@ impl YbEngine {
     /// `\flush [table]`: memtables to new SSTs (`yb-ts-cli flush_tablet`).
     pub fn flush(&mut self, table: Option<&str>) -> Result<Outcome, SqlError> {
         for t in self.tablets_of(table)? {
-            self.tablets[t].lsm.flush().map_err(lsm_error)?;
+            self.tablets[t].lsm.flush()?;
         }
         self.drain_events();
         Ok(Outcome::tag("FLUSH"))
@@ -262,7 +256,7 @@ impl YbEngine {
     /// (`yb-ts-cli compact_all_tablets`, as article 000 does).
     pub fn compact(&mut self, table: Option<&str>) -> Result<Outcome, SqlError> {
         for t in self.tablets_of(table)? {
-            self.tablets[t].lsm.compact_all().map_err(lsm_error)?;
+            self.tablets[t].lsm.compact_all()?;
         }
         self.drain_events();
         Ok(Outcome::tag("COMPACT"))

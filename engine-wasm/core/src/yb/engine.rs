@@ -11,9 +11,9 @@ use crate::lsm::{
     BlockCache, BloomKey, CompactionOptions, CompactionStyle, LsmOptions, TableOptions,
 };
 use crate::metrics::{Metrics, RelationMetrics};
+use crate::profile::{Outcome, ScenarioEngine, SettingChange};
 use crate::rng::Rng;
-use crate::scenario::{Outcome, ScenarioEngine, SettingChange};
-use crate::settings::Settings;
+use crate::settings::{SettingError, Settings};
 use crate::sql::ast::Statement;
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::trace::{RelName, Trace, TraceBudget};
@@ -63,8 +63,8 @@ pub(super) struct WriteSettings {
 impl WriteSettings {
     fn of(settings: &Settings) -> Self {
         WriteSettings {
-            replicas: settings.get_int("replication_factor").unwrap_or(1).max(1) as u64,
-            packed_rows: settings.get_bool("yb_enable_packed_row").unwrap_or(true),
+            replicas: settings.replication_factor().max(1) as u64,
+            packed_rows: settings.yb_enable_packed_row(),
         }
     }
 }
@@ -84,7 +84,7 @@ pub(super) struct WriteBuffers {
 /// Two buffers used together: a key and its value.
 pub(super) type BufferPair = (Vec<u8>, Vec<u8>);
 
-pub(super) fn setting_error(e: impl std::fmt::Display) -> SqlError {
+fn setting_error(e: impl std::fmt::Display) -> SqlError {
     SqlError::new(ErrorKind::Setting, e.to_string())
 }
 
@@ -146,9 +146,9 @@ impl YbEngine {
     /// The LSM options the settings ask for (one tree per tablet).
     pub(super) fn lsm_options(&self, owner: u32) -> Result<LsmOptions, SqlError> {
         let s = &self.settings;
-        let bytes = |n: &str| s.get_bytes(n).map_err(setting_error);
-        let int = |n: &str| s.get_int(n).map_err(setting_error);
-        let style = match s.get_enum("compaction_style").map_err(setting_error)? {
+        let bytes = |n: &str| s.get_bytes(n);
+        let int = |n: &str| s.get_int(n);
+        let style = match s.get_enum("compaction_style")? {
             "leveled" => CompactionStyle::Leveled,
             _ => CompactionStyle::Universal,
         };
@@ -162,7 +162,7 @@ impl YbEngine {
                 bloom_bits_per_key: int("bloom_bits_per_key")? as u32,
                 // DocDB's filter hashes the document key, not the hybrid time.
                 bloom_key: BloomKey::new(super::doc_key::doc_key_of),
-                tombstone_value: Some(super::row::is_tombstone),
+                tombstone_value: Some(super::packing::is_tombstone),
                 ..TableOptions::default()
             },
             compaction: CompactionOptions {
@@ -170,9 +170,7 @@ impl YbEngine {
                 level0_file_num_compaction_trigger: int("level0_file_num_compaction_trigger")?
                     as u32,
                 max_bytes_for_level_base: bytes("max_bytes_for_level_base")?,
-                max_bytes_for_level_multiplier: s
-                    .get_float("max_bytes_for_level_multiplier")
-                    .map_err(setting_error)?,
+                max_bytes_for_level_multiplier: s.get_float("max_bytes_for_level_multiplier")?,
                 target_file_size_base: bytes("target_file_size_base")?,
                 universal_size_ratio: int("universal_compaction_size_ratio")? as u32,
                 universal_min_merge_width: int("universal_compaction_min_merge_width")? as u32,
@@ -240,7 +238,7 @@ impl YbEngine {
                 self.change_settings(SettingChange::Reset(name.as_deref()))
             }
             Statement::Show { name } => {
-                let v = self.settings.show(name).map_err(setting_error)?;
+                let v = self.settings.show(name)?;
                 Ok(Outcome::single(name, v))
             }
         };
@@ -251,14 +249,16 @@ impl YbEngine {
 
     /// SET, RESET or RESET ALL, then what depends on settings is re-read.
     fn change_settings(&mut self, change: SettingChange) -> Result<Outcome, SqlError> {
-        let out = crate::scenario::change_settings(&mut self.settings, Self::PROFILE, change)?;
+        let out = crate::profile::change_settings(&mut self.settings, Self::PROFILE, change)?;
         self.settings_changed()?;
         Ok(out)
     }
 
     /// Sets a setting for a hint's duration (no notice: the hint asked for it).
     pub fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError> {
-        self.settings.set(name, value).map_err(setting_error)?;
+        self.settings
+            .set(name, value)
+            .map_err(SettingError::without_hint)?;
         self.settings_changed()
     }
 

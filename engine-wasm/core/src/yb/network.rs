@@ -14,18 +14,15 @@ impl YbEngine {
     pub(super) fn network(&self) -> Network {
         let s = &self.settings;
         Network {
-            rtt_us: s.get_nanos("network").unwrap_or(50_000) as f64 / 1000.0,
-            tservers: s.get_int("tablet_servers").unwrap_or(1).max(1) as u32,
+            rtt_us: s.network_nanos() as f64 / 1000.0,
+            tservers: s.tablet_servers().max(1) as u32,
             replication_factor: self.write_settings.replicas as u32,
         }
     }
 
     /// `ysql_request_limit`: most operations one request carries.
     pub(super) fn request_limit(&self) -> usize {
-        self.settings
-            .get_int("ysql_request_limit")
-            .unwrap_or(1024)
-            .max(1) as usize
+        self.settings.ysql_request_limit().max(1) as usize
     }
 
     /// Server time of an RPC carrying `ops` operations, before its reads.

@@ -52,10 +52,7 @@ impl QueryEngine for YbEngine {
     }
 
     fn join_batch_size(&self) -> usize {
-        self.settings
-            .get_int("yb_bnl_batch_size")
-            .unwrap_or(1)
-            .max(1) as usize
+        self.settings.yb_bnl_batch_size().max(1) as usize
     }
 
     /// BUFFERS counts PostgreSQL's shared buffers: YugabyteDB has none to show.

@@ -12,7 +12,7 @@
 
 use super::doc_key::{after_doc, doc_key_of, subkey_of, written_after};
 use super::engine::YbEngine;
-use super::row::{is_tombstone, live_row};
+use super::packing::{is_tombstone, live_row};
 use super::stats::RelStats;
 use crate::lsm::{DbIter, ReadOptions};
 use std::ops::Bound;
@@ -122,7 +122,7 @@ impl Cursor<'_> {
             if !self.next() || doc_key_of(self.it.key()) != doc.as_slice() {
                 if entries.is_empty() {
                     // Deleted, and nothing written since: the tombstone is the row.
-                    entries.push((Vec::new(), vec![super::row::TOMBSTONE]));
+                    entries.push((Vec::new(), vec![super::packing::TOMBSTONE]));
                 }
                 return (DocRow { doc, entries }, true);
             }
@@ -168,10 +168,7 @@ impl YbEngine {
         start: Option<&[u8]>,
         limit: u64,
     ) -> (Vec<DocRow>, Option<Vec<u8>>, RelStats) {
-        let bypass = self
-            .settings
-            .get_int("yb_scan_cache_bypass_blocks")
-            .unwrap_or(2);
+        let bypass = self.settings.yb_scan_cache_bypass_blocks();
         let opts = ReadOptions {
             bypass_cache_after_data_blocks: Some(bypass.max(0) as u64),
             ..ReadOptions::default()

@@ -1,115 +1,16 @@
-//! Rows as DocDB values: packed (one value with every non-key column) or one
-//! entry per column, and back to SQL values.
+//! SQL rows from DocDB documents: the key columns from a document key, an
+//! index entry's row and base key, and INSERT's target columns.
 
 use super::catalog::{KeySpec, YbIndex, YbTable};
-use super::doc_key::{read_escaped, HASH_MARKER, HT_LEN};
-use crate::btree::{decode_prefix, encode_key_into, KeyColumn};
+use super::doc_key::{read_escaped, HASH_MARKER};
+use super::packing::payload;
+use crate::btree::decode_prefix;
 use crate::exec::Row;
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::value::Value;
 
-pub const PACKED: u8 = b'P';
-pub const TOMBSTONE: u8 = b'X';
-pub const LIVENESS_VALUE: u8 = b'$';
-
 fn exec_error(e: impl std::fmt::Display) -> SqlError {
     SqlError::new(ErrorKind::Execution, e.to_string())
-}
-
-/// A value without the intent hybrid time a transactional write put in front.
-pub fn payload(value: &[u8]) -> &[u8] {
-    match value.first() {
-        Some(b'#') if value.len() >= HT_LEN - 1 => &value[HT_LEN - 1..],
-        _ => value,
-    }
-}
-
-/// Is this a tombstone (the value a DELETE writes)?
-pub fn is_tombstone(value: &[u8]) -> bool {
-    payload(value).first() == Some(&TOMBSTONE)
-}
-
-/// Is this the value of a live document (not a tombstone)?
-pub fn live_row(value: &[u8]) -> bool {
-    payload(value).first().is_some_and(|b| *b != TOMBSTONE)
-}
-
-/// Which columns of a table are stored in the value (the non-key ones).
-#[derive(Debug, Default)]
-pub struct Packing {
-    pub columns: Vec<usize>,
-    pub encodings: Vec<KeyColumn>,
-}
-
-impl Packing {
-    pub fn of(t: &YbTable) -> Packing {
-        let keyed: Vec<usize> = t
-            .key
-            .as_ref()
-            .map(|k| k.hash.iter().chain(&k.range).copied().collect())
-            .unwrap_or_default();
-        let columns: Vec<usize> = (0..t.columns.len())
-            .filter(|c| !keyed.contains(c))
-            .collect();
-        let encodings = columns
-            .iter()
-            .map(|&c| KeyColumn::asc(t.types[c]))
-            .collect();
-        Packing { columns, encodings }
-    }
-
-    /// Writes `row` as a packed value into `out` (cleared first).
-    pub fn pack_into(&self, row: &[Value], out: &mut Vec<u8>) -> Result<(), SqlError> {
-        out.clear();
-        out.extend_from_slice(&[PACKED, 0]);
-        // Column by column: the same bytes as encoding them together, no copies.
-        for (i, &c) in self.columns.iter().enumerate() {
-            encode_key_into(std::slice::from_ref(&row[c]), &self.encodings[i..=i], out)
-                .map_err(exec_error)?;
-        }
-        Ok(())
-    }
-
-    pub fn columns_of<'r>(
-        &'r self,
-        row: &'r [Value],
-    ) -> impl Iterator<Item = (usize, &'r Value)> + 'r {
-        self.columns.iter().map(move |&c| (c, &row[c]))
-    }
-
-    pub fn column_value(&self, c: usize, v: &Value) -> Result<Vec<u8>, SqlError> {
-        let i = self
-            .columns
-            .iter()
-            .position(|x| *x == c)
-            .expect("a stored column");
-        let mut out = Vec::new();
-        encode_key_into(std::slice::from_ref(v), &self.encodings[i..=i], &mut out)
-            .map_err(exec_error)?;
-        Ok(out)
-    }
-
-    /// Fills `row` from a packed value.
-    pub fn unpack(&self, value: &[u8], row: &mut [Value]) -> Result<(), SqlError> {
-        let p = payload(value);
-        let (values, _) =
-            decode_prefix(p.get(2..).unwrap_or(&[]), &self.encodings).map_err(exec_error)?;
-        for (c, v) in self.columns.iter().zip(values) {
-            row[*c] = v;
-        }
-        Ok(())
-    }
-
-    /// Fills column `c` of `row` from its own entry's value.
-    pub fn unpack_column(&self, c: usize, value: &[u8], row: &mut [Value]) -> Result<(), SqlError> {
-        let Some(i) = self.columns.iter().position(|x| *x == c) else {
-            return Ok(());
-        };
-        let (mut v, _) =
-            decode_prefix(payload(value), &self.encodings[i..=i]).map_err(exec_error)?;
-        row[c] = v.pop().unwrap_or(Value::Null);
-        Ok(())
-    }
 }
 
 /// Decodes the key columns of document key `doc` into `row` (positions of the
@@ -120,13 +21,13 @@ pub fn decode_doc_key(spec: &KeySpec, doc: &[u8], row: &mut [Value]) -> Result<u
         if doc.first() != Some(&HASH_MARKER) {
             return Err(exec_error("malformed hash-sharded key"));
         }
-        let (values, n) = decode_prefix(&doc[3..], &spec.hash_columns).map_err(exec_error)?;
+        let (values, n) = decode_prefix(&doc[3..], &spec.hash_columns)?;
         for (c, v) in spec.hash.iter().zip(values) {
             row[*c] = v;
         }
         pos = 3 + n + 1;
     }
-    let (values, n) = decode_prefix(&doc[pos..], &spec.range_columns).map_err(exec_error)?;
+    let (values, n) = decode_prefix(&doc[pos..], &spec.range_columns)?;
     for (c, v) in spec.range.iter().zip(values) {
         row[*c] = v;
     }
@@ -148,8 +49,7 @@ pub fn index_row(
         row[*c] = v;
     }
     let p = payload(value);
-    let (included, n) =
-        decode_prefix(p.get(2..).unwrap_or(&[]), &ix.include_columns).map_err(exec_error)?;
+    let (included, n) = decode_prefix(p.get(2..).unwrap_or(&[]), &ix.include_columns)?;
     for (c, v) in ix.include.iter().zip(included) {
         row[*c] = v;
     }

@@ -131,7 +131,7 @@ impl YbEngine {
             match sub.as_slice() {
                 [] => packing.unpack(value, &mut row)?,
                 // A column's tombstone (an UPDATE set it to NULL): stays NULL.
-                [super::doc_key::COLUMN, _] if super::row::is_tombstone(value) => {}
+                [super::doc_key::COLUMN, _] if super::packing::is_tombstone(value) => {}
                 [super::doc_key::COLUMN, c] => {
                     packing.unpack_column(*c as usize, value, &mut row)?
                 }
@@ -168,11 +168,11 @@ impl YbEngine {
             }
             if spec.is_hash() {
                 let mut k = Vec::new();
-                doc_key(&[v], &spec.hash_columns[..1], &[], &[], &mut k).map_err(exec_error)?;
+                doc_key(&[v], &spec.hash_columns[..1], &[], &[], &mut k)?;
                 k.pop(); // the range group's end: the prefix covers every range value
                 Ok(Some(k))
             } else {
-                encode_key(&[v], &[col]).map(Some).map_err(exec_error)
+                Ok(Some(encode_key(&[v], &[col])?))
             }
         };
         // An equality on the one key column names one document only when the key
@@ -402,13 +402,13 @@ impl YbEngine {
     /// `ysql_prefetch_limit` flag (as in YugabyteDB, where the flag came first).
     fn fetch_row_limit(&self) -> u64 {
         let s = &self.settings;
-        let session = s.get_int("yb_fetch_row_limit").unwrap_or(1024);
+        let session = s.yb_fetch_row_limit();
         let set = crate::settings::Settings::definition("yb_fetch_row_limit")
             .is_ok_and(|d| d.kind.default_value() != crate::settings::Value::Int(session));
         let rows = if set {
             session
         } else {
-            s.get_int("ysql_prefetch_limit").unwrap_or(session)
+            s.ysql_prefetch_limit()
         };
         rows.max(0) as u64
     }

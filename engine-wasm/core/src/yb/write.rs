@@ -12,10 +12,10 @@
 use super::doc_key::{push_hybrid_time, push_suffix, COLUMN, LIVENESS};
 use super::engine::{add_reads, rel_entry, tablet_entry, BufferPair, WriteBuffers, YbEngine};
 use super::network::read_time_us;
-use super::row::{live_row, LIVENESS_VALUE, TOMBSTONE};
+use super::packing::{live_row, LIVENESS_VALUE, TOMBSTONE};
 use crate::exec::row::{check as check_row, check_constants, complete, TableShape};
 use crate::exec::{Executor, QueryEngine, Row};
-use crate::scenario::Outcome;
+use crate::profile::{Outcome, StatementError};
 use crate::sql::ast::{Expr, Select};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, coerce, eval};
@@ -198,7 +198,7 @@ impl YbEngine {
             if self.tablets[tablet].lsm.has_events() {
                 self.drain_tablet(tablet);
             }
-            result.map_err(exec_error)?;
+            result?;
         }
         Ok(())
     }
@@ -239,10 +239,10 @@ impl YbEngine {
         }
         let tablet = self.catalog.table(table).tablets.for_key(doc);
         if self.probe(tablet, doc, WriteKind::Insert) {
-            return Err(exec_error(format!(
-                "duplicate key value violates unique constraint \"{}_pkey\"",
-                self.catalog.table(table).name
-            )));
+            return Err(StatementError::UniqueViolation {
+                constraint: format!("{}_pkey", self.catalog.table(table).name),
+            }
+            .into());
         }
         let txn = self.transactional(table);
         self.put_row(table, tablet, doc, row, RowWrite::new(txn), packed)?;
@@ -323,9 +323,7 @@ impl YbEngine {
         let has_null = ix.key.iter().any(|(c, _, _)| row[*c].is_null());
         if self.probe(tablet, doc, kind) && !has_null {
             let name = self.catalog.index(index).name.clone();
-            return Err(exec_error(format!(
-                "duplicate key value violates unique constraint \"{name}\""
-            )));
+            return Err(StatementError::UniqueViolation { constraint: name }.into());
         }
         self.put_doc(tablet, doc, &[(&[], payload)], write.txn)
     }

@@ -1,5 +1,5 @@
 //! Runs a compaction task: merges the input SSTs in internal-key order, drops what
-//! [`VersionFilter`](crate::lsm::gc::VersionFilter) says is obsolete, and writes
+//! [`VersionFilter`](super::gc::VersionFilter) says is obsolete, and writes
 //! the survivors into new SSTs, cut at the task's output file size — never inside
 //! a user key, so that a key's versions stay in one file and files of a level stay
 //! disjoint by user key.
@@ -14,13 +14,13 @@
 
 use std::collections::BTreeMap;
 
+use super::gc::VersionFilter;
 use super::merge::{MergeHeap, Run};
 use super::{older_ranges, CompactionTask, LevelsSnapshot};
 use crate::lsm::error::LsmError;
-use crate::lsm::gc::VersionFilter;
 use crate::lsm::options::TableOptions;
+use crate::lsm::sst::builder::{SizeHint, SstBuilder};
 use crate::lsm::sst::Sst;
-use crate::lsm::sst_builder::{SizeHint, SstBuilder};
 use crate::lsm::types::{SeqNo, SstId};
 
 /// What a compaction produced.

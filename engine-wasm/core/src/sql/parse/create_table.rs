@@ -5,9 +5,10 @@
 //! name rather than silently dropped, since a table that accepts what
 //! PostgreSQL would refuse would teach wrong answers.
 
-use super::{convert_type, key_columns, unsupported};
+use super::{convert_type, key_columns};
 use crate::sql::ast::{ColumnDef, CreateTable, Expr, Func, KeyColumn, Order};
 use crate::sql::convert::{convert_expr, ident_name, object_name};
+use crate::sql::error::unsupported;
 use crate::sql::error::SqlError;
 use sqlparser::ast as sp;
 

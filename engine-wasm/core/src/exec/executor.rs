@@ -1,0 +1,241 @@
+//! The executor every profile gets: SELECT (one table, a join, or a query over
+//! a CTE), and the row sources INSERT reads from (VALUES, `generate_series`,
+//! another query). Written once as [`Executor`], a trait every
+//! [`QueryEngine`] gets for free, over the single-table [`SelectExec`](super::select::SelectExec) and the
+//! [`JoinExec`] built on it.
+
+use super::engine::QueryEngine;
+use super::join::JoinExec;
+use super::plan_node::PlanNode;
+use super::row::Row;
+use super::select::{limit_error, projection, QueryResult};
+use crate::profile::Outcome;
+use crate::sql::ast::{ColumnDef, Expr, FromItem, Select, SelectItem};
+use crate::sql::error::unsupported;
+use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::eval::{bind, Scope};
+use crate::sql::plan::plan_scan;
+use crate::sql::rewrite::inline_cte;
+use crate::value::{SqlType, Value};
+
+/// Receives INSERT's source rows one at a time.
+pub type RowSink<'a, E> = dyn FnMut(&mut E, &[Value]) -> Result<(), SqlError> + 'a;
+
+/// The executor, over any profile's scans.
+pub trait Executor: JoinExec {
+    /// Each column's DEFAULT, evaluated once for a statement and coerced to
+    /// the column's type (None where the column has none).
+    fn column_defaults(&mut self, columns: &[ColumnDef]) -> Result<Vec<Option<Value>>, SqlError> {
+        columns
+            .iter()
+            .map(|c| {
+                c.default
+                    .as_ref()
+                    .map(|e| crate::sql::eval::coerce(self.eval_const(e)?, c.ty))
+                    .transpose()
+            })
+            .collect()
+    }
+
+    fn select(&mut self, q: &Select) -> Result<Outcome, SqlError> {
+        let (_, result) = self.run_select(q, true)?;
+        Ok(Outcome::rows(result.columns, &result.rows))
+    }
+
+    /// Plans `q` and, when `execute`, runs it. Returns the plan tree with actuals.
+    fn run_select(
+        &mut self,
+        q: &Select,
+        execute: bool,
+    ) -> Result<(PlanNode, QueryResult), SqlError> {
+        if !q.joins.is_empty() || q.from.len() > 1 {
+            return self.select_join(q, execute);
+        }
+        if let (false, Some(item)) = (q.with.is_empty(), q.from.first()) {
+            // A query over a simple CTE runs on the CTE's table (PostgreSQL inlines it).
+            let (item, extra) = inline_cte(item, &q.with)?;
+            let mut inlined = q.clone();
+            inlined.with.clear();
+            inlined.from = vec![item];
+            inlined.filter = match (inlined.filter.take(), extra) {
+                (Some(a), Some(b)) => Some(Expr::Binary {
+                    op: crate::sql::ast::BinOp::And,
+                    left: Box::new(a),
+                    right: Box::new(b),
+                }),
+                (a, b) => a.or(b),
+            };
+            return self.run_select(&inlined, execute);
+        }
+        match q.from.first() {
+            Some(FromItem::Table { name, .. }) => {
+                let name = name.clone();
+                self.select_table(&name, q, execute)
+            }
+            _ => {
+                if !q.order_by.is_empty() {
+                    return Err(unsupported("ORDER BY on a query without a table"));
+                }
+                let limit = self.eval_limit(q.limit.as_ref())?;
+                let mut result = QueryResult::default();
+                let mut node = PlanNode {
+                    title: "Result".into(),
+                    loops: 1,
+                    ..PlanNode::default()
+                };
+                self.produce_named(q, &mut result.columns, &mut |_, row| {
+                    result.rows.push(row.to_vec());
+                    Ok(())
+                })?;
+                if let Some(l) = limit {
+                    result.rows.truncate(l as usize);
+                }
+                node.rows = result.rows.len() as u64;
+                Ok((node, result))
+            }
+        }
+    }
+
+    /// Runs a row source (VALUES, `generate_series`, a constant SELECT, or a query)
+    /// and hands each output row to `sink`, one at a time, so `clock_timestamp()`
+    /// advances between rows as the sink's work costs time.
+    fn produce(&mut self, q: &Select, sink: &mut RowSink<Self>) -> Result<(), SqlError> {
+        let mut columns = Vec::new();
+        self.produce_named(q, &mut columns, sink)
+    }
+
+    fn produce_named(
+        &mut self,
+        q: &Select,
+        columns: &mut Vec<String>,
+        sink: &mut RowSink<Self>,
+    ) -> Result<(), SqlError> {
+        let max_rows = self.settings().max_rows() as u64;
+        if let Some(rows) = &q.values {
+            if rows.len() as u64 > max_rows {
+                return Err(limit_error(format!(
+                    "VALUES has {} rows, over max_rows={max_rows}",
+                    rows.len()
+                )));
+            }
+            for r in rows {
+                let v = r
+                    .iter()
+                    .map(|e| self.eval_const(e))
+                    .collect::<Result<Vec<_>, _>>()?;
+                sink(self, &v)?;
+            }
+            return Ok(());
+        }
+        match q.from.as_slice() {
+            [] => {
+                let (cols, exprs) = projection(&q.items, &Scope::default())?;
+                *columns = cols;
+                // `SELECT 1 WHERE false`: the one row, if the condition holds.
+                if let Some(f) = &q.filter {
+                    let f = bind(f, &Scope::default())?;
+                    if self.eval_bound(&f, &[])? != Value::Bool(true) {
+                        return Ok(());
+                    }
+                }
+                let v = exprs
+                    .iter()
+                    .map(|e| self.eval_bound(e, &[]))
+                    .collect::<Result<Vec<_>, _>>()?;
+                sink(self, &v)
+            }
+            [FromItem::Series {
+                start,
+                stop,
+                step,
+                alias,
+            }] => {
+                let (a, b) = (self.eval_const(start)?, self.eval_const(stop)?);
+                let s = match step {
+                    Some(e) => self.eval_const(e)?,
+                    None => Value::Int(1),
+                };
+                let (Value::Int(a), Value::Int(b), Value::Int(s)) = (a, b, s) else {
+                    return Err(SqlError::new(
+                        ErrorKind::Semantic,
+                        "generate_series needs integer arguments",
+                    ));
+                };
+                if s == 0 {
+                    return Err(SqlError::new(
+                        ErrorKind::Execution,
+                        "step size cannot equal zero",
+                    ));
+                }
+                let n = if (s > 0 && b >= a) || (s < 0 && b <= a) {
+                    ((b as i128 - a as i128) / s as i128 + 1) as u128
+                } else {
+                    0
+                };
+                if n > max_rows as u128 {
+                    return Err(limit_error(format!(
+                        "generate_series({a}, {b}) would make {n} rows, over max_rows={max_rows}"
+                    ))
+                    .with_hint(
+                        "raise it with SET max_rows, or --set max_rows=N (at most 10000000)",
+                    ));
+                }
+                let name = alias.clone().unwrap_or_else(|| "generate_series".into());
+                let scope = Scope {
+                    columns: vec![(name.clone(), name, SqlType::Int8)],
+                };
+                let (cols, exprs) = projection(&q.items, &scope)?;
+                *columns = cols;
+                let filter = q.filter.as_ref().map(|f| bind(f, &scope)).transpose()?;
+                let mut x = a;
+                let mut out = Vec::with_capacity(exprs.len());
+                for _ in 0..n {
+                    let row = [Value::Int(x)];
+                    x = x.wrapping_add(s);
+                    if let Some(f) = &filter {
+                        if self.eval_bound(f, &row)? != Value::Bool(true) {
+                            continue;
+                        }
+                    }
+                    // One output buffer for the whole series: a million-row
+                    // INSERT … SELECT allocates nothing per row here.
+                    out.clear();
+                    for e in &exprs {
+                        let v = self.eval_bound(e, &row)?;
+                        out.push(v);
+                    }
+                    sink(self, &out)?;
+                }
+                Ok(())
+            }
+            _ => {
+                let (_, result) = self.run_select(q, true)?;
+                *columns = result.columns;
+                for r in result.rows {
+                    sink(self, &r)?;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    /// The rows an UPDATE or DELETE changes, found with the planner's access path.
+    fn scan_for_change(
+        &mut self,
+        table: usize,
+        filter: Option<&Expr>,
+    ) -> Result<Vec<(u64, Row)>, SqlError> {
+        // UPDATE and DELETE need whole rows (the new version is built from the
+        // old one), so the scan is never index-only, as in PostgreSQL.
+        let q = Select {
+            items: vec![SelectItem::Wildcard],
+            filter: filter.cloned(),
+            ..Select::empty()
+        };
+        let info = self.planner_info(table);
+        let plan = plan_scan(&info, &q)?;
+        Ok(self.run_scan(table, &plan, None)?.rows)
+    }
+}
+
+impl<E: QueryEngine> Executor for E {}

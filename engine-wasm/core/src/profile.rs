@@ -1,0 +1,150 @@
+//! What the scenario runner and the profiles agree on, below both: the trait a
+//! profile implements ([`ScenarioEngine`]), what one statement produced
+//! ([`Outcome`]), and SET/RESET as both profiles run them.
+//!
+//! The profiles (`pg`, `yb`) and the executor build on this module; the
+//! scenario runner (`scenario`) drives profiles through it.
+
+mod statement_error;
+mod storage_errors;
+
+pub use statement_error::StatementError;
+
+use crate::metrics::{Metrics, RelationMetrics};
+use crate::settings::{SettingError, Settings};
+use crate::sql::error::SqlError;
+use crate::sql::script::MetaCommand;
+use crate::value::Value;
+
+/// Rows kept per statement for display; `row_count` has the exact count.
+pub const MAX_ROWS_SHOWN: usize = 1000;
+
+/// What one statement produced, before the scenario adds time and counters.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outcome {
+    /// psql's command tag (`INSERT 0 10000`, `CREATE TABLE`, `SELECT 3`).
+    pub tag: String,
+    pub columns: Vec<String>,
+    pub rows: Vec<Vec<String>>,
+    pub row_count: u64,
+    /// EXPLAIN output, one line per plan line.
+    pub explain: Option<Vec<String>>,
+    pub notices: Vec<String>,
+}
+
+impl Outcome {
+    pub fn tag(tag: impl Into<String>) -> Self {
+        Outcome {
+            tag: tag.into(),
+            ..Outcome::default()
+        }
+    }
+
+    pub fn notice(mut self, n: impl Into<String>) -> Self {
+        self.notices.push(n.into());
+        self
+    }
+
+    pub fn with_count(mut self, n: u64) -> Self {
+        self.row_count = n;
+        self
+    }
+
+    /// A one-row, one-column result (SHOW).
+    pub fn single(column: &str, value: String) -> Self {
+        Outcome {
+            tag: "SHOW".into(),
+            columns: vec![column.to_string()],
+            rows: vec![vec![value]],
+            row_count: 1,
+            ..Outcome::default()
+        }
+    }
+
+    pub fn rows(columns: Vec<String>, rows: &[Vec<Value>]) -> Self {
+        Outcome {
+            tag: format!("SELECT {}", rows.len()),
+            columns,
+            rows: rows
+                .iter()
+                .take(MAX_ROWS_SHOWN)
+                .map(|r| r.iter().map(Value::pg_text).collect())
+                .collect(),
+            row_count: rows.len() as u64,
+            ..Outcome::default()
+        }
+    }
+
+    pub fn explain(lines: Vec<String>) -> Self {
+        Outcome {
+            tag: "EXPLAIN".into(),
+            columns: vec!["QUERY PLAN".into()],
+            row_count: lines.len() as u64,
+            explain: Some(lines),
+            ..Outcome::default()
+        }
+    }
+}
+
+/// A statement that changes settings.
+pub(crate) enum SettingChange<'a> {
+    /// `SET name = value`.
+    Set(&'a str, &'a str),
+    /// `RESET name`, or `RESET ALL` without a name.
+    Reset(Option<&'a str>),
+}
+
+/// SET, RESET or RESET ALL on a profile's settings, as both profiles run them: a
+/// setting of the other profile is accepted, with a notice that `profile` ignores
+/// it. The caller re-reads what it keeps of the settings.
+pub(crate) fn change_settings(
+    settings: &mut Settings,
+    profile: &str,
+    change: SettingChange,
+) -> Result<Outcome, SqlError> {
+    let (tag, name, def) = match change {
+        SettingChange::Set(name, value) => (
+            "SET",
+            Some(name),
+            Some(
+                settings
+                    .set(name, value)
+                    .map_err(SettingError::without_hint)?,
+            ),
+        ),
+        SettingChange::Reset(name) => (
+            "RESET",
+            name,
+            settings
+                .reset_named(name)
+                .map_err(SettingError::without_hint)?,
+        ),
+    };
+    let mut out = Outcome::tag(tag);
+    out.notices.extend(
+        def.zip(name)
+            .and_then(|(def, n)| def.scope.ignored_by(profile, n)),
+    );
+    Ok(out)
+}
+
+/// What the script runner needs from a profile.
+pub trait ScenarioEngine: Sized {
+    const PROFILE: &'static str;
+    fn create(settings: Settings) -> Result<Self, SqlError>;
+    fn clock(&self) -> &crate::clock::Clock;
+    fn settings(&self) -> &Settings;
+    fn execute(&mut self, stmt: &crate::sql::ast::Statement) -> Result<Outcome, SqlError>;
+    fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError>;
+    fn take_metrics(&mut self) -> (Metrics, RelationMetrics);
+    fn trace_mut(&mut self) -> &mut crate::trace::Trace;
+    /// The engine's state for the player's views (see `trace::Snapshot`).
+    fn snapshot(&self) -> crate::trace::EngineSnapshot;
+    /// A backslash command other than `\watch` and `\echo`.
+    fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError>;
+    /// Whole-run figures that are ratios, not sums of per-statement counters
+    /// (set in the report's totals after the run).
+    fn run_ratios(&self) -> Vec<(&'static str, f64)> {
+        Vec::new()
+    }
+}
