@@ -7,7 +7,7 @@
 //! structure is not a skip list, though: linking a random key into a skip list of
 //! a million nodes visits ~40 nodes scattered in memory, and a hash-sharded load
 //! (every primary key lands at a random place) would spend most of its time there. Here
-//! the nodes are listed in key order in [blocks] of at most [`BLOCK_CAP`] entries,
+//! the nodes are listed in key order in [blocks] of at most [`BLOCK_CAP`](super::block::BLOCK_CAP) entries,
 //! each entry the key's first 12 bytes, the node id and the node's
 //! [shape](super::entry) (kind and lengths); a search is a binary
 //! search over the blocks' first prefixes (small enough to stay in cache), then
