@@ -53,17 +53,30 @@ fn article_000_read_requests_seeks_and_nexts() {
     let r = run(&script("000-range-scan-yb.sql"), &[]);
     let e = explains(&r);
     assert_eq!(e.len(), 3);
+    // LIMIT 50000 read yb_fetch_row_limit (1024) rows a request, every request
+    // full: the last one fetches past the limit.
+    let requests = 50_000u64.div_ceil(1024);
+    let scanned = requests * 1024;
     for s in &e[..2] {
-        assert!(printed(s, "Storage Index Read Requests: 49"));
-        assert!(printed(s, "Storage Index Rows Scanned: 50176"));
-        assert!(printed(s, "Metric rocksdb_number_db_seek: 49.000"));
+        assert!(printed(
+            s,
+            &format!("Storage Index Read Requests: {requests}")
+        ));
+        assert!(printed(
+            s,
+            &format!("Storage Index Rows Scanned: {scanned}")
+        ));
+        assert!(printed(
+            s,
+            &format!("Metric rocksdb_number_db_seek: {requests}.000")
+        ));
         assert!(printed(s, "Metric rocksdb_number_db_next: 50225.000"));
-        assert_eq!(m(s, "storage_read_requests"), 49);
+        assert_eq!(m(s, "storage_read_requests"), requests);
         assert_eq!(m(s, "docdb_keys_found"), 50225);
         // Two data blocks per request through the cache, the rest bypassing it.
         assert_eq!(
             m(s, "rocksdb_block_cache_data_hit") + m(s, "rocksdb_block_cache_data_miss"),
-            98
+            2 * requests
         );
         // About 76 bytes per entry read (61-byte internal key + 14.8-byte value).
         let per_entry = m(s, "rocksdb_iter_bytes_read") as f64 / 50274.0;
@@ -120,29 +133,38 @@ fn article_003_forward_and_backward_scans() {
 }
 
 const TABLE_004: &str = "create table demo (n bigint) split into 1 tablets;\n";
+/// The rows article 004 inserts (as `004-secondary-indexes.sql` does).
+const ROWS_004: u64 = 10_000;
+/// Seeks DocDB spends writing one row: a conflict check, and for a table row or
+/// a unique index entry a duplicate check (a seek to the document and one to
+/// its latest version); a non-unique index entry is a blind upsert.
+const SEEKS_CHECKED: u64 = 3;
+const SEEKS_BLIND: u64 = 1;
 
 #[test]
 fn article_004_seeks_per_row_by_index_kind() {
     let text = format!(
         "{TABLE_004}create index demo_n on demo(n asc);\n\
          create unique index demo_u on demo(n asc);\n\
-         insert into demo select generate_series(1,10000);\n\
+         insert into demo select generate_series(1,{ROWS_004});\n\
          delete from demo;\n"
     );
-    let r = run(&text, &[("replication_factor", "3")]);
+    let replicas = 3;
+    let r = run(&text, &[("replication_factor", &replicas.to_string())]);
     let insert = &r.statements[3];
-    assert_eq!(rel(insert, "demo", "rocksdb_number_db_seek"), 30000);
-    assert_eq!(rel(insert, "demo_n", "rocksdb_number_db_seek"), 10000);
-    assert_eq!(rel(insert, "demo_u", "rocksdb_number_db_seek"), 30000);
+    let seeks = |relation| rel(insert, relation, "rocksdb_number_db_seek");
+    assert_eq!(seeks("demo"), SEEKS_CHECKED * ROWS_004);
+    assert_eq!(seeks("demo_n"), SEEKS_BLIND * ROWS_004);
+    assert_eq!(seeks("demo_u"), SEEKS_CHECKED * ROWS_004);
     for relation in ["demo", "demo_n", "demo_u"] {
         // Every replica writes every entry.
-        assert_eq!(rel(insert, relation, "rocksdb_insert"), 30000);
+        assert_eq!(rel(insert, relation, "rocksdb_insert"), replicas * ROWS_004);
     }
     // A delete writes a tombstone in the table and in each index.
     let delete = &r.statements[4];
-    assert_eq!(delete.outcome.row_count, 10000);
+    assert_eq!(delete.outcome.row_count, ROWS_004);
     for relation in ["demo", "demo_n", "demo_u"] {
-        assert_eq!(rel(delete, relation, "rocksdb_insert"), 30000);
+        assert_eq!(rel(delete, relation, "rocksdb_insert"), replicas * ROWS_004);
     }
     // Nothing comes back.
     let after = run(&format!("{text}select n from demo;\n"), &[]);
@@ -163,18 +185,18 @@ fn article_004_every_index_adds_its_writes() {
         let inserts: Vec<u64> = dml.iter().map(|s| m(s, "rocksdb_insert")).collect();
         assert_eq!(
             inserts[0],
-            10000 * (1 + n as u64),
+            ROWS_004 * (1 + n as u64),
             "insert with {n} indexes"
         );
         // An update rewrites the row and moves each index entry (tombstone + new).
         assert_eq!(
             inserts[1],
-            10000 * (1 + 2 * n as u64),
+            ROWS_004 * (1 + 2 * n as u64),
             "update with {n} indexes"
         );
         assert_eq!(
             inserts[2],
-            10000 * (1 + n as u64),
+            ROWS_004 * (1 + n as u64),
             "delete with {n} indexes"
         );
         assert!(inserts[0] > last);
@@ -183,8 +205,7 @@ fn article_004_every_index_adds_its_writes() {
 }
 
 /// Article 004's per-tablet table: three tablet servers, replication factor 3.
-/// Every replica of every tablet applies the 10000 inserts; only the leaders
-/// seek (30000 on the table and the unique index, 10000 on the non-unique),
+/// Every replica of every tablet applies the inserts; only the leaders seek,
 /// and the leaders sit on different servers.
 #[test]
 fn article_004_inserts_reach_every_replica_seeks_only_the_leader() {
@@ -192,7 +213,7 @@ fn article_004_inserts_reach_every_replica_seeks_only_the_leader() {
         &format!(
             "{TABLE_004}create index demo_n on demo(n asc);\n\
              create unique index demo_u on demo(n asc);\n\
-             insert into demo select generate_series(1,10000);\n"
+             insert into demo select generate_series(1,{ROWS_004});\n"
         ),
         &[("tablet_servers", "3"), ("replication_factor", "3")],
     );
@@ -206,13 +227,13 @@ fn article_004_inserts_reach_every_replica_seeks_only_the_leader() {
         servers.sort_unstable();
         assert_eq!(servers, [0, 1, 2], "{rel}: one replica per server");
         for x in &of {
-            assert_eq!(x.metrics.get("rocksdb_insert"), 10000.0, "{rel}");
+            assert_eq!(x.metrics.get("rocksdb_insert"), ROWS_004 as f64, "{rel}");
             let seeks = x.metrics.get("rocksdb_number_db_seek");
             let expected = match (x.leader, rel) {
-                (false, _) => 0.0,
-                (true, "demo_n") => 10000.0,
-                (true, _) => 30000.0,
-            };
+                (false, _) => 0,
+                (true, "demo_n") => SEEKS_BLIND * ROWS_004,
+                (true, _) => SEEKS_CHECKED * ROWS_004,
+            } as f64;
             assert_eq!(seeks, expected, "{rel} leader={}", x.leader);
         }
     }
@@ -223,7 +244,7 @@ fn article_004_inserts_reach_every_replica_seeks_only_the_leader() {
         .collect();
     assert_eq!(leaders.len(), 3, "leaders spread over the servers");
     // The relation totals count every replica's inserts.
-    assert_eq!(rel(insert, "demo", "rocksdb_insert"), 30000);
+    assert_eq!(rel(insert, "demo", "rocksdb_insert"), 3 * ROWS_004);
     // Writes reach the followers as RPCs: each write request to a leader
     // replicates to its two followers.
     let rpcs = rel(insert, "demo", "rpc_count");

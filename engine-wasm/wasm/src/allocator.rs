@@ -4,14 +4,13 @@
 //!
 //! The standard library's copy grows memory by what the current request needs,
 //! 64 KiB at a time: a 1 000 000-row load reaching ~250 MB grows it thousands of
-//! times. In Node 20 every grow costs a buffer resize and external-memory
-//! accounting that triggers garbage collections — more than half of that load's
-//! first run in a fresh instance (3.5-4 s, against 0.85 s for a second run that
-//! reuses the memory). Growing by a quarter of the memory already there (at
-//! least 1 MiB) makes it a few dozen grows: ~1.1 s. Chromium 156 showed no such
-//! cost (a page's first run took the same time either way), so in the browser
-//! this changes nothing measurable; other engines may differ, and fewer grows
-//! cannot hurt.
+//! times. In Node every grow costs a buffer resize and external-memory
+//! accounting that triggers garbage collections, enough to make a fresh
+//! instance's first run of that load several times slower than a second run
+//! that reuses the memory. Growing by a quarter of the memory already there (at
+//! least 1 MiB) makes it a few dozen grows. Chromium does not charge a grow that
+//! way, so in the browser this changes nothing measurable; other engines may
+//! differ, and fewer grows cannot hurt.
 //!
 //! Only for wasm32-unknown-unknown without threads (WASI targets have their own
 //! heap): one caller at a time, as in the worker that

@@ -11,7 +11,7 @@ use crate::value::{SqlType, Value};
 /// Up to two values sit inline (the tables of the articles and lessons have one
 /// or two columns); wider rows spill to one allocation, as a boxed slice would.
 /// A million-row load then allocates nothing per heap tuple, where a boxed
-/// slice was one malloc (and one free) per row.
+/// slice would be one malloc (and one free) per row.
 pub type Row = smallvec::SmallVec<[Value; 2]>;
 
 /// A table as INSERT and UPDATE check rows against it.
@@ -104,7 +104,7 @@ mod layout_tests {
     use crate::value::Value;
     use std::mem::size_of;
 
-    /// The sizes the hot paths were tuned for: a million-row load copies these.
+    /// Kept small because a million-row load copies these, row by row.
     #[test]
     fn rows_values_and_errors_stay_small() {
         assert_eq!(size_of::<Value>(), 16);

@@ -4,7 +4,7 @@
 //! the key may lie in the SSTs below.
 //!
 //! The SST keeps the memtable's arena and lists the nodes it writes, instead of
-//! copying their bytes (see [`SstEntries`](super::sst::entries::SstEntries)).
+//! copying their bytes (see `SstEntries` in `sst::entries`).
 
 use super::compaction::gc::VersionFilter;
 use super::error::LsmError;

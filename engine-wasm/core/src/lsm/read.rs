@@ -130,8 +130,8 @@ impl Lsm {
     ///
     /// The iterator is made first and its sources are added in place: it is
     /// large (its counters, its sources inline), and one assembled from parts
-    /// was copied whole on return; reading it right after that copy stalled
-    /// (DocDB opens one per write).
+    /// would be copied whole on return, a copy that stalls the reads right after
+    /// it (DocDB opens one per write).
     pub fn iter<'a>(&'a self, cache: &'a mut BlockCache, opts: &ReadOptions) -> DbIter<'a> {
         let ctx = self.read_ctx(cache, opts);
         let mut it = DbIter::new(MergingIter::new(Children::new()), ctx, self.read_seq(opts));

@@ -2,9 +2,9 @@
 //! sequence numbers in the order given, all in one memtable.
 //!
 //! The tree inserts a batch's entries in key order. Each insert then starts its
-//! skip-list search from the previous one (the splice), a few nodes away instead
-//! of a full descent, which makes random keys written in batches — what
-//! YugabyteDB's per-tablet write RPCs carry — several times faster.
+//! search where the previous one ended (RocksDB's splice), a few entries away
+//! instead of a full search: random keys written in batches — what
+//! YugabyteDB's per-tablet write RPCs carry — are placed with a few comparisons.
 
 use super::types::ValueKind;
 

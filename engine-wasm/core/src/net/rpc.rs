@@ -241,9 +241,10 @@ mod tests {
         let mut w = read(0, 10.0);
         w.write = true;
         let t = net.round(0.0, &[w]);
-        // Request 500, append to followers +500, their apply 10, ack +500,
-        // then the response +500.
-        assert_eq!(t.end_us, 2010.0);
+        // Request, append to the followers, their apply (10), their ack, then
+        // the response: four one-way trips of half the round trip.
+        let one_way = net.rtt_us / 2.0;
+        assert_eq!(t.end_us, one_way + one_way + 10.0 + one_way + one_way);
         assert_eq!(t.rpc_count, 3);
         let to: Vec<Node> = t
             .messages

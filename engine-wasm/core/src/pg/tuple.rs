@@ -148,35 +148,42 @@ mod tests {
     fn article_000_row_is_40_bytes() {
         // (id bigserial, value timestamptz): header 24 + 8 + 8.
         let row = [Value::Int(1), Value::Timestamp(0)];
-        assert_eq!(size(&row, &[Int8, Timestamptz]), 40);
+        assert_eq!(size(&row, &[Int8, Timestamptz]), 24 + 8 + 8);
         // (n bigint) of article 004: 24 + 8.
-        assert_eq!(size(&[Value::Int(5)], &[Int8]), 32);
+        assert_eq!(size(&[Value::Int(5)], &[Int8]), 24 + 8);
     }
 
     #[test]
     fn alignment_padding_follows_typalign() {
-        // int4 then int8: 4 bytes, pad to 8, 8 bytes = 16 → 40.
-        assert_eq!(size(&[Value::Int(1), Value::Int(2)], &[Int4, Int8]), 40);
-        // int8 then int4: 12 → 24 + 12 = 36 → MAXALIGN 40.
-        assert_eq!(size(&[Value::Int(2), Value::Int(1)], &[Int8, Int4]), 40);
-        // bool, int4: 1, pad to 4, 4 = 8 → 32.
-        assert_eq!(size(&[Value::Bool(true), Value::Int(1)], &[Bool, Int4]), 32);
-        // A lone int4: 24 + 4 = 28 → 32.
-        assert_eq!(size(&[Value::Int(1)], &[Int4]), 32);
+        // int4 then int8: 4 bytes, pad to 8, 8 bytes.
+        let int4_int8 = size(&[Value::Int(1), Value::Int(2)], &[Int4, Int8]);
+        assert_eq!(int4_int8, 24 + 4 + 4 + 8);
+        // int8 then int4: 12 bytes, MAXALIGN'd.
+        let int8_int4 = size(&[Value::Int(2), Value::Int(1)], &[Int8, Int4]);
+        assert_eq!(int8_int4, maxalign(24 + 8 + 4) as u16);
+        // bool, int4: 1, pad to 4, 4.
+        let bool_int4 = size(&[Value::Bool(true), Value::Int(1)], &[Bool, Int4]);
+        assert_eq!(bool_int4, 24 + 1 + 3 + 4);
+        // A lone int4, MAXALIGN'd.
+        assert_eq!(size(&[Value::Int(1)], &[Int4]), maxalign(24 + 4) as u16);
     }
 
     #[test]
     fn short_text_is_unaligned_long_text_aligned() {
         let short = Value::text("x".repeat(10));
-        // bool(1) + short text (1 + 10), no padding: 12 → 24 + 12 = 36 → 40.
-        assert_eq!(size(&[Value::Bool(true), short], &[Bool, Text]), 40);
-        // 126 bytes still short: 24 + 127 = 151 → 152.
-        assert_eq!(size(&[Value::text("a".repeat(126))], &[Text]), 152);
-        // 127 bytes takes a 4-byte header: 24 + 131 = 155 → 160.
-        assert_eq!(size(&[Value::text("a".repeat(127))], &[Text]), 160);
-        // bool then a long text: 1, pad to 4, 4 + 200 → 208 + 24 = 232.
+        // bool(1) + short text (1-byte header + 10), no padding, MAXALIGN'd.
+        let bool_short = size(&[Value::Bool(true), short], &[Bool, Text]);
+        assert_eq!(bool_short, maxalign(24 + 1 + 1 + 10) as u16);
+        // 126 bytes still short: a 1-byte header.
+        let short_126 = size(&[Value::text("a".repeat(126))], &[Text]);
+        assert_eq!(short_126, maxalign(24 + 1 + 126) as u16);
+        // 127 bytes takes a 4-byte header.
+        let long_127 = size(&[Value::text("a".repeat(127))], &[Text]);
+        assert_eq!(long_127, maxalign(24 + 4 + 127) as u16);
+        // bool then a long text: 1, pad to 4, 4-byte header + 200.
         let long = Value::text("b".repeat(200));
-        assert_eq!(size(&[Value::Bool(false), long], &[Bool, Text]), 232);
+        let bool_long = size(&[Value::Bool(false), long], &[Bool, Text]);
+        assert_eq!(bool_long, 24 + 1 + 3 + 4 + 200);
     }
 
     #[test]
@@ -196,8 +203,9 @@ mod tests {
     fn oversized_text_is_toasted() {
         assert_eq!(toast_tuple_threshold(8192), 2032);
         let big = Value::text("z".repeat(100_000));
-        // Out of line: 24 + 8 + 18-byte pointer = 50 → 56.
-        assert_eq!(size(&[Value::Int(1), big], &[Int8, Text]), 56);
+        // Out of line: the int8 and an 18-byte TOAST pointer, MAXALIGN'd.
+        let toasted = size(&[Value::Int(1), big], &[Int8, Text]);
+        assert_eq!(toasted, maxalign(24 + 8 + 18) as u16);
         let medium = Value::text("z".repeat(1500));
         assert_eq!(size(&[medium], &[Text]), maxalign(24 + 1504) as u16);
     }

@@ -27,7 +27,7 @@ pub struct KeySpec {
 type Picked<'r> = smallvec::SmallVec<[&'r Value; 4]>;
 
 /// `row`'s values at `cols`. Pushed one by one: a few columns, six picks a
-/// row written with an index, and `collect`'s general path cost more than
+/// row written with an index, and `collect`'s general path costs more than
 /// the picking.
 fn pick<'r, V: Borrow<Value>>(row: &'r [V], cols: impl Iterator<Item = usize>) -> Picked<'r> {
     let mut picked = Picked::new();

@@ -137,8 +137,8 @@ pub fn after_doc(doc: &[u8]) -> Vec<u8> {
 pub fn push_escaped(out: &mut Vec<u8>, bytes: &[u8]) {
     // Written into room made once for the longest result (a secondary index
     // escapes its base row's key for every row written, and an integer key is
-    // mostly zero bytes: a push per byte checked for room, a copy per run
-    // between zeros was a call each). Every byte is written with a 0xff after
+    // mostly zero bytes: a push per byte checks for room, a copy per run
+    // between zeros is a call each). Every byte is written with a 0xff after
     // it, which the next byte overwrites unless this one was a zero.
     let start = out.len();
     out.resize(start + 2 * bytes.len() + 3, 0);

@@ -51,7 +51,7 @@ impl YbEngine {
     fn probe(&mut self, tablet: usize, doc: &[u8], kind: WriteKind) -> bool {
         // The engine's fields one by one: the iterator borrows the tablet and
         // its server's cache while its counters go to the statement's, read
-        // where the iterator keeps them (a copy of them out of it was two
+        // where the iterator keeps them (a copy of them out of it would be two
         // copies of a few hundred bytes, twice a row).
         let YbEngine {
             tablets,

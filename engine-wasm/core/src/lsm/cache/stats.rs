@@ -20,7 +20,7 @@ pub struct CacheStats {
     pub data: KindStats,
     pub index: KindStats,
     pub filter: KindStats,
-    /// Blocks read without the cache ([`CacheMode::Bypass`]).
+    /// Blocks read without the cache ([`CacheMode::Bypass`](super::CacheMode::Bypass)).
     pub bypass_reads: u64,
     pub bypass_bytes: u64,
     /// Bytes read from storage: misses and bypassed reads.

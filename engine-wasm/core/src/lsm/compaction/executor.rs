@@ -1,5 +1,5 @@
 //! Runs a compaction task: merges the input SSTs in internal-key order, drops what
-//! [`VersionFilter`](super::gc::VersionFilter) says is obsolete, and writes
+//! [`VersionFilter`] says is obsolete, and writes
 //! the survivors into new SSTs, cut at the task's output file size — never inside
 //! a user key, so that a key's versions stay in one file and files of a level stay
 //! disjoint by user key.

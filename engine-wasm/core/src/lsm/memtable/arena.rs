@@ -2,9 +2,9 @@
 //! RocksDB's `Arena` hands out memory from blocks it allocates one at a time.
 //!
 //! A chunk is allocated once at its full size and never grows, so appending
-//! never copies what is already there. One growing `Vec` was reallocated each
-//! time it doubled: in wasm, which cannot remap pages, that copied the whole
-//! arena every time (a fortieth of article 000's load). Chunks start small (a
+//! never copies what is already there. One growing `Vec` would be reallocated
+//! each time it doubled, and in wasm, which cannot remap pages, each of those
+//! copies the whole arena. Chunks start small (a
 //! memtable of a few rows takes a few KiB, whatever the number of tablets) and
 //! double up to [`CHUNK`].
 //!

@@ -3,7 +3,7 @@
 //! free room on both sides.
 //!
 //! Linking a node shifts the entries on one side of its place by one slot. A
-//! block that only grew rightwards (a `Vec`) shifted everything after the place:
+//! block that only grew rightwards (a `Vec`) would shift everything after the place:
 //! half the block on average for a hash-sharded table, whose keys land anywhere,
 //! and the whole block for keys arriving in descending order (an index on
 //! `value desc` filled by increasing values inserts before every entry). Here
@@ -17,24 +17,25 @@
 //!
 //! An entry keeps its prefix, its node id and its shape side by side: a search
 //! that ends on an entry has them in the line it just read, where a separate
-//! array of ids cost one more cache miss.
+//! array of ids would cost one more cache miss.
 //!
 //! What the memtable's top-level search reads of a block — its first prefix
 //! and where its entries lie in the slots — is kept in the [`Block`] itself,
 //! which the memtable lists by value; only the slots are boxed. A search reads
 //! the bounds from the line where it just compared the first prefix, and goes
-//! to the slots only for the entries it needs (the bounds in the slots' own
-//! allocation were one cache miss more per search). The slots are allocated
-//! once at their full size (a grown `Vec` was copied by its reallocation).
+//! to the slots only for the entries it needs (bounds in the slots' own
+//! allocation would be one cache miss more per search). The slots are allocated
+//! once at their full size (a growing `Vec` is copied at each reallocation).
 
 pub(crate) use super::entry::Entry;
 use super::prefix_search::Prefixes;
 
 /// Most entries a block holds before it splits in two. Larger blocks shift
 /// more bytes per link but make the top level shorter (fewer search steps,
-/// cheaper block inserts at splits): with the top level holding each block's
-/// first prefix and bounds, 512 loaded article 000's million rows ~2% faster
-/// natively and ~4% in wasm than 256 (128 and 192 were slower).
+/// cheaper block inserts at splits). With the top level holding each block's
+/// first prefix and bounds, a million-row load (article 000) gains more from
+/// the shorter top level at 512 than it loses to the longer shifts, natively
+/// and in wasm; smaller caps lose.
 pub(crate) const BLOCK_CAP: usize = 512;
 /// Room for one entry more than the cap: the one whose link splits the block.
 const SLOTS: usize = BLOCK_CAP + 1;

@@ -8,13 +8,13 @@
 //! its lengths (`iter_bytes_read` adds them; the key and value are slices of
 //! the node). DocDB's write path seeks every key it writes, and that seek lands
 //! on the key after it — a node nothing else touches. Reading that node for its
-//! kind and lengths cost a fifth of a hash-sharded load; the entry carries them
-//! instead, in a [`Shape`] of 32 bits, and the node is read only when its bytes
-//! are (the key is compared past its prefix, the value is decoded).
+//! kind and lengths would be a cache miss for every key written, a large share
+//! of a hash-sharded load; the entry carries them instead, in a [`Shape`] of 32
+//! bits, and the node is read only when its bytes are (the key is compared past
+//! its prefix, the value is decoded).
 //!
 //! 20 bytes an entry: four more than the prefix and id alone, so a block
-//! shifts and holds a quarter more, which costs less than the miss it saves
-//! (article 000's yb load: about 9% faster natively).
+//! shifts and holds a quarter more, which costs less than the miss it saves.
 
 use crate::lsm::types::ValueKind;
 

@@ -5,7 +5,7 @@
 //!
 //! The layout is shared by the memtable that writes nodes and by the SST a
 //! flush makes of them: the SST takes the memtable's arena over and reads its
-//! entries where they were written (see [`SstEntries`](crate::lsm::sst::entries)).
+//! entries where they were written (see `SstEntries` in `sst::entries`).
 
 use super::arena::Arena;
 

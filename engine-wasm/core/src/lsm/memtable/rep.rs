@@ -6,8 +6,8 @@
 //! what the memtable charges, so every node still draws that height. The search
 //! structure is not a skip list, though: linking a random key into a skip list of
 //! a million nodes visits ~40 nodes scattered in memory, and a hash-sharded load
-//! (every primary key lands at a random place) spent most of its time there. Here
-//! the nodes are listed in key order in [blocks] of at most [`BLOCK_CAP`] entries,
+//! (every primary key lands at a random place) would spend most of its time there. Here
+//! the nodes are listed in key order in [blocks] of at most [`BLOCK_CAP`](super::block::BLOCK_CAP) entries,
 //! each entry the key's first 12 bytes, the node id and the node's
 //! [shape](super::entry) (kind and lengths); a search is a binary
 //! search over the blocks' first prefixes (small enough to stay in cache), then
@@ -15,12 +15,13 @@
 //! node (and its key bytes) only when prefixes tie. That is a B+tree of height
 //! two: a handful of cache misses per search instead of dozens. Twelve bytes,
 //! not eight: a hash-sharded key's first eight are a marker, the hash and
-//! constant bytes, so a memtable of a million rows tied ~15 keys per 8-byte
-//! prefix and read key bytes (cache misses) several times per search; twelve
+//! constant bytes, so in a memtable of a million rows ~15 keys tie on an 8-byte
+//! prefix and a search would read key bytes (cache misses) several times; twelve
 //! reach the bytes that tell rows apart (all of an integer key), and no more:
 //! every byte of an entry is shifted when a block takes a key. (Sixteen-byte
-//! prefixes cost ~4% on article 000's load for nothing; the four bytes of the
-//! shape cost about as much but save the read of the node a seek lands on.)
+//! prefixes would widen every entry and every shift for no fewer ties; the four
+//! bytes of the shape cost about as much but save the read of the node a seek
+//! lands on.)
 //!
 //! The blocks are the order: nodes carry no links, and a cursor is a
 //! [`Position`] in the blocks (a cursor borrows the memtable, so nothing moves

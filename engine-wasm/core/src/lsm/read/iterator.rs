@@ -18,8 +18,9 @@ use crate::lsm::cache::CacheMode;
 use crate::lsm::types::{seek_trailer, visible_kind, SeqNo, ValueKind, LAST_TRAILER, MAX_SEQ};
 
 /// A seek target kept for a repeat, inline up to 64 bytes: DocDB keys fit, so
-/// the iterator every write opens for its conflict check allocates nothing (on
-/// wasm, where allocation is dearer, that was a tenth of a load).
+/// the iterator every write opens for its conflict check allocates nothing
+/// (on wasm, where allocation is dearer, an allocation per write is a sizeable
+/// share of a load).
 type EntryBuf = smallvec::SmallVec<[u8; 64]>;
 
 pub struct DbIter<'a> {

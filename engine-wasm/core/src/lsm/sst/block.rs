@@ -195,12 +195,15 @@ mod tests {
     #[test]
     fn entry_sizes_follow_the_block_format() {
         let mut b = BlockSizer::new(16);
-        assert_eq!(b.size(), 8); // one restart offset + the restart count
-                                 // First entry: whole key. 1+1+1 varints + 10 key + 5 value.
-        assert_eq!(b.add(7, 10, 5), 18);
+        // One 4-byte restart offset and the 4-byte restart count.
+        assert_eq!(b.size(), 4 + 4);
+        // First entry: whole key. Three 1-byte varints + 10 key + 5 value.
+        let first = b.add(7, 10, 5);
+        assert_eq!(first, 1 + 1 + 1 + 10 + 5);
         // Second: shares 7 bytes, stores 3.
-        assert_eq!(b.add(7, 10, 5), 11);
-        assert_eq!(b.size(), 8 + 18 + 11);
+        let second = b.add(7, 10, 5);
+        assert_eq!(second, 1 + 1 + 1 + 3 + 5);
+        assert_eq!(b.size(), 4 + 4 + first + second);
     }
 
     #[test]

@@ -141,10 +141,11 @@ mod tests {
 
     #[test]
     fn layout_matches_yugabyte_fixed_size_filter() {
-        // 64 KiB: 1024 lines, even, so 1023 lines; 65472 bytes of bits + 5.
+        // 64 KiB: 1024 lines of 64 bytes, even, so one fewer; their bits and
+        // the 5 bytes of metadata.
         let l = BloomLayout::fixed_size(64 * 1024, 10);
-        assert_eq!(l.num_lines, 1023);
-        assert_eq!(l.block_bytes(), 65_477);
+        assert_eq!(l.num_lines, 64 * 1024 / 64 - 1);
+        assert_eq!(l.block_bytes(), 1023 * 64 + 5);
         assert_eq!(l.probes, 6);
         assert_eq!(l.capacity, 1023 * 512 / 10);
         // Small blocks round the line count up to odd instead.

@@ -5,9 +5,9 @@
 //! lists its nodes in key order. The bytes are the same either way, and so is
 //! every size the table reports (those are computed as the block-based format
 //! would lay the entries out, not from where they sit in memory). Copying them
-//! was most of a flush's cost: a million-row memtable's keys and values written
-//! again into freshly allocated memory, page by page, while the arena that
-//! already held them was about to be freed.
+//! would be most of a flush's cost: a million-row memtable's keys and values
+//! written again into freshly allocated memory, page by page, while the arena
+//! that already holds them is about to be freed.
 
 use std::fmt;
 

@@ -144,8 +144,9 @@ mod tests {
         assert_eq!(e.kind, ErrorKind::Limit);
         assert!(e.message.contains("more than 1000"), "{}", e.message);
         // "select" and "where" count 2, then each AND one: the 999th AND
-        // crosses. Its column: 16 + 998 * 6 + 2 = 6006.
-        assert_eq!(e.at, Some(Position::new(1, 6006)));
+        // crosses. Its column: after "select 1 where " (15 characters) and 998
+        // times "x AND ", the A after the next "x ".
+        assert_eq!(e.at, Some(Position::new(1, 16 + 998 * 6 + 2)));
     }
 
     #[test]

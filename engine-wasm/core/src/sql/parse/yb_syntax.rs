@@ -77,7 +77,8 @@ mod tests {
 
     #[test]
     fn non_ascii_text_around_the_words_does_not_panic() {
-        // Each used to slice the text inside a multi-byte character.
+        // Each puts a multi-byte character right by a word the stripper looks
+        // for, where a byte offset can fall inside the character.
         for sql in [
             "create index i on\u{200f} t (a)",
             "👩\u{200d}💻explain select 1",

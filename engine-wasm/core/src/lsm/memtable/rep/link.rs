@@ -92,7 +92,7 @@ impl MemTableRep {
     /// block is split at the new node and the full side, which no key will
     /// reach again, stays full — as PostgreSQL splits a B-tree's rightmost
     /// page and SQLite balances an append. Split in the middle, such blocks
-    /// stayed half empty: twice the blocks to hold, search and walk.
+    /// would stay half empty: twice the blocks to hold, search and walk.
     fn split_point(&self, at: Position) -> usize {
         let len = self.blocks[at.block].len();
         if at.block == 0 && at.pos == 0 {

@@ -132,7 +132,7 @@ impl MemTableRep {
     /// How many blocks start with a prefix below `prefix`. A binary search
     /// whose steps select with a conditional move rather than branch: with
     /// keys landing anywhere (a hash-sharded table), half the branches of a
-    /// branching search were mispredicted, each costing more than the step.
+    /// branching search are mispredicted, each costing more than the step.
     #[inline]
     fn blocks_below(&self, prefix: u128) -> usize {
         let blocks = &self.blocks[..];
