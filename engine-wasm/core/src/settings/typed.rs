@@ -59,6 +59,28 @@ impl Settings {
         self.int("yb_scan_cache_bypass_blocks")
     }
 
+    /// `trace_statement_events`: detail events one statement may record.
+    pub fn trace_statement_events(&self) -> i64 {
+        self.int("trace_statement_events")
+    }
+
+    /// `trace_run_events`: detail events the whole run may record.
+    pub fn trace_run_events(&self) -> i64 {
+        self.int("trace_run_events")
+    }
+
+    /// `trace_full_detail_statement`: the statement (from 1) recorded in
+    /// full whatever the budgets; 0: none.
+    pub fn trace_full_detail_statement(&self) -> i64 {
+        self.int("trace_full_detail_statement")
+    }
+
+    /// `trace_snapshots`: pictures of the engine between statements.
+    pub fn trace_snapshots(&self) -> bool {
+        self.get_bool("trace_snapshots")
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
     /// An integer setting the engine reads by a fixed name: a missing name or
     /// another type is a bug in this file, which the test below catches.
     fn int(&self, name: &str) -> i64 {
@@ -92,5 +114,12 @@ mod tests {
             s.yb_scan_cache_bypass_blocks(),
             int("yb_scan_cache_bypass_blocks")
         );
+        assert_eq!(s.trace_statement_events(), int("trace_statement_events"));
+        assert_eq!(s.trace_run_events(), int("trace_run_events"));
+        assert_eq!(
+            s.trace_full_detail_statement(),
+            int("trace_full_detail_statement")
+        );
+        assert_eq!(s.trace_snapshots(), s.get_bool("trace_snapshots").unwrap());
     }
 }

@@ -42,14 +42,14 @@ impl TraceBudget {
 
     /// The budget the settings ask for.
     pub fn from_settings(settings: &Settings) -> TraceBudget {
-        let int = |name: &str| settings.get_int(name).unwrap_or(0).max(0);
-        let statement = int("trace_full_detail_statement");
+        // The registry's bounds keep these at 0 or more.
+        let statement = settings.trace_full_detail_statement();
         TraceBudget {
-            statement_events: int("trace_statement_events") as usize,
-            run_events: int("trace_run_events") as usize,
+            statement_events: settings.trace_statement_events() as usize,
+            run_events: settings.trace_run_events() as usize,
             // The setting counts from 1, as the player numbers statements.
             full_detail: (statement > 0).then(|| (statement - 1) as u32),
-            snapshots: settings.get_bool("trace_snapshots").unwrap_or(false),
+            snapshots: settings.trace_snapshots(),
         }
     }
 
