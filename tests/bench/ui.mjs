@@ -67,7 +67,7 @@ async function fps(page, ms) {
  * Article 000's full script (1 000 000 rows, both queries) on both profiles
  * side by side: seconds from pressing Run to both plans and views painted.
  */
-async function runToPicture(browser, root) {
+export async function runToPicture(browser, root) {
   const script = readFileSync(join(root, 'tests/fidelity/000-range-scan.sql'), 'utf8');
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
   await page.goto(URL);

@@ -3,13 +3,13 @@
 // event of a kind. One bar drives every profile on the page (a Joint).
 import { useMemo } from 'react';
 import type { Joint } from '../trace/joint';
-import type { TraceEvent } from '../trace/traceData';
+import type { Jump } from '../trace/traceData';
 import { VIEWS } from '../views/registry';
 import { GENERAL_JUMPS } from './describe';
 import { SPEEDS } from './usePlayback';
 
 /** The events worth jumping to: every run's, and each view's. */
-const JUMPS: Record<string, (e: TraceEvent) => boolean> = Object.assign(
+const JUMPS: Record<string, Jump> = Object.assign(
   {},
   GENERAL_JUMPS,
   ...VIEWS.map((v) => v.jumps),
@@ -33,7 +33,7 @@ export function PlayerBar(p: Props) {
   const marks = p.joint.marks();
   // Offer only the jumps this run can make (no flushes on pg, no splits on yb).
   const jumps = useMemo(
-    () => Object.keys(JUMPS).filter((k) => p.joint.has(JUMPS[k] ?? (() => false))),
+    () => Object.keys(JUMPS).filter((k) => { const j = JUMPS[k]; return j !== undefined && p.joint.has(j); }),
     [p.joint],
   );
   return (

@@ -1,7 +1,7 @@
 // The caption for the event under the cursor: what just happened, and why.
 // A view describes its own events (views/*/index.tsx); the rest are here.
 import { VIEWS } from '../views/registry';
-import type { TraceEvent } from '../trace/traceData';
+import type { Jump, TraceEvent } from '../trace/traceData';
 
 function general(e: TraceEvent): string {
   switch (e.type) {
@@ -36,8 +36,8 @@ export function describeEvent(e: TraceEvent | undefined): string {
 }
 
 /** Jumps every run offers, beside those its views declare. */
-export const GENERAL_JUMPS: Readonly<Record<string, (e: TraceEvent) => boolean>> = {
-  statement: (e) => e.type === 'statement_start',
-  'read request': (e) => e.type === 'read_request',
-  'network message': (e) => e.type === 'rpc',
+export const GENERAL_JUMPS: Readonly<Record<string, Jump>> = {
+  statement: { kinds: ['statement_start'] },
+  'read request': { kinds: ['read_request'] },
+  'network message': { kinds: ['rpc'] },
 };

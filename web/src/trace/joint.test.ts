@@ -111,15 +111,20 @@ describe('Joint', () => {
     const pg = traceOf([10, 10]);
     const yb = traceOf([4, 6], 'flush');
     const j = new Joint([pg, yb]);
-    expect(j.has((e) => e.type === 'flush')).toBe(true);
-    expect(j.has((e) => e.type === 'page_split')).toBe(false);
-    const p = j.nextWhere(0, (e) => e.type === 'flush');
+    const flush = { kinds: ['flush'] as const };
+    const split = { kinds: ['page_split'] as const };
+    expect(j.has(flush)).toBe(true);
+    expect(j.has(split)).toBe(false);
+    const p = j.nextWhere(0, flush);
     // yb's first flush is its event 1 (after the statement start).
     expect(j.cursors(p)[1]).toBe(2);
     expect(j.cursors(p - 1)[1]).toBe(1);
-    const q = j.nextWhere(p, (e) => e.type === 'flush');
+    const q = j.nextWhere(p, flush);
     expect(q).toBeGreaterThan(p);
     expect(j.cursors(q)[1]).toBe(3);
-    expect(j.nextWhere(0, (e) => e.type === 'page_split')).toBe(j.length);
+    expect(j.nextWhere(0, split)).toBe(j.length);
+    // A test narrows a kind: checkpoints of more than 5 pages only.
+    const big = { kinds: ['checkpoint'] as const, test: (e: TraceEvent) => e.type === 'checkpoint' && e.pages_written > 5 };
+    expect(j.cursors(j.nextWhere(0, big))[0]).toBe(8);
   });
 });

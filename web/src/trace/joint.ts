@@ -7,7 +7,7 @@
 // never disagree on which statement is under the cursor. With one trace the
 // joint position is that trace's cursor.
 import { statementSpans } from './statements';
-import type { TraceData, TraceEvent } from './traceData';
+import type { Jump, TraceData } from './traceData';
 
 /** A trace's events [from, to) inside one segment. */
 interface Span {
@@ -143,15 +143,16 @@ export class Joint {
   }
 
   /**
-   * Just after the next event (in any trace) that `wanted` accepts: the
-   * earliest such position past `position`, or the end.
+   * Just after the next event (in any trace) the jump wants: the earliest such
+   * position past `position`, or the end. Only events of its kinds are decoded.
    */
-  nextWhere(position: number, wanted: (e: TraceEvent) => boolean): number {
+  nextWhere(position: number, jump: Jump): number {
     const cursors = this.cursors(position);
     let best = this.length;
     this.traces.forEach((t, k) => {
       for (let i = cursors[k] ?? 0; i < t.length; i++) {
-        if (wanted(t.event(i))) {
+        if (!jump.kinds.includes(t.kind(i))) continue;
+        if (!jump.test || jump.test(t.event(i))) {
           best = Math.min(best, this.positionOf(k, i + 1));
           return;
         }
@@ -160,10 +161,10 @@ export class Joint {
     return best;
   }
 
-  /** Whether any trace holds an event `wanted` accepts. */
-  has(wanted: (e: TraceEvent) => boolean): boolean {
+  /** Whether any trace holds events of the jump's kinds (by kind code: nothing decoded). */
+  has(jump: Jump): boolean {
     return this.traces.some((t) => {
-      for (let i = 0; i < t.length; i++) if (wanted(t.event(i))) return true;
+      for (let i = 0; i < t.length; i++) if (jump.kinds.includes(t.kind(i))) return true;
       return false;
     });
   }

@@ -109,11 +109,3 @@ export class Timeline<S> {
     return { from: at + offsets * this.stride, state };
   }
 }
-
-/** Just after the next event past `cursor` that `wanted` accepts (or the end). */
-export function nextWhere(trace: TraceData, cursor: number, wanted: (e: TraceEvent) => boolean): number {
-  for (let i = clampCursor(trace, cursor); i < trace.length; i++) {
-    if (wanted(trace.event(i))) return i + 1;
-  }
-  return trace.length;
-}

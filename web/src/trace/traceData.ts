@@ -7,6 +7,15 @@ import { EVENT_KINDS, type EngineSnapshot, type Trace, type TraceEvent } from '.
 
 export type EventKind = (typeof EVENT_KINDS)[number];
 
+/**
+ * Events a student can jump to: their kinds (checked on the kind codes, with
+ * no decoding), and, when only some events of those kinds count, a test.
+ */
+export interface Jump {
+  kinds: readonly EventKind[];
+  test?: (e: TraceEvent) => boolean;
+}
+
 export interface SnapshotRef {
   /** The snapshot stands before this event (a statement's start, or the end). */
   at_event: number;

@@ -6,7 +6,7 @@
 // folder and one line here.
 import type { ComponentType } from 'react';
 import type { Reducer, Timeline } from '../trace/timeline';
-import type { TraceData, TraceEvent } from '../trace/traceData';
+import type { Jump, TraceData, TraceEvent } from '../trace/traceData';
 import { btreeView } from './btree';
 import { lsmView } from './lsm';
 import { poolView } from './pool';
@@ -31,7 +31,7 @@ export interface ViewDef<S> {
   reducer: Reducer<S>;
   Component: ComponentType<ViewProps<S>>;
   /** Events worth jumping to, by what a student would call them. */
-  jumps: Readonly<Record<string, (e: TraceEvent) => boolean>>;
+  jumps: Readonly<Record<string, Jump>>;
   /** A caption for this view's events (what happened and why), or null for others. */
   describe(e: TraceEvent): string | null;
   /** The state in words, one line per part. */

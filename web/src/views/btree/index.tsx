@@ -64,7 +64,7 @@ export const btreeView: ViewDef<TreesState> = {
   profiles: ['pg'],
   reducer: treeReducer,
   Component: Trees,
-  jumps: { 'page split': (e) => e.type === 'page_split' },
+  jumps: { 'page split': { kinds: ['page_split'] } },
   describe,
   summary(state) {
     return [...state.values()].map((t) => {

@@ -77,9 +77,9 @@ export const lsmView: ViewDef<LsmState> = {
   reducer: lsmReducer,
   Component: Lsm,
   jumps: {
-    'memtable sealed': (e) => e.type === 'memtable_sealed',
-    flush: (e) => e.type === 'flush',
-    compaction: (e) => e.type === 'compaction_start' || e.type === 'compaction_finish',
+    'memtable sealed': { kinds: ['memtable_sealed'] },
+    flush: { kinds: ['flush'] },
+    compaction: { kinds: ['compaction_start', 'compaction_finish'] },
   },
   describe,
   summary(state) {

@@ -45,8 +45,8 @@ export const poolView: ViewDef<PoolState> = {
   reducer: poolReducer,
   Component: Pool,
   jumps: {
-    'read from storage': (e) => e.type === 'page_access' && !e.hit,
-    eviction: (e) => e.type === 'page_evict',
+    'read from storage': { kinds: ['page_access'], test: (e) => e.type === 'page_access' && !e.hit },
+    eviction: { kinds: ['page_evict'] },
   },
   describe,
   summary(state) {
