@@ -153,6 +153,12 @@ impl Memtable {
         self.len() == 0
     }
 
+    /// Key comparisons one seek in this memtable is charged (see
+    /// [`rep::skip_list_search_comparisons`]).
+    pub(crate) fn search_comparisons(&self) -> u64 {
+        rep::skip_list_search_comparisons(self.len())
+    }
+
     /// User key bytes held (all versions).
     pub(crate) fn key_bytes(&self) -> usize {
         self.key_bytes

@@ -37,6 +37,8 @@ pub struct Sst {
     pub(crate) block_first: Vec<u32>,
     /// Encoded bytes of each data block (without trailer).
     pub(crate) block_bytes: Vec<u32>,
+    /// Entries between a data block's restart points (`block_restart_interval`).
+    pub(crate) restart_interval: u32,
     pub(crate) index: Index,
     pub(crate) filter: Option<Filter>,
     pub(crate) props: TableProperties,
@@ -120,20 +122,46 @@ impl Sst {
         self.entries.value(i as usize)
     }
 
-    /// First entry of block `b` at or after the target (binary search, as a
-    /// block's restart-point search then linear scan would find it).
-    pub(crate) fn seek_in_block(&self, b: u32, key: &[u8], trailer: u64) -> Option<u32> {
+    /// First entry of block `b` at or after the target, found as RocksDB's
+    /// `DataBlockIter::Seek` finds it: a binary search over the restart points
+    /// (every `restart_interval`-th entry, whose key is stored whole), then a
+    /// walk from the last restart point before the target, comparing each key.
+    /// Every comparison is counted in `compared`.
+    pub(crate) fn seek_in_block(
+        &self,
+        b: u32,
+        key: &[u8],
+        trailer: u64,
+        compared: &mut u64,
+    ) -> Option<u32> {
         let range = self.block_entries(b);
-        let (mut lo, mut hi) = (range.start, range.end);
+        let before = |i: u32, compared: &mut u64| {
+            *compared += 1;
+            cmp_internal(self.user_key(i), self.trailer(i), key, trailer) == Ordering::Less
+        };
+        // Restart points r = 0, 1, … at entries start + r·interval: find the
+        // last one whose key is before the target.
+        let interval = self.restart_interval;
+        let restarts = (range.end - range.start).div_ceil(interval);
+        let (mut lo, mut hi) = (0u32, restarts);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if cmp_internal(self.user_key(mid), self.trailer(mid), key, trailer) == Ordering::Less {
+            if before(range.start + mid * interval, compared) {
                 lo = mid + 1;
             } else {
                 hi = mid;
             }
         }
-        (lo < range.end).then_some(lo)
+        // Restart points 0..lo are before the target; walk on from the last one.
+        let mut i = range.start + lo.saturating_sub(1) * interval;
+        if lo == 0 {
+            return (i < range.end).then_some(i);
+        }
+        i += 1;
+        while i < range.end && before(i, compared) {
+            i += 1;
+        }
+        (i < range.end).then_some(i)
     }
 
     /// Whether the filter may hold `bloom_key`, and which filter block was probed.

@@ -78,10 +78,12 @@ impl YbEngine {
     }
 }
 
-/// [`YbEngine::read_time_us`] under cost model `cost`.
+/// [`YbEngine::read_time_us`] under cost model `cost`: the blocks read and the
+/// key comparisons made, so a seek (a search of every source) costs what it
+/// did and a next (one step, one comparison) much less.
 pub(super) fn read_time_us(cost: &CostModel, s: &ReadStats) -> f64 {
     let c = &s.cache;
     c.hits() as f64 * cost.cache_hit_us
         + (c.misses() + c.bypass_reads) as f64 * cost.device_read_us
-        + (s.number_db_seek + s.number_db_next + s.number_db_prev) as f64 * cost.cpu_compare_us
+        + s.key_comparisons as f64 * cost.cpu_compare_us
 }

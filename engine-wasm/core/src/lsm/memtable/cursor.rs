@@ -76,6 +76,11 @@ impl<'a> MemCursor<'a> {
         }
     }
 
+    /// Key comparisons a seek or a step back here is charged.
+    pub(crate) fn search_comparisons(&self) -> u64 {
+        self.mem.search_comparisons()
+    }
+
     pub(crate) fn seek(&mut self, key: &[u8], trailer: u64) {
         self.go(Some(self.mem.list().find_ge(key, trailer)));
     }

@@ -55,6 +55,26 @@ use std::cell::Cell;
 
 pub(crate) const NIL: u32 = u32::MAX;
 
+/// RocksDB's skip list: a node reaches one level up with probability 1/4.
+pub(crate) const BRANCHING: u64 = 4;
+
+/// Key comparisons a search of RocksDB's skip list over `n` nodes makes on
+/// average, which the memtable's seeks are charged (its own index answers
+/// faster, but the engine models RocksDB's). Pugh's analysis: a search visits
+/// about `log_b n` levels and compares about `b` nodes on each, for branching
+/// factor `b` — `4 · log₄ n = log₂ n²` here, rounded up (in integers: the
+/// same bytes natively and in wasm). A step back is such a search too: the
+/// skip list has no back links (`FindLessThan`).
+pub(crate) fn skip_list_search_comparisons(n: usize) -> u64 {
+    const _: () = assert!(BRANCHING == 4, "the formula below is for branching 4");
+    let squared = (n as u128) * (n as u128);
+    match squared {
+        0 => 0,
+        1 => 1,
+        _ => u64::from(u128::BITS - (squared - 1).leading_zeros()),
+    }
+}
+
 #[derive(Debug, Clone)]
 pub(crate) struct MemTableRep {
     /// Nodes, in write order.

@@ -50,6 +50,7 @@ struct RepeatableSeek {
     target: EntryBuf,
     key_skipped: u64,
     delete_skipped: u64,
+    key_comparisons: u64,
 }
 
 impl<'a> DbIter<'a> {
@@ -156,6 +157,7 @@ impl<'a> DbIter<'a> {
             Some(r) => {
                 self.ctx.stats.internal_key_skipped += r.key_skipped;
                 self.ctx.stats.internal_delete_skipped += r.delete_skipped;
+                self.ctx.stats.key_comparisons += r.key_comparisons;
                 Some(r)
             }
             None => self.seek_anew(target),
@@ -170,6 +172,7 @@ impl<'a> DbIter<'a> {
         let skipped = (
             self.ctx.stats.internal_key_skipped,
             self.ctx.stats.internal_delete_skipped,
+            self.ctx.stats.key_comparisons,
         );
         self.merge
             .seek(&mut self.ctx, target, seek_trailer(self.seq));
@@ -179,6 +182,7 @@ impl<'a> DbIter<'a> {
             target: EntryBuf::from_slice(target),
             key_skipped: self.ctx.stats.internal_key_skipped - skipped.0,
             delete_skipped: self.ctx.stats.internal_delete_skipped - skipped.1,
+            key_comparisons: self.ctx.stats.key_comparisons - skipped.2,
         })
     }
 
@@ -246,7 +250,7 @@ impl<'a> DbIter<'a> {
             // To the last entry before the current key (RocksDB's ReverseToBackward).
             self.merge
                 .seek_for_prev(&mut self.ctx, self.key, LAST_TRAILER);
-            while self.merge.valid() && self.merge.key().0 >= self.key {
+            while self.merge.valid() && self.compare_user_key().is_ge() {
                 self.merge.prev(&mut self.ctx);
             }
             self.forward = false;
@@ -297,6 +301,13 @@ impl<'a> DbIter<'a> {
         self.position = self.merge.position();
     }
 
+    /// The merging iterator's user key against the current one: a key
+    /// comparison, counted (see [`ReadStats::key_comparisons`]).
+    fn compare_user_key(&mut self) -> std::cmp::Ordering {
+        self.ctx.stats.key_comparisons += 1;
+        self.merge.user_key().cmp(self.key)
+    }
+
     /// RocksDB's `FindNextUserEntry`: from the merging iterator's entry forward,
     /// the first visible, non-deleted version of a key other than the one being
     /// skipped.
@@ -308,7 +319,7 @@ impl<'a> DbIter<'a> {
         while self.merge.valid() {
             if let Some(kind) = self.merge.visible_kind(self.seq) {
                 let k = self.merge.user_key();
-                if skipping && k == self.key {
+                if skipping && self.compare_user_key().is_eq() {
                     self.ctx.stats.internal_key_skipped += 1;
                 } else if kind == ValueKind::Delete {
                     self.key = k;
@@ -332,7 +343,7 @@ impl<'a> DbIter<'a> {
             self.key = self.merge.key().0;
             let mut live = false;
             // Versions come oldest first going backward: the last visible one wins.
-            while self.merge.valid() && self.merge.key().0 == self.key {
+            while self.merge.valid() && self.compare_user_key().is_eq() {
                 if let Some(kind) = visible_kind(self.merge.key().1, self.seq) {
                     live = kind == ValueKind::Put;
                     if live {

@@ -40,7 +40,11 @@ impl<'a> LevelCursor<'a> {
     }
 
     pub(crate) fn seek(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
-        let i = self.files.partition_point(|f| f.largest_key() < key);
+        // RocksDB's `FindFile`: a binary search over the files' key ranges.
+        let i = self.files.partition_point(|f| {
+            ctx.stats.key_comparisons += 1;
+            f.largest_key() < key
+        });
         if i == self.files.len() {
             self.cur = None;
             return;
@@ -52,7 +56,10 @@ impl<'a> LevelCursor<'a> {
     }
 
     pub(crate) fn seek_for_prev(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
-        let i = self.files.partition_point(|f| f.smallest_key() <= key);
+        let i = self.files.partition_point(|f| {
+            ctx.stats.key_comparisons += 1;
+            f.smallest_key() <= key
+        });
         if i == 0 {
             self.cur = None;
             return;

@@ -94,7 +94,10 @@ impl<'a> Child<'a> {
 
     fn seek(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
         match self {
-            Child::Mem(c) => c.seek(key, trailer),
+            Child::Mem(c) => {
+                ctx.stats.key_comparisons += c.search_comparisons();
+                c.seek(key, trailer)
+            }
             Child::Tail(c) => c.seek(key, trailer),
             Child::Table(c) => c.seek(ctx, key, trailer),
             Child::Level(c) => c.seek(ctx, key, trailer),
@@ -103,7 +106,10 @@ impl<'a> Child<'a> {
 
     fn seek_for_prev(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
         match self {
-            Child::Mem(c) => c.seek_for_prev(key, trailer),
+            Child::Mem(c) => {
+                ctx.stats.key_comparisons += c.search_comparisons();
+                c.seek_for_prev(key, trailer)
+            }
             Child::Tail(c) => c.seek_for_prev(key, trailer),
             Child::Table(c) => c.seek_for_prev(ctx, key, trailer),
             Child::Level(c) => c.seek_for_prev(ctx, key, trailer),
@@ -140,7 +146,12 @@ impl<'a> Child<'a> {
 
     fn prev(&mut self, ctx: &mut ReadCtx) {
         match self {
-            Child::Mem(c) => c.prev(),
+            // The skip list searches again for the node before (see
+            // `skip_list_search_comparisons`).
+            Child::Mem(c) => {
+                ctx.stats.key_comparisons += c.search_comparisons();
+                c.prev()
+            }
             Child::Tail(c) => c.prev(),
             Child::Table(c) => c.prev(ctx),
             Child::Level(c) => c.prev(ctx),
@@ -219,7 +230,7 @@ impl<'a> MergingIter<'a> {
     }
 
     /// The valid child whose key compares `want` against all others.
-    fn pick(&mut self, want: Ordering) {
+    fn pick(&mut self, ctx: &mut ReadCtx, want: Ordering) {
         // One source (a point read of a tablet whose data is all in its
         // memtable): nothing to compare, and no need to read its key here.
         if let [only] = self.children.as_slice() {
@@ -234,7 +245,10 @@ impl<'a> MergingIter<'a> {
             let (k, t) = c.key();
             let better = match best {
                 None => true,
-                Some((_, bk, bt)) => cmp_internal(k, t, bk, bt) == want,
+                Some((_, bk, bt)) => {
+                    ctx.stats.key_comparisons += 1;
+                    cmp_internal(k, t, bk, bt) == want
+                }
             };
             if better {
                 best = Some((i, k, t));
@@ -247,28 +261,28 @@ impl<'a> MergingIter<'a> {
         for c in &mut self.children {
             c.seek(ctx, key, trailer);
         }
-        self.pick(Ordering::Less);
+        self.pick(ctx, Ordering::Less);
     }
 
     pub(crate) fn seek_for_prev(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
         for c in &mut self.children {
             c.seek_for_prev(ctx, key, trailer);
         }
-        self.pick(Ordering::Greater);
+        self.pick(ctx, Ordering::Greater);
     }
 
     pub(crate) fn seek_to_first(&mut self, ctx: &mut ReadCtx) {
         for c in &mut self.children {
             c.seek_to_first(ctx);
         }
-        self.pick(Ordering::Less);
+        self.pick(ctx, Ordering::Less);
     }
 
     pub(crate) fn seek_to_last(&mut self, ctx: &mut ReadCtx) {
         for c in &mut self.children {
             c.seek_to_last(ctx);
         }
-        self.pick(Ordering::Greater);
+        self.pick(ctx, Ordering::Greater);
     }
 
     /// Moves forward (only after a forward positioning).
@@ -276,7 +290,7 @@ impl<'a> MergingIter<'a> {
     pub(crate) fn next(&mut self, ctx: &mut ReadCtx) {
         if let Some(c) = self.current {
             self.children[c].next(ctx);
-            self.pick(Ordering::Less);
+            self.pick(ctx, Ordering::Less);
         }
     }
 
@@ -284,7 +298,7 @@ impl<'a> MergingIter<'a> {
     pub(crate) fn prev(&mut self, ctx: &mut ReadCtx) {
         if let Some(c) = self.current {
             self.children[c].prev(ctx);
-            self.pick(Ordering::Greater);
+            self.pick(ctx, Ordering::Greater);
         }
     }
 }

@@ -36,6 +36,14 @@ pub struct ReadStats {
     pub internal_key_skipped: u64,
     /// Tombstones stepped over (`internal_delete_skipped_count`).
     pub internal_delete_skipped: u64,
+    /// Key comparisons the iterators made (perf context
+    /// `user_key_comparison_count`): what makes a seek dear and a next cheap.
+    /// A seek searches every source — the memtable's skip list, each SST's
+    /// index block, then its data block's restart points and the keys after
+    /// one — while a next steps to the entry after the current one and
+    /// compares it with the key it left. The virtual clock charges
+    /// `cost_cpu_comparison` for each.
+    pub key_comparisons: u64,
     /// Block reads this operation made, through the cache or around it.
     pub cache: CacheStats,
 }
@@ -58,6 +66,7 @@ impl ReadStats {
         self.bloom_filter_useful += o.bloom_filter_useful;
         self.internal_key_skipped += o.internal_key_skipped;
         self.internal_delete_skipped += o.internal_delete_skipped;
+        self.key_comparisons += o.key_comparisons;
         self.cache.merge(&o.cache);
     }
 

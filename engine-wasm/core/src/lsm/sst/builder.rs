@@ -315,6 +315,7 @@ impl<'o, S> SstBuilder<'o, S> {
             trailers,
             block_first: self.block_first,
             block_bytes: self.block_bytes,
+            restart_interval: self.opts.block_restart_interval.max(1),
             index,
             filter,
             props,

@@ -116,12 +116,14 @@ impl<'a> TableCursor<'a> {
 
     pub(crate) fn seek(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
         self.open(ctx);
-        let Some(b) = self.sst.index.find(key, trailer) else {
+        let compared = &mut ctx.stats.key_comparisons;
+        let Some(b) = self.sst.index.find(key, trailer, compared) else {
             self.invalidate();
             return;
         };
         self.load_block(ctx, b);
-        if let Some(e) = self.sst.seek_in_block(b, key, trailer) {
+        let compared = &mut ctx.stats.key_comparisons;
+        if let Some(e) = self.sst.seek_in_block(b, key, trailer, compared) {
             self.entry = e;
         } else if b + 1 < self.sst.num_data_blocks() {
             // The target fell between the block's last key and its separator.
@@ -143,7 +145,10 @@ impl<'a> TableCursor<'a> {
         self.seek(ctx, key, trailer);
         if !self.valid() {
             self.seek_to_last(ctx);
-        } else if cmp_internal(self.key(), self.trailer(), key, trailer).is_gt() {
+            return;
+        }
+        ctx.stats.key_comparisons += 1;
+        if cmp_internal(self.key(), self.trailer(), key, trailer).is_gt() {
             self.prev(ctx);
         }
     }

@@ -44,11 +44,13 @@ pub(crate) struct Index {
 
 impl Index {
     /// First data block whose separator is ≥ the target: the only block that can
-    /// hold the first entry ≥ target.
-    pub(crate) fn find(&self, key: &[u8], trailer: u64) -> Option<u32> {
+    /// hold the first entry ≥ target. A binary search over the separators
+    /// (restart interval 1), each step one key comparison, counted in `compared`.
+    pub(crate) fn find(&self, key: &[u8], trailer: u64, compared: &mut u64) -> Option<u32> {
         let (mut lo, mut hi) = (0usize, self.trailers.len());
         while lo < hi {
             let mid = (lo + hi) / 2;
+            *compared += 1;
             if cmp_internal(self.seps.get(mid), self.trailers[mid], key, trailer) == Ordering::Less
             {
                 lo = mid + 1;
@@ -281,11 +283,22 @@ mod tests {
     fn find_returns_first_separator_at_or_after() {
         let idx = build(100, 4096);
         let t = pack(1, ValueKind::Put);
-        assert_eq!(idx.find(b"key000000", t), Some(0));
-        assert_eq!(idx.find(b"key000050", pack(5, ValueKind::Put)), Some(50));
+        let find = |key: &[u8], trailer| idx.find(key, trailer, &mut 0);
+        assert_eq!(find(b"key000000", t), Some(0));
+        assert_eq!(find(b"key000050", pack(5, ValueKind::Put)), Some(50));
         // Same key, older version: sorts after the separator.
-        assert_eq!(idx.find(b"key000050", pack(0, ValueKind::Put)), Some(51));
-        assert_eq!(idx.find(b"a", t), Some(0));
-        assert_eq!(idx.find(b"z", t), None);
+        assert_eq!(find(b"key000050", pack(0, ValueKind::Put)), Some(51));
+        assert_eq!(find(b"a", t), Some(0));
+        assert_eq!(find(b"z", t), None);
+    }
+
+    #[test]
+    fn find_counts_the_steps_of_a_binary_search() {
+        let idx = build(100, 4096);
+        let mut compared = 0;
+        idx.find(b"key000050", pack(5, ValueKind::Put), &mut compared);
+        // 100 separators: a binary search halves the range each step.
+        let steps = u64::from(100u32.ilog2());
+        assert!((steps..=steps + 1).contains(&compared), "{compared}");
     }
 }

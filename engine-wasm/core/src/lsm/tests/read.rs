@@ -112,6 +112,33 @@ fn steps_inside_a_block_read_nothing_new() {
     assert_eq!(it.stats().cache.data.hit as u32, sst.num_data_blocks());
 }
 
+/// A seek in an SST searches its index block, then the restart points of one
+/// data block, then at most one restart interval of keys; a next compares one
+/// key (with the one it left, to skip older versions). The virtual clock
+/// charges these comparisons, so a seek costs many nexts.
+#[test]
+fn a_seek_compares_many_keys_a_next_one() {
+    let lsm = loaded(5000, LsmOptions::default());
+    let sst = lsm.sst(lsm.levels().levels[0][0].id).expect("sst");
+    let mut cache = BlockCache::new(64 << 20);
+    let mut it = lsm.iter(&mut cache, &ReadOptions::default());
+    it.seek(&doc_key(2500));
+    let seek = it.stats().key_comparisons;
+    let blocks = sst.num_data_blocks();
+    let per_block = sst.len() as u32 / blocks;
+    let restarts = per_block.div_ceil(TableOptions::default().block_restart_interval);
+    // At least the two binary searches; at most those and one interval's walk.
+    let least = u64::from(blocks.ilog2() + restarts.ilog2());
+    let most = least + 2 + u64::from(TableOptions::default().block_restart_interval) + 2;
+    assert!(
+        (least..=most).contains(&seek),
+        "{seek} comparisons, {least}..={most} expected"
+    );
+    it.next();
+    let next = it.stats().key_comparisons - seek;
+    assert_eq!(next, 1, "one source, one version a key: one comparison");
+}
+
 #[test]
 fn no_fill_reads_leave_the_cache_empty() {
     let lsm = loaded(2000, LsmOptions::default());

@@ -1,12 +1,11 @@
 //! Appending nodes to the arena and listing them in the blocks: a full block
 //! splits, where the keys' arrival order says.
 
-use super::{MemTableRep, Position};
+use super::{MemTableRep, Position, BRANCHING};
 use crate::lsm::memtable::block::{Block, Entry, BLOCK_CAP};
 use crate::lsm::memtable::node::{self, HEADER};
 
 const MAX_HEIGHT: usize = 12;
-const BRANCHING: u64 = 4;
 
 impl MemTableRep {
     /// Height a RocksDB skip-list node would have: 1, then +1 with probability

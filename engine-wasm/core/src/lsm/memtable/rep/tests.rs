@@ -201,3 +201,13 @@ fn seeks_between_inserts_leave_the_list_exact() {
     assert_eq!(collect(&list), model);
     check_blocks(&list);
 }
+
+#[test]
+fn a_skip_list_search_is_charged_twice_log2_n_comparisons() {
+    use super::skip_list_search_comparisons as cost;
+    assert_eq!(cost(0), 0, "nothing to compare");
+    assert_eq!(cost(1), 1);
+    // 4 · log₄ n: each doubling of the list costs two comparisons more.
+    assert_eq!(cost(1 << 10), 20);
+    assert_eq!(cost(1 << 11) - cost(1 << 10), 2);
+}
