@@ -1,4 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
+import { typeScript } from './helpers';
 
 // The workbench as a newcomer uses it: type a script, run it on both engines,
 // read both plans; break the script and see where; run the big load.
@@ -9,15 +10,6 @@ insert into demo(value) select clock_timestamp() from generate_series(1,10000);
 explain (analyze, buffers, dist, costs off, summary off)
   select * from demo where value < now() order by value desc limit 5000;
 `;
-
-async function typeScript(page: Page, text: string) {
-  const editor = page.locator('.cm-content');
-  await editor.click();
-  await page.keyboard.press('ControlOrMeta+a');
-  await page.keyboard.press('Delete');
-  // insertText: CodeMirror would auto-indent and close brackets on typed keys.
-  await page.keyboard.insertText(text);
-}
 
 test('article 000 on both engines: both plans, side by side', async ({ page }) => {
   const errors: string[] = [];

@@ -209,3 +209,38 @@ fn every_rpc_crosses_the_network_in_the_trace() {
         "20 loops and the outer scan's 10 tablets"
     );
 }
+
+/// The network view brackets each loop with its keys: the trace says when each
+/// loop began and which outer keys it carried, every outer row once.
+#[test]
+fn each_loop_is_traced_with_its_batch_of_keys() {
+    use indexlab_engine::scenario::run_yb;
+    use indexlab_engine::trace::Event;
+    for batch in [1u64, 100, 1024] {
+        let (r, engine) = run_yb(&with_batch(batch), &[]);
+        assert!(r.error.is_none(), "{:?}", r.error);
+        let loops: Vec<(u32, u32, f64)> = engine
+            .expect("engine")
+            .trace()
+            .events()
+            .iter()
+            .filter_map(|e| match e {
+                Event::JoinLoop {
+                    number,
+                    keys,
+                    at_us,
+                    ..
+                } => Some((*number, *keys, *at_us)),
+                _ => None,
+            })
+            .collect();
+        assert_eq!(loops.len() as u64, ROWS.div_ceil(batch), "batch {batch}");
+        let keys: u64 = loops.iter().map(|l| u64::from(l.1)).sum();
+        assert_eq!(keys, ROWS, "every outer row's key in one loop");
+        assert!(loops.iter().enumerate().all(|(i, l)| l.0 as usize == i + 1));
+        assert!(
+            loops.windows(2).all(|w| w[0].2 < w[1].2),
+            "loops follow each other in time"
+        );
+    }
+}

@@ -5,7 +5,7 @@
 // every count and id the engine makes stays below 2^53.
 
 /** Event kinds by their code in a packed trace. */
-export const EVENT_KINDS = ['statement_start', 'statement_end', 'page_access', 'page_evict', 'page_split', 'tuple_insert', 'visibility_change', 'cursor_step', 'checkpoint', 'memtable_insert', 'memtable_sealed', 'flush', 'compaction_start', 'compaction_finish', 'block_cache', 'read_request', 'rpc'] as const;
+export const EVENT_KINDS = ['statement_start', 'statement_end', 'page_access', 'page_evict', 'page_split', 'tuple_insert', 'visibility_change', 'cursor_step', 'checkpoint', 'memtable_insert', 'memtable_sealed', 'flush', 'compaction_start', 'compaction_finish', 'block_cache', 'read_request', 'rpc', 'join_loop'] as const;
 
 export type TraceEvent = { "type": "statement_start", 
 /**
@@ -39,7 +39,11 @@ parent: number | null, parent_fill: number | null, } | { "type": "tuple_insert",
  * Versions no snapshot could read any more, and tombstones with
  * nothing left below them to hide: what the merge threw away.
  */
-dropped_versions: number, dropped_tombstones: number, } | { "type": "block_cache", tserver: number, used: number, capacity: number, } | { "type": "read_request", relation: string, tablet: number, seeks: number, nexts: number, prevs: number, rows: number, cache_hits: number, cache_misses: number, } | { "type": "rpc", kind: string, from: string, to: string, tablet: number, ops: number, rows: number, bytes: number, send_us: number, arrive_us: number, };
+dropped_versions: number, dropped_tombstones: number, } | { "type": "block_cache", tserver: number, used: number, capacity: number, } | { "type": "read_request", relation: string, tablet: number, seeks: number, nexts: number, prevs: number, rows: number, cache_hits: number, cache_misses: number, } | { "type": "join_loop", 
+/**
+ * 1-based, in the join.
+ */
+number: number, keys: number, first_key: string, last_key: string, at_us: number, } | { "type": "rpc", kind: string, from: string, to: string, tablet: number, ops: number, rows: number, bytes: number, send_us: number, arrive_us: number, };
 
 export type StatementDetail = { "kind": "full", events: number, } | { "kind": "summarized", dropped: number, budget: number, run_budget: boolean, };
 

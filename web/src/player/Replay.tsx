@@ -15,13 +15,17 @@ import { StatementMetrics } from './StatementMetrics';
 const WIDTH = 540;
 
 function ViewAt({ view, trace, cursor, profile }: { view: AnyView; trace: TraceData; cursor: number; profile: Profile }) {
-  const timeline = useMemo(() => new Timeline(trace, view.reducer), [trace, view]);
-  const state: unknown = timeline.stateAt(cursor);
+  const stateAt = useMemo(() => {
+    if (view.readAt) return (k: number): unknown => view.readAt(trace, k);
+    const timeline = new Timeline(trace, view.reducer);
+    return (k: number): unknown => timeline.stateAt(k);
+  }, [trace, view]);
+  const state = stateAt(cursor);
   const last = cursor > 0 ? trace.event(cursor - 1) : undefined;
   const { Component } = view;
   return (
     <>
-      <Component state={state} trace={trace} cursor={cursor} timeline={timeline} last={last} width={WIDTH} />
+      <Component state={state} trace={trace} cursor={cursor} stateAt={stateAt} last={last} width={WIDTH} />
       <ul className="sr-only view-summary" data-testid={`summary-${view.id}-${profile}`} aria-label={`${view.title}, in words`}>
         {view.summary(state).map((line: string, i: number) => (
           <li key={i}>{line}</li>

@@ -136,6 +136,12 @@ export class Joint {
     return this.marksCache.filter((m) => m.at < position).at(-1)?.at ?? 0;
   }
 
+  /** Where statement `index` has run whole: the next statement's start, or the end. */
+  positionAfterStatement(index: number): number | undefined {
+    if (!this.marksCache.some((m) => m.index === index)) return undefined;
+    return this.marksCache.find((m) => m.index > index)?.at ?? this.length;
+  }
+
   /** Just past the start of statement `index` (its first position), or undefined. */
   positionOfStatement(index: number): number | undefined {
     const m = this.marksCache.find((s) => s.index === index);

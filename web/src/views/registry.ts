@@ -5,10 +5,11 @@
 // state (read by screen readers, and what tests compare). Adding a view is its
 // folder and one line here.
 import type { ComponentType } from 'react';
-import type { Reducer, Timeline } from '../trace/timeline';
+import type { Reducer } from '../trace/timeline';
 import type { Jump, TraceData, TraceEvent } from '../trace/traceData';
 import { btreeView } from './btree';
 import { lsmView } from './lsm';
+import { networkView } from './network';
 import { poolView } from './pool';
 
 export type Profile = 'pg' | 'yb';
@@ -18,17 +19,16 @@ export interface ViewProps<S> {
   trace: TraceData;
   cursor: number;
   /** The view's states (a view may look at the state one event back). */
-  timeline: Timeline<S>;
+  stateAt(cursor: number): S;
   /** The last event applied, if any. */
   last: TraceEvent | undefined;
   width: number;
 }
 
-export interface ViewDef<S> {
+interface ViewBase<S> {
   id: string;
   title: string;
   profiles: readonly Profile[];
-  reducer: Reducer<S>;
   Component: ComponentType<ViewProps<S>>;
   /** Events worth jumping to, by what a student would call them. */
   jumps: Readonly<Record<string, Jump>>;
@@ -38,11 +38,21 @@ export interface ViewDef<S> {
   summary(state: S): string[];
 }
 
+/**
+ * A view's state at a cursor comes one of two ways. Most views replay a
+ * reducer from the nearest snapshot (trace/timeline.ts). A view of the
+ * statement under the cursor (its messages, its scan) reads that statement's
+ * events straight from the trace: no snapshot keeps them, and between two
+ * statements the picture is still the last one's.
+ */
+export type ViewDef<S> = ViewBase<S> &
+  ({ reducer: Reducer<S>; readAt?: never } | { readAt(trace: TraceData, cursor: number): S; reducer?: never });
+
 /** Type-erased, for the list (each view is checked where it is defined). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyView = ViewDef<any>;
 
-export const VIEWS: readonly AnyView[] = [btreeView, poolView, lsmView];
+export const VIEWS: readonly AnyView[] = [btreeView, poolView, lsmView, networkView];
 
 export function viewsFor(profile: Profile): readonly AnyView[] {
   return VIEWS.filter((v) => v.profiles.includes(profile));

@@ -33,6 +33,12 @@ function Compare({ runs, index }: { runs: Runs; index: number }) {
   );
 }
 
+/** Where a new player opens. */
+export interface OpenAt {
+  statement: number;
+  at: 'start' | 'end';
+}
+
 export function Results({
   profiles,
   runs,
@@ -41,15 +47,19 @@ export function Results({
 }: {
   profiles: readonly Profile[];
   runs: Runs;
-  /** Open on this statement's start instead of the end. */
-  openAt?: number | undefined;
+  /** Open on this statement (its start, or where it has run whole) instead of the end. */
+  openAt?: OpenAt | undefined;
   onFullDetail?: (index: number) => void;
 }) {
   const tracks = useMemo(() => replayable(profiles, runs), [profiles, runs]);
   const joint = useMemo(() => new Joint(tracks.map((t) => t.trace)), [tracks]);
   const playback = usePlayback(
     joint.length,
-    openAt === undefined ? undefined : joint.positionOfStatement(openAt),
+    openAt === undefined
+      ? undefined
+      : openAt.at === 'start'
+        ? joint.positionOfStatement(openAt.statement)
+        : joint.positionAfterStatement(openAt.statement),
   );
   const cursors = joint.cursors(playback.position);
   const cursorOf = (p: Profile) => {

@@ -4,7 +4,8 @@
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { EngineClient } from '../engine/client';
 import { toEngineError } from '../engine/api';
-import { Results } from './Results';
+import { Results, type OpenAt } from './Results';
+import { RerunContext, type RerunWith } from '../player/rerun';
 import { SettingsPanel } from './SettingsPanel';
 import { SqlEditor } from './SqlEditor';
 import { settingsLines } from './settings';
@@ -13,6 +14,13 @@ import { decodeRun } from '../engine/packed';
 import { DEFAULT_SCRIPT } from './defaultScript';
 import { firstError, type Profile, type ProfileChoice, type Runs } from './report';
 
+
+/** How a run is started: plain, with every step of one statement, or with other settings. */
+interface Rerun {
+  fullDetail?: number;
+  overrides?: Record<string, string>;
+  openAt?: OpenAt | undefined;
+}
 
 type Status =
   | { kind: 'idle' }
@@ -30,11 +38,13 @@ export function Workbench({ engine }: { engine: EngineClient }) {
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [now, setNow] = useState(0);
 
-  // The statement a re-run at full detail opens on (undefined: the end).
-  const [openAt, setOpenAt] = useState<number | undefined>(undefined);
+  // Where the next player opens (undefined: the end of the run).
+  const [openAt, setOpenAt] = useState<OpenAt | undefined>(undefined);
 
   const run = useCallback(
-    async (fullDetail?: number) => {
+    async (how: Rerun = {}) => {
+      const { fullDetail } = how;
+      const settingsNow = how.overrides ?? overrides;
       const since = Date.now();
       setStatus({ kind: 'running', since, progress: {} });
       const onProgress = (profile: Profile, done: number, total: number) =>
@@ -44,7 +54,8 @@ export function Workbench({ engine }: { engine: EngineClient }) {
             : s,
         );
       try {
-        const o = fullDetail === undefined ? overrides : { ...overrides, trace_full_detail_statement: String(fullDetail + 1) };
+        const o =
+          fullDetail === undefined ? settingsNow : { ...settingsNow, trace_full_detail_statement: String(fullDetail + 1) };
         const settings = settingsLines(o);
         const wanted: Profile[] = choice === 'both' ? ['pg', 'yb'] : [choice];
         // One worker per profile: they run in parallel.
@@ -57,7 +68,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
           if (bytes) next[p] = decodeRun(bytes);
         });
         setRuns(next);
-        setOpenAt(fullDetail);
+        setOpenAt(how.openAt ?? (fullDetail === undefined ? undefined : { statement: fullDetail, at: 'start' }));
         setRunId((n) => n + 1);
         setStatus({ kind: 'idle' });
       } catch (err) {
@@ -73,6 +84,20 @@ export function Workbench({ engine }: { engine: EngineClient }) {
     const t = setInterval(() => setNow(Date.now()), 200);
     return () => clearInterval(t);
   }, [status.kind]);
+
+  // A view's setting control (the network view's round trip): the setting
+  // changes in the panel too, and the run is redone on the same statement.
+  const rerun = useMemo<RerunWith>(
+    () => ({
+      value: (name) => overrides[name],
+      set(name, value, statement) {
+        const next = { ...overrides, [name]: value };
+        setOverrides(next);
+        void run({ overrides: next, openAt: statement === undefined ? undefined : { statement, at: 'end' } });
+      },
+    }),
+    [overrides, run],
+  );
 
   const running = status.kind === 'running';
   // Stable per choice: the results memoize on it.
@@ -134,13 +159,15 @@ export function Workbench({ engine }: { engine: EngineClient }) {
         )}
       </div>
       {/* Keyed by run: a new run starts a new player, at its end. */}
+      <RerunContext.Provider value={rerun}>
       <Results
         key={runId}
         profiles={profiles}
         runs={runs}
         openAt={openAt}
-        onFullDetail={(index) => void run(index)}
+        onFullDetail={(index) => void run({ fullDetail: index })}
       />
+      </RerunContext.Provider>
     </div>
   );
 }

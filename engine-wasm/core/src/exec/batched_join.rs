@@ -22,6 +22,7 @@ use crate::sql::deparse::deparse;
 use crate::sql::error::SqlError;
 use crate::sql::eval::{compare, Bound as BoundExpr};
 use crate::sql::plan::{AccessPath, KeyCond, ScanDirection, ScanPlan};
+use crate::trace::Event;
 use crate::value::Value;
 use std::cmp::Ordering;
 
@@ -83,6 +84,14 @@ pub trait BatchedJoin: SelectExec {
                 .filter(|v| !v.is_null())
                 .map(|v| Expr::Literal(v.clone()))
                 .collect();
+            let at_us = self.now_us();
+            self.trace_detail(|| Event::JoinLoop {
+                number: acc.loops as u32 + 1,
+                keys: keys.len() as u32,
+                first_key: keys.first().map(Value::pg_text).unwrap_or_default(),
+                last_key: keys.last().map(Value::pg_text).unwrap_or_default(),
+                at_us,
+            });
             let plan = ScanPlan {
                 access: AccessPath::Index {
                     index: lookup.index,

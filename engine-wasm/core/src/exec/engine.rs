@@ -42,6 +42,8 @@ pub trait QueryEngine: Sized {
     fn join_batch_size(&self) -> usize {
         1
     }
+    /// Records a detail event in the trace (if the profile keeps one).
+    fn trace_detail(&mut self, _event: impl FnOnce() -> crate::trace::Event) {}
     /// Notices for EXPLAIN options this profile accepts but ignores.
     fn explain_notices(&self, options: &ExplainOptions) -> Vec<String>;
     /// Lines this profile adds to EXPLAIN's summary (after Execution Time).

@@ -14,6 +14,7 @@ use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, Bound as BoundExpr, Scope};
 use crate::sql::plan::{conjuncts, plan_scan, AccessPath, KeyCond, ScanDirection, ScanPlan};
 use crate::sql::rewrite::{column_refs, inline_cte, unqualify};
+use crate::trace::Event;
 use std::ops::Bound;
 
 /// Which side of a join an expression's columns come from.
@@ -292,6 +293,14 @@ pub trait JoinExec: SelectExec {
                     let plan = match (&key, &key_expr) {
                         (Some((_, index, _, shown, _)), Some(k)) => {
                             let v = self.eval_bound(k, orow)?;
+                            let (key, at_us) = (v.pg_text(), self.now_us());
+                            self.trace_detail(|| Event::JoinLoop {
+                                number: acc.loops as u32 + 1,
+                                keys: 1,
+                                first_key: key.clone(),
+                                last_key: key,
+                                at_us,
+                            });
                             ScanPlan {
                                 access: AccessPath::Index {
                                     index: *index,

@@ -171,6 +171,18 @@ pub enum Event {
         cache_hits: u64,
         cache_misses: u64,
     },
+    /// A loop of a nested loop join begins: the join keys of its batch of
+    /// outer rows (`keys` of them, `first_key` to `last_key`) go to the inner
+    /// table in one lookup (`= ANY` in a Batched Nested Loop; one key a loop
+    /// in a plain one). Only the yb profile records it.
+    JoinLoop {
+        /// 1-based, in the join.
+        number: u32,
+        keys: u32,
+        first_key: String,
+        last_key: String,
+        at_us: f64,
+    },
     /// A message between nodes (`from`/`to` as `ysql`, `tserver-N`): a read or
     /// write request, its response, or a Raft replication to a follower.
     Rpc {

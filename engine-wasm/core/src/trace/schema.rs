@@ -26,6 +26,7 @@ pub const EVENT_KINDS: &[&str] = &[
     "block_cache",
     "read_request",
     "rpc",
+    "join_loop",
 ];
 
 /// An event's kind code: its place in [`EVENT_KINDS`].
@@ -49,6 +50,7 @@ pub fn kind_code(e: &super::Event) -> u8 {
         BlockCache { .. } => 14,
         ReadRequest { .. } => 15,
         Rpc { .. } => 16,
+        JoinLoop { .. } => 17,
     }
 }
 

@@ -30,6 +30,10 @@ impl QueryEngine for YbEngine {
         &self.cost
     }
 
+    fn trace_detail(&mut self, event: impl FnOnce() -> crate::trace::Event) {
+        self.trace.detail(event);
+    }
+
     fn settings(&self) -> &Settings {
         &self.settings
     }

@@ -1,6 +1,5 @@
 // The LSM view: per tablet, its memtable, sealed memtables and SSTs by level;
 // per tablet server, its block cache. A flush or compaction highlights its SSTs.
-import type { Timeline } from '../../trace/timeline';
 import type { TraceEvent } from '../../trace/traceData';
 import type { ViewDef, ViewProps } from '../registry';
 import { BlockCaches, LsmView } from './LsmView';
@@ -17,9 +16,9 @@ function focusOf(e: TraceEvent | undefined): Set<number> {
 }
 
 /** The inputs of the compaction that just finished, as they were, and where they went. */
-function leavingOf(lsm: Timeline<LsmState>, e: TraceEvent | undefined, cursor: number) {
+function leavingOf(stateAt: (cursor: number) => LsmState, e: TraceEvent | undefined, cursor: number) {
   if (e?.type !== 'compaction_finish') return null;
-  const before = lsm.stateAt(cursor - 1).tablets.get(e.tablet);
+  const before = stateAt(cursor - 1).tablets.get(e.tablet);
   if (!before) return null;
   const ssts = new Map<number, SstMeta>();
   for (const id of e.inputs) {
@@ -29,9 +28,9 @@ function leavingOf(lsm: Timeline<LsmState>, e: TraceEvent | undefined, cursor: n
   return { tablet: e.tablet, level: before.running.get(e.id) ?? 1, ssts };
 }
 
-function Lsm({ state, timeline, cursor, last, width }: ViewProps<LsmState>) {
+function Lsm({ state, stateAt, cursor, last, width }: ViewProps<LsmState>) {
   const focus = focusOf(last);
-  const leaving = leavingOf(timeline, last, cursor);
+  const leaving = leavingOf(stateAt, last, cursor);
   return (
     <>
       <BlockCaches caches={state.caches} />

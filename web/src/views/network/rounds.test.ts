@@ -1,0 +1,83 @@
+// @vitest-environment node
+// The network view's grouping on small hand-made rounds and on real wasm
+// traces of article 001: its rounds are the statement's read requests, its
+// loops the join's, and the zoomed-out ticks count every round once.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as wasm from '../../wasm-pkg/indexlab_wasm.js';
+import { decodeRun } from '../../engine/packed';
+import { statementSpans } from '../../trace/statements';
+import type { Message } from './rounds';
+import { roundTicks, roundsOf, timeSplit } from './rounds';
+import { networkAt } from './state';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+
+function msg(kind: string, from: string, to: string, send_us: number, arrive_us: number, rows = 0): Message {
+  return { type: 'rpc', kind, from, to, tablet: to === 'ysql' ? Number(from.slice(-1)) : Number(to.slice(-1)), ops: 1, rows, bytes: 100, send_us, arrive_us };
+}
+
+describe('rounds', () => {
+  // Two rounds: the first to two servers in parallel (the slower answers at
+  // 900), then 100 µs on the query node, then one RPC.
+  const messages = [
+    msg('read', 'ysql', 'tserver-1', 0, 400),
+    msg('read', 'ysql', 'tserver-2', 0, 400),
+    msg('read response', 'tserver-1', 'ysql', 500, 900, 3),
+    msg('read response', 'tserver-2', 'ysql', 450, 850, 2),
+    msg('read', 'ysql', 'tserver-1', 1000, 1400),
+    msg('read response', 'tserver-1', 'ysql', 1450, 1850, 1),
+  ];
+
+  it('groups requests sent together, with their answers', () => {
+    const rounds = roundsOf(messages);
+    expect(rounds.map((r) => [r.rpcs, r.rows, r.start_us, r.end_us])).toEqual([
+      [2, 5, 0, 900],
+      [1, 1, 1000, 1850],
+    ]);
+  });
+
+  it('splits the time along each round’s slowest RPC', () => {
+    const split = timeSplit(roundsOf(messages), 2000);
+    // Round 1: 800 on the wire, 100 at tserver-1; round 2: 800 and 50.
+    expect(split.network_us).toBe(1600);
+    expect(split.tserver_us).toBe(150);
+    expect(split.query_us).toBe(250);
+    expect(split.network_us + split.tserver_us + split.query_us).toBe(split.total_us);
+  });
+});
+
+describe('article 001 on real traces', () => {
+  beforeAll(() => {
+    wasm.initSync({ module: readFileSync(`${root}web/src/wasm-pkg/indexlab_wasm_bg.wasm`) });
+  });
+  const script = readFileSync(`${root}tests/fidelity/001-batched-nested-loop.sql`, 'utf8');
+
+  for (const batch of [1, 1024]) {
+    it(`batch ${batch}: rounds are read requests, loops are the join's`, () => {
+      const run = decodeRun(wasm.run_traced_packed(script, 'yb', `yb_bnl_batch_size=${batch}`, { report() {} }));
+      const trace = run.trace;
+      if (!trace) throw new Error('no trace');
+      const join = statementSpans(trace).find((s) => /join demo b/i.test(s.sql));
+      if (!join) throw new Error('no join statement');
+      const state = networkAt(trace, join.end + 1);
+      const rounds = roundsOf(state.messages.slice(0, state.shown));
+      const report = run.report.statements[join.index];
+      expect(rounds.length).toBe(report?.metrics.storage_read_requests);
+      expect(rounds.reduce((a, r) => a + r.rpcs, 0)).toBe(report?.metrics.rpc_count);
+      expect(state.loops.length).toBe(Math.ceil(2000 / batch));
+      // Zoomed out, every round is one tick's worth, whatever the width.
+      for (const px of [100, 540, 5000]) {
+        const start = rounds[0]?.start_us ?? 0;
+        const span = (rounds.at(-1)?.end_us ?? start + 1) - start;
+        const ticks = roundTicks(rounds, (us) => ((us - start) / span) * px);
+        expect([...ticks.values()].reduce((a, n) => a + n, 0)).toBe(rounds.length);
+      }
+      // Mid-statement, the picture holds what has happened so far.
+      const mid = networkAt(trace, Math.floor((join.start + join.end) / 2));
+      expect(mid.shown).toBeLessThan(state.shown);
+      expect(mid.statement?.index).toBe(join.index);
+    });
+  }
+});
