@@ -294,3 +294,80 @@ fn prefetch_limit_sizes_requests_unless_the_session_sets_fetch_rows() {
         4
     );
 }
+
+/// One traced iterator call: op, found, data block, comparisons, blocks read.
+type Step<'a> = (&'a str, bool, Option<u32>, u64, u32);
+
+/// The scan view draws each iterator call: the trace's steps of a statement
+/// are the report's seeks, nexts and prevs one by one (plus the step off the
+/// end, which RocksDB does not count), each with where it landed.
+#[test]
+fn article_003_scans_are_traced_step_by_step() {
+    use indexlab_engine::scenario::run_yb;
+    use indexlab_engine::trace::Event;
+    // Compacted, so the rows are in an SST and the steps land in its blocks.
+    let text = script("003-backward-scan.sql").replacen("explain", "\\compact demo\nexplain", 1);
+    let (r, engine) = run_yb(&text, &[]);
+    assert!(r.error.is_none(), "{:?}", r.error);
+    let engine = engine.expect("engine");
+    let mut statement = 0usize;
+    let mut steps: Vec<Vec<Step>> = vec![Vec::new(); r.statements.len()];
+    for e in engine.trace().events() {
+        match e {
+            Event::StatementStart { index, .. } => statement = *index as usize,
+            Event::IterStep {
+                op,
+                found,
+                block,
+                comparisons,
+                blocks_read,
+                ..
+            } => {
+                steps[statement].push((op, *found, *block, *comparisons, *blocks_read));
+            }
+            _ => {}
+        }
+    }
+    for (i, s) in r.statements.iter().enumerate() {
+        if s.outcome.explain.is_none() {
+            continue;
+        }
+        let count = |ops: &[&str]| steps[i].iter().filter(|x| ops.contains(&x.0)).count() as u64;
+        let seeks = count(&["seek", "seek_for_prev", "seek_to_first", "seek_to_last"]);
+        assert_eq!(seeks, m(s, "rocksdb_number_db_seek"), "{}", s.sql);
+        assert_eq!(
+            count(&["prev"]),
+            m(s, "rocksdb_number_db_prev"),
+            "{}",
+            s.sql
+        );
+        // Nexts: RocksDB counts those that stay on the data.
+        let found_nexts = steps[i].iter().filter(|x| x.0 == "next" && x.1).count() as u64;
+        assert_eq!(found_nexts, m(s, "rocksdb_number_db_next"), "{}", s.sql);
+        // Every step that found a row landed in a data block of the SST.
+        assert!(
+            steps[i].iter().filter(|x| x.1).all(|x| x.2.is_some()),
+            "{}",
+            s.sql
+        );
+    }
+    let forward = &steps[explains_at(&r, 0)];
+    let backward = &steps[explains_at(&r, 1)];
+    // The first seek reads blocks (index, then data); a seek compares many
+    // keys, a next one.
+    assert!(forward[0].4 >= 1, "the first seek reads its blocks");
+    assert!(forward[0].3 > 1 && forward[1].3 == 1, "{:?}", &forward[..2]);
+    let per_row = |s: &[Step]| s.iter().map(|x| x.3).sum::<u64>() as f64 / 1000.0;
+    assert!(per_row(backward) > 10.0 * per_row(forward));
+}
+
+/// Statement index of the `n`-th EXPLAIN.
+fn explains_at(r: &Report, n: usize) -> usize {
+    r.statements
+        .iter()
+        .enumerate()
+        .filter(|(_, s)| s.outcome.explain.is_some())
+        .nth(n)
+        .map(|(i, _)| i)
+        .expect("explain")
+}

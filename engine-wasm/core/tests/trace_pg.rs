@@ -56,3 +56,39 @@ fn a_large_load_keeps_structure_but_not_every_row() {
     );
     assert!(trace.dropped > 100_000);
 }
+
+/// The scan view draws each heap fetch: an Index Only Scan's fetches are
+/// EXPLAIN's `Heap Fetches`, one event each, and VACUUM (which marks the
+/// pages all-visible) leaves none.
+#[test]
+fn heap_fetches_are_traced_one_by_one() {
+    let (r, engine) = run_pg(
+        "create table t (id bigint primary key, v bigint);
+         insert into t select generate_series(1, 3000), 0;
+         explain (analyze) select id from t where id < 2000 order by id;
+         vacuum t;
+         explain (analyze) select id from t where id < 2000 order by id;",
+        &[],
+    );
+    assert!(r.error.is_none(), "{:?}", r.error);
+    let engine = engine.unwrap();
+    let mut statement = 0;
+    let mut fetches = vec![0u64; r.statements.len()];
+    for e in engine.trace().events() {
+        match e {
+            Event::StatementStart { index, .. } => statement = *index as usize,
+            Event::HeapFetch { index_only, .. } => {
+                assert!(index_only);
+                fetches[statement] += 1;
+            }
+            _ => {}
+        }
+    }
+    let metric = |i: usize| r.statements[i].metrics.get("heap_fetches") as u64;
+    assert_eq!(fetches[2], metric(2));
+    assert!(
+        fetches[2] > 0,
+        "before VACUUM the pages are not all-visible"
+    );
+    assert_eq!((fetches[4], metric(4)), (0, 0));
+}

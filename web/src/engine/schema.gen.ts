@@ -5,7 +5,7 @@
 // every count and id the engine makes stays below 2^53.
 
 /** Event kinds by their code in a packed trace. */
-export const EVENT_KINDS = ['statement_start', 'statement_end', 'page_access', 'page_evict', 'page_split', 'tuple_insert', 'visibility_change', 'cursor_step', 'checkpoint', 'memtable_insert', 'memtable_sealed', 'flush', 'compaction_start', 'compaction_finish', 'block_cache', 'read_request', 'rpc', 'join_loop'] as const;
+export const EVENT_KINDS = ['statement_start', 'statement_end', 'page_access', 'page_evict', 'page_split', 'tuple_insert', 'visibility_change', 'cursor_step', 'checkpoint', 'memtable_insert', 'memtable_sealed', 'flush', 'compaction_start', 'compaction_finish', 'block_cache', 'read_request', 'rpc', 'join_loop', 'iter_step', 'heap_fetch'] as const;
 
 export type TraceEvent = { "type": "statement_start", 
 /**
@@ -34,7 +34,7 @@ fillfactor: number, left_fill: number, right_fill: number,
  * The page the separator went into (the new root after a root split)
  * and its fill afterwards.
  */
-parent: number | null, parent_fill: number | null, } | { "type": "tuple_insert", relation: string, page: number, offset: number, } | { "type": "visibility_change", relation: string, page: number, all_visible: boolean, } | { "type": "cursor_step", relation: string, page: number, backward: boolean, } | { "type": "checkpoint", pages_written: number, } | { "type": "memtable_insert", relation: string, tablet: number, bytes: number, } | { "type": "memtable_sealed", relation: string, tablet: number, entries: number, bytes: number, } | { "type": "flush", relation: string, tablet: number, sst: SstSummary, } | { "type": "compaction_start", relation: string, tablet: number, id: number, inputs: Array<number>, output_level: number, } | { "type": "compaction_finish", relation: string, tablet: number, id: number, inputs: Array<number>, outputs: Array<SstSummary>, read_bytes: number, write_bytes: number, 
+parent: number | null, parent_fill: number | null, } | { "type": "tuple_insert", relation: string, page: number, offset: number, } | { "type": "visibility_change", relation: string, page: number, all_visible: boolean, } | { "type": "cursor_step", relation: string, page: number, backward: boolean, } | { "type": "heap_fetch", relation: string, page: number, index_only: boolean, } | { "type": "checkpoint", pages_written: number, } | { "type": "memtable_insert", relation: string, tablet: number, bytes: number, } | { "type": "memtable_sealed", relation: string, tablet: number, entries: number, bytes: number, } | { "type": "flush", relation: string, tablet: number, sst: SstSummary, } | { "type": "compaction_start", relation: string, tablet: number, id: number, inputs: Array<number>, output_level: number, } | { "type": "compaction_finish", relation: string, tablet: number, id: number, inputs: Array<number>, outputs: Array<SstSummary>, read_bytes: number, write_bytes: number, 
 /**
  * Versions no snapshot could read any more, and tombstones with
  * nothing left below them to hide: what the merge threw away.
@@ -43,7 +43,15 @@ dropped_versions: number, dropped_tombstones: number, } | { "type": "block_cache
 /**
  * 1-based, in the join.
  */
-number: number, keys: number, first_key: string, last_key: string, at_us: number, } | { "type": "rpc", kind: string, from: string, to: string, tablet: number, ops: number, rows: number, bytes: number, send_us: number, arrive_us: number, };
+number: number, keys: number, first_key: string, last_key: string, at_us: number, } | { "type": "iter_step", relation: string, tablet: number, 
+/**
+ * `seek`, `seek_for_prev`, `seek_to_first`, `seek_to_last`, `next`, `prev`.
+ */
+op: string, found: boolean, 
+/**
+ * The SST landed in (`None`: the memtable, or nowhere).
+ */
+sst: number | null, level: number | null, block: number | null, comparisons: number, blocks_read: number, } | { "type": "rpc", kind: string, from: string, to: string, tablet: number, ops: number, rows: number, bytes: number, send_us: number, arrive_us: number, };
 
 export type StatementDetail = { "kind": "full", events: number, } | { "kind": "summarized", dropped: number, budget: number, run_budget: boolean, };
 

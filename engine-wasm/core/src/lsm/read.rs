@@ -84,6 +84,7 @@ impl Lsm {
             target: Some(key.to_vec()),
             key: value.as_ref().map(|_| key.to_vec()),
             position,
+            comparisons: ctx.stats.key_comparisons,
         });
         GetResult {
             value,

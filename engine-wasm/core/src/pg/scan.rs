@@ -259,6 +259,12 @@ impl PgEngine {
                     heap.resolve(tid).map(|(t, r)| (t, r.clone()))
                 } else {
                     fetches += 1;
+                    let heap_name = self.io.names[hrel as usize].clone();
+                    self.io.trace.detail(|| Event::HeapFetch {
+                        relation: heap_name,
+                        page: tid.page,
+                        index_only: only,
+                    });
                     let (r, stats) = self.io.rel(hrel, Fork::Main, |io| {
                         heap.fetch(tid, &mut held_heap, io)
                             .map(|(t, r)| (t, r.clone()))

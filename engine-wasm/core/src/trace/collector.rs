@@ -194,6 +194,13 @@ impl Trace {
         }
     }
 
+    /// Whether a detail event recorded now would be kept: an engine asks
+    /// before gathering detail that costs something to collect (an
+    /// iterator's steps).
+    pub fn recording_detail(&self) -> bool {
+        !self.state.over && self.state.used < self.state.allowed
+    }
+
     pub fn events(&self) -> &[Event] {
         &self.events
     }

@@ -105,6 +105,15 @@ pub enum Event {
         page: PageNo,
         backward: bool,
     },
+    /// An index scan read a row from heap page `page`: every row of a plain
+    /// Index Scan, and in an Index Only Scan each row whose page the
+    /// visibility map does not mark all-visible (EXPLAIN's `Heap Fetches`).
+    HeapFetch {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        relation: RelName,
+        page: PageNo,
+        index_only: bool,
+    },
     Checkpoint {
         pages_written: u32,
     },
@@ -182,6 +191,26 @@ pub enum Event {
         first_key: String,
         last_key: String,
         at_us: f64,
+    },
+    /// One call on a tablet's DocDB iterator during a read request (RocksDB's
+    /// `Seek`, `Next`, `Prev`…): where it landed — the memtable, or data
+    /// block `block` of SST `sst` on `level` — or nowhere (`found` false),
+    /// the key comparisons it made and the blocks it read. Recorded for
+    /// scans while the statement's detail is kept.
+    IterStep {
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        relation: RelName,
+        tablet: u32,
+        /// `seek`, `seek_for_prev`, `seek_to_first`, `seek_to_last`, `next`, `prev`.
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        op: &'static str,
+        found: bool,
+        /// The SST landed in (`None`: the memtable, or nowhere).
+        sst: Option<u64>,
+        level: Option<u32>,
+        block: Option<u32>,
+        comparisons: u64,
+        blocks_read: u32,
     },
     /// A message between nodes (`from`/`to` as `ysql`, `tserver-N`): a read or
     /// write request, its response, or a Raft replication to a follower.

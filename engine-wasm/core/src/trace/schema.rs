@@ -27,6 +27,8 @@ pub const EVENT_KINDS: &[&str] = &[
     "read_request",
     "rpc",
     "join_loop",
+    "iter_step",
+    "heap_fetch",
 ];
 
 /// An event's kind code: its place in [`EVENT_KINDS`].
@@ -51,6 +53,8 @@ pub fn kind_code(e: &super::Event) -> u8 {
         ReadRequest { .. } => 15,
         Rpc { .. } => 16,
         JoinLoop { .. } => 17,
+        IterStep { .. } => 18,
+        HeapFetch { .. } => 19,
     }
 }
 

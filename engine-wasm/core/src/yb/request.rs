@@ -14,7 +14,8 @@ use super::doc_key::{after_doc, doc_key_of, subkey_of, written_after};
 use super::engine::YbEngine;
 use super::packing::{is_tombstone, live_row};
 use super::stats::RelStats;
-use crate::lsm::{DbIter, ReadOptions};
+use crate::lsm::{DbIter, IterOp, Position, ReadEvent, ReadOptions};
+use crate::trace::Event;
 use std::ops::Bound;
 
 /// A row as read: its document key and its newest entries (subkey, value).
@@ -164,6 +165,7 @@ impl YbEngine {
     /// has more (and where the next request starts), and the request's counters.
     pub(super) fn read_request(
         &mut self,
+        rel: usize,
         r: &TabletRead,
         start: Option<&[u8]>,
         limit: u64,
@@ -171,6 +173,8 @@ impl YbEngine {
         let bypass = self.settings.yb_scan_cache_bypass_blocks();
         let opts = ReadOptions {
             bypass_cache_after_data_blocks: Some(bypass.max(0) as u64),
+            // The iterator's steps, for the scan view, while the trace keeps them.
+            record_events: self.trace.recording_detail(),
             ..ReadOptions::default()
         };
         let t = &self.tablets[r.tablet];
@@ -220,8 +224,10 @@ impl YbEngine {
             }
         }
         let read = *c.it.stats();
+        let steps = c.it.take_events();
         // The iterator borrows the cache: done with it before `self` is used.
         drop(c);
+        self.trace_steps(rel, r.tablet, steps);
         self.count_reads(r.tablet, &read);
         let stats = RelStats {
             read,
@@ -231,5 +237,59 @@ impl YbEngine {
             ..RelStats::default()
         };
         (rows, paging, stats)
+    }
+}
+
+impl YbEngine {
+    /// The iterator's calls of one read request, as trace events: each with
+    /// the blocks read since the call before.
+    fn trace_steps(&mut self, rel: usize, tablet: usize, steps: Vec<ReadEvent>) {
+        let mut blocks_read = 0u32;
+        for step in steps {
+            match step {
+                ReadEvent::Block { .. } => blocks_read += 1,
+                ReadEvent::Iter {
+                    op,
+                    key,
+                    position,
+                    comparisons,
+                    ..
+                } => {
+                    let (sst, level, block) = match position {
+                        Some(Position::Sst { sst, level, block }) => {
+                            (Some(sst), Some(level), Some(block))
+                        }
+                        _ => (None, None, None),
+                    };
+                    let relation = self.names[rel].clone();
+                    self.trace.detail(|| Event::IterStep {
+                        relation,
+                        tablet: tablet as u32,
+                        op: op_name(op),
+                        found: key.is_some(),
+                        sst,
+                        level,
+                        block,
+                        comparisons,
+                        blocks_read,
+                    });
+                    blocks_read = 0;
+                }
+                ReadEvent::Bloom { .. } => {}
+            }
+        }
+    }
+}
+
+/// An iterator call as the trace names it.
+fn op_name(op: IterOp) -> &'static str {
+    match op {
+        IterOp::Seek => "seek",
+        IterOp::SeekForPrev => "seek_for_prev",
+        IterOp::SeekToFirst => "seek_to_first",
+        IterOp::SeekToLast => "seek_to_last",
+        IterOp::Next => "next",
+        IterOp::Prev => "prev",
+        IterOp::Get => "get",
     }
 }

@@ -249,7 +249,7 @@ impl YbEngine {
         let limit = self.fetch_row_limit();
         let mut start: Option<Vec<u8>> = None;
         loop {
-            let (rows, paging, stats) = self.read_request(read, start.as_deref(), limit);
+            let (rows, paging, stats) = self.read_request(to.rel, read, start.as_deref(), limit);
             self.send_request(to.rel, read, &rows, &stats);
             self.trace_request(to.rel, read.tablet, &stats);
             match to.source {
@@ -342,7 +342,7 @@ impl YbEngine {
             let mut outs = Vec::with_capacity(n);
             let mut total = RelStats::default();
             for (read, start) in &batch {
-                let out = self.read_request(read, start.as_deref(), limit);
+                let out = self.read_request(to.rel, read, start.as_deref(), limit);
                 total.add(&out.2);
                 outs.push(out);
             }

@@ -42,6 +42,8 @@ pub struct DbIter<'a> {
     /// Set by a seek over memtables only, forgotten by any other move (see
     /// [`seek`](Self::seek)).
     repeatable: Option<RepeatableSeek>,
+    /// Key comparisons counted when the last call was recorded.
+    recorded_comparisons: u64,
 }
 
 /// A seek that can be counted again without being redone: its target and the
@@ -66,6 +68,7 @@ impl<'a> DbIter<'a> {
             key_prefix: None,
             position: None,
             repeatable: None,
+            recorded_comparisons: 0,
         }
     }
 
@@ -284,11 +287,14 @@ impl<'a> DbIter<'a> {
             self.ctx.stats.iter_bytes_read += (self.key.len() + self.value.len()) as u64;
         }
         if self.ctx.recording() {
+            let comparisons = self.ctx.stats.key_comparisons - self.recorded_comparisons;
+            self.recorded_comparisons = self.ctx.stats.key_comparisons;
             let event = ReadEvent::Iter {
                 op,
                 target: target.map(<[u8]>::to_vec),
                 key: self.valid.then(|| self.key.to_vec()),
                 position: self.position(),
+                comparisons,
             };
             self.ctx.push(event);
         }

@@ -106,6 +106,8 @@ pub enum ReadEvent {
         target: Option<Vec<u8>>,
         key: Option<Vec<u8>>,
         position: Option<Position>,
+        /// Key comparisons the call made (see [`ReadStats::key_comparisons`]).
+        comparisons: u64,
     },
     /// One block read.
     Block {
