@@ -11,6 +11,7 @@ import { btreeView } from './btree';
 import { lsmView } from './lsm';
 import { networkView } from './network';
 import { poolView } from './pool';
+import { scanView } from './scan';
 
 export type Profile = 'pg' | 'yb';
 
@@ -52,7 +53,7 @@ export type ViewDef<S> = ViewBase<S> &
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
 export type AnyView = ViewDef<any>;
 
-export const VIEWS: readonly AnyView[] = [btreeView, poolView, lsmView, networkView];
+export const VIEWS: readonly AnyView[] = [btreeView, poolView, scanView, lsmView, networkView];
 
 export function viewsFor(profile: Profile): readonly AnyView[] {
   return VIEWS.filter((v) => v.profiles.includes(profile));

@@ -53,7 +53,6 @@ export const networkView: ViewDef<NetworkState> = {
   readAt: networkAt,
   Component: Network,
   jumps: {
-    'read request': { kinds: ['rpc'], test: (e) => e.type === 'rpc' && e.kind === 'read' && e.from === 'ysql' },
     'join loop': { kinds: ['join_loop'] },
   },
   describe,

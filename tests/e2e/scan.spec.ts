@@ -1,0 +1,55 @@
+import { readFileSync } from 'node:fs';
+import { expect, test } from '@playwright/test';
+import { typeScript } from './helpers';
+
+// The scan view as a student meets it: article 003's forward scan, then its
+// backward one, stepped through event by event on both engines.
+
+const ARTICLE_003 = readFileSync(new URL('../fidelity/003-backward-scan.sql', import.meta.url), 'utf8');
+
+test('article 003: a forward scan is a seek and nexts, a backward one seeks row by row', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await page.goto('/');
+  await typeScript(page, ARTICLE_003);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('running')).toHaveCount(0, { timeout: 60_000 });
+  const yb = page.getByTestId('summary-scan-yb');
+  const pg = page.getByTestId('summary-scan-pg');
+  // From the end, back to the start of statement 4 (the backward scan).
+  await page.getByTitle('Previous statement').click();
+  await page.getByTitle('Previous statement').click();
+  await page.getByTitle('Next event').click();
+  await expect(yb).toContainText('Statement 4: 0 seek(s), 0 next(s), 0 prev(s)');
+  // The scan before it, the forward one: one seek, then a next a row.
+  await expect(yb).toContainText('The scan before (statement 3): 1 seek(s), 999 next(s), 0 prev(s)');
+  // Row by row: the last key (seek to last, seek to its first version), then
+  // for each row before it a seek, a prev and a seek again.
+  const next = page.getByTitle('Next event');
+  const counts = [];
+  for (let i = 0; i < 8; i++) {
+    await next.click();
+    counts.push(/(\d+) seek\(s\), \d+ next\(s\), (\d+) prev/.exec((await yb.textContent()) ?? '')?.slice(1, 3).join('/'));
+  }
+  expect(counts).toEqual(['1/0', '2/0', '3/0', '3/1', '4/1', '5/1', '5/2', '6/2']);
+  await expect(page.getByTestId('event-yb')).toContainText('Seek');
+  const figure = page.getByTestId('replay-yb').getByRole('figure', { name: /^Scan: Statement 4/ });
+  await expect(figure).toBeVisible();
+  await figure.screenshot({ path: test.info().outputPath('scan-backward-start.png') });
+  // At its end: 2 001 seeks, 1 000 prevs, against the forward scan's 1 seek.
+  await page.getByTitle('Next statement').click();
+  await page.getByTitle('Previous event').click();
+  await expect(yb).toContainText('Statement 4: 2001 seek(s), 0 next(s), 1000 prev(s)');
+  // pg walks the same leaves backward, and fetches every row from the heap
+  // (no VACUUM yet: no page is all-visible).
+  await expect(pg).toContainText('Statement 4: 3 leaf page(s) walked, 1000 heap fetch(es)');
+  for (const [w, h] of [
+    [1440, 900],
+    [1280, 720],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await figure.screenshot({ path: test.info().outputPath(`scan-backward-${w}.png`) });
+    await page.getByTestId('replay-pg').getByRole('figure', { name: /^Scan/ }).screenshot({ path: test.info().outputPath(`scan-pg-${w}.png`) });
+  }
+  expect(errors).toEqual([]);
+});

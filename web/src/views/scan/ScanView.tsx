@@ -1,0 +1,310 @@
+// The scan of the statement under the cursor, step by step. Top: a strip with
+// one bar per step in the order the scan made them — on yb its height is the
+// key comparisons the call made, so one seek and a flat run of nexts (a
+// forward scan) looks nothing like a forest of seeks (a backward one); on pg a
+// leaf step is a tall bar, a heap fetch a short one. Read requests cut the
+// strip. Below: where each step landed, one lane per source (memtable, each
+// SST by level; pg's index leaves and heap). Then this scan against the one
+// before it. Too many steps for the width: one bar per pixel column (the
+// columns' mean), and wheel zoom brings single steps back. D3 for the scales,
+// React for the DOM.
+import { memo, useMemo } from 'react';
+import { scaleLinear } from 'd3-scale';
+import { count } from '../shared/format';
+import { useAxisZoom } from '../shared/useAxisZoom';
+import { columnsOf, lanesOf, totalsOf, totalsText, type Column, type Cut, type ScanStep, type StepOp, type Totals } from './steps';
+
+const LABEL = 124;
+const RIGHT = 10;
+const STRIP = 70;
+const TOP = 18;
+const LANE = 20;
+/** Below this many pixels per step, the strip shows columns. */
+const PX_PER_STEP = 3;
+
+export const OP_NAMES: Record<StepOp, string> = {
+  seek: 'seek',
+  next: 'next',
+  prev: 'prev',
+  leaf: 'leaf page',
+  heap: 'heap fetch',
+};
+
+function StepBars({
+  steps,
+  from,
+  shown,
+  x,
+  height,
+  step,
+}: {
+  steps: readonly ScanStep[];
+  /** The first step in view (the ones before are off the left edge). */
+  from: number;
+  shown: number;
+  x: (i: number) => number;
+  height: (s: { comparisons: number; op: StepOp }) => number;
+  step: number;
+}) {
+  const bars = [];
+  for (let i = from; i < shown; i++) {
+    const s = steps[i];
+    if (!s) break;
+    const h = height(s);
+    bars.push(
+      <rect
+        key={i}
+        x={x(i)}
+        y={TOP + STRIP - h}
+        width={Math.max(1, step - 1)}
+        height={h}
+        className={`step step-${s.op}${i === shown - 1 ? ' current' : ''}`}
+      >
+        <title>
+          Step {i + 1}: {OP_NAMES[s.op]} in {s.lane}
+          {s.comparisons > 0 ? `, ${s.comparisons} key comparison(s)` : ''}
+          {s.reads > 0 && s.comparisons > 0 ? `, ${s.reads} block(s) read` : ''}
+        </title>
+      </rect>,
+    );
+  }
+  return <g>{bars}</g>;
+}
+
+/**
+ * A zoomed-out column: as tall as its steps' mean, split by op in proportion
+ * to what each op contributed (comparisons on yb, steps on pg), so a column
+ * of two seeks and a prev per row shows both colors.
+ */
+function ColumnBar({ column, height }: { column: Column; height: (s: { comparisons: number; op: StepOp }) => number }) {
+  const weight = (o: Column['ops'][number]) => (o.comparisons > 0 ? o.comparisons : o.steps * height({ comparisons: 0, op: o.op }));
+  const total = column.ops.reduce((a, o) => a + weight(o), 0) || 1;
+  const mean = column.ops.reduce((a, o) => a + height({ comparisons: o.comparisons / o.steps, op: o.op }) * o.steps, 0) / column.count;
+  // Segments stacked up from the baseline, each on top of the ones before.
+  const heights = column.ops.map((o) => (mean * weight(o)) / total);
+  const tops = heights.map((_, i) => TOP + STRIP - heights.slice(0, i + 1).reduce((a, h) => a + h, 0));
+  return (
+    <g>
+      {column.ops.map((o, i) => (
+        <rect key={o.op} x={column.px} y={tops[i]} width={1} height={heights[i]} className={`step step-${o.op}`} />
+      ))}
+    </g>
+  );
+}
+
+/** Steps the close-up shows: the last ones up to the cursor. */
+const CLOSE_UP = 48;
+
+/**
+ * The last steps up to the cursor at full size, whatever the zoom above: the
+ * step just made on the right, each bar as tall as its comparisons, with its
+ * op's initial under it. A student stepping through a scan sees each seek,
+ * next or prev arrive here.
+ */
+function CloseUp({
+  steps,
+  shown,
+  width,
+  height,
+}: {
+  steps: readonly ScanStep[];
+  shown: number;
+  width: number;
+  height: (s: { comparisons: number; op: StepOp }) => number;
+}) {
+  const from = Math.max(0, shown - CLOSE_UP);
+  const w = (width - LABEL - RIGHT) / CLOSE_UP;
+  const bars = [];
+  for (let i = from; i < shown; i++) {
+    const s = steps[i];
+    if (!s) break;
+    const h = height(s) * 0.6;
+    const x = LABEL + (i - from) * w;
+    bars.push(
+      <g key={i}>
+        <rect x={x} y={44 - h} width={Math.max(1, w - 2)} height={h} className={`step step-${s.op}${i === shown - 1 ? ' current' : ''}`}>
+          <title>
+            Step {i + 1}: {OP_NAMES[s.op]} in {s.lane}
+            {s.comparisons > 0 ? `, ${s.comparisons} key comparison(s)` : ''}
+          </title>
+        </rect>
+        <text x={x + (w - 2) / 2} y={56} textAnchor="middle" className="op-initial">
+          {s.op[0]?.toUpperCase()}
+        </text>
+      </g>,
+    );
+  }
+  return (
+    <svg width={width} height={60} className="scan-close-up" aria-hidden="true">
+      <text x={LABEL - 6} y={30} textAnchor="end" className="lane-label">
+        last {Math.min(CLOSE_UP, shown)} steps
+      </text>
+      <line x1={LABEL} x2={width - RIGHT} y1={44} y2={44} className="baseline" />
+      {bars}
+    </svg>
+  );
+}
+
+function Compare({ now, before, beforeIndex, yb }: { now: Totals; before: Totals; beforeIndex: number; yb: boolean }) {
+  const cost = (t: Totals) => (yb ? t.comparisons : t.leaves + t.heapFetches);
+  const unit = yb ? 'key comparisons' : 'pages (leaves and heap fetches)';
+  const w = scaleLinear()
+    .domain([0, Math.max(cost(now), cost(before), 1)])
+    .range([0, 260]);
+  const rows = [
+    { label: `Statement ${beforeIndex + 1}`, t: before, cls: 'before' },
+    { label: 'This one so far', t: now, cls: 'now' },
+  ];
+  return (
+    <div className="scan-compare">
+      <p className="scan-compare-title">Against the scan before it ({unit}):</p>
+      {rows.map((r) => (
+        <div key={r.cls} className="scan-compare-row">
+          <span className="scan-compare-label">{r.label}</span>
+          <svg width={262} height={12} aria-hidden="true">
+            <rect x={0} y={1} width={Math.max(1, w(cost(r.t)))} height={10} className={`compare-${r.cls}`} />
+          </svg>
+          <span className="scan-compare-figure">{count(cost(r.t))}</span>
+          <span className="scan-compare-detail">{totalsText(r.t)}</span>
+        </div>
+      ))}
+    </div>
+  );
+}
+
+export const ScanView = memo(function ScanView({
+  steps,
+  shown,
+  cuts,
+  cutsShown,
+  title,
+  previous,
+  width,
+}: {
+  steps: readonly ScanStep[];
+  shown: number;
+  cuts: readonly Cut[];
+  cutsShown: number;
+  title: string;
+  previous: { index: number; totals: Totals } | null;
+  width: number;
+}) {
+  const plot = width - LABEL - RIGHT;
+  const { svg, t } = useAxisZoom(plot, 5000);
+  const lanes = useMemo(() => lanesOf(steps), [steps]);
+  const yb = steps.some((s) => s.op === 'seek' || s.op === 'next' || s.op === 'prev');
+  const base = scaleLinear().domain([0, Math.max(steps.length, 1)]).range([0, plot]);
+  const scale = t.rescaleX(base);
+  const x = (i: number) => LABEL + scale(i);
+  const step = scale(1) - scale(0);
+  const detailed = step >= PX_PER_STEP;
+  const maxComparisons = useMemo(() => steps.reduce((a, s) => Math.max(a, s.comparisons), 1), [steps]);
+  const height = (s: { comparisons: number; op: StepOp }) =>
+    yb ? Math.max(2, (STRIP * s.comparisons) / maxComparisons) : s.op === 'leaf' ? STRIP : STRIP / 3;
+  const totals = totalsOf(steps, shown);
+  const laneTop = TOP + STRIP + 10;
+  const svgHeight = laneTop + lanes.length * LANE + 4;
+  const columns = detailed ? [] : columnsOf(steps, shown, x);
+  // Zoomed in, only the steps in view are drawn.
+  const [first, last] = scale.domain() as [number, number];
+  const from = Math.max(0, Math.floor(first) - 1);
+  const upTo = Math.min(shown, Math.ceil(last) + 1);
+  return (
+    <figure className="view scan-view" data-testid="scan-view" aria-label={`Scan: ${title}, ${totalsText(totals)}`}>
+      <figcaption>
+        Scan: {title} — {totalsText(totals)}
+        {cuts.length > 0 && `, ${count(cutsShown)} of ${count(cuts.length)} read request(s)`}
+        {!detailed && ' · one bar per pixel here: wheel to zoom in'}
+      </figcaption>
+      {steps.length === 0 ? (
+        <p className="hint">This statement scanned nothing step by step (or its detail was summarized).</p>
+      ) : (
+        <svg ref={svg} width={width} height={svgHeight} className="scan-svg" role="img" aria-label={`Steps of ${title}`}>
+          <defs>
+            <clipPath id="scan-plot">
+              <rect x={LABEL} y={0} width={plot} height={svgHeight} />
+            </clipPath>
+          </defs>
+          <text x={LABEL - 6} y={TOP + STRIP / 2} textAnchor="end" className="lane-label">
+            {yb ? 'comparisons' : 'steps'}
+          </text>
+          <line x1={LABEL} x2={width - RIGHT} y1={TOP + STRIP} y2={TOP + STRIP} className="baseline" />
+          {lanes.map((l, i) => (
+            <g key={l}>
+              <text x={LABEL - 6} y={laneTop + i * LANE + LANE / 2 + 4} textAnchor="end" className="lane-label">
+                {l}
+              </text>
+              <line x1={LABEL} x2={width - RIGHT} y1={laneTop + i * LANE + LANE / 2} y2={laneTop + i * LANE + LANE / 2} className="lane" />
+            </g>
+          ))}
+          <g clipPath="url(#scan-plot)">
+            {detailed ? (
+              <StepBars steps={steps} from={from} shown={upTo} x={x} height={height} step={step} />
+            ) : (
+              columns.map((c) => <ColumnBar key={c.px} column={c} height={height} />)
+            )}
+            <LaneMarks steps={steps} from={detailed ? from : 0} shown={detailed ? upTo : shown} lanes={lanes} x={x} top={laneTop} detailed={detailed} />
+            {cuts.slice(0, cutsShown).map((c, i) => (
+              <g key={i} className="cut">
+                <line x1={x(c.at)} x2={x(c.at)} y1={TOP - 14} y2={svgHeight} />
+                <text x={x(c.at) + 3} y={TOP - 4} className="cut-label">
+                  request {i + 1} · {count(c.rows)} row(s)
+                </text>
+              </g>
+            ))}
+          </g>
+        </svg>
+      )}
+      {steps.length > 0 && shown > 0 && <CloseUp steps={steps} shown={shown} width={width} height={height} />}
+      {steps.length > 0 && (
+        <ul className="legend scan-legend">
+          {(yb ? (['seek', 'next', 'prev'] as const) : (['leaf', 'heap'] as const)).map((op) => (
+            <li key={op}>
+              <span className={`swatch step-${op}`} aria-hidden="true" /> {OP_NAMES[op]}
+            </li>
+          ))}
+          {yb && <li>bar height: key comparisons of the step</li>}
+        </ul>
+      )}
+      {previous && steps.length > 0 && <Compare now={totals} before={previous.totals} beforeIndex={previous.index} yb={yb} />}
+    </figure>
+  );
+});
+
+function LaneMarks({
+  steps,
+  from,
+  shown,
+  lanes,
+  x,
+  top,
+  detailed,
+}: {
+  steps: readonly ScanStep[];
+  from: number;
+  shown: number;
+  lanes: readonly string[];
+  x: (i: number) => number;
+  top: number;
+  detailed: boolean;
+}) {
+  // One mark per step (or per pixel column and lane when zoomed out).
+  const seen = new Set<string>();
+  const marks = [];
+  const laneIndex = new Map(lanes.map((l, i) => [l, i]));
+  for (let i = from; i < shown; i++) {
+    const s = steps[i];
+    if (!s) break;
+    const px = Math.floor(x(i));
+    const lane = laneIndex.get(s.lane) ?? 0;
+    if (!detailed) {
+      const key = `${px}:${lane}`;
+      if (seen.has(key)) continue;
+      seen.add(key);
+    }
+    marks.push(
+      <rect key={i} x={px} y={top + lane * LANE + 4} width={detailed ? 3 : 1} height={LANE - 8} className={`mark step-${s.op}`} />,
+    );
+  }
+  return <g>{marks}</g>;
+}

@@ -1,0 +1,76 @@
+// The scan view (pg and yb): the statement under the cursor, step by step —
+// the DocDB iterator's seeks, nexts and prevs over the LSM's sources, or the
+// index cursor's leaves and heap fetches — against the scan before it. See
+// steps.ts for what a step is.
+import type { TraceEvent } from '../../trace/traceData';
+import type { ViewDef, ViewProps } from '../registry';
+import { ScanView } from './ScanView';
+import { scanAt, type ScanState } from './state';
+import { totalsOf, totalsText } from './steps';
+
+function Scan({ state, width }: ViewProps<ScanState>) {
+  const title = state.statement ? `Statement ${state.statement.index + 1}` : 'No statement yet';
+  return (
+    <ScanView
+      steps={state.steps}
+      shown={state.shown}
+      cuts={state.cuts}
+      cutsShown={state.cutsShown}
+      title={title}
+      previous={state.previous}
+      width={width}
+    />
+  );
+}
+
+function where(e: Extract<TraceEvent, { type: 'iter_step' }>): string {
+  if (e.sst === null) return "the memtable's skip list";
+  return `SST ${e.sst} on L${e.level ?? 0} (its index block, then data block ${e.block ?? '?'}: the restart points, then the keys after one)`;
+}
+
+function describe(e: TraceEvent): string | null {
+  switch (e.type) {
+    case 'iter_step': {
+      const reads = e.blocks_read > 0 ? `, reading ${e.blocks_read} block(s)` : '';
+      switch (e.op) {
+        case 'next':
+          return e.found
+            ? `Next: one step to the following entry${reads} — ${e.comparisons} key comparison(s), with the key it left, to skip older versions. A forward scan is a seek, then nexts`
+            : 'Next: past the last entry, the scan of this tablet ends';
+        case 'prev':
+          return `Prev: one step back. The skip list has no back links, so it is a search again (${e.comparisons} key comparisons${reads}): why a backward scan costs more than a forward one`;
+        default:
+          return `${e.op === 'seek' ? 'Seek' : e.op.replace(/_/g, ' ')}: a search of every source, here ${where(e)} — ${e.comparisons} key comparison(s)${reads}${e.found ? '' : '; nothing there'}. A backward scan on DocDB seeks about twice per row`;
+      }
+    }
+    case 'heap_fetch':
+      return e.index_only
+        ? `Heap fetch: the visibility map does not mark ${e.relation} page ${e.page} all-visible, so this Index Only Scan reads the row from the heap to check it is visible. VACUUM sets those bits; then the index alone answers`
+        : `Index Scan: the row is read from ${e.relation} page ${e.page} (the index holds only its key and where the row is)`;
+    default:
+      return null;
+  }
+}
+
+export const scanView: ViewDef<ScanState> = {
+  id: 'scan',
+  title: 'Scan',
+  profiles: ['pg', 'yb'],
+  readAt: scanAt,
+  Component: Scan,
+  jumps: {
+    seek: { kinds: ['iter_step'], test: (e) => e.type === 'iter_step' && e.op.startsWith('seek') },
+    'heap fetch': { kinds: ['heap_fetch'] },
+  },
+  describe,
+  summary(state) {
+    if (!state.statement) return ['No statement has started yet'];
+    if (state.steps.length === 0) return [`Statement ${state.statement.index + 1}: no scan steps recorded`];
+    const now = totalsOf(state.steps, state.shown);
+    const lines = [
+      `Statement ${state.statement.index + 1}: ${totalsText(now)}${state.cuts.length > 0 ? `, in ${state.cutsShown} read request(s)` : ''}`,
+    ];
+    if (state.previous) lines.push(`The scan before (statement ${state.previous.index + 1}): ${totalsText(state.previous.totals)}`);
+    return lines;
+  },
+};

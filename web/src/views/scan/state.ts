@@ -1,0 +1,90 @@
+// The scan view's state: the steps of the statement under the cursor, read
+// straight from the trace (each statement's decoded once), how many the
+// cursor has reached, where read requests cut the scan, and the totals of the
+// last scan before it, for the side-by-side contrast (article 003's forward
+// then backward; article 000's scan before and after VACUUM).
+import { statementAtCursor, statementSpans, type StatementSpan } from '../../trace/statements';
+import type { TraceData } from '../../trace/traceData';
+import { stepOf, totalsOf, type Cut, type ScanStep, type Totals } from './steps';
+
+interface StatementSteps {
+  steps: ScanStep[];
+  /** Each step's event index, ascending. */
+  at: number[];
+  cuts: Cut[];
+  cutAt: number[];
+}
+
+export interface ScanState {
+  statement: { index: number; sql: string } | null;
+  steps: readonly ScanStep[];
+  shown: number;
+  cuts: readonly Cut[];
+  cutsShown: number;
+  /** The last earlier statement with scan steps, and its totals. */
+  previous: { index: number; sql: string; totals: Totals } | null;
+}
+
+const SCAN_KINDS = new Set(['iter_step', 'cursor_step', 'heap_fetch', 'read_request']);
+const cache = new WeakMap<TraceData, Map<number, StatementSteps>>();
+
+function stepsOfSpan(trace: TraceData, span: StatementSpan): StatementSteps {
+  let byStatement = cache.get(trace);
+  if (!byStatement) {
+    byStatement = new Map();
+    cache.set(trace, byStatement);
+  }
+  let found = byStatement.get(span.start);
+  if (found) return found;
+  found = { steps: [], at: [], cuts: [], cutAt: [] };
+  const end = Math.min(span.end, trace.length);
+  for (let i = span.start; i < end; i++) {
+    if (!SCAN_KINDS.has(trace.kind(i))) continue;
+    const e = trace.event(i);
+    if (e.type === 'read_request') {
+      found.cuts.push({ at: found.steps.length, rows: e.rows });
+      found.cutAt.push(i);
+      continue;
+    }
+    const step = stepOf(e);
+    if (step) {
+      found.steps.push(step);
+      found.at.push(i);
+    }
+  }
+  byStatement.set(span.start, found);
+  return found;
+}
+
+function countBelow(at: readonly number[], cursor: number): number {
+  let lo = 0;
+  let hi = at.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((at[mid] ?? 0) < cursor) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+export function scanAt(trace: TraceData, cursor: number): ScanState {
+  const spans = statementSpans(trace);
+  const span = statementAtCursor(spans, cursor);
+  if (!span) return { statement: null, steps: [], shown: 0, cuts: [], cutsShown: 0, previous: null };
+  const own = stepsOfSpan(trace, span);
+  let previous: ScanState['previous'] = null;
+  for (let j = spans.indexOf(span) - 1; j >= 0 && !previous; j--) {
+    const s = spans[j];
+    if (!s) break;
+    const steps = stepsOfSpan(trace, s).steps;
+    if (steps.length > 0) previous = { index: s.index, sql: s.sql, totals: totalsOf(steps) };
+  }
+  return {
+    statement: { index: span.index, sql: span.sql },
+    steps: own.steps,
+    shown: countBelow(own.at, cursor),
+    cuts: own.cuts,
+    cutsShown: countBelow(own.cutAt, cursor),
+    previous,
+  };
+}

@@ -1,0 +1,115 @@
+// @vitest-environment node
+// The scan view's steps on real wasm traces of article 003: per statement,
+// the steps are the report's seeks, prevs and nexts; the zoomed-out columns
+// count every step once at any width; the scan before is the forward one.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import { beforeAll, describe, expect, it } from 'vitest';
+import * as wasm from '../../wasm-pkg/indexlab_wasm.js';
+import { decodeRun } from '../../engine/packed';
+import { statementSpans } from '../../trace/statements';
+import { scanAt } from './state';
+import { columnsOf, lanesOf, totalsOf, type ScanStep } from './steps';
+
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
+
+beforeAll(() => {
+  wasm.initSync({ module: readFileSync(`${root}web/src/wasm-pkg/indexlab_wasm_bg.wasm`) });
+});
+
+function run(profile: 'pg' | 'yb', script: string) {
+  const r = decodeRun(wasm.run_traced_packed(script, profile, '', { report() {} }));
+  if (!r.trace) throw new Error('no trace');
+  return { report: r.report, trace: r.trace };
+}
+
+const ARTICLE_003 = readFileSync(`${root}tests/fidelity/003-backward-scan.sql`, 'utf8');
+
+describe('article 003 on yb', () => {
+  it('steps are the report’s iterator counts, statement by statement', () => {
+    const { report, trace } = run('yb', ARTICLE_003);
+    for (const span of statementSpans(trace)) {
+      const s = scanAt(trace, span.end + 1);
+      const t = totalsOf(s.steps);
+      const m = report.statements[span.index]?.metrics ?? {};
+      if (!/^explain/i.test(span.sql.trim())) continue;
+      expect([t.seeks, t.nexts, t.prevs]).toEqual([
+        m.rocksdb_number_db_seek,
+        m.rocksdb_number_db_next ?? 0,
+        m.rocksdb_number_db_prev ?? 0,
+      ]);
+      expect(s.cuts.length).toBe(m.storage_read_requests);
+    }
+  });
+
+  it('the backward scan is compared with the forward one before it', () => {
+    const { trace } = run('yb', ARTICLE_003);
+    const backward = statementSpans(trace).find((s) => /order by id DESC/i.test(s.sql) && !/where id in/i.test(s.sql));
+    if (!backward) throw new Error('no backward scan');
+    const s = scanAt(trace, backward.end + 1);
+    expect(s.previous?.totals.seeks).toBe(1);
+    const now = totalsOf(s.steps);
+    // The work the clock charges: many times the forward scan's comparisons.
+    expect(now.comparisons).toBeGreaterThan(10 * (s.previous?.totals.comparisons ?? Infinity));
+    // Halfway through, the picture holds half the steps, the same statement.
+    const mid = scanAt(trace, Math.floor((backward.start + backward.end) / 2));
+    expect(mid.statement?.index).toBe(backward.index);
+    expect(mid.shown).toBeGreaterThan(0);
+    expect(mid.shown).toBeLessThan(s.shown);
+  });
+});
+
+describe('columns and lanes', () => {
+  const step = (op: ScanStep['op'], lane: string, comparisons: number): ScanStep => ({
+    op,
+    lane,
+    comparisons,
+    reads: 0,
+    place: null,
+    found: true,
+    backward: false,
+  });
+  const steps = Array.from({ length: 1000 }, (_, i) =>
+    step(i % 3 === 2 ? 'prev' : 'seek', i % 2 ? 'SST 4 · L1' : 'memtable', 20 + (i % 7)),
+  );
+
+  it('count every step once, however many share a column', () => {
+    for (const width of [50, 333, 1000, 4000]) {
+      const cols = columnsOf(steps, steps.length, (i) => (i * width) / steps.length);
+      expect(cols.reduce((a, c) => a + c.count, 0)).toBe(steps.length);
+      const byOp = cols.flatMap((c) => c.ops).reduce((a, o) => a + o.comparisons, 0);
+      expect(byOp).toBe(totalsOf(steps).comparisons);
+    }
+  });
+
+  it('put the memtable first, then SSTs by level', () => {
+    expect(lanesOf([step('seek', 'SST 9 · L2', 1), step('seek', 'SST 3 · L0', 1), step('next', 'memtable', 1)])).toEqual([
+      'memtable',
+      'SST 3 · L0',
+      'SST 9 · L2',
+    ]);
+  });
+});
+
+describe('pg: an index-only scan before and after VACUUM', () => {
+  it('the heap fetches go away, the leaves stay', () => {
+    const { report, trace } = run(
+      'pg',
+      `create table t (id bigint primary key, v bigint);
+insert into t select generate_series(1, 5000), 0;
+explain (analyze, buffers) select id from t where id < 4000 order by id;
+vacuum t;
+explain (analyze, buffers) select id from t where id < 4000 order by id;`,
+    );
+    const spans = statementSpans(trace);
+    const last = spans.at(-1);
+    if (!last) throw new Error('no statements');
+    const after = scanAt(trace, last.end + 1);
+    const before = after.previous?.totals;
+    const now = totalsOf(after.steps);
+    expect(before?.heapFetches).toBe(report.statements[2]?.metrics.heap_fetches);
+    expect(before?.heapFetches).toBeGreaterThan(0);
+    expect(now.heapFetches).toBe(0);
+    expect(now.leaves).toBe(before?.leaves);
+  });
+});

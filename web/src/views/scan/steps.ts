@@ -1,0 +1,140 @@
+// A scan as the scan view draws it: the statement's steps in order, each in
+// the lane of the place it touched. On yb a step is one call on a tablet's
+// DocDB iterator (seek, next, prev…) landing in the memtable or an SST's data
+// block; on pg it is the index cursor moving onto a leaf, or a heap fetch.
+// Read requests cut a yb scan into pieces. Pure functions of the trace.
+import type { TraceEvent } from '../../trace/traceData';
+
+export type IterStep = Extract<TraceEvent, { type: 'iter_step' }>;
+
+export type StepOp = 'seek' | 'next' | 'prev' | 'leaf' | 'heap';
+
+export interface ScanStep {
+  op: StepOp;
+  /** The lane: "memtable", "SST 12 · L0", "t_pkey leaves", "t heap". */
+  lane: string;
+  /** Key comparisons (yb); 0 on pg. */
+  comparisons: number;
+  /** Blocks (yb) or pages (pg) this step read. */
+  reads: number;
+  /** The data block or page, when there is one. */
+  place: number | null;
+  found: boolean;
+  backward: boolean;
+}
+
+export interface Cut {
+  /** Steps before it. */
+  at: number;
+  rows: number;
+}
+
+/** One trace event as a scan step, or null for other events. */
+export function stepOf(e: TraceEvent): ScanStep | null {
+  switch (e.type) {
+    case 'iter_step': {
+      const op: StepOp = e.op === 'next' ? 'next' : e.op === 'prev' ? 'prev' : 'seek';
+      return {
+        op,
+        lane: e.sst === null ? (e.found ? 'memtable' : 'off the end') : `SST ${e.sst} · L${e.level ?? 0}`,
+        comparisons: e.comparisons,
+        reads: e.blocks_read,
+        place: e.block,
+        found: e.found,
+        backward: e.op === 'prev' || e.op === 'seek_for_prev' || e.op === 'seek_to_last',
+      };
+    }
+    case 'cursor_step':
+      return { op: 'leaf', lane: `${e.relation} leaves`, comparisons: 0, reads: 1, place: e.page, found: true, backward: e.backward };
+    case 'heap_fetch':
+      return { op: 'heap', lane: `${e.relation} heap`, comparisons: 0, reads: 1, place: e.page, found: true, backward: false };
+    default:
+      return null;
+  }
+}
+
+export interface Totals {
+  seeks: number;
+  nexts: number;
+  prevs: number;
+  comparisons: number;
+  leaves: number;
+  heapFetches: number;
+  steps: number;
+}
+
+export function totalsOf(steps: readonly ScanStep[], n = steps.length): Totals {
+  const t: Totals = { seeks: 0, nexts: 0, prevs: 0, comparisons: 0, leaves: 0, heapFetches: 0, steps: n };
+  for (let i = 0; i < n; i++) {
+    const s = steps[i];
+    if (!s) break;
+    t.comparisons += s.comparisons;
+    if (s.op === 'seek') t.seeks += 1;
+    else if (s.op === 'next' && s.found) t.nexts += 1;
+    else if (s.op === 'prev') t.prevs += 1;
+    else if (s.op === 'leaf') t.leaves += 1;
+    else if (s.op === 'heap') t.heapFetches += 1;
+  }
+  return t;
+}
+
+/** The counters in words (what the summary and the caption say). */
+export function totalsText(t: Totals): string {
+  if (t.leaves + t.heapFetches > 0 && t.seeks + t.nexts + t.prevs === 0) {
+    return `${t.leaves} leaf page(s) walked, ${t.heapFetches} heap fetch(es)`;
+  }
+  return `${t.seeks} seek(s), ${t.nexts} next(s), ${t.prevs} prev(s), ${t.comparisons} key comparison(s)`;
+}
+
+/** Lanes in a stable order: memtable first, SSTs by level then id, then the rest. */
+export function lanesOf(steps: readonly ScanStep[]): string[] {
+  const lanes = [...new Set(steps.map((s) => s.lane))];
+  const rank = (l: string) => {
+    if (l === 'memtable') return [0, 0, 0];
+    const m = /^SST (\d+) · L(\d+)$/.exec(l);
+    if (m) return [1, Number(m[2]), Number(m[1])];
+    if (l.endsWith(' leaves')) return [2, 0, 0];
+    if (l.endsWith(' heap')) return [3, 0, 0];
+    return [4, 0, 0];
+  };
+  return lanes.sort((a, b) => {
+    const [x, y] = [rank(a), rank(b)];
+    return (x[0] ?? 0) - (y[0] ?? 0) || (x[1] ?? 0) - (y[1] ?? 0) || (x[2] ?? 0) - (y[2] ?? 0) || a.localeCompare(b);
+  });
+}
+
+/** Steps per pixel column, by op (the zoomed-out strip). */
+export interface Column {
+  px: number;
+  count: number;
+  /** Per op: its steps and their comparisons in this column, in a fixed op order. */
+  ops: { op: StepOp; steps: number; comparisons: number }[];
+}
+
+const OP_ORDER: readonly StepOp[] = ['seek', 'prev', 'next', 'leaf', 'heap'];
+
+export function columnsOf(steps: readonly ScanStep[], n: number, x: (i: number) => number): Column[] {
+  const byPx = new Map<number, Map<StepOp, { steps: number; comparisons: number }>>();
+  for (let i = 0; i < n; i++) {
+    const s = steps[i];
+    if (!s) break;
+    const px = Math.floor(x(i));
+    let c = byPx.get(px);
+    if (!c) {
+      c = new Map();
+      byPx.set(px, c);
+    }
+    const o = c.get(s.op) ?? { steps: 0, comparisons: 0 };
+    o.steps += 1;
+    o.comparisons += s.comparisons;
+    c.set(s.op, o);
+  }
+  return [...byPx].map(([px, c]) => ({
+    px,
+    count: [...c.values()].reduce((a, o) => a + o.steps, 0),
+    ops: OP_ORDER.flatMap((op) => {
+      const o = c.get(op);
+      return o ? [{ op, ...o }] : [];
+    }),
+  }));
+}
