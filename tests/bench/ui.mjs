@@ -92,6 +92,34 @@ export async function runToPicture(browser, root) {
   return times;
 }
 
+/** A 50 000-row table scanned forward on yb: the scan view plays its steps. */
+const SCAN_SCRIPT = `create table s (id int, v int, primary key (id asc));
+insert into s select generate_series(1,50000), 0;
+explain (analyze, dist) select * from s;
+`;
+
+/**
+ * Frames per second while the player plays the last statement of `script`
+ * on yb alone, the view `figure` names on screen (the scan view through a
+ * 50 000-row scan, the network view through 2 000 loops).
+ */
+async function viewFps(browser, script, figure) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
+  await page.goto(URL);
+  await page.getByLabel('Profile').selectOption('yb');
+  await page.locator('.cm-content').click();
+  await page.keyboard.press('ControlOrMeta+a');
+  await page.keyboard.insertText(script);
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await page.getByTestId('running').waitFor({ state: 'detached', timeout: 120_000 });
+  const view = page.getByTestId('replay-yb').getByRole('figure', { name: figure });
+  await view.scrollIntoViewIfNeeded();
+  const r = await fps(page, 3000);
+  const label = (await view.getAttribute('aria-label')) ?? '';
+  await page.close();
+  return { ...r, label };
+}
+
 export async function benchUi(root) {
   const server = spawn(
     'npx',
@@ -121,6 +149,9 @@ export async function benchUi(root) {
     const ssts = await page.locator('[data-sst]').count();
     const leaves = await page.getByTestId('btree-t_pkey').locator('figcaption').textContent();
     const both = await fps(page, 3000);
+    const scan = await viewFps(browser, SCAN_SCRIPT, /^Scan/);
+    const bnl = readFileSync(join(root, 'tests/fidelity/001-batched-nested-loop.sql'), 'utf8');
+    const network = await viewFps(browser, `set yb_bnl_batch_size = 1;\n${bnl}`, /^Network/);
     await browser.close();
     console.log('the page in headless Chromium');
     console.log(
@@ -131,6 +162,8 @@ export async function benchUi(root) {
     console.log(
       `  playing the B+tree (${leaves?.split(': ')[1] ?? '?'}) and the LSM (${ssts} SSTs at the end) together: ${show(both)}`,
     );
+    console.log(`  playing the scan view through a 50 000-row scan (${scan.label}): ${show(scan)}`);
+    console.log(`  playing the network view through 2 000 loops (${network.label}): ${show(network)}`);
   } finally {
     try {
       process.kill(-server.pid);

@@ -8,9 +8,10 @@ import { memo, useContext, useMemo } from 'react';
 import { scaleLinear } from 'd3-scale';
 import { RerunContext } from '../../player/rerun';
 import { count, kb } from '../shared/format';
+import { addMark, chunkPaths } from '../shared/chunks';
 import { useAxisZoom } from '../shared/useAxisZoom';
 import type { StatementTimes } from './state';
-import { QUERY_NODE, roundTicks, roundsOf, timeSplit, type JoinLoop, type Message, type Round } from './rounds';
+import { QUERY_NODE, roundTicks, roundsUpTo, timeSplit, type JoinLoop, type Message, type Round } from './rounds';
 
 const LABEL = 88;
 /** The time axis, then the band of a join's loops. */
@@ -120,9 +121,17 @@ function RoundTicks({ rounds, x, lanes }: { rounds: readonly Round[]; x: (us: nu
           className="round-span"
         />
       )}
-      {[...ticks].map(([px, n]) => (
-        <rect key={px} x={px} y={AXIS + 6} width={1} height={ROW - 12} className="round-tick" opacity={Math.min(1, 0.3 + n / 6)} />
-      ))}
+      {/* Paths per shade (a column with more rounds is darker), in chunks:
+          a few elements to paint, not one per column, while the player runs. */}
+      {[1, 2, 3].map((shade) => {
+        const chunks = new Map<number, string[]>();
+        for (const [px, n] of ticks) {
+          if (Math.min(3, n) === shade) addMark(chunks, px, `M${px},${AXIS + 6}v${ROW - 12}h1v${-(ROW - 12)}z`);
+        }
+        return chunkPaths(chunks).map(([k, d]) => (
+          <path key={`${shade}-${k}`} d={d} className="round-tick" opacity={0.35 + shade * 0.2} />
+        ));
+      })}
     </g>
   );
 }
@@ -242,8 +251,7 @@ export const NetworkView = memo(function NetworkView({
 }) {
   const plot = width - LABEL - RIGHT;
   const { svg, t } = useAxisZoom(plot, 2000);
-  const messages = useMemo(() => all.slice(0, shown), [all, shown]);
-  const rounds = useMemo(() => roundsOf(messages), [messages]);
+  const rounds = useMemo(() => roundsUpTo(all, shown), [all, shown]);
   // Lanes and time axis from the whole statement: they stay put while it plays.
   const lanes = useMemo(() => lanesOf(all), [all]);
   const laneOf = useMemo(() => {
@@ -251,7 +259,7 @@ export const NetworkView = memo(function NetworkView({
     return (node: string) => index.get(node) ?? 0;
   }, [lanes]);
   const start = statement?.start_us ?? 0;
-  const lastArrival = all.reduce((a, m) => Math.max(a, m.arrive_us), start);
+  const lastArrival = useMemo(() => all.reduce((a, m) => Math.max(a, m.arrive_us), start), [all, start]);
   const end = Math.max(statement?.final_us ?? lastArrival, lastArrival, start + 1);
   // Time from the statement's start: the axis reads 0, 0.5 ms, 1 ms…
   const base = scaleLinear().domain([0, end - start]).range([0, plot]);

@@ -4,7 +4,7 @@
 import type { TraceEvent } from '../../trace/traceData';
 import type { ViewDef, ViewProps } from '../registry';
 import { NetworkView, ms } from './NetworkView';
-import { roundsOf, timeSplit } from './rounds';
+import { roundsUpTo, timeSplit } from './rounds';
 import { networkAt, type NetworkState } from './state';
 
 function Network({ state, width }: ViewProps<NetworkState>) {
@@ -58,7 +58,7 @@ export const networkView: ViewDef<NetworkState> = {
   describe,
   summary(state) {
     if (!state.statement) return ['No statement has started yet'];
-    const rounds = roundsOf(state.messages.slice(0, state.shown));
+    const rounds = roundsUpTo(state.messages, state.shown);
     const rpcs = rounds.reduce((a, r) => a + r.rpcs, 0);
     const total = (state.statement.end_us ?? rounds.at(-1)?.end_us ?? state.statement.start_us) - state.statement.start_us;
     const split = timeSplit(rounds, total);

@@ -9,7 +9,7 @@ import * as wasm from '../../wasm-pkg/indexlab_wasm.js';
 import { decodeRun } from '../../engine/packed';
 import { statementSpans } from '../../trace/statements';
 import type { Message } from './rounds';
-import { roundTicks, roundsOf, timeSplit } from './rounds';
+import { roundTicks, roundsOf, roundsUpTo, timeSplit } from './rounds';
 import { networkAt } from './state';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
@@ -36,6 +36,12 @@ describe('rounds', () => {
       [2, 5, 0, 900],
       [1, 1, 1000, 1850],
     ]);
+  });
+
+  it('regroups only the round under way, to the same rounds as afresh', () => {
+    for (let shown = 0; shown <= messages.length; shown++) {
+      expect(roundsUpTo(messages, shown)).toEqual(roundsOf(messages.slice(0, shown)));
+    }
   });
 
   it('splits the time along each round’s slowest RPC', () => {

@@ -123,3 +123,38 @@ export function roundTicks(rounds: readonly Round[], x: (us: number) => number):
   }
   return ticks;
 }
+
+interface RoundIndex {
+  rounds: Round[];
+  /** Each message's round. */
+  roundOf: number[];
+}
+
+const indexes = new WeakMap<readonly Message[], RoundIndex>();
+
+/**
+ * The rounds of a statement's first `shown` messages: the statement's rounds
+ * are found once, then each call copies the complete ones and regroups only
+ * the round under way (the player asks once a frame).
+ */
+export function roundsUpTo(all: readonly Message[], shown: number): Round[] {
+  let index = indexes.get(all);
+  if (!index) {
+    const rounds = roundsOf(all);
+    const roundOf: number[] = [];
+    for (const r of rounds) for (let k = 0; k < r.messages.length; k++) roundOf.push(r.index);
+    // Messages before the first request belong to no round.
+    const orphans = all.length - roundOf.length;
+    index = { rounds, roundOf: [...new Array<number>(orphans).fill(-1), ...roundOf] };
+    indexes.set(all, index);
+  }
+  if (shown <= 0) return [];
+  if (shown >= all.length) return index.rounds;
+  const last = index.roundOf[shown - 1] ?? -1;
+  if (last < 0) return [];
+  const under = index.rounds[last];
+  if (!under) return [];
+  const before = index.roundOf.indexOf(last);
+  const partial = roundsOf(all.slice(before, shown))[0];
+  return partial ? [...index.rounds.slice(0, last), { ...partial, index: last }] : index.rounds.slice(0, last);
+}

@@ -11,8 +11,9 @@
 import { memo, useMemo } from 'react';
 import { scaleLinear } from 'd3-scale';
 import { count } from '../shared/format';
+import { addMark, chunkPaths } from '../shared/chunks';
 import { useAxisZoom } from '../shared/useAxisZoom';
-import { columnsOf, lanesOf, totalsOf, totalsText, type Column, type Cut, type ScanStep, type StepOp, type Totals } from './steps';
+import { columnsOf, lanesOf, totalsText, type Column, type Cut, type ScanStep, type StepOp, type Totals } from './steps';
 
 const LABEL = 124;
 const RIGHT = 10;
@@ -72,23 +73,89 @@ function StepBars({
 }
 
 /**
- * A zoomed-out column: as tall as its steps' mean, split by op in proportion
- * to what each op contributed (comparisons on yb, steps on pg), so a column
- * of two seeks and a prev per row shows both colors.
+ * The zoomed-out strip: each pixel column as tall as its steps' mean, split by
+ * op in proportion to what each op contributed (comparisons on yb, steps on
+ * pg), so a column of two seeks and a prev per row shows both colors. One
+ * path per op: a few elements to paint each frame, not one per column.
  */
-function ColumnBar({ column, height }: { column: Column; height: (s: { comparisons: number; op: StepOp }) => number }) {
-  const weight = (o: Column['ops'][number]) => (o.comparisons > 0 ? o.comparisons : o.steps * height({ comparisons: 0, op: o.op }));
-  const total = column.ops.reduce((a, o) => a + weight(o), 0) || 1;
-  const mean = column.ops.reduce((a, o) => a + height({ comparisons: o.comparisons / o.steps, op: o.op }) * o.steps, 0) / column.count;
-  // Segments stacked up from the baseline, each on top of the ones before.
-  const heights = column.ops.map((o) => (mean * weight(o)) / total);
-  const tops = heights.map((_, i) => TOP + STRIP - heights.slice(0, i + 1).reduce((a, h) => a + h, 0));
+function ColumnBars({
+  columns,
+  height,
+}: {
+  columns: readonly Column[];
+  height: (s: { comparisons: number; op: StepOp }) => number;
+}) {
+  const paths = new Map<StepOp, Map<number, string[]>>();
+  for (const column of columns) {
+    const weight = (o: Column['ops'][number]) => (o.comparisons > 0 ? o.comparisons : o.steps * height({ comparisons: 0, op: o.op }));
+    const total = column.ops.reduce((a, o) => a + weight(o), 0) || 1;
+    const mean = column.ops.reduce((a, o) => a + height({ comparisons: o.comparisons / o.steps, op: o.op }) * o.steps, 0) / column.count;
+    let top = TOP + STRIP;
+    for (const o of column.ops) {
+      const h = (mean * weight(o)) / total;
+      top -= h;
+      const chunks = paths.get(o.op) ?? new Map<number, string[]>();
+      addMark(chunks, column.px, `M${column.px},${top.toFixed(1)}h1v${h.toFixed(1)}h-1z`);
+      paths.set(o.op, chunks);
+    }
+  }
+  return <g>{pathsOf(paths, 'step step-')}</g>;
+}
+
+/**
+ * Where read requests cut the scan: a labelled line each while there is room
+ * (40 px a request), else one path of unlabelled lines (the count is in the
+ * caption).
+ */
+function Cuts({
+  cuts,
+  shown,
+  x,
+  plot,
+  height,
+}: {
+  cuts: readonly Cut[];
+  shown: number;
+  x: (i: number) => number;
+  plot: number;
+  height: number;
+}) {
+  const visible: { c: Cut; n: number }[] = [];
+  for (let i = 0; i < shown; i++) {
+    const c = cuts[i];
+    if (!c) break;
+    const px = x(c.at);
+    if (px >= LABEL - 1 && px <= LABEL + plot + 1) visible.push({ c, n: i + 1 });
+  }
+  if (visible.length * 40 > plot) {
+    const chunks = new Map<number, string[]>();
+    for (const { c } of visible) addMark(chunks, x(c.at), `M${x(c.at).toFixed(1)},${TOP}V${height}`);
+    return (
+      <g>
+        {chunkPaths(chunks).map(([k, d]) => (
+          <path key={k} d={d} className="cut-lines" />
+        ))}
+      </g>
+    );
+  }
   return (
     <g>
-      {column.ops.map((o, i) => (
-        <rect key={o.op} x={column.px} y={tops[i]} width={1} height={heights[i]} className={`step step-${o.op}`} />
+      {visible.map(({ c, n }) => (
+        <g key={n} className="cut">
+          <line x1={x(c.at)} x2={x(c.at)} y1={TOP - 14} y2={height} />
+          <text x={x(c.at) + 3} y={TOP - 4} className="cut-label">
+            request {n} · {count(c.rows)} row(s)
+          </text>
+        </g>
       ))}
     </g>
+  );
+}
+
+/** Chunked paths per op, as path elements with class `prefix + op`. */
+function pathsOf(paths: Map<StepOp, Map<number, string[]>>, prefix: string) {
+  return [...paths].flatMap(([op, chunks]) =>
+    chunkPaths(chunks).map(([k, d]) => <path key={`${op}-${k}`} d={d} className={`${prefix}${op}`} />),
   );
 }
 
@@ -120,14 +187,11 @@ function CloseUp({
     if (!s) break;
     const h = height(s) * 0.6;
     const x = LABEL + (i - from) * w;
+    // Keyed by slot, not by step: as the window slides the same elements
+    // take the next steps (attribute updates, not new elements a frame).
     bars.push(
-      <g key={i}>
-        <rect x={x} y={44 - h} width={Math.max(1, w - 2)} height={h} className={`step step-${s.op}${i === shown - 1 ? ' current' : ''}`}>
-          <title>
-            Step {i + 1}: {OP_NAMES[s.op]} in {s.lane}
-            {s.comparisons > 0 ? `, ${s.comparisons} key comparison(s)` : ''}
-          </title>
-        </rect>
+      <g key={i - from}>
+        <rect x={x} y={44 - h} width={Math.max(1, w - 2)} height={h} className={`step step-${s.op}${i === shown - 1 ? ' current' : ''}`} />
         <text x={x + (w - 2) / 2} y={56} textAnchor="middle" className="op-initial">
           {s.op[0]?.toUpperCase()}
         </text>
@@ -175,6 +239,7 @@ function Compare({ now, before, beforeIndex, yb }: { now: Totals; before: Totals
 export const ScanView = memo(function ScanView({
   steps,
   shown,
+  totals,
   cuts,
   cutsShown,
   title,
@@ -183,6 +248,7 @@ export const ScanView = memo(function ScanView({
 }: {
   steps: readonly ScanStep[];
   shown: number;
+  totals: Totals;
   cuts: readonly Cut[];
   cutsShown: number;
   title: string;
@@ -195,20 +261,22 @@ export const ScanView = memo(function ScanView({
   const yb = steps.some((s) => s.op === 'seek' || s.op === 'next' || s.op === 'prev');
   const base = scaleLinear().domain([0, Math.max(steps.length, 1)]).range([0, plot]);
   const scale = t.rescaleX(base);
-  const x = (i: number) => LABEL + scale(i);
+  // The scale is linear: one multiply-add per step (the strip may lay out
+  // tens of thousands of steps a frame).
   const step = scale(1) - scale(0);
+  const origin = LABEL + scale(0);
+  const x = (i: number) => origin + step * i;
   const detailed = step >= PX_PER_STEP;
   const maxComparisons = useMemo(() => steps.reduce((a, s) => Math.max(a, s.comparisons), 1), [steps]);
   const height = (s: { comparisons: number; op: StepOp }) =>
     yb ? Math.max(2, (STRIP * s.comparisons) / maxComparisons) : s.op === 'leaf' ? STRIP : STRIP / 3;
-  const totals = totalsOf(steps, shown);
   const laneTop = TOP + STRIP + 10;
   const svgHeight = laneTop + lanes.length * LANE + 4;
-  const columns = detailed ? [] : columnsOf(steps, shown, x);
-  // Zoomed in, only the steps in view are drawn.
+  // Only the steps in view are laid out.
   const [first, last] = scale.domain() as [number, number];
   const from = Math.max(0, Math.floor(first) - 1);
   const upTo = Math.min(shown, Math.ceil(last) + 1);
+  const columns = detailed ? [] : columnsOf(steps, from, upTo, x);
   return (
     <figure className="view scan-view" data-testid="scan-view" aria-label={`Scan: ${title}, ${totalsText(totals)}`}>
       <figcaption>
@@ -241,17 +309,10 @@ export const ScanView = memo(function ScanView({
             {detailed ? (
               <StepBars steps={steps} from={from} shown={upTo} x={x} height={height} step={step} />
             ) : (
-              columns.map((c) => <ColumnBar key={c.px} column={c} height={height} />)
+              <ColumnBars columns={columns} height={height} />
             )}
-            <LaneMarks steps={steps} from={detailed ? from : 0} shown={detailed ? upTo : shown} lanes={lanes} x={x} top={laneTop} detailed={detailed} />
-            {cuts.slice(0, cutsShown).map((c, i) => (
-              <g key={i} className="cut">
-                <line x1={x(c.at)} x2={x(c.at)} y1={TOP - 14} y2={svgHeight} />
-                <text x={x(c.at) + 3} y={TOP - 4} className="cut-label">
-                  request {i + 1} · {count(c.rows)} row(s)
-                </text>
-              </g>
-            ))}
+            <LaneMarks steps={steps} from={from} shown={upTo} lanes={lanes} x={x} top={laneTop} detailed={detailed} />
+            <Cuts cuts={cuts} shown={cutsShown} x={x} plot={plot} height={svgHeight} />
           </g>
         </svg>
       )}
@@ -288,23 +349,30 @@ function LaneMarks({
   top: number;
   detailed: boolean;
 }) {
-  // One mark per step (or per pixel column and lane when zoomed out).
-  const seen = new Set<string>();
-  const marks = [];
+  // One mark per step (per pixel column and lane when zoomed out), drawn as
+  // one path per op.
+  // Steps come in order, so a column's lanes are known when the next starts.
+  let column = -1;
+  const seen = new Set<number>();
+  const paths = new Map<StepOp, Map<number, string[]>>();
   const laneIndex = new Map(lanes.map((l, i) => [l, i]));
+  const w = detailed ? 3 : 1;
   for (let i = from; i < shown; i++) {
     const s = steps[i];
     if (!s) break;
     const px = Math.floor(x(i));
     const lane = laneIndex.get(s.lane) ?? 0;
     if (!detailed) {
-      const key = `${px}:${lane}`;
-      if (seen.has(key)) continue;
-      seen.add(key);
+      if (px !== column) {
+        column = px;
+        seen.clear();
+      }
+      if (seen.has(lane)) continue;
+      seen.add(lane);
     }
-    marks.push(
-      <rect key={i} x={px} y={top + lane * LANE + 4} width={detailed ? 3 : 1} height={LANE - 8} className={`mark step-${s.op}`} />,
-    );
+    const chunks = paths.get(s.op) ?? new Map<number, string[]>();
+    addMark(chunks, px, `M${px},${top + lane * LANE + 4}h${w}v${LANE - 8}h${-w}z`);
+    paths.set(s.op, chunks);
   }
-  return <g>{marks}</g>;
+  return <g>{pathsOf(paths, 'mark step-')}</g>;
 }

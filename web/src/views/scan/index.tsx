@@ -6,7 +6,7 @@ import type { TraceEvent } from '../../trace/traceData';
 import type { ViewDef, ViewProps } from '../registry';
 import { ScanView } from './ScanView';
 import { scanAt, type ScanState } from './state';
-import { totalsOf, totalsText } from './steps';
+import { totalsText } from './steps';
 
 function Scan({ state, width }: ViewProps<ScanState>) {
   const title = state.statement ? `Statement ${state.statement.index + 1}` : 'No statement yet';
@@ -14,6 +14,7 @@ function Scan({ state, width }: ViewProps<ScanState>) {
     <ScanView
       steps={state.steps}
       shown={state.shown}
+      totals={state.totals}
       cuts={state.cuts}
       cutsShown={state.cutsShown}
       title={title}
@@ -66,7 +67,7 @@ export const scanView: ViewDef<ScanState> = {
   summary(state) {
     if (!state.statement) return ['No statement has started yet'];
     if (state.steps.length === 0) return [`Statement ${state.statement.index + 1}: no scan steps recorded`];
-    const now = totalsOf(state.steps, state.shown);
+    const now = state.totals;
     const lines = [
       `Statement ${state.statement.index + 1}: ${totalsText(now)}${state.cuts.length > 0 ? `, in ${state.cutsShown} read request(s)` : ''}`,
     ];

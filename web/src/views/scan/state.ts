@@ -5,10 +5,11 @@
 // then backward; article 000's scan before and after VACUUM).
 import { statementAtCursor, statementSpans, type StatementSpan } from '../../trace/statements';
 import type { TraceData } from '../../trace/traceData';
-import { stepOf, totalsOf, type Cut, type ScanStep, type Totals } from './steps';
+import { RunningTotals, stepOf, type Cut, type ScanStep, type Totals } from './steps';
 
 interface StatementSteps {
   steps: ScanStep[];
+  running: RunningTotals;
   /** Each step's event index, ascending. */
   at: number[];
   cuts: Cut[];
@@ -19,6 +20,8 @@ export interface ScanState {
   statement: { index: number; sql: string } | null;
   steps: readonly ScanStep[];
   shown: number;
+  /** The totals of the steps shown. */
+  totals: Totals;
   cuts: readonly Cut[];
   cutsShown: number;
   /** The last earlier statement with scan steps, and its totals. */
@@ -36,22 +39,26 @@ function stepsOfSpan(trace: TraceData, span: StatementSpan): StatementSteps {
   }
   let found = byStatement.get(span.start);
   if (found) return found;
-  found = { steps: [], at: [], cuts: [], cutAt: [] };
+  const steps: ScanStep[] = [];
+  const at: number[] = [];
+  const cuts: Cut[] = [];
+  const cutAt: number[] = [];
   const end = Math.min(span.end, trace.length);
   for (let i = span.start; i < end; i++) {
     if (!SCAN_KINDS.has(trace.kind(i))) continue;
     const e = trace.event(i);
     if (e.type === 'read_request') {
-      found.cuts.push({ at: found.steps.length, rows: e.rows });
-      found.cutAt.push(i);
+      cuts.push({ at: steps.length, rows: e.rows });
+      cutAt.push(i);
       continue;
     }
     const step = stepOf(e);
     if (step) {
-      found.steps.push(step);
-      found.at.push(i);
+      steps.push(step);
+      at.push(i);
     }
   }
+  found = { steps, running: new RunningTotals(steps), at, cuts, cutAt };
   byStatement.set(span.start, found);
   return found;
 }
@@ -70,19 +77,25 @@ function countBelow(at: readonly number[], cursor: number): number {
 export function scanAt(trace: TraceData, cursor: number): ScanState {
   const spans = statementSpans(trace);
   const span = statementAtCursor(spans, cursor);
-  if (!span) return { statement: null, steps: [], shown: 0, cuts: [], cutsShown: 0, previous: null };
+  if (!span) {
+    return { statement: null, steps: [], shown: 0, totals: new RunningTotals([]).upTo(0), cuts: [], cutsShown: 0, previous: null };
+  }
   const own = stepsOfSpan(trace, span);
   let previous: ScanState['previous'] = null;
   for (let j = spans.indexOf(span) - 1; j >= 0 && !previous; j--) {
     const s = spans[j];
     if (!s) break;
-    const steps = stepsOfSpan(trace, s).steps;
-    if (steps.length > 0) previous = { index: s.index, sql: s.sql, totals: totalsOf(steps) };
+    const before = stepsOfSpan(trace, s);
+    if (before.steps.length > 0) {
+      previous = { index: s.index, sql: s.sql, totals: before.running.upTo(before.steps.length) };
+    }
   }
+  const shown = countBelow(own.at, cursor);
   return {
     statement: { index: span.index, sql: span.sql },
     steps: own.steps,
-    shown: countBelow(own.at, cursor),
+    shown,
+    totals: own.running.upTo(shown),
     cuts: own.cuts,
     cutsShown: countBelow(own.cutAt, cursor),
     previous,

@@ -9,7 +9,7 @@ import * as wasm from '../../wasm-pkg/indexlab_wasm.js';
 import { decodeRun } from '../../engine/packed';
 import { statementSpans } from '../../trace/statements';
 import { scanAt } from './state';
-import { columnsOf, lanesOf, totalsOf, type ScanStep } from './steps';
+import { columnsOf, lanesOf, RunningTotals, totalsOf, type ScanStep } from './steps';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -75,11 +75,16 @@ describe('columns and lanes', () => {
 
   it('count every step once, however many share a column', () => {
     for (const width of [50, 333, 1000, 4000]) {
-      const cols = columnsOf(steps, steps.length, (i) => (i * width) / steps.length);
+      const cols = columnsOf(steps, 0, steps.length, (i) => (i * width) / steps.length);
       expect(cols.reduce((a, c) => a + c.count, 0)).toBe(steps.length);
       const byOp = cols.flatMap((c) => c.ops).reduce((a, o) => a + o.comparisons, 0);
       expect(byOp).toBe(totalsOf(steps).comparisons);
     }
+  });
+
+  it('running totals equal totals counted afresh', () => {
+    const running = new RunningTotals(steps);
+    for (const n of [0, 1, 2, 500, 999, 1000]) expect(running.upTo(n)).toEqual(totalsOf(steps, n));
   });
 
   it('put the memtable first, then SSTs by level', () => {

@@ -113,28 +113,58 @@ export interface Column {
 
 const OP_ORDER: readonly StepOp[] = ['seek', 'prev', 'next', 'leaf', 'heap'];
 
-export function columnsOf(steps: readonly ScanStep[], n: number, x: (i: number) => number): Column[] {
-  const byPx = new Map<number, Map<StepOp, { steps: number; comparisons: number }>>();
-  for (let i = 0; i < n; i++) {
+/**
+ * Steps `from..to` by pixel column. `x` must not decrease with i (steps are
+ * laid out in order), so a column is complete when the next step lands right
+ * of it: one pass, no lookups.
+ */
+export function columnsOf(steps: readonly ScanStep[], from: number, to: number, x: (i: number) => number): Column[] {
+  const columns: Column[] = [];
+  let current: Column | undefined;
+  for (let i = from; i < to; i++) {
     const s = steps[i];
     if (!s) break;
     const px = Math.floor(x(i));
-    let c = byPx.get(px);
-    if (!c) {
-      c = new Map();
-      byPx.set(px, c);
+    if (!current || current.px !== px) {
+      current = { px, count: 0, ops: [] };
+      columns.push(current);
     }
-    const o = c.get(s.op) ?? { steps: 0, comparisons: 0 };
+    current.count += 1;
+    let o = current.ops.find((c) => c.op === s.op);
+    if (!o) {
+      o = { op: s.op, steps: 0, comparisons: 0 };
+      current.ops.push(o);
+      current.ops.sort((a, b) => OP_ORDER.indexOf(a.op) - OP_ORDER.indexOf(b.op));
+    }
     o.steps += 1;
     o.comparisons += s.comparisons;
-    c.set(s.op, o);
   }
-  return [...byPx].map(([px, c]) => ({
-    px,
-    count: [...c.values()].reduce((a, o) => a + o.steps, 0),
-    ops: OP_ORDER.flatMap((op) => {
-      const o = c.get(op);
-      return o ? [{ op, ...o }] : [];
-    }),
-  }));
+  return columns;
+}
+
+/** Running totals of a statement's steps: the totals of its first n steps in O(1). */
+export class RunningTotals {
+  private readonly prefix: Totals[];
+
+  constructor(steps: readonly ScanStep[]) {
+    const zero: Totals = { seeks: 0, nexts: 0, prevs: 0, comparisons: 0, leaves: 0, heapFetches: 0, steps: 0 };
+    this.prefix = [zero];
+    let t = zero;
+    for (const s of steps) {
+      t = {
+        seeks: t.seeks + (s.op === 'seek' ? 1 : 0),
+        nexts: t.nexts + (s.op === 'next' && s.found ? 1 : 0),
+        prevs: t.prevs + (s.op === 'prev' ? 1 : 0),
+        comparisons: t.comparisons + s.comparisons,
+        leaves: t.leaves + (s.op === 'leaf' ? 1 : 0),
+        heapFetches: t.heapFetches + (s.op === 'heap' ? 1 : 0),
+        steps: t.steps + 1,
+      };
+      this.prefix.push(t);
+    }
+  }
+
+  upTo(n: number): Totals {
+    return this.prefix[Math.max(0, Math.min(n, this.prefix.length - 1))] ?? (this.prefix[0] as Totals);
+  }
 }
