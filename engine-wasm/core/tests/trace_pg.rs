@@ -92,3 +92,39 @@ fn heap_fetches_are_traced_one_by_one() {
     );
     assert_eq!((fetches[4], metric(4)), (0, 0));
 }
+
+/// The visibility map's changes are always traced (the scan view's strip of
+/// bits depends on them): VACUUM sets every page's bit, a later insert
+/// clears its page's, even in a statement whose detail was summarized.
+#[test]
+fn visibility_changes_survive_a_summarized_statement() {
+    let (r, engine) = run_pg(
+        "set trace_statement_events = 10;
+         create table t (id bigint primary key, v bigint);
+         insert into t select generate_series(1, 3000), 0;
+         vacuum t;
+         insert into t values (3001, 0);",
+        &[],
+    );
+    assert!(r.error.is_none(), "{:?}", r.error);
+    let engine = engine.unwrap();
+    let changes: Vec<(u32, bool)> = engine
+        .trace()
+        .events()
+        .iter()
+        .filter_map(|e| match e {
+            Event::VisibilityChange {
+                page, all_visible, ..
+            } => Some((*page, *all_visible)),
+            _ => None,
+        })
+        .collect();
+    let set = changes.iter().filter(|c| c.1).count();
+    assert!(set > 10, "VACUUM marks every page all-visible: {set}");
+    let last = changes.iter().filter(|c| c.1).map(|c| c.0).max();
+    assert_eq!(
+        changes.last(),
+        Some(&(last.unwrap(), false)),
+        "the insert clears the last page's bit"
+    );
+}

@@ -94,7 +94,11 @@ fill: Array<number>, entries: Array<number>,
  */
 high?: Array<string | null>, };
 
-export type HeapSnapshot = { relation: string, pages: number, };
+export type HeapSnapshot = { relation: string, pages: number, 
+/**
+ * Runs of all-visible pages in the visibility map, `[first, last]`.
+ */
+all_visible: Array<[number, number]>, };
 
 export type PoolSnapshot = { capacity: number, page_size: number, 
 /**

@@ -28,11 +28,28 @@ use std::ops::Bound;
 
 impl PgEngine {
     /// Reports a visibility-map page change on the table's VM fork.
-    fn vm_write(&mut self, table: usize, vm_page: Option<PageNo>) -> Result<(), SqlError> {
+    /// A change to heap page `heap_page` cleared its all-visible bit on VM
+    /// page `vm_page` (if any): the VM page is written, and the trace says
+    /// the heap page is no longer all-visible.
+    fn vm_write(
+        &mut self,
+        table: usize,
+        heap_page: PageNo,
+        vm_page: Option<PageNo>,
+    ) -> Result<(), SqlError> {
         let t = self.catalog.table(table);
-        let (Some(page), true) = (vm_page, t.vm_exists) else {
+        let Some(page) = vm_page else {
             return Ok(());
         };
+        let relation = self.io.names[t.rel as usize].clone();
+        self.io.trace.push(Event::VisibilityChange {
+            relation,
+            page: heap_page,
+            all_visible: false,
+        });
+        if !t.vm_exists {
+            return Ok(());
+        }
         let rel = t.rel;
         let ((), stats) = self
             .io
@@ -212,7 +229,7 @@ impl PgEngine {
         self.count(rel, &stats);
         let outcome = outcome?;
         self.log_heap(table, outcome.tid.page, u64::from(size));
-        self.vm_write(table, outcome.vm_cleared)?;
+        self.vm_write(table, outcome.tid.page, outcome.vm_cleared)?;
         let io = &mut self.io;
         io.trace.detail(|| Event::TupleInsert {
             relation: io.names[rel as usize].clone(),
@@ -314,9 +331,9 @@ impl PgEngine {
             if !out.same_page {
                 self.log_heap(id, out.new_tid.page, u64::from(size));
             }
-            for vm in out.vm_cleared {
-                self.vm_write(id, vm)?;
-            }
+            let [old_vm, new_vm] = out.vm_cleared;
+            self.vm_write(id, out.old_tid.page, old_vm)?;
+            self.vm_write(id, out.new_tid.page, new_vm)?;
             if !out.hot {
                 for i in self.catalog.table(id).indexes.clone() {
                     self.index_insert(i, &new_row, out.new_tid.to_u64())?;
@@ -344,7 +361,7 @@ impl PgEngine {
             self.count(rel, &stats);
             let out = out?;
             self.log_heap(id, out.tid.page, 8);
-            self.vm_write(id, out.vm_cleared)?;
+            self.vm_write(id, out.tid.page, out.vm_cleared)?;
             self.io.clock.advance_us(self.io.cost.cpu_row_us);
         }
         let n = targets.len() as u64;
@@ -404,7 +421,7 @@ impl PgEngine {
                 .visibility_map()
                 .is_all_visible(p)
             {
-                self.io.trace.detail(|| Event::VisibilityChange {
+                self.io.trace.push(Event::VisibilityChange {
                     relation: name.clone(),
                     page: p,
                     all_visible: true,

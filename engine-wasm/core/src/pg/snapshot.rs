@@ -18,6 +18,18 @@ pub fn fill3(f: f64) -> f64 {
 /// shows them); a bigger tree's keys would dominate the snapshots' size.
 const HIGH_KEYS_UP_TO: usize = 2000;
 
+/// Runs of consecutive pages among `0..pages` for which `visible` holds.
+fn visible_runs(pages: u32, visible: impl Fn(u32) -> bool) -> Vec<(u32, u32)> {
+    let mut runs: Vec<(u32, u32)> = Vec::new();
+    for p in (0..pages).filter(|&p| visible(p)) {
+        match runs.last_mut() {
+            Some((_, last)) if *last + 1 == p => *last = p,
+            _ => runs.push((p, p)),
+        }
+    }
+    runs
+}
+
 impl PgEngine {
     pub fn snapshot(&self) -> PgSnapshot {
         let trees = self
@@ -61,6 +73,9 @@ impl PgEngine {
             .map(|t| HeapSnapshot {
                 relation: t.name.clone(),
                 pages: t.heap.page_count(),
+                all_visible: visible_runs(t.heap.page_count(), |p| {
+                    t.heap.visibility_map().is_all_visible(p)
+                }),
             })
             .collect();
         let pool = &self.io.pool;
@@ -87,5 +102,18 @@ impl PgEngine {
                 frames,
             },
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::visible_runs;
+
+    #[test]
+    fn all_visible_pages_are_sent_as_runs() {
+        let visible = [true, true, false, true, false, false, true, true, true];
+        let runs = visible_runs(visible.len() as u32, |p| visible[p as usize]);
+        assert_eq!(runs, vec![(0, 1), (3, 3), (6, 8)]);
+        assert!(visible_runs(5, |_| false).is_empty());
     }
 }

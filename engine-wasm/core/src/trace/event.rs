@@ -237,6 +237,7 @@ impl Event {
             Event::StatementStart { .. }
                 | Event::StatementEnd { .. }
                 | Event::PageSplit { .. }
+                | Event::VisibilityChange { .. }
                 | Event::PageEvict { written: true, .. }
                 | Event::Checkpoint { .. }
                 | Event::MemtableSealed { .. }

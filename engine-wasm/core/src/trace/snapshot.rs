@@ -57,6 +57,8 @@ pub struct TreeLevelSnapshot {
 pub struct HeapSnapshot {
     pub relation: String,
     pub pages: u32,
+    /// Runs of all-visible pages in the visibility map, `[first, last]`.
+    pub all_visible: Vec<(PageNo, PageNo)>,
 }
 
 #[derive(Debug, Clone, PartialEq, Serialize)]

@@ -13,6 +13,7 @@ import { scaleLinear } from 'd3-scale';
 import { count } from '../shared/format';
 import { addMark, chunkPaths } from '../shared/chunks';
 import { useAxisZoom } from '../shared/useAxisZoom';
+import type { HeapVisibility } from './visibility';
 import { columnsOf, lanesOf, totalsText, type Column, type Cut, type ScanStep, type StepOp, type Totals } from './steps';
 
 const LABEL = 124;
@@ -152,6 +153,72 @@ function Cuts({
   );
 }
 
+/**
+ * pg's visibility map, a strip of bits per heap (one cell per page, filled
+ * when all-visible: VACUUM fills them in), with the heap pages this scan has
+ * fetched marked above it and the fetch just made drawn as an arrow to its
+ * page. An Index Only Scan fetches exactly the rows on unfilled pages.
+ */
+function VisibilityStrips({
+  heaps,
+  steps,
+  shown,
+  width,
+}: {
+  heaps: readonly HeapVisibility[];
+  steps: readonly ScanStep[];
+  shown: number;
+  width: number;
+}) {
+  const plot = width - LABEL - RIGHT;
+  const ROW_H = 34;
+  const current = shown > 0 ? steps[shown - 1] : undefined;
+  return (
+    <svg width={width} height={heaps.length * ROW_H + 4} className="vm-strips" role="img" aria-label="Visibility map">
+      {heaps.map((h, k) => {
+        const cell = plot / Math.max(1, h.pages);
+        const y = 4 + k * ROW_H;
+        const px = (page: number) => LABEL + page * cell;
+        const visible = new Map<number, string[]>();
+        const fetched = new Map<number, string[]>();
+        for (let p = 0; p < h.pages; p++) {
+          if (h.visible[p]) addMark(visible, px(p), `M${px(p).toFixed(1)},${y + 14}h${Math.max(0.5, cell).toFixed(2)}v12h${(-Math.max(0.5, cell)).toFixed(2)}z`);
+        }
+        const seen = new Set<number>();
+        for (let i = 0; i < shown; i++) {
+          const s = steps[i];
+          if (s?.op !== 'heap' || s.lane !== `${h.relation} heap` || s.place === null || seen.has(s.place)) continue;
+          seen.add(s.place);
+          addMark(fetched, px(s.place), `M${px(s.place).toFixed(1)},${y + 4}h${Math.max(1, cell).toFixed(2)}v8h${(-Math.max(1, cell)).toFixed(2)}z`);
+        }
+        const arrow = current?.op === 'heap' && current.lane === `${h.relation} heap` && current.place !== null;
+        return (
+          <g key={h.relation}>
+            <text x={LABEL - 6} y={y + 24} textAnchor="end" className="lane-label">
+              {h.relation} VM
+            </text>
+            <rect x={LABEL} y={y + 14} width={plot} height={12} className="vm-empty" />
+            {chunkPaths(visible).map(([c, d]) => (
+              <path key={`v${c}`} d={d} className="vm-visible" />
+            ))}
+            {chunkPaths(fetched).map(([c, d]) => (
+              <path key={`f${c}`} d={d} className="step-heap" />
+            ))}
+            {arrow && current.place !== null && (
+              <path d={`M${px(current.place) + cell / 2},${y}v12`} className="fetch-arrow" markerEnd="url(#scan-arrow)" />
+            )}
+          </g>
+        );
+      })}
+      <defs>
+        <marker id="scan-arrow" viewBox="0 0 6 6" refX="6" refY="3" markerWidth="6" markerHeight="6" orient="auto">
+          <path d="M0,0 L6,3 L0,6 z" className="arrow-head" />
+        </marker>
+      </defs>
+    </svg>
+  );
+}
+
 /** Chunked paths per op, as path elements with class `prefix + op`. */
 function pathsOf(paths: Map<StepOp, Map<number, string[]>>, prefix: string) {
   return [...paths].flatMap(([op, chunks]) =>
@@ -244,6 +311,7 @@ export const ScanView = memo(function ScanView({
   cutsShown,
   title,
   previous,
+  heaps,
   width,
 }: {
   steps: readonly ScanStep[];
@@ -253,6 +321,8 @@ export const ScanView = memo(function ScanView({
   cutsShown: number;
   title: string;
   previous: { index: number; totals: Totals } | null;
+  /** pg: the visibility maps at the cursor. */
+  heaps: readonly HeapVisibility[];
   width: number;
 }) {
   const plot = width - LABEL - RIGHT;
@@ -316,6 +386,9 @@ export const ScanView = memo(function ScanView({
           </g>
         </svg>
       )}
+      {!yb && heaps.length > 0 && (
+        <VisibilityStrips heaps={heaps} steps={steps} shown={shown} width={width} />
+      )}
       {steps.length > 0 && shown > 0 && <CloseUp steps={steps} shown={shown} width={width} height={height} />}
       {steps.length > 0 && (
         <ul className="legend scan-legend">
@@ -325,6 +398,11 @@ export const ScanView = memo(function ScanView({
             </li>
           ))}
           {yb && <li>bar height: key comparisons of the step</li>}
+          {!yb && heaps.length > 0 && (
+            <li>
+              <span className="swatch vm-swatch" aria-hidden="true" /> all-visible page in the visibility map
+            </li>
+          )}
         </ul>
       )}
       {previous && steps.length > 0 && <Compare now={totals} before={previous.totals} beforeIndex={previous.index} yb={yb} />}

@@ -19,6 +19,7 @@ function Scan({ state, width }: ViewProps<ScanState>) {
       cutsShown={state.cutsShown}
       title={title}
       previous={state.previous}
+      heaps={state.heaps}
       width={width}
     />
   );
@@ -72,6 +73,10 @@ export const scanView: ViewDef<ScanState> = {
       `Statement ${state.statement.index + 1}: ${totalsText(now)}${state.cuts.length > 0 ? `, in ${state.cutsShown} read request(s)` : ''}`,
     ];
     if (state.previous) lines.push(`The scan before (statement ${state.previous.index + 1}): ${totalsText(state.previous.totals)}`);
+    for (const h of state.heaps) {
+      const visible = h.visible.reduce((a, v) => a + v, 0);
+      lines.push(`Visibility map of ${h.relation}: ${visible} of ${h.pages} heap page(s) all-visible`);
+    }
     return lines;
   },
 };

@@ -6,6 +6,7 @@
 import { statementAtCursor, statementSpans, type StatementSpan } from '../../trace/statements';
 import type { TraceData } from '../../trace/traceData';
 import { RunningTotals, stepOf, type Cut, type ScanStep, type Totals } from './steps';
+import { visibilityAt, type HeapVisibility } from './visibility';
 
 interface StatementSteps {
   steps: ScanStep[];
@@ -26,6 +27,8 @@ export interface ScanState {
   cutsShown: number;
   /** The last earlier statement with scan steps, and its totals. */
   previous: { index: number; sql: string; totals: Totals } | null;
+  /** pg: each heap's visibility map at the cursor (at most three heaps). */
+  heaps: readonly HeapVisibility[];
 }
 
 const SCAN_KINDS = new Set(['iter_step', 'cursor_step', 'heap_fetch', 'read_request']);
@@ -78,7 +81,16 @@ export function scanAt(trace: TraceData, cursor: number): ScanState {
   const spans = statementSpans(trace);
   const span = statementAtCursor(spans, cursor);
   if (!span) {
-    return { statement: null, steps: [], shown: 0, totals: new RunningTotals([]).upTo(0), cuts: [], cutsShown: 0, previous: null };
+    return {
+      statement: null,
+      steps: [],
+      shown: 0,
+      totals: new RunningTotals([]).upTo(0),
+      cuts: [],
+      cutsShown: 0,
+      previous: null,
+      heaps: [],
+    };
   }
   const own = stepsOfSpan(trace, span);
   let previous: ScanState['previous'] = null;
@@ -99,5 +111,6 @@ export function scanAt(trace: TraceData, cursor: number): ScanState {
     cuts: own.cuts,
     cutsShown: countBelow(own.cutAt, cursor),
     previous,
+    heaps: [...visibilityAt(trace, cursor).values()].slice(0, 3),
   };
 }

@@ -118,3 +118,28 @@ explain (analyze, buffers) select id from t where id < 4000 order by id;`,
     expect(now.leaves).toBe(before?.leaves);
   });
 });
+
+describe('pg: the visibility map at the cursor', () => {
+  it('VACUUM fills it in, a later insert clears its page', () => {
+    const { trace } = run(
+      'pg',
+      `create table t (id bigint primary key, v bigint);
+insert into t select generate_series(1, 3000), 0;
+vacuum t;
+insert into t values (3001, 0);`,
+    );
+    const spans = statementSpans(trace);
+    const [, load, vacuum, insert] = spans;
+    if (!load || !vacuum || !insert) throw new Error('statements');
+    const at = (k: number) => scanAt(trace, k).heaps.find((h) => h.relation === 't');
+    const count = (k: number) => at(k)?.visible.reduce((a, v) => a + v, 0);
+    const pages = at(vacuum.end + 1)?.pages ?? 0;
+    expect(pages).toBeGreaterThan(10);
+    expect(count(load.end + 1)).toBe(0);
+    expect(count(vacuum.end + 1)).toBe(pages);
+    // The new row goes to the last page, whose bit it clears.
+    const after = at(insert.end + 1);
+    expect(count(insert.end + 1)).toBe(pages - 1);
+    expect(after?.visible[pages - 1]).toBe(0);
+  });
+});
