@@ -53,6 +53,12 @@ function messageTitle(m: Message): string {
   return `${m.from} → ${m.to}: ${what}, ${kb(m.bytes)}; sent at ${ms(m.send_us)}, arrived at ${ms(m.arrive_us)}`;
 }
 
+/** A round in words: what its hover and its focus say. */
+export function roundText(r: Round): string {
+  const kind = r.write ? 'write' : 'read';
+  return `Round ${r.index + 1}: one ${kind} request, ${count(r.rpcs)} RPC(s) sent together, ${count(r.rows)} row(s) and ${kb(r.bytes)} on the wire; ${ms(r.end_us - r.start_us)}`;
+}
+
 function RoundMarks({
   rounds,
   x,
@@ -69,17 +75,19 @@ function RoundMarks({
     <g>
       {rounds.map((r) => (
         <g key={r.index} className="round">
+          {/* Focusable, with its facts as its name: the keyboard reaches
+              what the mouse's hover shows. */}
           <rect
             x={x(r.start_us)}
             y={AXIS + 2}
             width={Math.max(1, x(r.end_us) - x(r.start_us))}
             height={lanes * ROW - 4}
             className={r.index % 2 ? 'round-band odd' : 'round-band'}
+            tabIndex={0}
+            role="img"
+            aria-label={roundText(r)}
           >
-            <title>
-              Round {r.index + 1}: one {r.write ? 'write' : 'read'} request, {count(r.rpcs)} RPC(s) sent together,{' '}
-              {count(r.rows)} row(s) back; {ms(r.end_us - r.start_us)}
-            </title>
+            <title>{roundText(r)}</title>
           </rect>
           {r.messages.map((m, i) => {
             const from = laneOf(m.from);
@@ -277,7 +285,7 @@ export const NetworkView = memo(function NetworkView({
       aria-label={`Network: ${title}, ${count(rounds.length)} round(s) of RPCs`}
     >
       <figcaption>
-        Network: {title} — {count(rounds.length)} round(s) (one per read or write request),{' '}
+        Network: {title} — {count(rounds.length)} round(s) of RPCs sent together (a read request, or a flush of writes),{' '}
         {count(rounds.reduce((a, r) => a + r.rpcs, 0))} RPC(s)
         {!detailed && ' · too many to draw one by one here: wheel to zoom in'}
       </figcaption>

@@ -63,7 +63,7 @@ export const networkView: ViewDef<NetworkState> = {
     const total = (state.statement.end_us ?? rounds.at(-1)?.end_us ?? state.statement.start_us) - state.statement.start_us;
     const split = timeSplit(rounds, total);
     return [
-      `Statement ${state.statement.index + 1}${state.statement.end_us === null ? ' (under way)' : ''}: ${rounds.length} round(s) of RPCs (one per read or write request), ${rpcs} RPC(s), ${state.shown} message(s)`,
+      `Statement ${state.statement.index + 1}${state.statement.end_us === null ? ' (under way)' : ''}: ${rounds.length} round(s) of RPCs (a read request each, or a flush of writes), ${rpcs} RPC(s), ${state.shown} message(s)`,
       ...(state.loops.length > 0
         ? [
             (state.loops[0]?.keys ?? 1) > 1

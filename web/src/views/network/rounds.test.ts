@@ -14,8 +14,10 @@ import { networkAt } from './state';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
-function msg(kind: string, from: string, to: string, send_us: number, arrive_us: number, rows = 0): Message {
-  return { type: 'rpc', kind, from, to, tablet: to === 'ysql' ? Number(from.slice(-1)) : Number(to.slice(-1)), ops: 1, rows, bytes: 100, send_us, arrive_us };
+/** A message; its tablet is the one its leader's number names unless given. */
+function msg(kind: string, from: string, to: string, send_us: number, arrive_us: number, rows = 0, tablet?: number): Message {
+  const leader = to === 'ysql' ? from : to;
+  return { type: 'rpc', kind, from, to, tablet: tablet ?? Number(leader.slice(-1)), ops: 1, rows, bytes: 100, send_us, arrive_us };
 }
 
 describe('rounds', () => {
@@ -54,6 +56,29 @@ describe('rounds', () => {
   });
 });
 
+describe('a write with three copies', () => {
+  // The leader (tserver-1) replicates to two followers and answers once one
+  // of them (a majority with itself) has acknowledged.
+  const messages = [
+    msg('write', 'ysql', 'tserver-1', 0, 400, 0, 1),
+    msg('replicate', 'tserver-1', 'tserver-2', 450, 850, 0, 1),
+    msg('replicate', 'tserver-1', 'tserver-3', 450, 850, 0, 1),
+    msg('replicate ack', 'tserver-2', 'tserver-1', 900, 1300, 0, 1),
+    msg('replicate ack', 'tserver-3', 'tserver-1', 900, 1300, 0, 1),
+    msg('write response', 'tserver-1', 'ysql', 1350, 1750, 0, 1),
+  ];
+
+  it('is one round, its replication on the wire', () => {
+    const rounds = roundsOf(messages);
+    expect(rounds).toHaveLength(1);
+    expect(rounds[0]?.write).toBe(true);
+    const split = timeSplit(rounds, 1750);
+    // Request, append, acknowledgement, response: four half round trips.
+    expect(split.network_us).toBe(1600);
+    expect(split.tserver_us).toBe(150);
+  });
+});
+
 describe('article 001 on real traces', () => {
   beforeAll(() => {
     wasm.initSync({ module: readFileSync(`${root}web/src/wasm-pkg/indexlab_wasm_bg.wasm`) });
@@ -86,4 +111,27 @@ describe('article 001 on real traces', () => {
       expect(mid.statement?.index).toBe(join.index);
     });
   }
+
+  it('with three copies, each write round replicates to the followers', () => {
+    const script = 'set replication_factor = 3;\ncreate table w (id int primary key) split into 3 tablets;\ninsert into w values (1), (2), (3);\n';
+    const run = decodeRun(wasm.run_traced_packed(script, 'yb', '', { report() {} }));
+    const trace = run.trace;
+    if (!trace) throw new Error('no trace');
+    const insert = statementSpans(trace).find((s) => /^insert/i.test(s.sql));
+    if (!insert) throw new Error('no insert');
+    const state = networkAt(trace, insert.end + 1);
+    const rounds = roundsOf(state.messages);
+    // A write request goes to one tablet; the requests flushed together are one round.
+    expect(rounds.reduce((a, r) => a + r.rpcs, 0)).toBe(run.report.statements[insert.index]?.metrics.storage_write_requests);
+    for (const r of rounds) {
+      expect(r.write).toBe(true);
+      const leaders = new Set(r.messages.filter((m) => m.kind === 'write').map((m) => m.to));
+      const appends = r.messages.filter((m) => m.kind === 'replicate');
+      // Two followers per tablet written, never the leader itself.
+      expect(appends.length).toBe(2 * r.rpcs);
+      // Each leader replicates its own tablet to the two other servers.
+      for (const m of appends) expect(m.from).not.toBe(m.to);
+      expect(leaders.size).toBe(r.rpcs);
+    }
+  });
 });

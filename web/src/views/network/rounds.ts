@@ -1,6 +1,8 @@
 // The messages of one statement as the network view draws them: grouped into
-// rounds (one read or write request = one round of RPCs sent together to the
-// tablet servers, answered before the next round starts), and the statement's
+// rounds (RPCs sent together to the tablet servers and answered before the
+// next round starts: one read request, which YugabyteDB counts once whatever
+// tablets it touches, or one flush of buffered writes, a write request per
+// tablet), and the statement's
 // virtual time split into what the round trips, the tablet servers and the
 // query node each took. Pure functions of the trace: see network/index.tsx.
 import type { TraceEvent } from '../../trace/traceData';
