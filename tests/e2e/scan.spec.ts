@@ -33,6 +33,10 @@ test('article 003: a forward scan is a seek and nexts, a backward one seeks row 
   }
   expect(counts).toEqual(['1/0', '2/0', '3/0', '3/1', '4/1', '5/1', '5/2', '6/2']);
   await expect(page.getByTestId('event-yb')).toContainText('Seek');
+  // The step under the cursor says where its comparisons went.
+  await expect(page.getByTestId('replay-yb').getByTestId('scan-current')).toContainText(
+    /Step 8: seek, \d+ key comparison\(s\) — the memtable's skip list \d+/,
+  );
   const figure = page.getByTestId('replay-yb').getByRole('figure', { name: /^Scan: Statement 4/ });
   await expect(figure).toBeVisible();
   await figure.screenshot({ path: test.info().outputPath('scan-backward-start.png') });

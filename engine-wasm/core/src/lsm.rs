@@ -79,7 +79,7 @@ pub use options::{
 };
 pub use read::DbIter;
 pub use read::GetResult;
-pub use read::{IterOp, Position, ReadEvent, ReadStats};
+pub use read::{Comparisons, IterOp, Position, ReadEvent, ReadStats};
 pub use read::{ReadOptions, Snapshot};
 pub use sst::Sst;
 pub use sst::TableProperties;

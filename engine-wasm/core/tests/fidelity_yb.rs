@@ -323,7 +323,7 @@ fn article_003_scans_are_traced_step_by_step() {
                 blocks_read,
                 ..
             } => {
-                steps[statement].push((op, *found, *block, *comparisons, *blocks_read));
+                steps[statement].push((op, *found, *block, comparisons.total(), *blocks_read));
             }
             _ => {}
         }

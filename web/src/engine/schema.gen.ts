@@ -51,7 +51,7 @@ op: string, found: boolean,
 /**
  * The SST landed in (`None`: the memtable, or nowhere).
  */
-sst: number | null, level: number | null, block: number | null, comparisons: number, blocks_read: number, } | { "type": "rpc", kind: string, from: string, to: string, tablet: number, ops: number, rows: number, bytes: number, send_us: number, arrive_us: number, };
+sst: number | null, level: number | null, block: number | null, comparisons: KeyComparisons, blocks_read: number, } | { "type": "rpc", kind: string, from: string, to: string, tablet: number, ops: number, rows: number, bytes: number, send_us: number, arrive_us: number, };
 
 export type StatementDetail = { "kind": "full", events: number, } | { "kind": "summarized", dropped: number, budget: number, run_budget: boolean, };
 
@@ -60,6 +60,8 @@ export type SstSummary = { id: number, bytes: number, entries: number,
  * Tombstones among the entries.
  */
 deletes: number, smallest: string, largest: string, };
+
+export type KeyComparisons = { memtable: number, files: number, index: number, restarts: number, keys: number, merge: number, versions: number, };
 
 export type Snapshot = { at_event: number, 
 /**

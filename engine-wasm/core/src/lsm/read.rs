@@ -16,7 +16,7 @@ mod stats;
 
 pub use iterator::DbIter;
 pub use options::{ReadOptions, Snapshot};
-pub use stats::{IterOp, Position, ReadEvent, ReadStats};
+pub use stats::{Comparisons, IterOp, Position, ReadEvent, ReadStats};
 
 use ctx::ReadCtx;
 use level_cursor::LevelCursor;

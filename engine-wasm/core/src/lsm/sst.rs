@@ -22,6 +22,7 @@ use entries::SstEntries;
 use filter::Filter;
 use index::Index;
 
+use super::read::Comparisons;
 use super::types::{cmp_internal, trailer_kind, trailer_seq, SeqNo, SstId, ValueKind};
 
 /// An immutable sorted table.
@@ -126,17 +127,17 @@ impl Sst {
     /// `DataBlockIter::Seek` finds it: a binary search over the restart points
     /// (every `restart_interval`-th entry, whose key is stored whole), then a
     /// walk from the last restart point before the target, comparing each key.
-    /// Every comparison is counted in `compared`.
+    /// Every comparison is counted in `compared` (`restarts`, then `keys`).
     pub(crate) fn seek_in_block(
         &self,
         b: u32,
         key: &[u8],
         trailer: u64,
-        compared: &mut u64,
+        compared: &mut Comparisons,
     ) -> Option<u32> {
         let range = self.block_entries(b);
-        let before = |i: u32, compared: &mut u64| {
-            *compared += 1;
+        let before = |i: u32, counter: &mut u64| {
+            *counter += 1;
             cmp_internal(self.user_key(i), self.trailer(i), key, trailer) == Ordering::Less
         };
         // Restart points r = 0, 1, … at entries start + r·interval: find the
@@ -146,7 +147,7 @@ impl Sst {
         let (mut lo, mut hi) = (0u32, restarts);
         while lo < hi {
             let mid = lo + (hi - lo) / 2;
-            if before(range.start + mid * interval, compared) {
+            if before(range.start + mid * interval, &mut compared.restarts) {
                 lo = mid + 1;
             } else {
                 hi = mid;
@@ -158,7 +159,7 @@ impl Sst {
             return (i < range.end).then_some(i);
         }
         i += 1;
-        while i < range.end && before(i, compared) {
+        while i < range.end && before(i, &mut compared.keys) {
             i += 1;
         }
         (i < range.end).then_some(i)

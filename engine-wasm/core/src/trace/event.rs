@@ -21,6 +21,34 @@ pub struct SstSummary {
     pub largest: String,
 }
 
+/// An iterator call's key comparisons by where it made them: the memtable's
+/// skip list; a level's files; an SST's index block, one data block's
+/// restart points, the keys after one; the merging iterator picking among
+/// sources; DBIter comparing a key with the one it left.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct KeyComparisons {
+    pub memtable: u64,
+    pub files: u64,
+    pub index: u64,
+    pub restarts: u64,
+    pub keys: u64,
+    pub merge: u64,
+    pub versions: u64,
+}
+
+impl KeyComparisons {
+    pub fn total(&self) -> u64 {
+        self.memtable
+            + self.files
+            + self.index
+            + self.restarts
+            + self.keys
+            + self.merge
+            + self.versions
+    }
+}
+
 /// (In TypeScript `TraceEvent`: `Event` is the DOM's.)
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TraceEvent"))]
@@ -209,7 +237,7 @@ pub enum Event {
         sst: Option<u64>,
         level: Option<u32>,
         block: Option<u32>,
-        comparisons: u64,
+        comparisons: KeyComparisons,
         blocks_read: u32,
     },
     /// A message between nodes (`from`/`to` as `ysql`, `tserver-N`): a read or

@@ -72,6 +72,7 @@ pub fn typescript() -> String {
         Event::decl(),
         StatementDetail::decl(),
         SstSummary::decl(),
+        KeyComparisons::decl(),
         Snapshot::decl(),
         Trace::decl(),
         EngineSnapshot::decl(),

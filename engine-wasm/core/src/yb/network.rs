@@ -85,5 +85,5 @@ pub(super) fn read_time_us(cost: &CostModel, s: &ReadStats) -> f64 {
     let c = &s.cache;
     c.hits() as f64 * cost.cache_hit_us
         + (c.misses() + c.bypass_reads) as f64 * cost.device_read_us
-        + s.key_comparisons as f64 * cost.cpu_compare_us
+        + s.key_comparisons.total() as f64 * cost.cpu_compare_us
 }

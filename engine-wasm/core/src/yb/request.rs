@@ -15,7 +15,7 @@ use super::engine::YbEngine;
 use super::packing::{is_tombstone, live_row};
 use super::stats::RelStats;
 use crate::lsm::{DbIter, IterOp, Position, ReadEvent, ReadOptions};
-use crate::trace::Event;
+use crate::trace::{Event, KeyComparisons};
 use std::ops::Bound;
 
 /// A row as read: its document key and its newest entries (subkey, value).
@@ -270,7 +270,15 @@ impl YbEngine {
                         sst,
                         level,
                         block,
-                        comparisons,
+                        comparisons: KeyComparisons {
+                            memtable: comparisons.memtable,
+                            files: comparisons.files,
+                            index: comparisons.index,
+                            restarts: comparisons.restarts,
+                            keys: comparisons.keys,
+                            merge: comparisons.merge,
+                            versions: comparisons.versions,
+                        },
                         blocks_read,
                     });
                     blocks_read = 0;

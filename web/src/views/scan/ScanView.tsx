@@ -14,7 +14,7 @@ import { count } from '../shared/format';
 import { addMark, chunkPaths } from '../shared/chunks';
 import { useAxisZoom } from '../shared/useAxisZoom';
 import type { HeapVisibility } from './visibility';
-import { columnsOf, lanesOf, totalsText, type Column, type Cut, type ScanStep, type StepOp, type Totals } from './steps';
+import { columnsOf, lanesOf, partsText, totalsText, type Column, type Cut, type ScanStep, type StepOp, type Totals } from './steps';
 
 const LABEL = 124;
 const RIGHT = 10;
@@ -340,6 +340,7 @@ export const ScanView = memo(function ScanView({
   const maxComparisons = useMemo(() => steps.reduce((a, s) => Math.max(a, s.comparisons), 1), [steps]);
   const height = (s: { comparisons: number; op: StepOp }) =>
     yb ? Math.max(2, (STRIP * s.comparisons) / maxComparisons) : s.op === 'leaf' ? STRIP : STRIP / 3;
+  const current = shown > 0 ? steps[shown - 1] : undefined;
   const laneTop = TOP + STRIP + 10;
   const svgHeight = laneTop + lanes.length * LANE + 4;
   // Only the steps in view are laid out.
@@ -390,6 +391,11 @@ export const ScanView = memo(function ScanView({
         <VisibilityStrips heaps={heaps} steps={steps} shown={shown} width={width} />
       )}
       {steps.length > 0 && shown > 0 && <CloseUp steps={steps} shown={shown} width={width} height={height} />}
+      {current?.parts && (
+        <p className="scan-current" data-testid="scan-current">
+          Step {count(shown)}: {OP_NAMES[current.op]}, {current.comparisons} key comparison(s) — {partsText(current.parts)}
+        </p>
+      )}
       {steps.length > 0 && (
         <ul className="legend scan-legend">
           {(yb ? (['seek', 'next', 'prev'] as const) : (['leaf', 'heap'] as const)).map((op) => (

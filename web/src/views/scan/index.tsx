@@ -6,7 +6,7 @@ import type { TraceEvent } from '../../trace/traceData';
 import type { ViewDef, ViewProps } from '../registry';
 import { ScanView } from './ScanView';
 import { scanAt, type ScanState } from './state';
-import { totalsText } from './steps';
+import { partsText, totalOf, totalsText } from './steps';
 
 function Scan({ state, width }: ViewProps<ScanState>) {
   const title = state.statement ? `Statement ${state.statement.index + 1}` : 'No statement yet';
@@ -34,15 +34,17 @@ function describe(e: TraceEvent): string | null {
   switch (e.type) {
     case 'iter_step': {
       const reads = e.blocks_read > 0 ? `, reading ${e.blocks_read} block(s)` : '';
+      const n = totalOf(e.comparisons);
+      const parts = partsText(e.comparisons);
       switch (e.op) {
         case 'next':
           return e.found
-            ? `Next: one step to the following entry${reads} — ${e.comparisons} key comparison(s), with the key it left, to skip older versions. A forward scan is a seek, then nexts`
+            ? `Next: one step to the following entry${reads} — ${n} key comparison(s) (${parts}). A forward scan is a seek, then nexts`
             : 'Next: past the last entry, the scan of this tablet ends';
         case 'prev':
-          return `Prev: one step back. The skip list has no back links, so it is a search again (${e.comparisons} key comparisons${reads}): why a backward scan costs more than a forward one`;
+          return `Prev: one step back${reads}. The skip list has no back links, so it searches again: ${n} key comparisons (${parts}). That is why a backward scan costs more than a forward one`;
         default:
-          return `${e.op === 'seek' ? 'Seek' : e.op.replace(/_/g, ' ')}: a search of every source, here ${where(e)} — ${e.comparisons} key comparison(s)${reads}${e.found ? '' : '; nothing there'}. A backward scan on DocDB seeks about twice per row`;
+          return `${e.op === 'seek' ? 'Seek' : e.op.replace(/_/g, ' ')}: a search of every source, landing in ${where(e)}${reads} — ${n} key comparison(s): ${parts}${e.found ? '' : '; nothing there'}. A backward scan on DocDB seeks about twice per row`;
       }
     }
     case 'heap_fetch':

@@ -64,6 +64,7 @@ describe('columns and lanes', () => {
     op,
     lane,
     comparisons,
+    parts: null,
     reads: 0,
     place: null,
     found: true,

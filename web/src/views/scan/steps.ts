@@ -3,6 +3,7 @@
 // DocDB iterator (seek, next, prev…) landing in the memtable or an SST's data
 // block; on pg it is the index cursor moving onto a leaf, or a heap fetch.
 // Read requests cut a yb scan into pieces. Pure functions of the trace.
+import type { KeyComparisons } from '../../engine/schema.gen';
 import type { TraceEvent } from '../../trace/traceData';
 
 export type IterStep = Extract<TraceEvent, { type: 'iter_step' }>;
@@ -15,6 +16,8 @@ export interface ScanStep {
   lane: string;
   /** Key comparisons (yb); 0 on pg. */
   comparisons: number;
+  /** Where they were made (yb). */
+  parts: KeyComparisons | null;
   /** Blocks (yb) or pages (pg) this step read. */
   reads: number;
   /** The data block or page, when there is one. */
@@ -29,6 +32,27 @@ export interface Cut {
   rows: number;
 }
 
+export function totalOf(c: KeyComparisons): number {
+  return c.memtable + c.files + c.index + c.restarts + c.keys + c.merge + c.versions;
+}
+
+/** Where a step's comparisons went, in words: "memtable 20 · index block 3 · …". */
+export function partsText(c: KeyComparisons): string {
+  const parts: [string, number][] = [
+    ["the memtable's skip list", c.memtable],
+    ["a level's files", c.files],
+    ['the index block', c.index],
+    ["the data block's restart points", c.restarts],
+    ['the keys after a restart point', c.keys],
+    ['picking among the sources', c.merge],
+    ['the key left behind', c.versions],
+  ];
+  return parts
+    .filter(([, n]) => n > 0)
+    .map(([what, n]) => `${what} ${n}`)
+    .join(' · ');
+}
+
 /** One trace event as a scan step, or null for other events. */
 export function stepOf(e: TraceEvent): ScanStep | null {
   switch (e.type) {
@@ -37,7 +61,8 @@ export function stepOf(e: TraceEvent): ScanStep | null {
       return {
         op,
         lane: e.sst === null ? (e.found ? 'memtable' : 'off the end') : `SST ${e.sst} · L${e.level ?? 0}`,
-        comparisons: e.comparisons,
+        comparisons: totalOf(e.comparisons),
+        parts: e.comparisons,
         reads: e.blocks_read,
         place: e.block,
         found: e.found,
@@ -45,9 +70,9 @@ export function stepOf(e: TraceEvent): ScanStep | null {
       };
     }
     case 'cursor_step':
-      return { op: 'leaf', lane: `${e.relation} leaves`, comparisons: 0, reads: 1, place: e.page, found: true, backward: e.backward };
+      return { op: 'leaf', lane: `${e.relation} leaves`, comparisons: 0, parts: null, reads: 1, place: e.page, found: true, backward: e.backward };
     case 'heap_fetch':
-      return { op: 'heap', lane: `${e.relation} heap`, comparisons: 0, reads: 1, place: e.page, found: true, backward: false };
+      return { op: 'heap', lane: `${e.relation} heap`, comparisons: 0, parts: null, reads: 1, place: e.page, found: true, backward: false };
     default:
       return null;
   }

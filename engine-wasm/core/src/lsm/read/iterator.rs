@@ -13,7 +13,7 @@
 
 use super::ctx::ReadCtx;
 use super::merging::{Children, MergingIter};
-use super::stats::{IterOp, Position, ReadEvent, ReadStats};
+use super::stats::{Comparisons, IterOp, Position, ReadEvent, ReadStats};
 use crate::lsm::cache::CacheMode;
 use crate::lsm::types::{seek_trailer, visible_kind, SeqNo, ValueKind, LAST_TRAILER, MAX_SEQ};
 
@@ -43,7 +43,7 @@ pub struct DbIter<'a> {
     /// [`seek`](Self::seek)).
     repeatable: Option<RepeatableSeek>,
     /// Key comparisons counted when the last call was recorded.
-    recorded_comparisons: u64,
+    recorded_comparisons: Comparisons,
 }
 
 /// A seek that can be counted again without being redone: its target and the
@@ -52,7 +52,7 @@ struct RepeatableSeek {
     target: EntryBuf,
     key_skipped: u64,
     delete_skipped: u64,
-    key_comparisons: u64,
+    key_comparisons: Comparisons,
 }
 
 impl<'a> DbIter<'a> {
@@ -68,7 +68,7 @@ impl<'a> DbIter<'a> {
             key_prefix: None,
             position: None,
             repeatable: None,
-            recorded_comparisons: 0,
+            recorded_comparisons: Comparisons::default(),
         }
     }
 
@@ -160,7 +160,7 @@ impl<'a> DbIter<'a> {
             Some(r) => {
                 self.ctx.stats.internal_key_skipped += r.key_skipped;
                 self.ctx.stats.internal_delete_skipped += r.delete_skipped;
-                self.ctx.stats.key_comparisons += r.key_comparisons;
+                self.ctx.stats.key_comparisons.add(&r.key_comparisons);
                 Some(r)
             }
             None => self.seek_anew(target),
@@ -185,7 +185,7 @@ impl<'a> DbIter<'a> {
             target: EntryBuf::from_slice(target),
             key_skipped: self.ctx.stats.internal_key_skipped - skipped.0,
             delete_skipped: self.ctx.stats.internal_delete_skipped - skipped.1,
-            key_comparisons: self.ctx.stats.key_comparisons - skipped.2,
+            key_comparisons: self.ctx.stats.key_comparisons.since(&skipped.2),
         })
     }
 
@@ -287,7 +287,11 @@ impl<'a> DbIter<'a> {
             self.ctx.stats.iter_bytes_read += (self.key.len() + self.value.len()) as u64;
         }
         if self.ctx.recording() {
-            let comparisons = self.ctx.stats.key_comparisons - self.recorded_comparisons;
+            let comparisons = self
+                .ctx
+                .stats
+                .key_comparisons
+                .since(&self.recorded_comparisons);
             self.recorded_comparisons = self.ctx.stats.key_comparisons;
             let event = ReadEvent::Iter {
                 op,
@@ -310,7 +314,7 @@ impl<'a> DbIter<'a> {
     /// The merging iterator's user key against the current one: a key
     /// comparison, counted (see [`ReadStats::key_comparisons`]).
     fn compare_user_key(&mut self) -> std::cmp::Ordering {
-        self.ctx.stats.key_comparisons += 1;
+        self.ctx.stats.key_comparisons.versions += 1;
         self.merge.user_key().cmp(self.key)
     }
 

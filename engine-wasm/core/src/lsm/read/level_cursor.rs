@@ -42,7 +42,7 @@ impl<'a> LevelCursor<'a> {
     pub(crate) fn seek(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
         // RocksDB's `FindFile`: a binary search over the files' key ranges.
         let i = self.files.partition_point(|f| {
-            ctx.stats.key_comparisons += 1;
+            ctx.stats.key_comparisons.files += 1;
             f.largest_key() < key
         });
         if i == self.files.len() {
@@ -57,7 +57,7 @@ impl<'a> LevelCursor<'a> {
 
     pub(crate) fn seek_for_prev(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
         let i = self.files.partition_point(|f| {
-            ctx.stats.key_comparisons += 1;
+            ctx.stats.key_comparisons.files += 1;
             f.smallest_key() <= key
         });
         if i == 0 {

@@ -95,7 +95,7 @@ impl<'a> Child<'a> {
     fn seek(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
         match self {
             Child::Mem(c) => {
-                ctx.stats.key_comparisons += c.search_comparisons();
+                ctx.stats.key_comparisons.memtable += c.search_comparisons();
                 c.seek(key, trailer)
             }
             Child::Tail(c) => c.seek(key, trailer),
@@ -107,7 +107,7 @@ impl<'a> Child<'a> {
     fn seek_for_prev(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
         match self {
             Child::Mem(c) => {
-                ctx.stats.key_comparisons += c.search_comparisons();
+                ctx.stats.key_comparisons.memtable += c.search_comparisons();
                 c.seek_for_prev(key, trailer)
             }
             Child::Tail(c) => c.seek_for_prev(key, trailer),
@@ -149,7 +149,7 @@ impl<'a> Child<'a> {
             // The skip list searches again for the node before (see
             // `skip_list_search_comparisons`).
             Child::Mem(c) => {
-                ctx.stats.key_comparisons += c.search_comparisons();
+                ctx.stats.key_comparisons.memtable += c.search_comparisons();
                 c.prev()
             }
             Child::Tail(c) => c.prev(),
@@ -246,7 +246,7 @@ impl<'a> MergingIter<'a> {
             let better = match best {
                 None => true,
                 Some((_, bk, bt)) => {
-                    ctx.stats.key_comparisons += 1;
+                    ctx.stats.key_comparisons.merge += 1;
                     cmp_internal(k, t, bk, bt) == want
                 }
             };

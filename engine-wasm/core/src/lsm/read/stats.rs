@@ -37,13 +37,10 @@ pub struct ReadStats {
     /// Tombstones stepped over (`internal_delete_skipped_count`).
     pub internal_delete_skipped: u64,
     /// Key comparisons the iterators made (perf context
-    /// `user_key_comparison_count`): what makes a seek dear and a next cheap.
-    /// A seek searches every source — the memtable's skip list, each SST's
-    /// index block, then its data block's restart points and the keys after
-    /// one — while a next steps to the entry after the current one and
-    /// compares it with the key it left. The virtual clock charges
+    /// `user_key_comparison_count`), by where they were made: what makes a
+    /// seek dear and a next cheap. The virtual clock charges
     /// `cost_cpu_comparison` for each.
-    pub key_comparisons: u64,
+    pub key_comparisons: Comparisons,
     /// Block reads this operation made, through the cache or around it.
     pub cache: CacheStats,
 }
@@ -66,13 +63,65 @@ impl ReadStats {
         self.bloom_filter_useful += o.bloom_filter_useful;
         self.internal_key_skipped += o.internal_key_skipped;
         self.internal_delete_skipped += o.internal_delete_skipped;
-        self.key_comparisons += o.key_comparisons;
+        self.key_comparisons.add(&o.key_comparisons);
         self.cache.merge(&o.cache);
     }
 
     /// Data blocks entered (through the cache or bypassing it).
     pub fn data_blocks_read(&self) -> u64 {
         self.cache.data.hit + self.cache.data.miss + self.cache.bypass_reads
+    }
+}
+
+/// Key comparisons by the part of a read that made them. A seek searches
+/// every source — the memtable's skip list; a level's files; an SST's index
+/// block, then one data block's restart points, then the keys after one —
+/// and the merging iterator picks among the sources; a next steps to the
+/// entry after the current one and compares it with the key it left
+/// (`versions`: DBIter skipping older versions of a key).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Comparisons {
+    pub memtable: u64,
+    pub files: u64,
+    pub index: u64,
+    pub restarts: u64,
+    pub keys: u64,
+    pub merge: u64,
+    pub versions: u64,
+}
+
+impl Comparisons {
+    pub fn total(&self) -> u64 {
+        self.memtable
+            + self.files
+            + self.index
+            + self.restarts
+            + self.keys
+            + self.merge
+            + self.versions
+    }
+
+    /// Each count minus `earlier`'s (what was made since).
+    pub fn since(&self, earlier: &Comparisons) -> Comparisons {
+        Comparisons {
+            memtable: self.memtable - earlier.memtable,
+            files: self.files - earlier.files,
+            index: self.index - earlier.index,
+            restarts: self.restarts - earlier.restarts,
+            keys: self.keys - earlier.keys,
+            merge: self.merge - earlier.merge,
+            versions: self.versions - earlier.versions,
+        }
+    }
+
+    pub fn add(&mut self, o: &Comparisons) {
+        self.memtable += o.memtable;
+        self.files += o.files;
+        self.index += o.index;
+        self.restarts += o.restarts;
+        self.keys += o.keys;
+        self.merge += o.merge;
+        self.versions += o.versions;
     }
 }
 
@@ -107,7 +156,7 @@ pub enum ReadEvent {
         key: Option<Vec<u8>>,
         position: Option<Position>,
         /// Key comparisons the call made (see [`ReadStats::key_comparisons`]).
-        comparisons: u64,
+        comparisons: Comparisons,
     },
     /// One block read.
     Block {

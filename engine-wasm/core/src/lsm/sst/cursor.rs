@@ -116,7 +116,7 @@ impl<'a> TableCursor<'a> {
 
     pub(crate) fn seek(&mut self, ctx: &mut ReadCtx, key: &[u8], trailer: u64) {
         self.open(ctx);
-        let compared = &mut ctx.stats.key_comparisons;
+        let compared = &mut ctx.stats.key_comparisons.index;
         let Some(b) = self.sst.index.find(key, trailer, compared) else {
             self.invalidate();
             return;
@@ -147,7 +147,7 @@ impl<'a> TableCursor<'a> {
             self.seek_to_last(ctx);
             return;
         }
-        ctx.stats.key_comparisons += 1;
+        ctx.stats.key_comparisons.keys += 1;
         if cmp_internal(self.key(), self.trailer(), key, trailer).is_gt() {
             self.prev(ctx);
         }

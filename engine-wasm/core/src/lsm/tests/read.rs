@@ -112,6 +112,12 @@ fn steps_inside_a_block_read_nothing_new() {
     assert_eq!(it.stats().cache.data.hit as u32, sst.num_data_blocks());
 }
 
+fn sst_blocks(lsm: &Lsm) -> u32 {
+    lsm.sst(lsm.levels().levels[0][0].id)
+        .expect("sst")
+        .num_data_blocks()
+}
+
 /// A seek in an SST searches its index block, then the restart points of one
 /// data block, then at most one restart interval of keys; a next compares one
 /// key (with the one it left, to skip older versions). The virtual clock
@@ -123,7 +129,14 @@ fn a_seek_compares_many_keys_a_next_one() {
     let mut cache = BlockCache::new(64 << 20);
     let mut it = lsm.iter(&mut cache, &ReadOptions::default());
     it.seek(&doc_key(2500));
-    let seek = it.stats().key_comparisons;
+    let parts = it.stats().key_comparisons;
+    let seek = parts.total();
+    // One SST, one source: its index block, then a data block.
+    assert_eq!((parts.memtable, parts.merge), (0, 0));
+    assert!(
+        parts.index >= u64::from(sst_blocks(&lsm).ilog2()) && parts.restarts > 0,
+        "{parts:?}"
+    );
     let blocks = sst.num_data_blocks();
     let per_block = sst.len() as u32 / blocks;
     let restarts = per_block.div_ceil(TableOptions::default().block_restart_interval);
@@ -135,7 +148,7 @@ fn a_seek_compares_many_keys_a_next_one() {
         "{seek} comparisons, {least}..={most} expected"
     );
     it.next();
-    let next = it.stats().key_comparisons - seek;
+    let next = it.stats().key_comparisons.total() - seek;
     assert_eq!(next, 1, "one source, one version a key: one comparison");
 }
 
