@@ -56,3 +56,20 @@ test('switching the network re-runs the script and redraws the same statement', 
   // 12 rounds, each a 90 ms round trip on its slowest path.
   expect(wire).toBeGreaterThanOrEqual(12 * 90);
 });
+
+test('a round trip typed in milliseconds re-runs at that latency; nonsense is refused', async ({ page }) => {
+  const view = await runJoin(page, 1024);
+  const summary = page.getByTestId('summary-network-yb');
+  const field = view.getByLabel('Round trip in milliseconds');
+  await field.fill('fast');
+  await view.getByRole('button', { name: 'Set' }).click();
+  await expect(view.getByRole('alert')).toContainText('"fast" is not a round trip');
+  await field.fill('20');
+  await view.getByRole('button', { name: 'Set' }).click();
+  await expect(page.getByTestId('running')).toHaveCount(0, { timeout: 60_000 });
+  await expect(view.getByLabel('Network round trip')).toHaveValue('20');
+  const time = (await summary.textContent()) ?? '';
+  const wire = Number(/Time: ([\d.]+) ms on round trips/.exec(time)?.[1]);
+  expect(wire).toBeGreaterThanOrEqual(12 * 20);
+  expect(wire).toBeLessThan(12 * 90);
+});

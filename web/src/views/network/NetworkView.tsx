@@ -4,7 +4,7 @@
 // shaded. Too many rounds to tell apart at this zoom: they are drawn as a
 // strip of ticks, one per round, and wheel zoom brings the arrows back. Below,
 // where the statement's time went. D3 for the scales, React for the DOM.
-import { memo, useContext, useMemo } from 'react';
+import { memo, useContext, useMemo, useState, type FormEvent } from 'react';
 import { scaleLinear } from 'd3-scale';
 import { RerunContext } from '../../player/rerun';
 import { count, kb } from '../shared/format';
@@ -217,28 +217,67 @@ function TimeBar({ rounds, total, width }: { rounds: readonly Round[]; total: nu
   );
 }
 
+/** A round trip typed in milliseconds: a positive number, or null. */
+export function parseRoundTrip(text: string): string | null {
+  const t = text.trim();
+  if (!/^\d+(\.\d+)?$/.test(t)) return null;
+  return Number(t) > 0 ? t : null;
+}
+
 function NetworkControl({ statement }: { statement: number | undefined }) {
   const rerun = useContext(RerunContext);
+  const [typed, setTyped] = useState('');
+  const [error, setError] = useState<string | null>(null);
   if (!rerun) return null;
   const current = rerun.value('network') ?? 'local';
   const options: string[] = [...NETWORK_PRESETS];
   if (!options.includes(current)) options.push(current);
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const ms = parseRoundTrip(typed);
+    if (ms === null) {
+      setError(`"${typed}" is not a round trip: type milliseconds, such as 2 or 0.5`);
+      return;
+    }
+    setError(null);
+    rerun.set('network', ms, statement);
+  };
   return (
-    <label className="network-control">
-      Network{' '}
-      <select
-        value={current}
-        aria-label="Network round trip"
-        onChange={(e) => rerun.set('network', e.target.value, statement)}
-      >
-        {options.map((o) => (
-          <option key={o} value={o}>
-            {o === 'local' ? 'local (0.05 ms)' : o === 'multi-az' ? 'multi-az (0.8 ms)' : o === 'multi-region' ? 'multi-region (90 ms)' : `${o} ms`}
-          </option>
-        ))}
-      </select>{' '}
-      <span className="hint">(re-runs the script)</span>
-    </label>
+    <form className="network-control" onSubmit={submit}>
+      <label>
+        Network{' '}
+        <select
+          value={current}
+          aria-label="Network round trip"
+          onChange={(e) => rerun.set('network', e.target.value, statement)}
+        >
+          {options.map((o) => (
+            <option key={o} value={o}>
+              {o === 'local' ? 'local (0.05 ms)' : o === 'multi-az' ? 'multi-az (0.8 ms)' : o === 'multi-region' ? 'multi-region (90 ms)' : `${o}${/\d$/.test(o) ? ' ms' : ''}`}
+            </option>
+          ))}
+        </select>
+      </label>{' '}
+      <label>
+        or{' '}
+        <input
+          type="text"
+          inputMode="decimal"
+          size={5}
+          value={typed}
+          aria-label="Round trip in milliseconds"
+          onChange={(e) => setTyped(e.target.value)}
+        />{' '}
+        ms
+      </label>{' '}
+      <button type="submit">Set</button> <span className="hint">(re-runs the script)</span>
+      {error && (
+        <span className="network-error" role="alert">
+          {' '}
+          {error}
+        </span>
+      )}
+    </form>
   );
 }
 
