@@ -34,9 +34,13 @@ test('article 001: 2 000 loops of one key against 2 loops of 1 024, as rounds on
   // Few rounds: every message is an arrow, every loop a bracket.
   await expect(batched.locator('line.msg')).toHaveCount(42);
   await expect(batched.locator('.loop-bracket')).toHaveCount(2);
-  await batched.screenshot({ path: test.info().outputPath('network-batch-1024.png') });
-  await page.setViewportSize({ width: 1280, height: 720 });
-  await batched.screenshot({ path: test.info().outputPath('network-batch-1024-1280.png') });
+  for (const [w, h] of [
+    [1440, 900],
+    [1280, 720],
+  ] as const) {
+    await page.setViewportSize({ width: w, height: h });
+    await batched.screenshot({ path: test.info().outputPath(`network-batch-1024-${w}.png`) });
+  }
   expect(errors).toEqual([]);
 });
 

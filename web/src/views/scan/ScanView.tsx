@@ -28,9 +28,14 @@ export const OP_NAMES: Record<StepOp, string> = {
   seek: 'seek',
   next: 'next',
   prev: 'prev',
-  leaf: 'leaf page',
+  leaf: 'onto a leaf',
   heap: 'heap fetch',
+  hit: 'buffer hit',
+  read: 'read from storage',
 };
+
+/** pg's bars: a read from storage tallest, a move onto a leaf, a hit, a heap fetch. */
+const PG_HEIGHT: Record<StepOp, number> = { read: 1, leaf: 0.75, hit: 0.5, heap: 0.3, seek: 1, next: 1, prev: 1 };
 
 function StepBars({
   steps,
@@ -277,8 +282,8 @@ function CloseUp({
 }
 
 function Compare({ now, before, beforeIndex, yb }: { now: Totals; before: Totals; beforeIndex: number; yb: boolean }) {
-  const cost = (t: Totals) => (yb ? t.comparisons : t.leaves + t.heapFetches);
-  const unit = yb ? 'key comparisons' : 'pages (leaves and heap fetches)';
+  const cost = (t: Totals) => (yb ? t.comparisons : t.hits + t.reads);
+  const unit = yb ? 'key comparisons' : "buffer accesses: EXPLAIN's shared hit + read, without the visibility map's pages";
   const w = scaleLinear()
     .domain([0, Math.max(cost(now), cost(before), 1)])
     .range([0, 260]);
@@ -339,7 +344,7 @@ export const ScanView = memo(function ScanView({
   const detailed = step >= PX_PER_STEP;
   const maxComparisons = useMemo(() => steps.reduce((a, s) => Math.max(a, s.comparisons), 1), [steps]);
   const height = (s: { comparisons: number; op: StepOp }) =>
-    yb ? Math.max(2, (STRIP * s.comparisons) / maxComparisons) : s.op === 'leaf' ? STRIP : STRIP / 3;
+    yb ? Math.max(2, (STRIP * s.comparisons) / maxComparisons) : PG_HEIGHT[s.op] * STRIP;
   const current = shown > 0 ? steps[shown - 1] : undefined;
   const laneTop = TOP + STRIP + 10;
   const svgHeight = laneTop + lanes.length * LANE + 4;
@@ -398,7 +403,7 @@ export const ScanView = memo(function ScanView({
       )}
       {steps.length > 0 && (
         <ul className="legend scan-legend">
-          {(yb ? (['seek', 'next', 'prev'] as const) : (['leaf', 'heap'] as const)).map((op) => (
+          {(yb ? (['seek', 'next', 'prev'] as const) : (['hit', 'read', 'leaf', 'heap'] as const)).map((op) => (
             <li key={op}>
               <span className={`swatch step-${op}`} aria-hidden="true" /> {OP_NAMES[op]}
             </li>

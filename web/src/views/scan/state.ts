@@ -31,7 +31,16 @@ export interface ScanState {
   heaps: readonly HeapVisibility[];
 }
 
-const SCAN_KINDS = new Set(['iter_step', 'cursor_step', 'heap_fetch', 'read_request']);
+const SCAN_KINDS = new Set(['iter_step', 'cursor_step', 'heap_fetch', 'read_request', 'page_access']);
+
+/**
+ * pg's buffer accesses are a scan's steps in a statement that reads: a query,
+ * or one whose index cursor moved. (An INSERT's accesses are its writes: the
+ * buffer pool view shows those.)
+ */
+function reads(span: StatementSpan, steps: readonly ScanStep[]): boolean {
+  return /^\s*(explain|select|with|values|table)\b/i.test(span.sql) || steps.some((s) => s.op === 'leaf' || s.op === 'heap');
+}
 const cache = new WeakMap<TraceData, Map<number, StatementSteps>>();
 
 function stepsOfSpan(trace: TraceData, span: StatementSpan): StatementSteps {
@@ -58,6 +67,16 @@ function stepsOfSpan(trace: TraceData, span: StatementSpan): StatementSteps {
     const step = stepOf(e);
     if (step) {
       steps.push(step);
+      at.push(i);
+    }
+  }
+  if (!reads(span, steps)) {
+    // Keep the cursor and heap steps only (an UPDATE's scan), not its writes' buffers.
+    const kept = steps.flatMap((s, k) => (s.op === 'hit' || s.op === 'read' ? [] : [[s, at[k] ?? 0] as const]));
+    steps.length = 0;
+    at.length = 0;
+    for (const [s, i] of kept) {
+      steps.push(s);
       at.push(i);
     }
   }

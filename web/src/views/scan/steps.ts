@@ -8,11 +8,11 @@ import type { TraceEvent } from '../../trace/traceData';
 
 export type IterStep = Extract<TraceEvent, { type: 'iter_step' }>;
 
-export type StepOp = 'seek' | 'next' | 'prev' | 'leaf' | 'heap';
+export type StepOp = 'seek' | 'next' | 'prev' | 'leaf' | 'heap' | 'hit' | 'read';
 
 export interface ScanStep {
   op: StepOp;
-  /** The lane: "memtable", "SST 12 · L0", "t_pkey leaves", "t heap". */
+  /** The lane: "memtable", "SST 12 · L0", "t_pkey leaves", "t heap", "t_pkey buffers". */
   lane: string;
   /** Key comparisons (yb); 0 on pg. */
   comparisons: number;
@@ -71,6 +71,17 @@ export function stepOf(e: TraceEvent): ScanStep | null {
     }
     case 'cursor_step':
       return { op: 'leaf', lane: `${e.relation} leaves`, comparisons: 0, parts: null, reads: 1, place: e.page, found: true, backward: e.backward };
+    case 'page_access':
+      return {
+        op: e.hit ? 'hit' : 'read',
+        lane: `${e.relation} buffers`,
+        comparisons: 0,
+        parts: null,
+        reads: e.hit ? 0 : 1,
+        place: e.page,
+        found: true,
+        backward: false,
+      };
     case 'heap_fetch':
       return { op: 'heap', lane: `${e.relation} heap`, comparisons: 0, parts: null, reads: 1, place: e.page, found: true, backward: false };
     default:
@@ -85,30 +96,38 @@ export interface Totals {
   comparisons: number;
   leaves: number;
   heapFetches: number;
+  /** pg's buffer accesses: found in the pool, read from storage. */
+  hits: number;
+  reads: number;
+  /** yb's blocks read (index, data and filter blocks, through the block cache or not). */
+  blocks: number;
   steps: number;
 }
 
 export function totalsOf(steps: readonly ScanStep[], n = steps.length): Totals {
-  const t: Totals = { seeks: 0, nexts: 0, prevs: 0, comparisons: 0, leaves: 0, heapFetches: 0, steps: n };
+  const t: Totals = { seeks: 0, nexts: 0, prevs: 0, comparisons: 0, leaves: 0, heapFetches: 0, hits: 0, reads: 0, blocks: 0, steps: n };
   for (let i = 0; i < n; i++) {
     const s = steps[i];
     if (!s) break;
     t.comparisons += s.comparisons;
+    if (s.parts) t.blocks += s.reads;
     if (s.op === 'seek') t.seeks += 1;
     else if (s.op === 'next' && s.found) t.nexts += 1;
     else if (s.op === 'prev') t.prevs += 1;
     else if (s.op === 'leaf') t.leaves += 1;
     else if (s.op === 'heap') t.heapFetches += 1;
+    else if (s.op === 'hit') t.hits += 1;
+    else if (s.op === 'read') t.reads += 1;
   }
   return t;
 }
 
 /** The counters in words (what the summary and the caption say). */
 export function totalsText(t: Totals): string {
-  if (t.leaves + t.heapFetches > 0 && t.seeks + t.nexts + t.prevs === 0) {
-    return `${t.leaves} leaf page(s) walked, ${t.heapFetches} heap fetch(es)`;
+  if (t.leaves + t.heapFetches + t.hits + t.reads > 0 && t.seeks + t.nexts + t.prevs === 0) {
+    return `${t.hits + t.reads} buffer access(es) (${t.reads} read from storage), ${t.leaves} leaf page(s) walked, ${t.heapFetches} heap fetch(es)`;
   }
-  return `${t.seeks} seek(s), ${t.nexts} next(s), ${t.prevs} prev(s), ${t.comparisons} key comparison(s)`;
+  return `${t.seeks} seek(s), ${t.nexts} next(s), ${t.prevs} prev(s), ${t.comparisons} key comparison(s), ${t.blocks} block(s) read`;
 }
 
 /** Lanes in a stable order: memtable first, SSTs by level then id, then the rest. */
@@ -118,7 +137,8 @@ export function lanesOf(steps: readonly ScanStep[]): string[] {
     if (l === 'memtable') return [0, 0, 0];
     const m = /^SST (\d+) · L(\d+)$/.exec(l);
     if (m) return [1, Number(m[2]), Number(m[1])];
-    if (l.endsWith(' leaves')) return [2, 0, 0];
+    if (l.endsWith(' buffers')) return [2, 0, 0];
+    if (l.endsWith(' leaves')) return [2, 1, 0];
     if (l.endsWith(' heap')) return [3, 0, 0];
     return [4, 0, 0];
   };
@@ -136,7 +156,7 @@ export interface Column {
   ops: { op: StepOp; steps: number; comparisons: number }[];
 }
 
-const OP_ORDER: readonly StepOp[] = ['seek', 'prev', 'next', 'leaf', 'heap'];
+const OP_ORDER: readonly StepOp[] = ['seek', 'prev', 'next', 'read', 'hit', 'leaf', 'heap'];
 
 /**
  * Steps `from..to` by pixel column. `x` must not decrease with i (steps are
@@ -172,7 +192,7 @@ export class RunningTotals {
   private readonly prefix: Totals[];
 
   constructor(steps: readonly ScanStep[]) {
-    const zero: Totals = { seeks: 0, nexts: 0, prevs: 0, comparisons: 0, leaves: 0, heapFetches: 0, steps: 0 };
+    const zero: Totals = { seeks: 0, nexts: 0, prevs: 0, comparisons: 0, leaves: 0, heapFetches: 0, hits: 0, reads: 0, blocks: 0, steps: 0 };
     this.prefix = [zero];
     let t = zero;
     for (const s of steps) {
@@ -183,6 +203,9 @@ export class RunningTotals {
         comparisons: t.comparisons + s.comparisons,
         leaves: t.leaves + (s.op === 'leaf' ? 1 : 0),
         heapFetches: t.heapFetches + (s.op === 'heap' ? 1 : 0),
+        hits: t.hits + (s.op === 'hit' ? 1 : 0),
+        reads: t.reads + (s.op === 'read' ? 1 : 0),
+        blocks: t.blocks + (s.parts ? s.reads : 0),
         steps: t.steps + 1,
       };
       this.prefix.push(t);
