@@ -183,3 +183,10 @@ pub fn run_traced_packed(
 pub fn settings_list() -> String {
     indexlab_engine::report_json::settings_list().to_string()
 }
+
+/// Does `script` set `name` itself (a `SET` or a `Set()` hint)? A sweep over a
+/// setting the script pins would run the same thing at every value.
+#[wasm_bindgen]
+pub fn script_sets(script: &str, name: &str) -> bool {
+    indexlab_engine::sweep::script_pins(script, name)
+}

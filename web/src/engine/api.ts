@@ -34,6 +34,10 @@ export interface EngineApi {
     settings: string,
     onProgress?: ProgressListener,
   ): Promise<Uint8Array>;
+  /** Runs a script on one profile without a trace: its report as JSON (the CLI's `--json`). */
+  runReport(script: string, profile: 'pg' | 'yb', settings: string): Promise<string>;
+  /** Does the script set this setting itself (a SET or a Set() hint)? */
+  scriptSets(script: string, name: string): Promise<boolean>;
   /** Every setting with its default, type, unit, bounds and meaning (JSON). */
   settingsList(): Promise<string>;
   /** Runs a script once per value (`sweep` is `name=v1,v2,…`): JSON for a chart. */

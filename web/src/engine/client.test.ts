@@ -28,6 +28,8 @@ function fakeApi(id: number): EngineApi {
     // A run that never ends (the 1 000 000-row load, as far as a test cares).
     runTraced: () => new Promise<string>(() => {}),
     runTracedPacked: () => new Promise<Uint8Array>(() => {}),
+    runReport: () => Promise.resolve('{}'),
+    scriptSets: () => Promise.resolve(false),
     runSweep: async () => '{}',
     settingsList: async () => '[]',
   };

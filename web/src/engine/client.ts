@@ -4,6 +4,7 @@
 // next call works as if nothing happened. Cancel replaces every lane.
 import * as Comlink from 'comlink';
 import { EngineError, toEngineError, type EngineApi, type ProgressListener } from './api';
+import type { Report } from './schema.gen';
 
 /** Something Comlink can talk to and that can be shut down (a Worker, or a port in tests). */
 export interface WorkerLike extends Comlink.Endpoint {
@@ -15,8 +16,11 @@ interface Lane {
   remote: Comlink.Remote<EngineApi>;
 }
 
-/** Which lane runs a profile's traced run. */
-const LANE: Record<'pg' | 'yb', number> = { pg: 0, yb: 1 };
+/**
+ * How many workers run at once: two, one per core of a small laptop. Variants
+ * and a sweep's runs are spread over them.
+ */
+export const LANES = 2;
 
 export class EngineClient {
   private readonly lanes: (Lane | undefined)[] = [];
@@ -74,16 +78,23 @@ export class EngineClient {
     return this.call((api) => api.runTraced(script, profile, settings, Comlink.proxy(onProgress)));
   }
 
-  /** Runs a script on one profile for the player, packed, in that profile's own worker. */
+  /** Runs a script on one profile for the player, packed, on worker `lane` (mod LANES). */
   runTracedPacked(
     script: string,
     profile: 'pg' | 'yb',
     settings: string,
     onProgress: ProgressListener,
+    lane = profile === 'pg' ? 0 : 1,
   ): Promise<Uint8Array> {
-    return this.callOn(LANE[profile], (api) =>
+    return this.callOn(lane % LANES, (api) =>
       api.runTracedPacked(script, profile, settings, Comlink.proxy(onProgress)),
     );
+  }
+
+  /** Runs a script on one profile without a trace, on worker `lane` (mod LANES): its report. */
+  async runReport(script: string, profile: 'pg' | 'yb', settings: string, lane = 0): Promise<Report> {
+    const json = await this.callOn(lane % LANES, (api) => api.runReport(script, profile, settings));
+    return JSON.parse(json) as Report;
   }
 
   /**

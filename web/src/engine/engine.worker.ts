@@ -63,6 +63,8 @@ const api: EngineApi = {
       // Moved to the page, not copied.
       return Comlink.transfer(bytes, [bytes.buffer]);
     }),
+  runReport: (script, profile, settings) => call(() => wasm.run_scenario(script, profile, settings)),
+  scriptSets: (script, name) => call(() => wasm.script_sets(script, name)),
   settingsList: () => call(() => wasm.settings_list()),
   runSweep: (script, profile, settings, sweep) =>
     call(() => wasm.run_sweep(script, profile, settings, sweep)),
