@@ -12,7 +12,8 @@
 // - The download: gzip sizes of the wasm engine and of the page's initial
 //   JavaScript, from a production build.
 // - The page (ui.mjs): time to a usable editor, frames per second while the
-//   player animates a 10 000-key B+tree and an LSM of ~200 SSTs.
+//   player animates a 10 000-key B+tree and an LSM of ~200 SSTs, and article
+//   001's sweep from click to chart beside the same sweep in the native CLI.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -126,4 +127,17 @@ function downloadSizes() {
 }
 
 downloadSizes();
-await (await import('./ui.mjs')).benchUi(root);
+
+// Article 001's sweep (10 batch sizes x 2 networks) natively, as the page's
+// "Chart: latency against batch size" preset runs it (ui.mjs times the page).
+const SWEEP_BATCHES = '1,5,10,20,50,100,200,500,1000,2000';
+function nativeSweep() {
+  const scenario = join(root, 'tests/fidelity/001-batched-nested-loop.sql');
+  return best(() => {
+    for (const network of ['multi-az', 'multi-region']) {
+      execFileSync(cli, ['--profile', 'yb', '--sweep', `yb_bnl_batch_size=${SWEEP_BATCHES}`, '--set', `network=${network}`, scenario]);
+    }
+  });
+}
+
+await (await import('./ui.mjs')).benchUi(root, { nativeSweep: nativeSweep() });

@@ -8,3 +8,8 @@ export async function typeScript(page: Page, text: string) {
   await page.keyboard.press('Delete');
   await page.keyboard.insertText(text);
 }
+
+/** Keeps one of the default variants (pg and yb): the other is removed. */
+export async function onlyVariant(page: Page, keep: 'pg' | 'yb') {
+  await page.getByRole('button', { name: `Remove ${keep === 'pg' ? 'yb' : 'pg'}` }).click();
+}

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { expect, test, type Page } from '@playwright/test';
-import { typeScript } from './helpers';
+import { onlyVariant, typeScript } from './helpers';
 
 // The network view as a student meets it: article 001's join at batch size 1
 // and 1024, then the same join at another round trip.
@@ -9,7 +9,7 @@ const ARTICLE_001 = readFileSync(new URL('../fidelity/001-batched-nested-loop.sq
 
 async function runJoin(page: Page, batch: number) {
   await page.goto('/');
-  await page.getByLabel('Profile').selectOption('yb');
+  await onlyVariant(page, 'yb');
   await typeScript(page, `set yb_bnl_batch_size = ${batch};\n${ARTICLE_001}`);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByTestId('running')).toHaveCount(0, { timeout: 60_000 });

@@ -1,5 +1,5 @@
 import { expect, test, type Page } from '@playwright/test';
-import { typeScript } from './helpers';
+import { onlyVariant, typeScript } from './helpers';
 
 // The workbench as a newcomer uses it: type a script, run it on both engines,
 // read both plans; break the script and see where; run the big load.
@@ -207,7 +207,7 @@ insert into t select generate_series(1,3000), 0;
   await page.getByText('Settings', { exact: false }).first().click();
   await page.getByLabel('Filter settings').fill('shared_buffers');
   await page.getByLabel('shared_buffers').fill('128kB');
-  await page.getByLabel('Profile').selectOption('pg');
+  await onlyVariant(page, 'pg');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const pg = page.getByTestId('replay-pg');
   await expect(pg.getByTestId('btree-t_pkey')).toContainText('leaf page(s)');

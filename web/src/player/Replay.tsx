@@ -14,7 +14,7 @@ import { StatementMetrics } from './StatementMetrics';
 
 const WIDTH = 540;
 
-function ViewAt({ view, trace, cursor, profile }: { view: AnyView; trace: TraceData; cursor: number; profile: Profile }) {
+function ViewAt({ view, trace, cursor, column }: { view: AnyView; trace: TraceData; cursor: number; column: string }) {
   const stateAt = useMemo(() => {
     if (view.readAt) return (k: number): unknown => view.readAt(trace, k);
     const timeline = new Timeline(trace, view.reducer);
@@ -26,7 +26,7 @@ function ViewAt({ view, trace, cursor, profile }: { view: AnyView; trace: TraceD
   return (
     <>
       <Component state={state} trace={trace} cursor={cursor} stateAt={stateAt} last={last} width={WIDTH} />
-      <ul className="sr-only view-summary" data-testid={`summary-${view.id}-${profile}`} aria-label={`${view.title}, in words`}>
+      <ul className="sr-only view-summary" data-testid={`summary-${view.id}-${column}`} aria-label={`${view.title}, in words`}>
         {view.summary(state).map((line: string, i: number) => (
           <li key={i}>{line}</li>
         ))}
@@ -36,12 +36,15 @@ function ViewAt({ view, trace, cursor, profile }: { view: AnyView; trace: TraceD
 }
 
 export function Replay({
+  id,
   profile,
   trace,
   report,
   cursor,
   onFullDetail,
 }: {
+  /** The column's id (test ids use it). */
+  id: string;
   profile: Profile;
   trace: TraceData;
   report: Report;
@@ -54,12 +57,12 @@ export function Replay({
   const span = statementAtCursor(spans, cursor);
   const summarized = isSummarized(span) && span !== undefined && cursor <= span.end;
   return (
-    <section className="replay" data-testid={`replay-${profile}`}>
-      <p className="event-caption" data-testid={`event-${profile}`}>
+    <section className="replay" data-testid={`replay-${id}`}>
+      <p className="event-caption" data-testid={`event-${id}`}>
         {describeEvent(cursor > 0 ? trace.event(cursor - 1) : undefined)}
       </p>
       {summarized && span && (
-        <p className="summarized" role="note" data-testid={`summarized-${profile}`}>
+        <p className="summarized" role="note" data-testid={`summarized-${id}`}>
           {summaryText(span)}{' '}
           {onFullDetail && (
             <button type="button" onClick={() => onFullDetail(span.index)}>
@@ -68,10 +71,10 @@ export function Replay({
           )}
         </p>
       )}
-      <StatementMetrics profile={profile} report={report} index={Math.max(0, span?.index ?? 0)} />
+      <StatementMetrics id={id} profile={profile} report={report} index={Math.max(0, span?.index ?? 0)} />
       <div className="views">
         {viewsFor(profile).map((v) => (
-          <ViewAt key={v.id} view={v} trace={trace} cursor={cursor} profile={profile} />
+          <ViewAt key={v.id} view={v} trace={trace} cursor={cursor} column={id} />
         ))}
       </div>
     </section>

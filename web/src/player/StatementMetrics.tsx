@@ -12,10 +12,12 @@ function runningTotal(report: Report, index: number, name: string): number {
 }
 
 export function StatementMetrics({
+  id,
   profile,
   report,
   index,
 }: {
+  id: string;
   profile: Profile;
   report: Report;
   index: number;
@@ -25,7 +27,7 @@ export function StatementMetrics({
   const names = KEY_METRICS[profile];
   const relations = Object.keys(s.relations).sort();
   return (
-    <div className="statement-metrics" data-testid={`statement-metrics-${profile}`}>
+    <div className="statement-metrics" data-testid={`statement-metrics-${id}`}>
       <p className="hint">
         Statement {index + 1} (line {s.line}): {s.tag || s.sql.split('\n')[0]} —{' '}
         {s.virtual_ms.toFixed(3)} ms

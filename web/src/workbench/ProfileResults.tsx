@@ -4,6 +4,7 @@
 import { Replay } from '../player/Replay';
 import { firstLine, keyMetrics, type Profile, type TracedRun } from './report';
 import { count } from '../views/shared/format';
+import { RunCharts } from '../charts/RunCharts';
 
 const TITLES: Record<Profile, string> = {
   pg: 'PostgreSQL (B+tree, heap, buffer pool)',
@@ -11,24 +12,36 @@ const TITLES: Record<Profile, string> = {
 };
 
 export function ProfileResults({
+  id,
+  name,
   profile,
   run,
   cursor,
   onFullDetail,
+  onSeekStatement,
 }: {
+  /** The column's id (a variant's): test ids use it. */
+  id: string;
+  /** The variant's name ("pg", "yb, batches of 200"). */
+  name: string;
   profile: Profile;
   run: TracedRun;
   /** This profile's cursor under the page's player (none: no replay). */
   cursor: number | null;
   onFullDetail?: ((index: number) => void) | undefined;
+  /** Moves the player to the end of statement `index` (a click on a run chart). */
+  onSeekStatement?: ((index: number) => void) | undefined;
 }) {
   const { report } = run;
   const explains = report.statements.filter((s) => s.explain);
   return (
-    <section className="profile-results" data-testid={`results-${profile}`}>
-      <h2>{TITLES[profile]}</h2>
+    <section className="profile-results" data-testid={`results-${id}`}>
+      <h2>
+        {name === profile ? TITLES[profile] : name}
+        {name !== profile && <span className="column-engine"> — {TITLES[profile]}</span>}
+      </h2>
       {report.error && (
-        <p className="run-error" role="alert" data-testid={`error-${profile}`}>
+        <p className="run-error" role="alert" data-testid={`error-${id}`}>
           Line {report.error.line}, column {report.error.column}: {report.error.message}
         </p>
       )}
@@ -41,7 +54,7 @@ export function ProfileResults({
           <h3>
             line {s.line}: <code>{firstLine(s.sql)}</code>
           </h3>
-          <pre data-testid={`explain-${profile}`}>{s.explain}</pre>
+          <pre data-testid={`explain-${id}`}>{s.explain}</pre>
           <table className="metrics">
             <tbody>
               {keyMetrics(profile, s.metrics).map(([name, value]) => (
@@ -58,8 +71,9 @@ export function ProfileResults({
         <p className="hint">Add an EXPLAIN (ANALYZE …) statement to see a plan here.</p>
       )}
       {run.trace && cursor !== null && (
-        <Replay profile={profile} trace={run.trace} report={report} cursor={cursor} onFullDetail={onFullDetail} />
+        <Replay id={id} profile={profile} trace={run.trace} report={report} cursor={cursor} onFullDetail={onFullDetail} />
       )}
+      <RunCharts name={name} profile={profile} run={run} cursor={cursor} onSeekStatement={onSeekStatement} />
     </section>
   );
 }

@@ -1,34 +1,39 @@
 // The results of a run: one player for the whole page (sticky above the
-// columns, so it stays at hand while scrolling through the views), and each
-// profile's column at that player's position.
+// columns, so it stays at hand while scrolling through the views), the
+// statement under it across the variants, and each variant's column at that
+// player's position.
 import { useMemo } from 'react';
 import { Joint } from '../trace/joint';
 import { PlayerBar } from '../player/PlayerBar';
 import type { TraceData } from '../trace/traceData';
 import { usePlayback } from '../player/usePlayback';
-import { compareLine } from './compare';
+import { compareSides } from './compare';
 import { ProfileResults } from './ProfileResults';
-import type { Profile, Runs } from './report';
+import { DifferenceTable } from '../variants/DifferenceTable';
+import type { ResultColumn } from '../variants/runVariants';
 
-/** The profiles whose run left a trace to replay (one with snapshots to start from). */
-function replayable(profiles: readonly Profile[], runs: Runs): { profile: Profile; trace: TraceData }[] {
-  return profiles.flatMap((profile) => {
-    const trace = runs[profile]?.trace;
-    return trace && trace.snapshots.length > 0 ? [{ profile, trace }] : [];
+export type { ResultColumn };
+
+/** The columns whose run left a trace to replay (one with snapshots to start from). */
+function replayable(columns: readonly ResultColumn[]): { column: ResultColumn; trace: TraceData }[] {
+  return columns.flatMap((column) => {
+    const trace = column.run?.trace;
+    return trace && trace.snapshots.length > 0 ? [{ column, trace }] : [];
   });
 }
 
-/** The statement under the cursor on both engines, when both ran it. */
-function Compare({ runs, index }: { runs: Runs; index: number }) {
-  const pg = runs.pg?.report.statements[index];
-  const yb = runs.yb?.report.statements[index];
-  if (!pg || !yb) return null;
+/** The statement under the cursor on the first two variants, in one line. */
+function Compare({ columns, index }: { columns: readonly ResultColumn[]; index: number }) {
+  const [a, b] = columns;
+  const sa = a?.run?.report.statements[index];
+  const sb = b?.run?.report.statements[index];
+  if (!a || !b || !sa || !sb) return null;
   return (
     <p className="compare" data-testid="compare">
       <strong>
-        Statement {index + 1} (line {pg.line}):
+        Statement {index + 1} (line {sa.line}):
       </strong>{' '}
-      {compareLine(pg, yb)}
+      {compareSides({ name: a.name, profile: a.profile, statement: sa }, { name: b.name, profile: b.profile, statement: sb })}
     </p>
   );
 }
@@ -40,18 +45,19 @@ export interface OpenAt {
 }
 
 export function Results({
-  profiles,
-  runs,
+  columns,
   openAt,
   onFullDetail,
+  note,
 }: {
-  profiles: readonly Profile[];
-  runs: Runs;
+  columns: readonly ResultColumn[];
   /** Open on this statement (its start, or where it has run whole) instead of the end. */
   openAt?: OpenAt | undefined;
   onFullDetail?: (index: number) => void;
+  /** A line above the columns (what this run is, when it is not the variants'). */
+  note?: React.ReactNode;
 }) {
-  const tracks = useMemo(() => replayable(profiles, runs), [profiles, runs]);
+  const tracks = useMemo(() => replayable(columns), [columns]);
   const joint = useMemo(() => new Joint(tracks.map((t) => t.trace)), [tracks]);
   const playback = usePlayback(
     joint.length,
@@ -62,19 +68,25 @@ export function Results({
         : joint.positionAfterStatement(openAt.statement),
   );
   const cursors = joint.cursors(playback.position);
-  const cursorOf = (p: Profile) => {
-    const k = tracks.findIndex((t) => t.profile === p);
+  const cursorOf = (id: string) => {
+    const k = tracks.findIndex((t) => t.column.id === id);
     return k < 0 ? null : (cursors[k] ?? 0);
   };
+  const statement = joint.statementAt(playback.position);
+  const compared = useMemo(
+    () => columns.flatMap((c) => (c.run ? [{ name: c.name, profile: c.profile, report: c.run.report }] : [])),
+    [columns],
+  );
   return (
     <div className="results">
+      {note}
       {tracks.length > 0 && (
         <div className="player-dock">
           <PlayerBar
             joint={joint}
             position={playback.position}
             cursors={tracks.map((t, k) => ({
-              profile: t.profile,
+              profile: t.column.name,
               cursor: cursors[k] ?? 0,
               of: t.trace.length,
             }))}
@@ -91,21 +103,30 @@ export function Results({
             speed={playback.speed}
             onSpeed={playback.setSpeed}
           />
-          <Compare runs={runs} index={joint.statementAt(playback.position)} />
+          <Compare columns={columns} index={statement} />
         </div>
       )}
-      <div className={`results-pane results-${profiles.length}`}>
-        {profiles.map((p) => {
-          const r = runs[p];
-          return r ? (
-            <ProfileResults key={p} profile={p} run={r} cursor={cursorOf(p)} onFullDetail={onFullDetail} />
+      {compared.length > 1 && <DifferenceTable columns={compared} index={statement} />}
+      <div className={`results-pane results-${Math.min(columns.length, 3)}`}>
+        {columns.map((c) =>
+          c.run ? (
+            <ProfileResults
+              key={c.id}
+              id={c.id}
+              name={c.name}
+              profile={c.profile}
+              run={c.run}
+              cursor={cursorOf(c.id)}
+              onFullDetail={onFullDetail}
+              onSeekStatement={(i) => playback.seek(joint.positionAfterStatement(i) ?? playback.position)}
+            />
           ) : (
-            <section key={p} className="profile-results empty">
-              <h2>{p}</h2>
-              <p className="hint">Run the script to see what the {p} engine did.</p>
+            <section key={c.id} className="profile-results empty">
+              <h2>{c.name}</h2>
+              <p className="hint">Run the script to see what the {c.profile} engine did.</p>
             </section>
-          );
-        })}
+          ),
+        )}
       </div>
     </div>
   );

@@ -1,32 +1,16 @@
 // The engine's settings with their defaults, editable: a value typed here
 // applies to the next run (as the CLI's --set), a blank one is the default.
-import { useEffect, useState } from 'react';
-import type { EngineClient } from '../engine/client';
+import { useState } from 'react';
 import { filterSettings, type SettingRow } from './settings';
 
 interface Props {
-  engine: EngineClient;
+  rows: readonly SettingRow[];
   overrides: Readonly<Record<string, string>>;
   onChange(name: string, value: string): void;
 }
 
-export function SettingsPanel({ engine, overrides, onChange }: Props) {
-  const [rows, setRows] = useState<SettingRow[]>([]);
+export function SettingsPanel({ rows, overrides, onChange }: Props) {
   const [filter, setFilter] = useState('');
-  useEffect(() => {
-    let live = true;
-    engine
-      .call((api) => api.settingsList())
-      .then((json) => {
-        if (live) setRows(JSON.parse(json) as SettingRow[]);
-      })
-      .catch(() => {
-        // The engine card shows engine failures; the panel stays empty.
-      });
-    return () => {
-      live = false;
-    };
-  }, [engine]);
   const changed = Object.values(overrides).filter((v) => v.trim() !== '').length;
   return (
     <details className="settings-panel" data-testid="settings-panel">

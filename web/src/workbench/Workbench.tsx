@@ -1,73 +1,108 @@
-// The workbench: a script, a Run button (or Ctrl/Cmd-Enter), the profile
-// choice (pg, yb, or both side by side), and each profile's results. The
-// engine runs in the worker; a long run can be cancelled.
+// The workbench: a script, a Run button (or Ctrl/Cmd-Enter), the variants to
+// run it on (pg and yb side by side by default), each variant's results, and
+// the sweep. The engine runs in the workers; a long run can be cancelled.
 import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { EngineClient } from '../engine/client';
+import { LANES } from '../engine/client';
 import { toEngineError } from '../engine/api';
-import { Results, type OpenAt } from './Results';
+import { Results, type OpenAt, type ResultColumn } from './Results';
 import { RerunContext, type RerunWith } from '../player/rerun';
 import { SettingsPanel } from './SettingsPanel';
 import { SqlEditor } from './SqlEditor';
 import { settingsLines } from './settings';
 import { fractionDone, progressLine, type Progress } from './progress';
-import { decodeRun } from '../engine/packed';
-import { DEFAULT_SCRIPT } from './defaultScript';
-import { firstError, type Profile, type ProfileChoice, type Runs } from './report';
-
+import { firstError } from './report';
+import { runVariants } from '../variants/runVariants';
+import { useSettingsRows } from './useSettingsRows';
+import { DEFAULT_VARIANTS, describeVariant, variantSettings, type Variant } from '../variants/variant';
+import { VariantsEditor, variantProblems } from '../variants/VariantsEditor';
+import { SweepPanel, type SweepEngine } from '../sweep/SweepPanel';
+import type { SweepRun } from '../sweep/spec';
+import { measuredIndex } from '../sweep/measures';
+import { EXAMPLES, type Example } from '../examples/examples';
 
 /** How a run is started: plain, with every step of one statement, or with other settings. */
 interface Rerun {
-  fullDetail?: number;
-  overrides?: Record<string, string>;
+  fullDetail?: number | undefined;
+  overrides?: Record<string, string> | undefined;
   openAt?: OpenAt | undefined;
+  /** Run these instead of the page's variants (a sweep's point), named in a note. */
+  only?: { variant: Variant; note: string } | undefined;
 }
 
 type Status =
   | { kind: 'idle' }
-  | { kind: 'running'; since: number; progress: Progress }
+  | { kind: 'running'; since: number; progress: Progress; keys: string[]; names: Record<string, string> }
   | { kind: 'failed'; message: string };
 
+/** What the results show: the columns of the last run, and what they are when not the variants. */
+interface Shown {
+  columns: ResultColumn[];
+  note: string | null;
+}
 
 export function Workbench({ engine }: { engine: EngineClient }) {
-  const script = useRef(DEFAULT_SCRIPT);
-  const [choice, setChoice] = useState<ProfileChoice>('both');
+  const script = useRef(EXAMPLES[0]?.script ?? '');
+  const [example, setExample] = useState<Example | undefined>(EXAMPLES[0]);
+  // The editor's text when it was (re)opened: the default, or an example's.
+  const [initialScript, setInitialScript] = useState(EXAMPLES[0]?.script ?? '');
+  // Bumped when the script (or the variants) are replaced from outside their editors.
+  const [scriptGeneration, setScriptGeneration] = useState(0);
+  const [generation, setGeneration] = useState(0);
+  const [variants, setVariants] = useState<readonly Variant[]>(DEFAULT_VARIANTS);
   const [overrides, setOverrides] = useState<Record<string, string>>({});
-  const [runs, setRuns] = useState<Runs>({});
+  const rows = useSettingsRows(engine);
+  const [shown, setShown] = useState<Shown>({
+    columns: DEFAULT_VARIANTS.map((v) => ({ id: v.id, name: v.name, profile: v.profile, run: undefined })),
+    note: null,
+  });
   // Each run gets a number: the replays start over on a new run.
   const [runId, setRunId] = useState(0);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   const [now, setNow] = useState(0);
-
   // Where the next player opens (undefined: the end of the run).
   const [openAt, setOpenAt] = useState<OpenAt | undefined>(undefined);
+  // How the runs shown were made (to redo one statement in full), and the last
+  // run of the variants (to go back to after looking at a sweep's point).
+  const [current, setCurrent] = useState<Rerun>({});
+  const [last, setLast] = useState<Rerun>({});
+  const resultsTop = useRef<HTMLDivElement>(null);
 
   const run = useCallback(
     async (how: Rerun = {}) => {
       const { fullDetail } = how;
       const settingsNow = how.overrides ?? overrides;
+      const chosen = how.only ? [how.only.variant] : variants;
+      const problems = chosen.flatMap((v) => variantProblems(rows, v));
+      if (problems.length > 0) {
+        setStatus({ kind: 'failed', message: problems.join('; ') });
+        return;
+      }
       const since = Date.now();
-      setStatus({ kind: 'running', since, progress: {} });
-      const onProgress = (profile: Profile, done: number, total: number) =>
-        setStatus((s) =>
-          s.kind === 'running' && s.since === since
-            ? { ...s, progress: { ...s.progress, [profile]: { done, total } } }
-            : s,
-        );
+      const keys = chosen.map((v) => v.id);
+      const names = Object.fromEntries(chosen.map((v) => [v.id, v.name]));
+      setStatus({ kind: 'running', since, progress: {}, keys, names });
       try {
-        const o =
-          fullDetail === undefined ? settingsNow : { ...settingsNow, trace_full_detail_statement: String(fullDetail + 1) };
-        const settings = settingsLines(o);
-        const wanted: Profile[] = choice === 'both' ? ['pg', 'yb'] : [choice];
-        // One worker per profile: they run in parallel.
-        const packed = await Promise.all(
-          wanted.map((p) => engine.runTracedPacked(script.current, p, settings, onProgress)),
+        const columns = await runVariants(
+          script.current,
+          chosen,
+          settingsNow,
+          (text, profile, settings, lane, onProgress) =>
+            // Spread over the workers: two variants run in parallel.
+            engine.runTracedPacked(text, profile, settings, (_, done, total) => onProgress(done, total), lane),
+          {
+            fullDetail,
+            onProgress: (id, done, total) =>
+              setStatus((s) =>
+                s.kind === 'running' && s.since === since ? { ...s, progress: { ...s.progress, [id]: { done, total } } } : s,
+              ),
+          },
         );
-        const next: Runs = {};
-        wanted.forEach((p, i) => {
-          const bytes = packed[i];
-          if (bytes) next[p] = decodeRun(bytes);
-        });
-        setRuns(next);
+        setShown({ columns, note: how.only?.note ?? null });
+        // A sweep's point opens below the sweep: bring it into view.
+        if (how.only) requestAnimationFrame(() => resultsTop.current?.scrollIntoView({ block: 'start' }));
+        setCurrent({ overrides: how.overrides, only: how.only });
+        if (!how.only) setLast({ overrides: how.overrides });
         setOpenAt(how.openAt ?? (fullDetail === undefined ? undefined : { statement: fullDetail, at: 'start' }));
         setRunId((n) => n + 1);
         setStatus({ kind: 'idle' });
@@ -75,7 +110,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
         setStatus({ kind: 'failed', message: toEngineError(err).message });
       }
     },
-    [engine, choice, overrides],
+    [engine, variants, overrides, rows],
   );
 
   // Elapsed time while running, so a long run visibly progresses.
@@ -99,9 +134,50 @@ export function Workbench({ engine }: { engine: EngineClient }) {
     [overrides, run],
   );
 
+  const sweepEngine = useMemo<SweepEngine>(
+    () => ({
+      run: (text, profile, settings, lane) => engine.runReport(text, profile, settings, lane),
+      lanes: LANES,
+      scriptSets: (text, name) => engine.call((api) => api.scriptSets(text, name)),
+      cancel: () => engine.cancel(),
+    }),
+    [engine],
+  );
+
+  // A sweep's point, opened in the player: that variant with the point's values.
+  const openPoint = (p: SweepRun) => {
+    const point = Object.entries(p.point)
+      .map(([k, v]) => `${k}=${v}`)
+      .join(', ');
+    const variant: Variant = {
+      ...p.variant,
+      id: 'point',
+      name: `${p.variant.name}, ${point}`,
+      overrides: { ...p.variant.overrides, ...p.point },
+    };
+    void (async () => {
+      // Opens on the measured statement: the one the chart plotted.
+      const report = await engine.runReport(script.current, variant.profile, settingsLines(variantSettings(overrides, variant)));
+      const at = measuredIndex(report);
+      await run({
+        only: { variant, note: `One run of the sweep: ${describeVariant(variant.profile, variant.overrides)}.` },
+        openAt: at < 0 ? undefined : { statement: at, at: 'end' },
+      });
+    })();
+  };
+
+  const loadExample = (id: string) => {
+    const ex = EXAMPLES.find((e) => e.id === id);
+    if (!ex) return;
+    script.current = ex.script;
+    setInitialScript(ex.script);
+    setExample(ex);
+    setVariants(ex.variants);
+    setGeneration((g) => g + 1);
+    setScriptGeneration((g) => g + 1);
+  };
+
   const running = status.kind === 'running';
-  // Stable per choice: the results memoize on it.
-  const profiles = useMemo<Profile[]>(() => (choice === 'both' ? ['pg', 'yb'] : [choice]), [choice]);
   return (
     <div className="workbench">
       <div className="editor-pane">
@@ -110,26 +186,21 @@ export function Workbench({ engine }: { engine: EngineClient }) {
             Run
           </button>
           <label>
-            Profile{' '}
-            <select
-              value={choice}
-              onChange={(e) => setChoice(e.target.value as ProfileChoice)}
-              aria-label="Profile"
-            >
-              <option value="both">pg and yb side by side</option>
-              <option value="pg">pg only</option>
-              <option value="yb">yb only</option>
+            Example{' '}
+            <select value={example?.id ?? ''} onChange={(e) => loadExample(e.target.value)} aria-label="Example">
+              {example === undefined && <option value="">(your own script)</option>}
+              {EXAMPLES.map((e) => (
+                <option key={e.id} value={e.id}>
+                  {e.title}
+                </option>
+              ))}
             </select>
           </label>
-          {running && (
+          {status.kind === 'running' && (
             <>
               <span className="running" role="status" data-testid="running">
-                <progress
-                  aria-label="Running"
-                  max={1}
-                  value={fractionDone(profiles, status.progress) ?? undefined}
-                />{' '}
-                {progressLine(profiles, status.progress)},{' '}
+                <progress aria-label="Running" max={1} value={fractionDone(status.keys, status.progress) ?? undefined} />{' '}
+                {progressLine(status.keys, status.progress, (k) => status.names[k] ?? k)},{' '}
                 {Math.max(0, (now - status.since) / 1000).toFixed(1)} s
               </span>
               <button type="button" onClick={() => engine.cancel()}>
@@ -140,33 +211,54 @@ export function Workbench({ engine }: { engine: EngineClient }) {
           <span className="shortcut">Ctrl/Cmd-Enter runs</span>
         </div>
         <SqlEditor
-          initial={DEFAULT_SCRIPT}
+          key={scriptGeneration}
+          initial={initialScript}
           onChange={(t) => {
             script.current = t;
           }}
           onRun={() => void run()}
-          error={firstError(runs)}
+          error={firstError(shown.columns)}
         />
-        <SettingsPanel
-          engine={engine}
-          overrides={overrides}
-          onChange={(name, value) => setOverrides((o) => ({ ...o, [name]: value }))}
-        />
+        <VariantsEditor key={`v${generation}`} variants={variants} rows={rows} onChange={setVariants} />
+        <SettingsPanel rows={rows} overrides={overrides} onChange={(name, value) => setOverrides((o) => ({ ...o, [name]: value }))} />
         {status.kind === 'failed' && (
           <p className="run-error" role="alert" data-testid="engine-run-error">
             {status.message}
           </p>
         )}
+        <SweepPanel
+          engine={sweepEngine}
+          script={() => script.current}
+          variants={variants}
+          page={overrides}
+          rows={rows}
+          presets={example?.sweeps ?? []}
+          onVariants={(v) => {
+            setVariants(v);
+            setGeneration((g) => g + 1);
+          }}
+          onOpen={openPoint}
+        />
       </div>
+      <div ref={resultsTop} />
       {/* Keyed by run: a new run starts a new player, at its end. */}
       <RerunContext.Provider value={rerun}>
-      <Results
-        key={runId}
-        profiles={profiles}
-        runs={runs}
-        openAt={openAt}
-        onFullDetail={(index) => void run({ fullDetail: index })}
-      />
+        <Results
+          key={runId}
+          columns={shown.columns}
+          openAt={openAt}
+          onFullDetail={(index) => void run({ ...current, fullDetail: index })}
+          note={
+            shown.note && (
+              <p className="point-note" role="note" data-testid="point-note">
+                {shown.note}{' '}
+                <button type="button" onClick={() => void run(last)}>
+                  Back to the variants
+                </button>
+              </p>
+            )
+          }
+        />
       </RerunContext.Provider>
     </div>
   );

@@ -2,7 +2,14 @@
 // spent (virtual time, and the counters that drive it), so the difference is
 // read at a glance instead of compared across two columns.
 import { count } from '../views/shared/format';
-import type { StatementReport } from './report';
+import type { Profile, StatementReport } from './report';
+
+/** One column of the comparison: a variant's name, engine, and its statement. */
+export interface Side {
+  name: string;
+  profile: Profile;
+  statement: StatementReport;
+}
 
 function pgCost(m: Record<string, number>): string {
   const hit = m.shared_hit ?? 0;
@@ -16,17 +23,23 @@ function ybCost(m: Record<string, number>): string {
   return `${count(requests)} read request(s), ${count(rpcs)} RPC(s)`;
 }
 
-/** "pg 0.901 ms (…) · yb 3.892 ms, 4.3× pg (…)" for one statement on both engines. */
-export function compareLine(pg: StatementReport, yb: StatementReport): string {
-  const ratio = pg.virtual_ms > 0 ? yb.virtual_ms / pg.virtual_ms : null;
+/** "pg 0.901 ms (…) · yb 3.892 ms, 4.3× pg's (…)" for one statement on two variants. */
+export function compareSides(a: Side, b: Side): string {
+  const ratio = a.statement.virtual_ms > 0 ? b.statement.virtual_ms / a.statement.virtual_ms : null;
   const times =
     ratio === null
       ? ''
       : ratio >= 1
-        ? `, ${ratio.toFixed(1)}× pg's`
-        : `, ${(1 / ratio).toFixed(1)}× faster than pg`;
+        ? `, ${ratio.toFixed(1)}× ${a.name}'s`
+        : `, ${(1 / ratio).toFixed(1)}× faster than ${a.name}`;
+  const cost = (s: Side) => (s.profile === 'pg' ? pgCost(s.statement.metrics) : ybCost(s.statement.metrics));
   return (
-    `pg ${pg.virtual_ms.toFixed(3)} ms (${pgCost(pg.metrics)}) · ` +
-    `yb ${yb.virtual_ms.toFixed(3)} ms${times} (${ybCost(yb.metrics)})`
+    `${a.name} ${a.statement.virtual_ms.toFixed(3)} ms (${cost(a)}) · ` +
+    `${b.name} ${b.statement.virtual_ms.toFixed(3)} ms${times} (${cost(b)})`
   );
+}
+
+/** The default pair: pg against yb. */
+export function compareLine(pg: StatementReport, yb: StatementReport): string {
+  return compareSides({ name: 'pg', profile: 'pg', statement: pg }, { name: 'yb', profile: 'yb', statement: yb });
 }

@@ -1,11 +1,10 @@
 // How far a run is, from the engine's reports: statement runs done of the
-// script's total, per profile ("both" runs pg, then yb).
-import type { Profile } from './report';
+// script's total, per column (a variant, keyed by its id).
 
-export type Progress = Partial<Record<Profile, { done: number; total: number }>>;
+export type Progress = Partial<Record<string, { done: number; total: number }>>;
 
 /** The share of the work done, each profile counting equally; nothing heard yet: null. */
-export function fractionDone(profiles: readonly Profile[], progress: Progress): number | null {
+export function fractionDone(profiles: readonly string[], progress: Progress): number | null {
   if (!profiles.some((p) => progress[p])) return null;
   const parts = profiles.map((p) => {
     const x = progress[p];
@@ -15,10 +14,14 @@ export function fractionDone(profiles: readonly Profile[], progress: Progress): 
 }
 
 /** "statements done: pg 100/100 · yb 37/100" (a profile not started yet: "waiting"). */
-export function progressLine(profiles: readonly Profile[], progress: Progress): string {
+export function progressLine(
+  profiles: readonly string[],
+  progress: Progress,
+  nameOf: (key: string) => string = (k) => k,
+): string {
   const parts = profiles.map((p) => {
     const x = progress[p];
-    return x ? `${p} ${x.done}/${x.total}` : `${p} waiting`;
+    return x ? `${nameOf(p)} ${x.done}/${x.total}` : `${nameOf(p)} waiting`;
   });
   return `statements done: ${parts.join(' · ')}`;
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { firstError, firstLine, keyMetrics, offsetOf, type Runs } from './report';
+import { firstError, firstLine, keyMetrics, offsetOf } from './report';
 
 describe('report helpers', () => {
   it('maps a line and column to an offset, clamped into the text', () => {
@@ -13,8 +13,8 @@ describe('report helpers', () => {
 
   it('finds the error and shows key counters in order', () => {
     const err = { message: 'boom', hint: null, line: 2, column: 3, kind: 'Syntax' };
-    const runs = { yb: { report: { error: err }, trace: null } } as unknown as Runs;
-    expect(firstError(runs)).toEqual(err);
+    const columns = [{ run: undefined }, { run: { report: { error: err }, trace: null } }] as unknown as Parameters<typeof firstError>[0];
+    expect(firstError(columns)).toEqual(err);
     expect(keyMetrics('pg', { shared_hit: 616 })[0]).toEqual(['shared_hit', 616]);
     expect(keyMetrics('pg', {})[1]).toEqual(['shared_read', 0]);
     expect(firstLine('select *\nfrom t')).toBe('select * …');

@@ -33,9 +33,10 @@ export function keyMetrics(profile: Profile, metrics: Record<string, number>): [
   return KEY_METRICS[profile].map((name) => [name, metrics[name] ?? 0]);
 }
 
-/** The first error of the runs (both profiles report the same one), if any. */
-export function firstError(runs: Runs): ReportError | null {
-  return runs.pg?.report.error ?? runs.yb?.report.error ?? null;
+/** The first error of the runs shown (every variant reports the same script error), if any. */
+export function firstError(columns: readonly { run?: TracedRun | undefined }[]): ReportError | null {
+  for (const c of columns) if (c.run?.report.error) return c.run.report.error;
+  return null;
 }
 
 /** A statement's first line, for a compact list. */

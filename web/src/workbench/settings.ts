@@ -30,3 +30,22 @@ export function filterSettings(rows: readonly SettingRow[], filter: string): Set
     (r) => r.name.includes(f) || r.description.toLowerCase().includes(f),
   );
 }
+
+/**
+ * Why `name` cannot be given to a `profile` run, or null when it can: an
+ * unknown name, or a setting of the other engine (which would be silently
+ * ignored, and a comparison would show nothing).
+ */
+export function settingProblem(
+  rows: readonly SettingRow[],
+  name: string,
+  profile: 'pg' | 'yb',
+): string | null {
+  if (rows.length === 0) return null; // not loaded yet: the engine checks on run
+  const row = rows.find((r) => r.name === name);
+  if (!row) return `unrecognized setting "${name}"`;
+  if (row.scope !== 'both' && row.scope !== profile) {
+    return `${name} is a ${row.scope} setting: a ${profile} run would ignore it`;
+  }
+  return null;
+}
