@@ -11,6 +11,7 @@ import { measureOf, measuresFor } from './measures';
 import { planSweep, splitList, sweepProblems, type SweepRun, type SweepSpec } from './spec';
 import { refusedValues, runSweep, type RunReport, type SweepResult } from './runSweep';
 import type { SweepPreset } from './presets';
+import { listProblems } from '../variants/problems';
 
 export interface SweepEngine {
   run: RunReport;
@@ -90,7 +91,7 @@ export function SweepPanel({
     const pinned = new Set<string>();
     try {
       for (const n of names) if (await engine.scriptSets(text, n)) pinned.add(n);
-      const problems = sweepProblems(spec, vs, rows, (n) => pinned.has(n));
+      const problems = [...listProblems(rows, vs), ...sweepProblems(spec, vs, rows, (n) => pinned.has(n))];
       const runs = problems.length === 0 ? planSweep(spec, vs, page, rows) : [];
       if (problems.length === 0) problems.push(...(await refusedValues(runs, engine.run)));
       if (problems.length > 0) {

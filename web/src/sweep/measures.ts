@@ -5,9 +5,12 @@
 //    data), or the last statement when there is none (as the CLI's --sweep);
 //  - bytes per row written, over the last quarter of the writing statements
 //    (the steady state of a load, once the indexes outgrow a small cache).
-import type { Report, StatementReport } from '../workbench/report';
+import type { Report } from '../workbench/report';
 import type { Profile } from '../workbench/report';
 import { GLOSSARY } from '../glossary/glossary';
+import { measuredStatement } from './measured';
+
+export { measuredIndex, measuredStatement } from './measured';
 
 export interface Measure {
   id: string;
@@ -58,18 +61,6 @@ export function statementMeasure(counter: string): Measure {
 
 export function measureOf(id: string): Measure {
   return PER_ROW_MEASURES.find((m) => m.id === id) ?? statementMeasure(id);
-}
-
-/** The statement a sweep measures: the last EXPLAIN, else the last statement. */
-export function measuredStatement(report: Report): StatementReport | undefined {
-  const s = report.statements;
-  for (let i = s.length - 1; i >= 0; i--) if (s[i]?.explain) return s[i];
-  return s[s.length - 1];
-}
-
-export function measuredIndex(report: Report): number {
-  const m = measuredStatement(report);
-  return m ? report.statements.indexOf(m) : -1;
 }
 
 const WRITES = /^(INSERT|UPDATE|DELETE|MERGE)\b/;

@@ -3,7 +3,7 @@
 // variant is the baseline the difference table compares against.
 import { useState } from 'react';
 import type { SettingRow } from '../workbench/settings';
-import { settingProblem } from '../workbench/settings';
+import { listProblems } from './problems';
 import type { Profile } from '../workbench/report';
 import {
   addVariant,
@@ -15,14 +15,6 @@ import {
   updateVariant,
   type Variant,
 } from './variant';
-
-/** What is wrong with a variant's settings, one message per problem. */
-export function variantProblems(rows: readonly SettingRow[], v: Variant): string[] {
-  return Object.keys(v.overrides).flatMap((name) => {
-    const p = settingProblem(rows, name, v.profile);
-    return p ? [`${v.name}: ${p}`] : [];
-  });
-}
 
 function SettingsField({ variant, onChange }: { variant: Variant; onChange(o: Record<string, string>): void }) {
   const [text, setText] = useState(() => overridesText(variant.overrides));
@@ -64,7 +56,7 @@ export function VariantsEditor({
   rows: readonly SettingRow[];
   onChange(next: Variant[]): void;
 }) {
-  const problems = variants.flatMap((v) => variantProblems(rows, v));
+  const problems = listProblems(rows, variants);
   return (
     <fieldset className="variants" data-testid="variants">
       <legend>Variants (columns side by side; the first is the baseline)</legend>

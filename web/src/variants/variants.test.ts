@@ -11,6 +11,8 @@ import type { Report } from '../workbench/report';
 import { runVariants, type RunPacked } from './runVariants';
 import { addVariant, DEFAULT_VARIANTS, moveVariant, parseOverrides, removeVariant, updateVariant, type Variant } from './variant';
 import { againstText, differenceRows, largestOf } from './difference';
+import { listProblems } from './problems';
+import type { SettingRow } from '../workbench/settings';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const script003 = readFileSync(`${root}tests/fidelity/003-backward-scan.sql`, 'utf8');
@@ -99,5 +101,23 @@ describe('editing the list', () => {
     expect(againstText({ delta: 2, ratio: 3 }, String)).toBe('+2 (3.00×)');
     expect(againstText({ delta: -20, ratio: 0.5 }, String)).toBe('−20 (0.50×)');
     expect(againstText({ delta: 0, ratio: 1 }, String)).toBe('same');
+  });
+});
+
+describe('a list that cannot run', () => {
+  it('names a setting of the other engine, an unknown one, and names that do not tell columns apart', () => {
+    const rows = JSON.parse(wasm.settings_list()) as SettingRow[];
+    const list: Variant[] = [
+      { id: 'a', name: 'pg', profile: 'pg', overrides: { yb_bnl_batch_size: '10' } },
+      { id: 'b', name: 'pg', profile: 'yb', overrides: { nonsense: '1' } },
+      { id: 'c', name: ' ', profile: 'yb', overrides: {} },
+    ];
+    expect(listProblems(rows, list)).toEqual([
+      'pg: yb_bnl_batch_size is a yb setting: a pg run would ignore it',
+      'pg: unrecognized setting "nonsense"',
+      'Every variant needs a name',
+      'Two variants are called "pg": rename one so the columns and lines can be told apart',
+    ]);
+    expect(listProblems(rows, [...DEFAULT_VARIANTS])).toEqual([]);
   });
 });

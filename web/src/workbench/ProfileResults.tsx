@@ -1,10 +1,13 @@
 // One profile's results: its error, then each statement's EXPLAIN and key
 // counters, then its views at the player's cursor. Text only: nothing from a
 // script becomes HTML.
+import { lazy, Suspense } from 'react';
 import { Replay } from '../player/Replay';
 import { firstLine, keyMetrics, type Profile, type TracedRun } from './report';
 import { count } from '../views/shared/format';
-import { RunCharts } from '../charts/RunCharts';
+
+// Charts load with their first use (d3-axis, d3-shape stay out of the first paint).
+const RunCharts = lazy(() => import('../charts/RunCharts').then((m) => ({ default: m.RunCharts })));
 
 const TITLES: Record<Profile, string> = {
   pg: 'PostgreSQL (B+tree, heap, buffer pool)',
@@ -73,7 +76,9 @@ export function ProfileResults({
       {run.trace && cursor !== null && (
         <Replay id={id} profile={profile} trace={run.trace} report={report} cursor={cursor} onFullDetail={onFullDetail} />
       )}
-      <RunCharts name={name} profile={profile} run={run} cursor={cursor} onSeekStatement={onSeekStatement} />
+      <Suspense fallback={null}>
+        <RunCharts name={name} profile={profile} run={run} cursor={cursor} onSeekStatement={onSeekStatement} />
+      </Suspense>
     </section>
   );
 }

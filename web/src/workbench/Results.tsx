@@ -2,17 +2,19 @@
 // columns, so it stays at hand while scrolling through the views), the
 // statement under it across the variants, and each variant's column at that
 // player's position.
-import { useMemo } from 'react';
+import { lazy, Suspense, useMemo } from 'react';
 import { Joint } from '../trace/joint';
 import { PlayerBar } from '../player/PlayerBar';
 import type { TraceData } from '../trace/traceData';
 import { usePlayback } from '../player/usePlayback';
 import { compareSides } from './compare';
 import { ProfileResults } from './ProfileResults';
-import { DifferenceTable } from '../variants/DifferenceTable';
 import type { ResultColumn } from '../variants/runVariants';
 
 export type { ResultColumn };
+
+// Shown after a run only: loads then, with the glossary.
+const DifferenceTable = lazy(() => import('../variants/DifferenceTable').then((m) => ({ default: m.DifferenceTable })));
 
 /** The columns whose run left a trace to replay (one with snapshots to start from). */
 function replayable(columns: readonly ResultColumn[]): { column: ResultColumn; trace: TraceData }[] {
@@ -106,7 +108,11 @@ export function Results({
           <Compare columns={columns} index={statement} />
         </div>
       )}
-      {compared.length > 1 && <DifferenceTable columns={compared} index={statement} />}
+      {compared.length > 1 && (
+        <Suspense fallback={null}>
+          <DifferenceTable columns={compared} index={statement} />
+        </Suspense>
+      )}
       <div className={`results-pane results-${Math.min(columns.length, 3)}`}>
         {columns.map((c) =>
           c.run ? (

@@ -1,7 +1,7 @@
 // The workbench: a script, a Run button (or Ctrl/Cmd-Enter), the variants to
 // run it on (pg and yb side by side by default), each variant's results, and
 // the sweep. The engine runs in the workers; a long run can be cancelled.
-import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
+import { lazy, Suspense, useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import type { EngineClient } from '../engine/client';
 import { LANES } from '../engine/client';
 import { toEngineError } from '../engine/api';
@@ -15,11 +15,17 @@ import { firstError } from './report';
 import { runVariants } from '../variants/runVariants';
 import { useSettingsRows } from './useSettingsRows';
 import { DEFAULT_VARIANTS, describeVariant, variantSettings, type Variant } from '../variants/variant';
-import { VariantsEditor, variantProblems } from '../variants/VariantsEditor';
-import { SweepPanel, type SweepEngine } from '../sweep/SweepPanel';
+import { VariantsEditor } from '../variants/VariantsEditor';
+import { listProblems } from '../variants/problems';
+import type { SweepEngine } from '../sweep/SweepPanel';
 import type { SweepRun } from '../sweep/spec';
-import { measuredIndex } from '../sweep/measures';
+import { measuredIndex } from '../sweep/measured';
 import { EXAMPLES, type Example } from '../examples/examples';
+import { DEFAULT_SCRIPT } from './defaultScript';
+
+// The sweep and its charts (d3-axis, d3-shape) load after the first paint:
+// the page opens on the editor without them.
+const SweepPanel = lazy(() => import('../sweep/SweepPanel').then((m) => ({ default: m.SweepPanel })));
 
 /** How a run is started: plain, with every step of one statement, or with other settings. */
 interface Rerun {
@@ -42,10 +48,10 @@ interface Shown {
 }
 
 export function Workbench({ engine }: { engine: EngineClient }) {
-  const script = useRef(EXAMPLES[0]?.script ?? '');
+  const script = useRef(DEFAULT_SCRIPT);
   const [example, setExample] = useState<Example | undefined>(EXAMPLES[0]);
   // The editor's text when it was (re)opened: the default, or an example's.
-  const [initialScript, setInitialScript] = useState(EXAMPLES[0]?.script ?? '');
+  const [initialScript, setInitialScript] = useState(DEFAULT_SCRIPT);
   // Bumped when the script (or the variants) are replaced from outside their editors.
   const [scriptGeneration, setScriptGeneration] = useState(0);
   const [generation, setGeneration] = useState(0);
@@ -73,7 +79,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
       const { fullDetail } = how;
       const settingsNow = how.overrides ?? overrides;
       const chosen = how.only ? [how.only.variant] : variants;
-      const problems = chosen.flatMap((v) => variantProblems(rows, v));
+      const problems = listProblems(rows, chosen);
       if (problems.length > 0) {
         setStatus({ kind: 'failed', message: problems.join('; ') });
         return;
@@ -166,11 +172,12 @@ export function Workbench({ engine }: { engine: EngineClient }) {
     })();
   };
 
-  const loadExample = (id: string) => {
+  const loadExample = async (id: string) => {
     const ex = EXAMPLES.find((e) => e.id === id);
     if (!ex) return;
-    script.current = ex.script;
-    setInitialScript(ex.script);
+    const text = await ex.script();
+    script.current = text;
+    setInitialScript(text);
     setExample(ex);
     setVariants(ex.variants);
     setGeneration((g) => g + 1);
@@ -187,7 +194,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
           </button>
           <label>
             Example{' '}
-            <select value={example?.id ?? ''} onChange={(e) => loadExample(e.target.value)} aria-label="Example">
+            <select value={example?.id ?? ''} onChange={(e) => void loadExample(e.target.value)} aria-label="Example">
               {example === undefined && <option value="">(your own script)</option>}
               {EXAMPLES.map((e) => (
                 <option key={e.id} value={e.id}>
@@ -226,6 +233,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
             {status.message}
           </p>
         )}
+        <Suspense fallback={<p className="hint">Loading the sweep…</p>}>
         <SweepPanel
           engine={sweepEngine}
           script={() => script.current}
@@ -239,6 +247,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
           }}
           onOpen={openPoint}
         />
+        </Suspense>
       </div>
       <div ref={resultsTop} />
       {/* Keyed by run: a new run starts a new player, at its end. */}

@@ -6,14 +6,11 @@ import type { TraceData } from '../trace/traceData';
 
 export type { Report, ReportError, StatementReport };
 export type Profile = 'pg' | 'yb';
-export type ProfileChoice = Profile | 'both';
 
 export interface TracedRun {
   report: Report;
   trace: TraceData | null;
 }
-
-export type Runs = Partial<Record<Profile, TracedRun>>;
 
 /** The counters each profile's panel shows first (the ones the articles discuss). */
 export const KEY_METRICS: Record<Profile, string[]> = {
