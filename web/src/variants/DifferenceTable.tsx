@@ -1,6 +1,7 @@
 // The statement under the cursor across the variants: each counter's value in
 // every column and, against the first (the baseline), the difference and the
 // ratio. The largest cost is marked in words, not only in color.
+import { memo, useMemo } from 'react';
 import { count } from '../views/shared/format';
 import { Term } from '../glossary/Term';
 import { againstText, differenceRows, type Column } from './difference';
@@ -9,8 +10,10 @@ function format(counter: string, n: number): string {
   return counter === 'virtual_ms' ? `${n.toFixed(3)} ms` : count(Math.round(n * 100) / 100);
 }
 
-export function DifferenceTable({ columns, index }: { columns: readonly Column[]; index: number }) {
-  const rows = differenceRows(columns, index);
+// Memoized: the player redraws its parent on every frame, the table changes with the statement.
+export const DifferenceTable = memo(function DifferenceTable({ columns, index }: { columns: readonly Column[]; index: number }) {
+  // Recomputed when the statement changes, not on every frame the player draws.
+  const rows = useMemo(() => differenceRows(columns, index), [columns, index]);
   const s = columns.map((c) => c.report.statements[index]).find((x) => x);
   if (rows.length === 0 || !s || columns.length < 2) return null;
   const base = columns[0]?.name ?? '';
@@ -59,4 +62,4 @@ export function DifferenceTable({ columns, index }: { columns: readonly Column[]
       </div>
     </details>
   );
-}
+});
