@@ -86,7 +86,7 @@ test("article 002's cache sweep: B-tree reads per insert rise as the cache shrin
   test.setTimeout(180_000);
   await page.goto('/');
   await page.getByLabel('Example').selectOption('002');
-  await page.getByRole('button', { name: /^Chart: Reads per insert against cache size/ }).click();
+  await page.getByRole('button', { name: /^Chart: Reads and writes per insert against cache size/ }).click();
   await expect(page.getByRole('progressbar', { name: 'Sweep progress' })).toBeVisible();
   await expect(page.getByTestId('sweep-running')).toHaveCount(0, { timeout: 150_000 });
   const chart = page.getByRole('figure', { name: /^Chart: bytes read from storage per row written against shared_buffers \/ block_cache_size/ });
@@ -99,6 +99,10 @@ test("article 002's cache sweep: B-tree reads per insert rise as the cache shrin
   expect(btree[0]?.[1]).toBeGreaterThan(10 * Math.max(1, btree[4]?.[1] ?? 0));
   const ys = lsm.map(([, y]) => y);
   expect(Math.max(...ys) / Math.min(...ys)).toBeLessThan(1.5);
+  // The writes, from the same runs, on a second chart.
+  const writes = page.getByRole('figure', { name: /^Chart: bytes written to storage per row written against/ });
+  expect((await pointsOf(writes, 0)).length).toBe(5);
+  expect((await pointsOf(writes, 1)).every(([, y]) => y > 0)).toBe(true);
   await shoot(page, 'sweep-002');
 });
 
@@ -106,7 +110,7 @@ test('variants: add, rename, reorder; the difference line compares them; a bad s
   await page.goto('/');
   // A long sweep can be cancelled, and the page goes on.
   await page.getByLabel('Example').selectOption('002');
-  await page.getByRole('button', { name: /^Chart: Reads per insert/ }).click();
+  await page.getByRole('button', { name: /^Chart: Reads and writes per insert/ }).click();
   await page.getByTestId('sweep-running').getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('sweep').getByRole('alert')).toHaveText('Cancelled');
   await page.getByLabel('Example').selectOption('000');

@@ -8,7 +8,7 @@ import { select } from 'd3-selection';
 import { axisBottom, axisLeft, type AxisDomain, type AxisScale } from 'd3-axis';
 import type { ScaleLogarithmic } from 'd3-scale';
 import { count } from '../views/shared/format';
-import { layoutChart, tableOf, toCsv, xAt, type ChartPoint, type ChartSeries, type Margin, type XScale } from './layout';
+import { layoutChart, tableOf, toCsv, valleyOf, xAt, type ChartPoint, type ChartSeries, type Margin, type XScale } from './layout';
 import { download, fileName, pngOf, standaloneSvg } from './exporting';
 import { useWidth } from './useWidth';
 
@@ -32,7 +32,7 @@ export interface ChartProps {
   pointAction?: string | undefined;
   /** Where the player is, as an x value: a vertical line. */
   cursorX?: number | string | undefined;
-  /** Labels each line's lowest point (the best batch size, the cheapest cache). */
+  /** Labels a line's lowest point when it lies inside, below both ends (the best batch size). */
   markMinimum?: boolean | undefined;
   /** One line under the chart: what to read in it. */
   caption?: string | undefined;
@@ -195,7 +195,7 @@ export function Chart({
         ))}
         {markMinimum &&
           layout.series.map((s) => {
-            const low = s.points.reduce<(typeof s.points)[number] | null>((a, p) => (a === null || p.y < a.y ? p : a), null);
+            const low = valleyOf(s.points);
             return (
               low && (
                 <text key={`min-${s.name}`} className="chart-min" x={low.cx} y={low.cy + 20} textAnchor="middle" fill={s.color}>

@@ -2,7 +2,7 @@
 // The chart math on fixed data: which scales, where points land, the table
 // twin and its CSV, and the run charts' derived series.
 import { describe, expect, it } from 'vitest';
-import { layoutChart, minimumOf, numericValues, tableOf, toCsv, wantsLog, type ChartSeries } from './layout';
+import { layoutChart, minimumOf, numericValues, tableOf, toCsv, valleyOf, wantsLog, type ChartSeries } from './layout';
 import { writeAmplification } from './runCharts';
 import type { Report } from '../workbench/report';
 
@@ -55,6 +55,10 @@ describe('chart layout', () => {
   it('finds the minimum, and gives the table twin and its CSV', () => {
     expect(minimumOf(series[0] as ChartSeries)?.x).toBe(100);
     expect(minimumOf(series[1] as ChartSeries)?.x).toBe(1000);
+    // Only a valley is labelled: 100 lies below both ends; a falling line's minimum is its end.
+    expect(valleyOf(series[0]?.points ?? [])?.x).toBe(100);
+    expect(valleyOf(series[1]?.points ?? [])).toBeNull();
+    expect(valleyOf([{ y: 10 }, { y: 9.8 }, { y: 10 }])).toBeNull();
     const { xs, rows } = tableOf(series);
     expect(xs).toEqual([1, 10, 100, 1000]);
     expect(rows[2]).toEqual([50, 2700]);

@@ -138,6 +138,21 @@ export function minimumOf(s: ChartSeries): ChartPoint | null {
   return best;
 }
 
+/**
+ * The lowest point of a line when it is a valley: inside the line and at
+ * least 5% below both ends (the best batch size between two costs). A line
+ * that falls or rises all the way has its minimum at an end, plain to see.
+ */
+export function valleyOf<P extends { y: number | null }>(points: readonly P[]): P | null {
+  const present = points.filter((p) => p.y !== null);
+  if (present.length < 3) return null;
+  const low = present.reduce((a, p) => ((p.y as number) < (a.y as number) ? p : a));
+  const first = present[0]?.y as number;
+  const last = present[present.length - 1]?.y as number;
+  const y = low.y as number;
+  return y < 0.95 * first && y < 0.95 * last ? low : null;
+}
+
 /** Rows for the data-table twin and the CSV: one per x, one column per series. */
 export function tableOf(series: readonly ChartSeries[]): { xs: (number | string)[]; rows: (number | null)[][] } {
   const xs: (number | string)[] = [];

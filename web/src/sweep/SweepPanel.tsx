@@ -5,9 +5,8 @@
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { SettingRow } from '../workbench/settings';
 import type { Variant } from '../variants/variant';
-import { Chart } from '../charts/Chart';
-import { sweepChart } from './chartData';
-import { measureOf, measuresFor } from './measures';
+import { SweepChart } from './SweepChart';
+import { measuresFor } from './measures';
 import { planSweep, splitList, sweepProblems, type SweepRun, type SweepSpec } from './spec';
 import { refusedValues, runSweep, type RunReport, type SweepResult } from './runSweep';
 import type { SweepPreset } from './presets';
@@ -54,7 +53,8 @@ function formOf(spec: SweepSpec): Form {
 export interface Kept {
   spec: SweepSpec;
   results: SweepResult[];
-  measure: string;
+  /** One chart per measure. */
+  measures: string[];
 }
 
 export function SweepPanel({
@@ -84,7 +84,7 @@ export function SweepPanel({
   // What to look for in a preset's chart.
   const [read, setRead] = useState<string | null>(null);
 
-  const start = useCallback(async (spec: SweepSpec, vs: readonly Variant[], measure?: string) => {
+  const start = useCallback(async (spec: SweepSpec, vs: readonly Variant[], measures?: string[]) => {
     setStatus({ kind: 'checking' });
     const text = script();
     const names = [...spec.axis.settings, ...(spec.by?.settings ?? [])];
@@ -103,7 +103,7 @@ export function SweepPanel({
       const results = await runSweep(text, runs, engine.run, engine.lanes, (_, done, total) =>
         setStatus({ kind: 'running', done, total, since }),
       );
-      setKept((k) => ({ spec, results, measure: measure ?? k?.measure ?? 'virtual_ms' }));
+      setKept((k) => ({ spec, results, measures: measures ?? k?.measures ?? ['virtual_ms'] }));
       setStatus({ kind: 'idle' });
     } catch (err) {
       setStatus({ kind: 'failed', message: err instanceof Error ? err.message : String(err) });
@@ -118,12 +118,13 @@ export function SweepPanel({
 
   const busy = status.kind === 'running' || status.kind === 'checking';
   const measures = useMemo(() => measuresFor(kept?.results.map((r) => r.report) ?? []), [kept]);
-  const chart = useMemo(() => (kept ? sweepChart(kept.spec, kept.results, kept.measure) : null), [kept]);
-  const measure = kept ? measureOf(kept.measure) : null;
-  const xName = kept?.spec.axis.settings.join(' / ') ?? '';
-  // Values with their own unit (4MB) say it; bare numbers take the setting's.
-  const bare = kept?.spec.axis.values.every((v) => Number.isFinite(Number(v))) ?? false;
-  const xUnit = kept && bare ? (rows.find((r) => r.name === kept.spec.axis.settings[0])?.unit ?? '') : '';
+  const setMeasure = (i: number, id: string | null) =>
+    setKept((k) =>
+      k && {
+        ...k,
+        measures: id === null ? k.measures.filter((_, j) => j !== i) : k.measures.map((m, j) => (j === i ? id : m)),
+      },
+    );
   const failed = kept?.results.filter((r) => r.report.error) ?? [];
 
   return (
@@ -140,7 +141,7 @@ export function SweepPanel({
                 setForm(formOf(p.spec));
                 onVariants(p.variants);
                 setRead(p.read);
-                void start(p.spec, p.variants, p.measure);
+                void start(p.spec, p.variants, p.measures);
               }}
             >
               Chart: {p.label}
@@ -216,34 +217,26 @@ export function SweepPanel({
           {status.message}
         </p>
       )}
-      {kept && chart && measure && (
+      {kept && (
         <>
-          <label className="sweep-measure">
-            Measure{' '}
-            <select value={kept.measure} onChange={(e) => setKept({ ...kept, measure: e.target.value })}>
-              {measures.map((m) => (
-                <option key={m.id} value={m.id}>
-                  {m.label}
-                </option>
-              ))}
-            </select>
-          </label>
-          <Chart
-            testId="sweep-chart"
-            title={`${measure.label} against ${xName}`}
-            xTitle={`${xName}${xUnit ? ` (${xUnit})` : ''}`}
-            yTitle={`${measure.short}${measure.unit ? ` (${measure.unit})` : ''}`}
-            series={chart.series}
-            xTicks={chart.xTicks}
-            formatX={chart.formatX}
-            onPoint={(p) => {
-              const r = kept.results.find((x) => x.run.key === p.key);
-              if (r) onOpen(r.run);
-            }}
-            pointAction="open this run in the player"
-            markMinimum
-            caption={`${measure.plain}. Click a point to open that run in the player.`}
-          />
+          {kept.measures.map((m, i) => (
+            <SweepChart
+              key={i}
+              testId={i === 0 ? 'sweep-chart' : `sweep-chart-${i + 1}`}
+              spec={kept.spec}
+              results={kept.results}
+              measure={m}
+              measures={measures}
+              rows={rows}
+              label={i === 0 ? 'Measure' : `Measure of chart ${i + 1}`}
+              onMeasure={(id) => setMeasure(i, id)}
+              onRemove={i === 0 ? undefined : () => setMeasure(i, null)}
+              onOpen={onOpen}
+            />
+          ))}
+          <button type="button" onClick={() => setKept((k) => k && { ...k, measures: [...k.measures, 'virtual_ms'] })}>
+            Add a chart of the same runs
+          </button>
           {read && <p className="chart-read">{read}</p>}
           {failed.length > 0 && (
             <p className="run-error" role="alert">

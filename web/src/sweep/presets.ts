@@ -7,7 +7,8 @@ import type { SweepSpec } from './spec';
 export interface SweepPreset {
   label: string;
   spec: SweepSpec;
-  measure: string;
+  /** What to chart, one chart per measure. */
+  measures: string[];
   /** The variants it compares (the page's are replaced). */
   variants: Variant[];
   /** What to look for, in plain words. */
@@ -24,22 +25,22 @@ export const BATCH_SIZE_SWEEP: SweepPreset = {
     axis: { settings: ['yb_bnl_batch_size'], values: ['1', '5', '10', '20', '50', '100', '200', '500', '1000', '2000'] },
     by: { settings: ['network'], values: ['multi-az', 'multi-region'] },
   },
-  measure: 'virtual_ms',
+  measures: ['virtual_ms'],
   variants: [yb],
-  read: 'Small batches pay a round trip per batch; large ones make the inner side do more work per loop. The best size is where the two costs meet, and it moves with the round trip.',
+  read: 'What to look for: small batches pay a round trip per batch; large ones make the inner side do more work per loop. The best size is where the two costs meet; compare where it lies on each network.',
 };
 
 /** Article 002: storage reads per insert against the cache size, B-tree against LSM. */
 export const CACHE_SWEEP: SweepPreset = {
-  label: 'Reads per insert against cache size, B-tree vs LSM (article 002)',
+  label: 'Reads and writes per insert against cache size, B-tree vs LSM (article 002)',
   spec: {
     axis: { settings: ['shared_buffers', 'block_cache_size'], values: ['1MB', '4MB', '16MB', '64MB', '128MB'] },
   },
-  measure: 'read_bytes_per_row',
+  measures: ['read_bytes_per_row', 'write_bytes_per_row'],
   variants: [
     { ...pg, name: 'B-tree (pg)' },
     // The memtable shrunk with the data, so the LSM flushes and compacts during the load.
     { ...yb, name: 'LSM (yb)', overrides: { write_buffer_size: '1MB' } },
   ],
-  read: "The B-tree must read a secondary index's leaf before changing it: once the indexes outgrow the cache, each insert reads. The LSM writes blind into its memtable; its reads are compactions, whatever the cache.",
+  read: "What to look for: the B-tree must read a secondary index's leaf before changing it, so its reads depend on whether the indexes fit in its cache; the LSM writes blind into its memtable, and its reads are its compactions', whatever the cache. On the writes chart, the B-tree writes pages back as it evicts them, while the LSM's flushes and compactions rewrite every row at any cache size.",
 };
