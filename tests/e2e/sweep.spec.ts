@@ -69,11 +69,14 @@ test("article 001's sweep: one line per network, minima at 100-200 and near 1000
     expect(bytes).toBeGreaterThan(2000);
   }
 
+  const at200 = az.find(([x]) => x === '200')?.[1] ?? NaN;
   await chart.getByRole('button', { name: /^network=multi-az, 200: / }).click();
   await expect(page.getByTestId('point-note')).toContainText('yb_bnl_batch_size=200, network=multi-az', { timeout: 60_000 });
   const column = page.getByTestId('results-point');
   await expect(column.getByRole('heading', { level: 2 })).toContainText('yb_bnl_batch_size=200');
   await expect(column.getByTestId('explain-point')).toContainText('loops=10');
+  // Exactly the run the chart plotted: the same virtual time for the measured statement.
+  await expect(column.getByTestId('statement-metrics-point')).toContainText(`${at200.toFixed(3)} ms`);
   // The player opens on the measured statement: the join.
   await expect(page.getByTestId('summary-network-point')).toContainText('Batched Nested Loop: 10 of 10 loop(s) begun, 200 keys in the first');
   await page.getByRole('button', { name: 'Back to the variants' }).click();

@@ -6,7 +6,7 @@ import type { SettingRow } from '../workbench/settings';
 import { sweepChart } from './chartData';
 import { measureOf, type Measure } from './measures';
 import type { SweepResult } from './runSweep';
-import type { SweepRun, SweepSpec } from './spec';
+import type { SweepSpec } from './spec';
 
 export function SweepChart({
   spec,
@@ -29,7 +29,7 @@ export function SweepChart({
   label: string;
   onMeasure(id: string): void;
   onRemove?: (() => void) | undefined;
-  onOpen(run: SweepRun): void;
+  onOpen(result: SweepResult): void;
   testId?: string | undefined;
 }) {
   const chart = useMemo(() => sweepChart(spec, results, id), [spec, results, id]);
@@ -65,7 +65,7 @@ export function SweepChart({
         formatX={chart.formatX}
         onPoint={(p) => {
           const r = results.find((x) => x.run.key === p.key);
-          if (r) onOpen(r.run);
+          if (r) onOpen(r);
         }}
         pointAction="open this run in the player"
         markMinimum

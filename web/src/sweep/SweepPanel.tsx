@@ -4,6 +4,7 @@
 // kept results, and a click on a point opens that run in the player.
 import { useCallback, useEffect, useMemo, useState } from 'react';
 import type { SettingRow } from '../workbench/settings';
+import type { Report } from '../workbench/report';
 import type { Variant } from '../variants/variant';
 import { SweepChart } from './SweepChart';
 import { measuresFor } from './measures';
@@ -53,8 +54,19 @@ function formOf(spec: SweepSpec): Form {
 export interface Kept {
   spec: SweepSpec;
   results: SweepResult[];
+  /** The script and page settings the runs used: a point re-opens exactly its run. */
+  script: string;
+  page: Readonly<Record<string, string>>;
   /** One chart per measure. */
   measures: string[];
+}
+
+/** A point of a sweep, with what it takes to run it again. */
+export interface OpenPoint {
+  run: SweepRun;
+  report: Report;
+  script: string;
+  page: Readonly<Record<string, string>>;
 }
 
 export function SweepPanel({
@@ -74,8 +86,8 @@ export function SweepPanel({
   rows: readonly SettingRow[];
   presets: readonly SweepPreset[];
   onVariants(v: Variant[]): void;
-  /** Opens one run of the sweep in the player. */
-  onOpen(run: SweepRun): void;
+  /** Opens one run of the sweep in the player: its script, page settings and report. */
+  onOpen(point: OpenPoint): void;
 }) {
   const [form, setForm] = useState<Form>({ settings: '', values: '', bySettings: '', byValues: '' });
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
@@ -103,7 +115,7 @@ export function SweepPanel({
       const results = await runSweep(text, runs, engine.run, engine.lanes, (_, done, total) =>
         setStatus({ kind: 'running', done, total, since }),
       );
-      setKept((k) => ({ spec, results, measures: measures ?? k?.measures ?? ['virtual_ms'] }));
+      setKept((k) => ({ spec, results, script: text, page, measures: measures ?? k?.measures ?? ['virtual_ms'] }));
       setStatus({ kind: 'idle' });
     } catch (err) {
       setStatus({ kind: 'failed', message: err instanceof Error ? err.message : String(err) });
@@ -231,7 +243,7 @@ export function SweepPanel({
               label={i === 0 ? 'Measure' : `Measure of chart ${i + 1}`}
               onMeasure={(id) => setMeasure(i, id)}
               onRemove={i === 0 ? undefined : () => setMeasure(i, null)}
-              onOpen={onOpen}
+              onOpen={(r) => onOpen({ run: r.run, report: r.report, script: kept.script, page: kept.page })}
             />
           ))}
           <button type="button" onClick={() => setKept((k) => k && { ...k, measures: [...k.measures, 'virtual_ms'] })}>

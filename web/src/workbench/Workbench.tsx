@@ -9,16 +9,14 @@ import { Results, type OpenAt, type ResultColumn } from './Results';
 import { RerunContext, type RerunWith } from '../player/rerun';
 import { SettingsPanel } from './SettingsPanel';
 import { SqlEditor } from './SqlEditor';
-import { settingsLines } from './settings';
 import { fractionDone, progressLine, type Progress } from './progress';
 import { firstError } from './report';
 import { runVariants } from '../variants/runVariants';
 import { useSettingsRows } from './useSettingsRows';
-import { DEFAULT_VARIANTS, describeVariant, variantSettings, type Variant } from '../variants/variant';
+import { DEFAULT_VARIANTS, describeVariant, type Variant } from '../variants/variant';
 import { VariantsEditor } from '../variants/VariantsEditor';
 import { listProblems } from '../variants/problems';
-import type { SweepEngine } from '../sweep/SweepPanel';
-import type { SweepRun } from '../sweep/spec';
+import type { OpenPoint, SweepEngine } from '../sweep/SweepPanel';
 import { measuredIndex } from '../sweep/measured';
 import { EXAMPLES, type Example } from '../examples/examples';
 import { DEFAULT_SCRIPT } from './defaultScript';
@@ -34,6 +32,8 @@ interface Rerun {
   openAt?: OpenAt | undefined;
   /** Run these instead of the page's variants (a sweep's point), named in a note. */
   only?: { variant: Variant; note: string } | undefined;
+  /** Run this script instead of the editor's (a sweep's point, as it was swept). */
+  script?: string | undefined;
 }
 
 type Status =
@@ -90,7 +90,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
       setStatus({ kind: 'running', since, progress: {}, keys, names });
       try {
         const columns = await runVariants(
-          script.current,
+          how.script ?? script.current,
           chosen,
           settingsNow,
           (text, profile, settings, lane, onProgress) =>
@@ -107,7 +107,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
         setShown({ columns, note: how.only?.note ?? null });
         // A sweep's point opens below the sweep: bring it into view.
         if (how.only) requestAnimationFrame(() => resultsTop.current?.scrollIntoView({ block: 'start' }));
-        setCurrent({ overrides: how.overrides, only: how.only });
+        setCurrent({ overrides: how.overrides, only: how.only, script: how.script });
         if (!how.only) setLast({ overrides: how.overrides });
         setOpenAt(how.openAt ?? (fullDetail === undefined ? undefined : { statement: fullDetail, at: 'start' }));
         setRunId((n) => n + 1);
@@ -150,8 +150,10 @@ export function Workbench({ engine }: { engine: EngineClient }) {
     [engine],
   );
 
-  // A sweep's point, opened in the player: that variant with the point's values.
-  const openPoint = (p: SweepRun) => {
+  // A sweep's point, opened in the player: exactly that run (its script, the
+  // page's settings then, the variant's and the point's), on the statement the
+  // chart measured.
+  const openPoint = ({ run: p, report, script: text, page }: OpenPoint) => {
     const point = Object.entries(p.point)
       .map(([k, v]) => `${k}=${v}`)
       .join(', ');
@@ -161,15 +163,13 @@ export function Workbench({ engine }: { engine: EngineClient }) {
       name: `${p.variant.name}, ${point}`,
       overrides: { ...p.variant.overrides, ...p.point },
     };
-    void (async () => {
-      // Opens on the measured statement: the one the chart plotted.
-      const report = await engine.runReport(script.current, variant.profile, settingsLines(variantSettings(overrides, variant)));
-      const at = measuredIndex(report);
-      await run({
-        only: { variant, note: `One run of the sweep: ${describeVariant(variant.profile, variant.overrides)}.` },
-        openAt: at < 0 ? undefined : { statement: at, at: 'end' },
-      });
-    })();
+    const at = measuredIndex(report);
+    void run({
+      only: { variant, note: `One run of the sweep: ${describeVariant(variant.profile, variant.overrides)}.` },
+      script: text,
+      overrides: { ...page },
+      openAt: at < 0 ? undefined : { statement: at, at: 'end' },
+    });
   };
 
   const loadExample = async (id: string) => {
