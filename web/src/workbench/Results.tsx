@@ -2,7 +2,8 @@
 // columns, so it stays at hand while scrolling through the views), the
 // statement under it across the variants, and each variant's column at that
 // player's position.
-import { lazy, Suspense, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { fingerprint } from '../share/link';
 import { Joint } from '../trace/joint';
 import { PlayerBar } from '../player/PlayerBar';
 import type { TraceData } from '../trace/traceData';
@@ -40,10 +41,13 @@ function Compare({ columns, index }: { columns: readonly ResultColumn[]; index: 
   );
 }
 
-/** Where a new player opens. */
-export interface OpenAt {
-  statement: number;
-  at: 'start' | 'end';
+/** Where a new player opens: a statement's start or end, or a position (a link's). */
+export type OpenAt = { statement: number; at: 'start' | 'end' } | { position: number };
+
+function startOf(joint: Joint, openAt: OpenAt | undefined): number | undefined {
+  if (openAt === undefined) return undefined;
+  if ('position' in openAt) return Math.min(openAt.position, joint.length);
+  return openAt.at === 'start' ? joint.positionOfStatement(openAt.statement) : joint.positionAfterStatement(openAt.statement);
 }
 
 export function Results({
@@ -51,6 +55,7 @@ export function Results({
   openAt,
   onFullDetail,
   note,
+  onPosition,
 }: {
   columns: readonly ResultColumn[];
   /** Open on this statement (its start, or where it has run whole) instead of the end. */
@@ -58,16 +63,17 @@ export function Results({
   onFullDetail?: (index: number) => void;
   /** A line above the columns (what this run is, when it is not the variants'). */
   note?: React.ReactNode;
+  /** Hears the player's position. */
+  onPosition?: ((position: number) => void) | undefined;
 }) {
   const tracks = useMemo(() => replayable(columns), [columns]);
   const joint = useMemo(() => new Joint(tracks.map((t) => t.trace)), [tracks]);
-  const playback = usePlayback(
-    joint.length,
-    openAt === undefined
-      ? undefined
-      : openAt.at === 'start'
-        ? joint.positionOfStatement(openAt.statement)
-        : joint.positionAfterStatement(openAt.statement),
+  const playback = usePlayback(joint.length, startOf(joint, openAt));
+  // The page keeps the position in its address (a link lands on it).
+  useEffect(() => onPosition?.(playback.position), [onPosition, playback.position]);
+  const print = useMemo(
+    () => fingerprint(columns.flatMap((c) => (c.run ? [JSON.stringify(c.run.report)] : []))),
+    [columns],
   );
   const cursors = joint.cursors(playback.position);
   const cursorOf = (id: string) => {
@@ -106,6 +112,10 @@ export function Results({
             onSpeed={playback.setSpeed}
           />
           <Compare columns={columns} index={statement} />
+          <p className="fingerprint hint">
+            Run fingerprint <code data-testid="fingerprint">{print}</code>: the same link gives the same run, and the same
+            fingerprint, on any machine.
+          </p>
         </div>
       )}
       {compared.length > 1 && (

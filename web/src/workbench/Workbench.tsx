@@ -19,6 +19,8 @@ import { listProblems } from '../variants/problems';
 import type { OpenPoint, SweepEngine } from '../sweep/SweepPanel';
 import { measuredIndex } from '../sweep/measured';
 import { EXAMPLES, type Example } from '../examples/examples';
+import { decodeLink, encodeLink, type Decoded, type Scenario } from '../share/link';
+import { ShareDialog } from '../share/ShareDialog';
 import { DEFAULT_SCRIPT } from './defaultScript';
 
 // The sweep and its charts (d3-axis, d3-shape) load after the first paint:
@@ -32,8 +34,10 @@ interface Rerun {
   openAt?: OpenAt | undefined;
   /** Run these instead of the page's variants (a sweep's point), named in a note. */
   only?: { variant: Variant; note: string } | undefined;
-  /** Run this script instead of the editor's (a sweep's point, as it was swept). */
+  /** Run this script instead of the editor's (a sweep's point, as it was swept; a link's). */
   script?: string | undefined;
+  /** Run these variants instead of the list's (a link's, before the list has them). */
+  variants?: readonly Variant[] | undefined;
 }
 
 type Status =
@@ -47,16 +51,34 @@ interface Shown {
   note: string | null;
 }
 
+/** Puts the scenario (and the player's position) in the address, without a new history entry. */
+function writeAddress(s: Scenario, at: number | undefined): void {
+  history.replaceState(null, '', `${location.pathname}${location.search}${encodeLink({ ...s, at })}`);
+}
+
+/** The link the page was opened with (read once: the page then writes its own). */
+function openedWith(): Decoded {
+  return typeof location === 'undefined' ? { kind: 'none' } : decodeLink(location.hash);
+}
+
 export function Workbench({ engine }: { engine: EngineClient }) {
-  const script = useRef(DEFAULT_SCRIPT);
-  const [example, setExample] = useState<Example | undefined>(EXAMPLES[0]);
-  // The editor's text when it was (re)opened: the default, or an example's.
-  const [initialScript, setInitialScript] = useState(DEFAULT_SCRIPT);
+  const [link] = useState(openedWith);
+  const linked = link.kind === 'scenario' ? link.scenario : null;
+  const script = useRef(linked?.script ?? DEFAULT_SCRIPT);
+  const [example, setExample] = useState<Example | undefined>(linked ? undefined : EXAMPLES[0]);
+  // The editor's text when it was (re)opened: the default, a link's or an example's.
+  const [initialScript, setInitialScript] = useState(linked?.script ?? DEFAULT_SCRIPT);
   // Bumped when the script (or the variants) are replaced from outside their editors.
   const [scriptGeneration, setScriptGeneration] = useState(0);
   const [generation, setGeneration] = useState(0);
-  const [variants, setVariants] = useState<readonly Variant[]>(DEFAULT_VARIANTS);
-  const [overrides, setOverrides] = useState<Record<string, string>>({});
+  const [variants, setVariants] = useState<readonly Variant[]>(linked?.variants ?? DEFAULT_VARIANTS);
+  const [overrides, setOverrides] = useState<Record<string, string>>(linked?.settings ?? {});
+  const [linkError, setLinkError] = useState<string | null>(link.kind === 'error' ? link.message : null);
+  // The scenario of the variants' run on screen: the address holds it, with the player's position.
+  const [shownScenario, setShownScenario] = useState<Scenario | null>(null);
+  const position = useRef<number | undefined>(undefined);
+  // The scenario the Share dialog shows (null: closed).
+  const [sharing, setSharing] = useState<Scenario | null>(null);
   const rows = useSettingsRows(engine);
   const [shown, setShown] = useState<Shown>({
     columns: DEFAULT_VARIANTS.map((v) => ({ id: v.id, name: v.name, profile: v.profile, run: undefined })),
@@ -78,7 +100,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
     async (how: Rerun = {}) => {
       const { fullDetail } = how;
       const settingsNow = how.overrides ?? overrides;
-      const chosen = how.only ? [how.only.variant] : variants;
+      const chosen = how.only ? [how.only.variant] : (how.variants ?? variants);
       const problems = listProblems(rows, chosen);
       if (problems.length > 0) {
         setStatus({ kind: 'failed', message: problems.join('; ') });
@@ -107,8 +129,14 @@ export function Workbench({ engine }: { engine: EngineClient }) {
         setShown({ columns, note: how.only?.note ?? null });
         // A sweep's point opens below the sweep: bring it into view.
         if (how.only) requestAnimationFrame(() => resultsTop.current?.scrollIntoView({ block: 'start' }));
-        setCurrent({ overrides: how.overrides, only: how.only, script: how.script });
-        if (!how.only) setLast({ overrides: how.overrides });
+        setCurrent({ overrides: how.overrides, only: how.only, script: how.script, variants: how.variants });
+        if (!how.only) {
+          setLast({ overrides: how.overrides });
+          const shownNow = { script: how.script ?? script.current, variants: [...chosen], settings: { ...settingsNow } };
+          setShownScenario(shownNow);
+          position.current = undefined;
+          writeAddress(shownNow, undefined);
+        } else setShownScenario(null);
         setOpenAt(how.openAt ?? (fullDetail === undefined ? undefined : { statement: fullDetail, at: 'start' }));
         setRunId((n) => n + 1);
         setStatus({ kind: 'idle' });
@@ -118,6 +146,41 @@ export function Workbench({ engine }: { engine: EngineClient }) {
     },
     [engine, variants, overrides, rows],
   );
+
+  // A link opens on its run, at its position.
+  const openedLink = useRef(false);
+  useEffect(() => {
+    if (openedLink.current || !linked) return;
+    openedLink.current = true;
+    void run({
+      script: linked.script,
+      variants: linked.variants,
+      overrides: linked.settings,
+      openAt: linked.at === undefined ? undefined : { position: linked.at },
+    });
+    // Only on the first render: later changes are the user's.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+
+  // A link pasted into this tab's address bar opens as a fresh page would.
+  // (The page's own address updates use replaceState, which fires no hashchange.)
+  useEffect(() => {
+    const reopen = () => location.reload();
+    window.addEventListener('hashchange', reopen);
+    return () => window.removeEventListener('hashchange', reopen);
+  }, []);
+
+  // The address follows the player, a moment after it stops moving.
+  const addressTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const onPosition = useCallback(
+    (p: number) => {
+      position.current = p;
+      clearTimeout(addressTimer.current);
+      if (shownScenario) addressTimer.current = setTimeout(() => writeAddress(shownScenario, p), 400);
+    },
+    [shownScenario],
+  );
+
 
   // Elapsed time while running, so a long run visibly progresses.
   useEffect(() => {
@@ -215,6 +278,18 @@ export function Workbench({ engine }: { engine: EngineClient }) {
               </button>
             </>
           )}
+          <button
+            type="button"
+            onClick={() =>
+              setSharing(
+                shownScenario
+                  ? { ...shownScenario, at: position.current }
+                  : { script: script.current, variants: [...variants], settings: overrides },
+              )
+            }
+          >
+            Share
+          </button>
           <span className="shortcut">Ctrl/Cmd-Enter runs</span>
         </div>
         <SqlEditor
@@ -228,6 +303,21 @@ export function Workbench({ engine }: { engine: EngineClient }) {
         />
         <VariantsEditor key={`v${generation}`} variants={variants} rows={rows} onChange={setVariants} />
         <SettingsPanel rows={rows} overrides={overrides} onChange={(name, value) => setOverrides((o) => ({ ...o, [name]: value }))} />
+        {linkError && (
+          <p className="run-error" role="alert" data-testid="link-error">
+            {linkError}{' '}
+            <button type="button" onClick={() => setLinkError(null)}>
+              Dismiss
+            </button>
+          </p>
+        )}
+        {sharing && (
+          <ShareDialog
+            url={`${location.origin}${location.pathname}${encodeLink(sharing)}`}
+            scenario={sharing}
+            onClose={() => setSharing(null)}
+          />
+        )}
         {status.kind === 'failed' && (
           <p className="run-error" role="alert" data-testid="engine-run-error">
             {status.message}
@@ -257,6 +347,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
           columns={shown.columns}
           openAt={openAt}
           onFullDetail={(index) => void run({ ...current, fullDetail: index })}
+          onPosition={onPosition}
           note={
             shown.note && (
               <p className="point-note" role="note" data-testid="point-note">
