@@ -13,3 +13,11 @@ export async function typeScript(page: Page, text: string) {
 export async function onlyVariant(page: Page, keep: 'pg' | 'yb') {
   await page.getByRole('button', { name: `Remove ${keep === 'pg' ? 'yb' : 'pg'}` }).click();
 }
+
+/** A table of `rows` keys and one EXPLAINed range lookup below `below`: a small run on every engine. */
+export function lookupScript(rows: number, below: number): string {
+  return `create table t (id int primary key, v int);
+insert into t select generate_series(1,${rows}), 0;
+explain (analyze, buffers, dist, costs off) select * from t where id < ${below};
+`;
+}

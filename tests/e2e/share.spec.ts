@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { typeScript } from './helpers';
+import { lookupScript, typeScript } from './helpers';
 
 // Scenario links: the address holds the scenario and the player's position;
 // a link opened anywhere re-runs it to the same fingerprint and the same step,
@@ -7,13 +7,7 @@ import { typeScript } from './helpers';
 
 test('a shared link opens the same run at the same step, in a fresh browser', async ({ page, browser }) => {
   await page.goto('/');
-  await typeScript(
-    page,
-    `create table t (id int primary key, v int);
-insert into t select generate_series(1,2000), 0;
-explain (analyze, buffers, dist, costs off) select * from t where id < 500;
-`,
-  );
+  await typeScript(page, lookupScript(2000, 500));
   await page.getByRole('button', { name: 'Add variant' }).click();
   await page.getByLabel('Settings of yb 2').fill('yb_enable_packed_row=off');
   await page.getByRole('button', { name: 'Run', exact: true }).click();

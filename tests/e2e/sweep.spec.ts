@@ -1,6 +1,6 @@
 import { expect, test, type Locator, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
-import { typeScript } from './helpers';
+import { lookupScript, typeScript } from './helpers';
 
 // Comparison as the page's native move: variants side by side with their
 // difference, and sweeps drawn as charts, as the articles draw them.
@@ -118,13 +118,7 @@ test('variants: add, rename, reorder; the difference line compares them; a bad s
   await page.getByTestId('sweep-running').getByRole('button', { name: 'Cancel' }).click();
   await expect(page.getByTestId('sweep').getByRole('alert')).toHaveText('Cancelled');
   await page.getByLabel('Example').selectOption('000');
-  await typeScript(
-    page,
-    `create table t (id int primary key, v int);
-insert into t select generate_series(1,3000), 0;
-explain (analyze, buffers, dist, costs off) select * from t where id < 2000;
-`,
-  );
+  await typeScript(page, lookupScript(3000, 2000));
   await page.getByRole('button', { name: 'Add variant' }).click();
   await page.getByLabel('Name of variant 3').fill('pg, tiny cache');
   await page.getByLabel('Engine of pg, tiny cache').selectOption('pg');
