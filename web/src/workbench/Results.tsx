@@ -2,7 +2,9 @@
 // columns, so it stays at hand while scrolling through the views), the
 // statement under it across the variants, and each variant's column at that
 // player's position.
-import { lazy, Suspense, useEffect, useMemo } from 'react';
+import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
+import { KeysHelp } from '../player/KeysHelp';
+import { usePlayerKeys } from '../player/usePlayerKeys';
 import { fingerprint } from '../share/link';
 import { Joint } from '../trace/joint';
 import { PlayerBar } from '../player/PlayerBar';
@@ -69,6 +71,8 @@ export function Results({
   const tracks = useMemo(() => replayable(columns), [columns]);
   const joint = useMemo(() => new Joint(tracks.map((t) => t.trace)), [tracks]);
   const playback = usePlayback(joint.length, startOf(joint, openAt));
+  const [keysHelp, setKeysHelp] = useState(false);
+  usePlayerKeys(joint, playback, () => setKeysHelp(true));
   // The page keeps the position in its address (a link lands on it).
   useEffect(() => onPosition?.(playback.position), [onPosition, playback.position]);
   const print = useMemo(
@@ -112,6 +116,10 @@ export function Results({
             onSpeed={playback.setSpeed}
           />
           <Compare columns={columns} index={statement} />
+          <button type="button" className="keys-button" onClick={() => setKeysHelp(true)}>
+            Keyboard shortcuts (?)
+          </button>
+          {keysHelp && <KeysHelp onClose={() => setKeysHelp(false)} />}
           <p className="fingerprint hint">
             Run fingerprint <code data-testid="fingerprint">{print}</code>: the same link gives the same run, and the same
             fingerprint, on any machine.

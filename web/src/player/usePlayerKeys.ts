@@ -1,0 +1,46 @@
+// The player's keys on the whole page (keys.ts): a teacher drives the replay
+// from the keyboard or a presenter remote, wherever the focus is, except where
+// the keys belong to a control (the editor, a field, a button).
+import { useEffect, useRef } from 'react';
+import type { Joint } from '../trace/joint';
+import { actionFor, nextSpeed, ownsKeys, type KeyAction } from './keys';
+import type { Playback } from './usePlayback';
+
+function perform(a: KeyAction, joint: Joint, p: Playback, help: () => void): void {
+  switch (a.kind) {
+    case 'play-pause':
+      return p.play(!p.playing);
+    case 'step':
+      return p.seek(a.by === 'event' ? joint.stepEvent(p.position, a.direction) : joint.stepStatement(p.position, a.direction));
+    case 'edge':
+      return p.seek(a.to === 'start' ? 0 : joint.length);
+    case 'speed':
+      return p.setSpeed(nextSpeed(p.speed, a.direction));
+    case 'fullscreen':
+      if (document.fullscreenElement) void document.exitFullscreen();
+      else void document.documentElement.requestFullscreen?.().catch(() => {});
+      return;
+    case 'help':
+      return help();
+  }
+}
+
+export function usePlayerKeys(joint: Joint, playback: Playback, help: () => void): void {
+  // The latest player, read by one listener for the page's life (not one per frame).
+  const latest = useRef({ joint, playback, help });
+  useEffect(() => {
+    latest.current = { joint, playback, help };
+  });
+  useEffect(() => {
+    const onKey = (e: KeyboardEvent) => {
+      if (e.defaultPrevented || ownsKeys(e.target, e.key)) return;
+      const action = actionFor(e);
+      if (!action) return;
+      e.preventDefault();
+      const { joint: j, playback: p, help: h } = latest.current;
+      perform(action, j, p, h);
+    };
+    window.addEventListener('keydown', onKey);
+    return () => window.removeEventListener('keydown', onKey);
+  }, []);
+}
