@@ -16,6 +16,13 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
+    // Two pages: the app, and the widget a blog embeds (small until its engine loads).
+    rollupOptions: {
+      input: {
+        main: fileURLToPath(new URL('index.html', import.meta.url)),
+        embed: fileURLToPath(new URL('embed.html', import.meta.url)),
+      },
+    },
   },
   server: { port: 5173 },
   preview: { port: 4173, strictPort: true },

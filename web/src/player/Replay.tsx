@@ -3,7 +3,8 @@
 // of the cursor (trace/timeline.ts). Inside a summarized statement the views
 // keep the picture from before it, and the column says so and offers to re-run
 // that statement with every step.
-import { useMemo } from 'react';
+import { useMemo, useRef } from 'react';
+import { useWidth } from '../charts/useWidth';
 import { Timeline } from '../trace/timeline';
 import { isSummarized, statementAtCursor, statementSpans, summaryText } from '../trace/statements';
 import type { TraceData } from '../trace/traceData';
@@ -12,9 +13,23 @@ import type { Report } from '../workbench/report';
 import { describeEvent } from './describe';
 import { StatementMetrics } from './StatementMetrics';
 
-const WIDTH = 540;
+/** The width views are laid out at before their column is measured (and the least they get). */
+const FALLBACK_WIDTH = 540;
+const MIN_WIDTH = 280;
 
-function ViewAt({ view, trace, cursor, column }: { view: AnyView; trace: TraceData; cursor: number; column: string }) {
+function ViewAt({
+  view,
+  trace,
+  cursor,
+  column,
+  width,
+}: {
+  view: AnyView;
+  trace: TraceData;
+  cursor: number;
+  column: string;
+  width: number;
+}) {
   const stateAt = useMemo(() => {
     if (view.readAt) return (k: number): unknown => view.readAt(trace, k);
     const timeline = new Timeline(trace, view.reducer);
@@ -25,7 +40,7 @@ function ViewAt({ view, trace, cursor, column }: { view: AnyView; trace: TraceDa
   const { Component } = view;
   return (
     <>
-      <Component state={state} trace={trace} cursor={cursor} stateAt={stateAt} last={last} width={WIDTH} />
+      <Component state={state} trace={trace} cursor={cursor} stateAt={stateAt} last={last} width={width} />
       <ul className="sr-only view-summary" data-testid={`summary-${view.id}-${column}`} aria-label={`${view.title}, in words`}>
         {view.summary(state).map((line: string, i: number) => (
           <li key={i}>{line}</li>
@@ -42,6 +57,8 @@ export function Replay({
   report,
   cursor,
   onFullDetail,
+  views,
+  compact = false,
 }: {
   /** The column's id (test ids use it). */
   id: string;
@@ -52,7 +69,16 @@ export function Replay({
   cursor: number;
   /** Re-runs the scenario with every step of statement `index` recorded. */
   onFullDetail?: ((index: number) => void) | undefined;
+  /** Only these views (ids), in the registry's order; all when undefined. */
+  views?: readonly string[] | undefined;
+  /** Without the statement's counters (an embed: the player, the views, a caption). */
+  compact?: boolean;
 }) {
+  // Views are laid out at their column's real width (in presenter mode, its
+  // zoomed width: the page is scaled, not the text squeezed).
+  const frame = useRef<HTMLDivElement>(null);
+  const width = Math.max(MIN_WIDTH, useWidth(frame, FALLBACK_WIDTH));
+  const shown = viewsFor(profile).filter((v) => !views || views.includes(v.id));
   const spans = statementSpans(trace);
   const span = statementAtCursor(spans, cursor);
   const summarized = isSummarized(span) && span !== undefined && cursor <= span.end;
@@ -71,10 +97,10 @@ export function Replay({
           )}
         </p>
       )}
-      <StatementMetrics id={id} profile={profile} report={report} index={Math.max(0, span?.index ?? 0)} />
-      <div className="views">
-        {viewsFor(profile).map((v) => (
-          <ViewAt key={v.id} view={v} trace={trace} cursor={cursor} column={id} />
+      {!compact && <StatementMetrics id={id} profile={profile} report={report} index={Math.max(0, span?.index ?? 0)} />}
+      <div className="views" ref={frame}>
+        {shown.map((v) => (
+          <ViewAt key={v.id} view={v} trace={trace} cursor={cursor} column={id} width={width} />
         ))}
       </div>
     </section>

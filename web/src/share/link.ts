@@ -7,9 +7,11 @@
 // page is stored. A link never stops working: when the payload changes shape,
 // bump LINK_VERSION and add a MIGRATIONS entry taking the old shape to the
 // next; the frozen links in link.test.ts must still decode.
-import { compressToEncodedURIComponent, decompressFromEncodedURIComponent } from 'lz-string';
-import { DEFAULT_VARIANTS, type Variant } from '../variants/variant';
-import { MAX_VARIANTS } from '../variants/variant';
+// The default import: lz-string is CommonJS, and Node (the e2e tests build links) has no named exports for it.
+import LZString from 'lz-string';
+import { DEFAULT_VARIANTS, MAX_VARIANTS, type Variant } from '../variants/variant';
+
+const { compressToEncodedURIComponent, decompressFromEncodedURIComponent } = LZString;
 
 export interface Scenario {
   script: string;
@@ -53,12 +55,17 @@ function isDefault(variants: readonly Variant[]): boolean {
 
 /** The scenario as a link's hash: `#/play?v=1&s=…`. */
 export function encodeLink(s: Scenario): string {
+  return `#/play?${scenarioQuery(s)}`;
+}
+
+/** The scenario's part of a link's query, `v=1&s=…` (a play link's and an embed's). */
+export function scenarioQuery(s: Scenario): string {
   const payload: PayloadV1 = { s: s.script };
   if (!isDefault(s.variants)) payload.v = s.variants.map((v) => [v.name, v.profile, v.overrides]);
   const settings = Object.fromEntries(Object.entries(s.settings).filter(([, v]) => v.trim() !== ''));
   if (Object.keys(settings).length > 0) payload.o = settings;
   if (s.at !== undefined) payload.c = s.at;
-  return `#/play?v=${LINK_VERSION}&s=${compressToEncodedURIComponent(JSON.stringify(payload))}`;
+  return `v=${LINK_VERSION}&s=${compressToEncodedURIComponent(JSON.stringify(payload))}`;
 }
 
 export type Decoded = { kind: 'none' } | { kind: 'scenario'; scenario: Scenario } | { kind: 'error'; message: string };
@@ -106,7 +113,11 @@ export function decodeLink(hash: string): Decoded {
     const route = hash.length > 40 ? `${hash.slice(0, 40)}…` : hash;
     return { kind: 'error', message: `There is no page "${route}" in IndexLab; showing the workbench instead.` };
   }
-  const params = new URLSearchParams(m[1]);
+  return decodeQuery(new URLSearchParams(m[1]));
+}
+
+/** A link's scenario from its query (`v` and `s`): the scenario, or what was wrong. */
+export function decodeQuery(params: URLSearchParams): Decoded {
   const v = params.get('v');
   if (v === null) return { kind: 'error', message: 'This link has no format version (v=…): it was cut short or edited by hand.' };
   let version = Number(v);

@@ -8,24 +8,16 @@ import { usePlayerKeys } from '../player/usePlayerKeys';
 import { fingerprint } from '../share/link';
 import { Joint } from '../trace/joint';
 import { PlayerBar } from '../player/PlayerBar';
-import type { TraceData } from '../trace/traceData';
+import { replayable, startOf, type OpenAt } from '../player/tracks';
 import { usePlayback } from '../player/usePlayback';
 import { compareSides } from './compare';
 import { ProfileResults } from './ProfileResults';
 import type { ResultColumn } from '../variants/runVariants';
 
-export type { ResultColumn };
+export type { ResultColumn, OpenAt };
 
 // Shown after a run only: loads then, with the glossary.
 const DifferenceTable = lazy(() => import('../variants/DifferenceTable').then((m) => ({ default: m.DifferenceTable })));
-
-/** The columns whose run left a trace to replay (one with snapshots to start from). */
-function replayable(columns: readonly ResultColumn[]): { column: ResultColumn; trace: TraceData }[] {
-  return columns.flatMap((column) => {
-    const trace = column.run?.trace;
-    return trace && trace.snapshots.length > 0 ? [{ column, trace }] : [];
-  });
-}
 
 /** The statement under the cursor on the first two variants, in one line. */
 function Compare({ columns, index }: { columns: readonly ResultColumn[]; index: number }) {
@@ -41,15 +33,6 @@ function Compare({ columns, index }: { columns: readonly ResultColumn[]; index: 
       {compareSides({ name: a.name, profile: a.profile, statement: sa }, { name: b.name, profile: b.profile, statement: sb })}
     </p>
   );
-}
-
-/** Where a new player opens: a statement's start or end, or a position (a link's). */
-export type OpenAt = { statement: number; at: 'start' | 'end' } | { position: number };
-
-function startOf(joint: Joint, openAt: OpenAt | undefined): number | undefined {
-  if (openAt === undefined) return undefined;
-  if ('position' in openAt) return Math.min(openAt.position, joint.length);
-  return openAt.at === 'start' ? joint.positionOfStatement(openAt.statement) : joint.positionAfterStatement(openAt.statement);
 }
 
 export function Results({

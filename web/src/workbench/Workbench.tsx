@@ -313,7 +313,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
         )}
         {sharing && (
           <ShareDialog
-            url={`${location.origin}${location.pathname}${encodeLink(sharing)}`}
+            base={new URL('./', location.href).href}
             scenario={sharing}
             onClose={() => setSharing(null)}
           />

@@ -1,0 +1,114 @@
+import { readFileSync } from 'node:fs';
+import { expect, test, type Frame, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+import { encodeEmbed } from '../../web/src/embed/options';
+import { iframeSnippet, resizeSnippet } from '../../web/src/embed/snippets';
+import { DEFAULT_VARIANTS } from '../../web/src/variants/variant';
+import { lookupScript } from './helpers';
+
+// Embeds: a blog post with two widgets in a 680 px column. Each widget stays
+// asleep (no engine) until it is scrolled into view, then runs, tells the
+// post its height, and the post resizes its iframe; the two stay apart.
+
+const ORIGIN = 'http://127.0.0.1:4173';
+const scenario = { script: lookupScript(1000, 300), variants: DEFAULT_VARIANTS.map((v) => ({ ...v })), settings: {} };
+
+function blog(): string {
+  const widget = (theme: 'light' | 'dark', title: string) =>
+    iframeSnippet(`${ORIGIN}/embed.html${encodeEmbed(scenario, { theme, title })}`, title).replace('<iframe ', `<iframe id="${theme}" `);
+  return readFileSync(new URL('./fixtures/blog.html', import.meta.url), 'utf8')
+    .replace('%WIDGET_A%', widget('light', 'A range lookup, light'))
+    .replace('%WIDGET_B%', widget('dark', 'A range lookup, dark'))
+    .replace('%RESIZE%', resizeSnippet(ORIGIN));
+}
+
+async function openBlog(page: Page) {
+  await page.route('**/blog-fixture.html', (route) => route.fulfill({ contentType: 'text/html', body: blog() }));
+  await page.setViewportSize({ width: 900, height: 800 });
+  await page.goto('/blog-fixture.html');
+}
+
+const frameOf = (page: Page, theme: string): Frame | undefined => page.frames().find((f) => f.url().includes(`theme=${theme}`));
+
+/** What a widget's frame shows now, without waiting for it: not loaded, its poster, or its run. */
+async function stateOf(page: Page, theme: string): Promise<'absent' | 'poster' | 'running' | 'ran'> {
+  const frame = frameOf(page, theme);
+  if (!frame) return 'absent';
+  return frame.evaluate(() =>
+    document.querySelector('[data-testid=fingerprint]')
+      ? 'ran'
+      : document.querySelector('[data-testid=embed-poster]')
+        ? 'poster'
+        : document.querySelector('.embed')
+          ? 'running'
+          : 'absent',
+  );
+}
+
+test('two widgets in a blog column load on scroll, fit their content and stay apart', async ({ page }) => {
+  test.setTimeout(120_000);
+  await openBlog(page);
+  // The first widget is on screen: it loads its engine and runs.
+  await expect.poll(() => stateOf(page, 'light'), { timeout: 60_000 }).toBe('ran');
+  // The second is far below: its engine has not loaded (the frame may not even have).
+  expect(['absent', 'poster']).toContain(await stateOf(page, 'dark'));
+
+  await page.locator('#dark').scrollIntoViewIfNeeded();
+  await expect.poll(() => stateOf(page, 'dark'), { timeout: 60_000 }).toBe('ran');
+
+  // Each iframe took its widget's height (the resize script heard it).
+  for (const theme of ['light', 'dark']) {
+    const frame = frameOf(page, theme);
+    if (!frame) throw new Error(`no ${theme} frame`);
+    const inner = await frame.evaluate(() => Math.ceil(document.documentElement.getBoundingClientRect().height));
+    expect(inner).toBeGreaterThan(400);
+    await expect
+      .poll(async () => page.locator(`#${theme}`).evaluate((f) => Math.round(f.getBoundingClientRect().height)))
+      .toBeGreaterThanOrEqual(inner - 2);
+    const box = await page.locator(`#${theme}`).boundingBox();
+    expect(box?.width).toBeLessThanOrEqual(680);
+  }
+  // In the column, in order, apart: the prose between them is not covered.
+  const top = async (sel: string) => (await page.locator(sel).boundingBox())?.y ?? NaN;
+  const bottom = async (sel: string) => {
+    const b = await page.locator(sel).boundingBox();
+    return b ? b.y + b.height : NaN;
+  };
+  expect(await bottom('#light')).toBeLessThanOrEqual(await top('#between'));
+  expect(await bottom('#before-b')).toBeLessThanOrEqual(await top('#dark'));
+  expect(await bottom('#dark')).toBeLessThanOrEqual(await top('#after-b'));
+  await page.locator('#light').scrollIntoViewIfNeeded();
+  await page.screenshot({ path: 'test-results/blog-embeds.png', fullPage: true });
+});
+
+test('a widget: its player, captions and Open in IndexLab carry the run; it is usable at 360 px', async ({ page, context }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 360, height: 800 });
+  await page.goto(`/embed.html${encodeEmbed(scenario, { views: ['btree', 'lsm'], title: 'Lookup' })}`);
+  await expect(page.getByTestId('fingerprint')).toBeVisible({ timeout: 60_000 });
+  // Only the chosen views.
+  await expect(page.locator('.btree-view')).toHaveCount(1);
+  await expect(page.locator('.pool-view, .scan-view')).toHaveCount(0);
+  // The keyboard drives it; the caption says what the step did.
+  await page.keyboard.press('Home');
+  await page.keyboard.press('ArrowRight');
+  await expect(page.getByTestId('event-pg')).toContainText('Statement 1 starts');
+  // Nothing overflows the phone's width.
+  const wide = await page.evaluate(() => document.documentElement.scrollWidth);
+  expect(wide).toBeLessThanOrEqual(360);
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+  // Open in IndexLab: the full app, on the same run, at the same step.
+  const print = await page.getByTestId('fingerprint').textContent();
+  const [app] = await Promise.all([context.waitForEvent('page'), page.getByRole('link', { name: /Open in IndexLab/ }).click()]);
+  await expect(app.getByTestId('fingerprint')).toHaveText(print ?? '', { timeout: 60_000 });
+  await expect(app.getByTestId('event-pg')).toContainText('Statement 1 starts');
+});
+
+test('a forged widget address says what is wrong', async ({ page }) => {
+  await page.goto('/embed.html#/embed?v=1&s=abc');
+  await expect(page.getByTestId('embed-error')).toContainText('damaged');
+  await page.goto(`/embed.html${encodeEmbed(scenario)}&views=btree,nope`);
+  await page.reload();
+  await expect(page.getByTestId('embed-error')).toContainText('there is no view "nope"');
+});
