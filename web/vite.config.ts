@@ -16,11 +16,13 @@ export default defineConfig({
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),
     emptyOutDir: true,
     target: 'es2022',
-    // Two pages: the app, and the widget a blog embeds (small until its engine loads).
+    // Three pages: the app, the widget a blog embeds (small until its engine loads),
+    // and the engine's diagnostics (its panic test path).
     rollupOptions: {
       input: {
         main: fileURLToPath(new URL('index.html', import.meta.url)),
         embed: fileURLToPath(new URL('embed.html', import.meta.url)),
+        diagnostics: fileURLToPath(new URL('diagnostics.html', import.meta.url)),
       },
     },
   },

@@ -29,9 +29,12 @@ test('the wasm engine answers from its worker, as the CLI does', async ({ page }
   expect(errors).toEqual([]);
 });
 
-test('a panic in wasm shows a readable error and the page keeps working', async ({ page }) => {
+test('the app has no panic button; on the diagnostics page a panic shows a readable error and the page keeps working', async ({ page }) => {
   await page.goto('/');
   await page.getByText('About the engine').click();
+  await expect(page.getByTestId('engine-selftest')).toBeVisible();
+  await expect(page.getByRole('button', { name: 'Make the engine panic (test)' })).toHaveCount(0);
+  await page.goto('/diagnostics.html');
   await expect(page.getByTestId('engine-selftest')).toBeVisible();
   await page.getByRole('button', { name: 'Make the engine panic (test)' }).click();
   await expect(page.getByTestId('engine-error')).toHaveText(

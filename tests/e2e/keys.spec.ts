@@ -42,7 +42,7 @@ test('the player from the keyboard; the keys listed in a dialog; typing in the e
   await page.keyboard.press('?');
   const help = page.getByRole('dialog', { name: 'Keyboard shortcuts' });
   await expect(help).toBeVisible();
-  await expect(help.getByRole('row')).toHaveCount(11);
+  await expect(help.getByRole('row')).toHaveCount(13);
   await expect(help).toContainText('Play or pause');
   await page.keyboard.press('Escape');
   await expect(help).toHaveCount(0);

@@ -3,8 +3,11 @@ import { EngineStatus } from './EngineStatus';
 import { ErrorBoundary } from './ErrorBoundary';
 import { ThemeSwitch } from './ThemeSwitch';
 import { Workbench } from './workbench/Workbench';
+import { PresenterButton } from './presenter/PresenterButton';
+import { usePresenting } from './presenter/presenter';
 
 export function App({ engine }: { engine: EngineClient }) {
+  const presenting = usePresenting();
   return (
     <div className="app">
       <header className="app-header">
@@ -17,6 +20,11 @@ export function App({ engine }: { engine: EngineClient }) {
           <Workbench engine={engine} />
         </ErrorBoundary>
       </main>
+      {presenting && (
+        <div className="presenter-corner">
+          <PresenterButton />
+        </div>
+      )}
       <footer className="app-footer">
         <ErrorBoundary>
           <EngineStatus engine={engine} />

@@ -1,5 +1,7 @@
 // The engine card, folded at the foot of the page: proves the wasm engine runs
-// in its worker (version + self-test), and lets a tester exercise the panic path.
+// in its worker (version + self-test). The diagnostics page (diagnostics.html)
+// shows it open, with a button that makes the engine panic: testers exercise
+// the crash path there, and a student never meets that button.
 import { useEffect, useRef, useState } from 'react';
 import type { EngineClient } from './engine/client';
 import { toEngineError } from './engine/api';
@@ -21,7 +23,7 @@ async function probe(engine: EngineClient): Promise<Result> {
   }
 }
 
-export function EngineStatus({ engine }: { engine: EngineClient }) {
+export function EngineStatus({ engine, diagnostics = false }: { engine: EngineClient; diagnostics?: boolean }) {
   // Each request gets a number; the card shows "starting" until its answer arrives.
   const [request, setRequest] = useState(0);
   const [answer, setAnswer] = useState<{ request: number; result: Result } | null>(null);
@@ -61,7 +63,7 @@ export function EngineStatus({ engine }: { engine: EngineClient }) {
 
   return (
     // Folded away: a student comes for the workbench; a failure opens it.
-    <details className="card engine-card" ref={card}>
+    <details className="card engine-card" ref={card} open={diagnostics || undefined}>
       <summary>
         <h2 id="engine-title">About the engine</h2>
       </summary>
@@ -89,9 +91,11 @@ export function EngineStatus({ engine }: { engine: EngineClient }) {
         <button type="button" onClick={rerun}>
           Run the self-test again
         </button>
-        <button type="button" className="secondary" onClick={() => void panic()}>
-          Make the engine panic (test)
-        </button>
+        {diagnostics && (
+          <button type="button" className="secondary" onClick={() => void panic()}>
+            Make the engine panic (test)
+          </button>
+        )}
       </div>
     </details>
   );

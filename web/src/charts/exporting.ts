@@ -22,7 +22,7 @@ export interface Frame {
 }
 
 /** The first opaque background at or above `el` (the page's, in the theme shown). */
-function backgroundOf(el: Element | null): string {
+export function backgroundOf(el: Element | null): string {
   for (let e = el; e; e = e.parentElement) {
     const bg = getComputedStyle(e).backgroundColor;
     if (bg && bg !== 'transparent' && !/rgba\(.*,\s*0\)$/.test(bg)) return bg;
@@ -30,7 +30,8 @@ function backgroundOf(el: Element | null): string {
   return '#ffffff';
 }
 
-function node(name: string, attrs: Record<string, string | number>, text?: string): SVGElement {
+/** An SVG element with its attributes (and text). */
+export function node(name: string, attrs: Record<string, string | number>, text?: string): SVGElement {
   const n = document.createElementNS(SVG_NS, name);
   for (const [k, v] of Object.entries(attrs)) n.setAttribute(k, String(v));
   if (text !== undefined) n.textContent = text;
@@ -79,22 +80,26 @@ export function standaloneSvg(svg: SVGSVGElement, frame: Frame): string {
 }
 
 /** The chart drawn into a PNG at twice its size (sharp on a projector or a retina screen). */
-export async function pngOf(svg: SVGSVGElement, frame: Frame): Promise<Blob> {
-  const text = standaloneSvg(svg, frame);
+export function pngOf(svg: SVGSVGElement, frame: Frame): Promise<Blob> {
+  return rasterize(standaloneSvg(svg, frame));
+}
+
+/** A standalone SVG document drawn into a PNG at twice its size. */
+export async function rasterize(text: string): Promise<Blob> {
   const size = /width="([\d.]+)" height="([\d.]+)"/.exec(text);
-  const width = Number(size?.[1] ?? svg.clientWidth);
-  const height = Number(size?.[2] ?? svg.clientHeight);
+  const width = Number(size?.[1] ?? 0);
+  const height = Number(size?.[2] ?? 0);
   const image = new Image();
   const url = URL.createObjectURL(new Blob([text], { type: 'image/svg+xml' }));
   try {
     await new Promise<void>((resolve, reject) => {
       image.onload = () => resolve();
-      image.onerror = () => reject(new Error('the chart could not be drawn as an image'));
+      image.onerror = () => reject(new Error('the picture could not be drawn as an image'));
       image.src = url;
     });
     const canvas = document.createElement('canvas');
-    canvas.width = width * 2;
-    canvas.height = height * 2;
+    canvas.width = Math.ceil(width * 2);
+    canvas.height = Math.ceil(height * 2);
     const ctx = canvas.getContext('2d');
     if (!ctx) throw new Error('no 2D canvas in this browser');
     ctx.scale(2, 2);

@@ -3,7 +3,9 @@
 // of the cursor (trace/timeline.ts). Inside a summarized statement the views
 // keep the picture from before it, and the column says so and offers to re-run
 // that statement with every step.
-import { useMemo, useRef } from 'react';
+import { useId, useMemo, useRef, useState } from 'react';
+import { download } from '../charts/exporting';
+import { viewPng, viewSvg } from '../views/shared/exportView';
 import { useWidth } from '../charts/useWidth';
 import { Timeline } from '../trace/timeline';
 import { isSummarized, statementAtCursor, statementSpans, summaryText } from '../trace/statements';
@@ -38,15 +40,39 @@ function ViewAt({
   const state = stateAt(cursor);
   const last = cursor > 0 ? trace.event(cursor - 1) : undefined;
   const { Component } = view;
+  const frame = useRef<HTMLDivElement>(null);
+  const summary = useId();
+  const [failed, setFailed] = useState<string | null>(null);
+  const name = `${column}-${view.id}-event-${cursor}`;
+  const save = (kind: 'png' | 'svg') => {
+    const el = frame.current;
+    if (!el) return;
+    setFailed(null);
+    const made = kind === 'png' ? viewPng(el) : Promise.resolve(new Blob([viewSvg(el)], { type: 'image/svg+xml' }));
+    made.then(
+      (blob) => download(`indexlab-${name}.${kind}`, blob),
+      (e: unknown) => setFailed(e instanceof Error ? e.message : String(e)),
+    );
+  };
+  // Focusable, named and described: a keyboard reaches each view, a screen reader reads it in words.
   return (
-    <>
+    <div className="view-frame" ref={frame} tabIndex={0} role="group" aria-label={`${view.title} (${column})`} aria-describedby={summary}>
       <Component state={state} trace={trace} cursor={cursor} stateAt={stateAt} last={last} width={width} />
-      <ul className="sr-only view-summary" data-testid={`summary-${view.id}-${column}`} aria-label={`${view.title}, in words`}>
+      <ul id={summary} className="sr-only view-summary" data-testid={`summary-${view.id}-${column}`} aria-label={`${view.title}, in words`}>
         {view.summary(state).map((line: string, i: number) => (
           <li key={i}>{line}</li>
         ))}
       </ul>
-    </>
+      <p className="view-export">
+        <button type="button" className="secondary" aria-label={`Download ${view.title} (${column}) as PNG`} onClick={() => save('png')}>
+          PNG
+        </button>
+        <button type="button" className="secondary" aria-label={`Download ${view.title} (${column}) as SVG`} onClick={() => save('svg')}>
+          SVG
+        </button>
+        {failed && <span role="alert">{failed}</span>}
+      </p>
+    </div>
   );
 }
 
@@ -59,6 +85,7 @@ export function Replay({
   onFullDetail,
   views,
   compact = false,
+  atStop = false,
 }: {
   /** The column's id (test ids use it). */
   id: string;
@@ -73,6 +100,8 @@ export function Replay({
   views?: readonly string[] | undefined;
   /** Without the statement's counters (an embed: the player, the views, a caption). */
   compact?: boolean;
+  /** The player paused here at a lecture stop: the caption is what the class reads. */
+  atStop?: boolean;
 }) {
   // Views are laid out at their column's real width (in presenter mode, its
   // zoomed width: the page is scaled, not the text squeezed).
@@ -84,7 +113,7 @@ export function Replay({
   const summarized = isSummarized(span) && span !== undefined && cursor <= span.end;
   return (
     <section className="replay" data-testid={`replay-${id}`}>
-      <p className="event-caption" data-testid={`event-${id}`}>
+      <p className={atStop ? 'event-caption at-stop' : 'event-caption'} data-testid={`event-${id}`}>
         {describeEvent(cursor > 0 ? trace.event(cursor - 1) : undefined)}
       </p>
       {summarized && span && (

@@ -16,9 +16,11 @@ function general(e: TraceEvent): string {
         ? `${e.relation} page ${e.page} is now all-visible in the visibility map: an index-only scan can skip fetching its rows from the heap`
         : `${e.relation} page ${e.page} is no longer all-visible: index-only scans must check its rows in the heap again`;
     case 'cursor_step':
-      return `${e.relation}: the scan ${e.backward ? 'steps back along the left-link' : 'moves on along the right-link'} to leaf ${e.page}`;
+      return e.backward
+        ? `${e.relation}: the scan steps back along the left-link to leaf ${e.page}: PostgreSQL's leaves link both ways, so reading an index backward costs about what reading it forward does`
+        : `${e.relation}: the scan moves on along the right-link to leaf ${e.page}, without going back up the tree`;
     case 'read_request':
-      return `${e.relation} tablet ${e.tablet}: one read request: ${e.seeks} seek(s) and ${e.nexts} next(s) in the LSM, ${e.rows} row(s) returned; block cache ${e.cache_hits} hit(s), ${e.cache_misses} miss(es)`;
+      return `${e.relation} tablet ${e.tablet}: one read request: ${e.seeks} seek(s) and ${e.nexts} next(s) in the LSM, ${e.rows} row(s) returned; block cache ${e.cache_hits} hit(s), ${e.cache_misses} miss(es). Each request is a round trip from the query node to a tablet server, which is why putting many keys in one request (batching) saves time`;
     case 'rpc':
       return `${e.kind}: ${e.from} → ${e.to} (tablet ${e.tablet}), ${e.ops} op(s), ${e.rows} row(s), ${e.bytes} bytes; ${(e.arrive_us - e.send_us).toFixed(0)} µs on the wire`;
     default:

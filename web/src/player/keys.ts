@@ -9,6 +9,8 @@ export type KeyAction =
   | { kind: 'edge'; to: 'start' | 'end' }
   | { kind: 'speed'; direction: -1 | 1 }
   | { kind: 'fullscreen' }
+  | { kind: 'presenter' }
+  | { kind: 'lecture' }
   | { kind: 'help' };
 
 export interface KeyBinding {
@@ -31,6 +33,8 @@ export const KEYMAP: readonly KeyBinding[] = [
   { keys: ['+'], does: 'Play faster', action: { kind: 'speed', direction: 1 }, match: [{ key: '+' }, { key: '=' }] },
   { keys: ['-'], does: 'Play slower', action: { kind: 'speed', direction: -1 }, match: [{ key: '-' }, { key: '_' }] },
   { keys: ['f'], does: 'Full screen on or off', action: { kind: 'fullscreen' }, match: [{ key: 'f' }, { key: 'F' }] },
+  { keys: ['p'], does: 'Presenter mode on or off', action: { kind: 'presenter' }, match: [{ key: 'p' }, { key: 'P' }] },
+  { keys: ['l'], does: 'Lecture pace on or off (playing pauses on splits, flushes, compactions, read requests, backward seeks)', action: { kind: 'lecture' }, match: [{ key: 'l' }, { key: 'L' }] },
   { keys: ['?'], does: 'This list of keys', action: { kind: 'help' }, match: [{ key: '?' }] },
 ];
 

@@ -7,12 +7,17 @@ export interface Playback {
   position: number;
   playing: boolean;
   speed: number;
+  /** Lecture pace: playing pauses at each of `stops`. */
+  lecture: boolean;
   seek(position: number): void;
   play(on: boolean): void;
   setSpeed(speed: number): void;
+  setLecture(on: boolean): void;
 }
 
 /** The playback speeds offered: events per tick scale with them. */
+const NO_STOPS: readonly number[] = [];
+
 export const SPEEDS = [0.25, 0.5, 1, 2, 4, 8, 16] as const;
 
 /** Events to advance per animation tick at `speed` (1× = one event a tick). */
@@ -22,27 +27,50 @@ export function eventsPerTick(speed: number, carry: number): { steps: number; ca
   return { steps, carry: total - steps };
 }
 
-export function usePlayback(length: number, start?: number): Playback {
+/**
+ * One player over `length` steps. With lecture pace on, playing pauses at each
+ * of `stops` (ascending positions), where the teacher talks.
+ */
+export function usePlayback(
+  length: number,
+  start?: number,
+  stops: readonly number[] = NO_STOPS,
+  /** Lecture pace until the reader turns it on or off (presenter mode's default is on). */
+  lectureByDefault = false,
+): Playback {
   // A new run opens at its end (the state the EXPLAINs describe), or where asked.
   const [position, setPosition] = useState(start ?? length);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
+  const [lectureChoice, setLecture] = useState<boolean | null>(null);
+  const lecture = lectureChoice ?? lectureByDefault;
 
   useEffect(() => {
     if (!playing) return;
     let carry = 0;
+    // Set by the update that reaches the end or a stop: React runs updates
+    // later than they are asked for, so a frame already asked for must not
+    // carry the player past the stop.
+    // (React may run an update twice: the same answer both times.)
+    let halted: number | undefined;
     let frame = requestAnimationFrame(function tick() {
       const r = eventsPerTick(speed, carry);
       carry = r.carry;
       setPosition((p) => {
-        const next = Math.min(length, p + r.steps);
-        if (next >= length) setPlaying(false);
+        if (halted !== undefined) return halted;
+        let next = Math.min(length, p + r.steps);
+        const stop = lecture ? stops.find((s) => s > p && s <= next) : undefined;
+        if (stop !== undefined) next = stop;
+        if (next >= length || stop !== undefined) {
+          halted = next;
+          setPlaying(false);
+        }
         return next;
       });
-      frame = requestAnimationFrame(tick);
+      if (halted === undefined) frame = requestAnimationFrame(tick);
     });
     return () => cancelAnimationFrame(frame);
-  }, [playing, speed, length]);
+  }, [playing, speed, length, lecture, stops]);
 
   return {
     position,
@@ -57,5 +85,7 @@ export function usePlayback(length: number, start?: number): Playback {
       setPlaying(on);
     },
     setSpeed,
+    lecture,
+    setLecture,
   };
 }

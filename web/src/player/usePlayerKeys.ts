@@ -5,6 +5,7 @@ import { useEffect, useRef } from 'react';
 import type { Joint } from '../trace/joint';
 import { actionFor, nextSpeed, ownsKeys, type KeyAction } from './keys';
 import type { Playback } from './usePlayback';
+import { isPresenting, setPresenting } from '../presenter/presenter';
 
 function perform(a: KeyAction, joint: Joint, p: Playback, help: () => void): void {
   switch (a.kind) {
@@ -20,6 +21,10 @@ function perform(a: KeyAction, joint: Joint, p: Playback, help: () => void): voi
       if (document.fullscreenElement) void document.exitFullscreen();
       else void document.documentElement.requestFullscreen?.().catch(() => {});
       return;
+    case 'presenter':
+      return setPresenting(!isPresenting());
+    case 'lecture':
+      return p.setLecture(!p.lecture);
     case 'help':
       return help();
   }

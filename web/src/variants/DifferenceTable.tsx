@@ -22,7 +22,7 @@ export const DifferenceTable = memo(function DifferenceTable({ columns, index }:
       <summary>
         Statement {index + 1} (line {s.line}) across the variants, against <strong>{base}</strong>
       </summary>
-      <div className="difference-scroll">
+      <div className="difference-scroll" tabIndex={0} role="region" aria-label="The counters, per variant">
         <table>
           <caption className="sr-only">
             Counters of statement {index + 1} per variant, and each against {base}

@@ -9,9 +9,9 @@ import { count } from '../views/shared/format';
 // Charts load with their first use (d3-axis, d3-shape stay out of the first paint).
 const RunCharts = lazy(() => import('../charts/RunCharts').then((m) => ({ default: m.RunCharts })));
 
-const TITLES: Record<Profile, string> = {
-  pg: 'PostgreSQL (B+tree, heap, buffer pool)',
-  yb: 'YugabyteDB (LSM, DocDB, tablets)',
+const TITLES: Record<Profile, { name: string; parts: string }> = {
+  pg: { name: 'PostgreSQL', parts: 'B+tree, heap, buffer pool' },
+  yb: { name: 'YugabyteDB', parts: 'LSM, DocDB, tablets' },
 };
 
 export function ProfileResults({
@@ -22,6 +22,7 @@ export function ProfileResults({
   cursor,
   onFullDetail,
   onSeekStatement,
+  atStop = false,
 }: {
   /** The column's id (a variant's): test ids use it. */
   id: string;
@@ -34,14 +35,18 @@ export function ProfileResults({
   onFullDetail?: ((index: number) => void) | undefined;
   /** Moves the player to the end of statement `index` (a click on a run chart). */
   onSeekStatement?: ((index: number) => void) | undefined;
+  /** The player paused at a lecture stop of this column's. */
+  atStop?: boolean;
 }) {
   const { report } = run;
   const explains = report.statements.filter((s) => s.explain);
   return (
     <section className="profile-results" data-testid={`results-${id}`}>
       <h2>
-        {name === profile ? TITLES[profile] : name}
-        {name !== profile && <span className="column-engine"> — {TITLES[profile]}</span>}
+        {name === profile ? TITLES[profile].name : name}
+        <span className="column-engine">
+          {name === profile ? ` (${TITLES[profile].parts})` : ` — ${TITLES[profile].name} (${TITLES[profile].parts})`}
+        </span>
       </h2>
       {report.error && (
         <p className="run-error" role="alert" data-testid={`error-${id}`}>
@@ -57,7 +62,9 @@ export function ProfileResults({
           <h3>
             line {s.line}: <code>{firstLine(s.sql)}</code>
           </h3>
-          <pre data-testid={`explain-${id}`}>{s.explain}</pre>
+          <pre data-testid={`explain-${id}`} tabIndex={0} aria-label={`Plan of line ${s.line}`}>
+            {s.explain}
+          </pre>
           <table className="metrics">
             <tbody>
               {keyMetrics(profile, s.metrics).map(([name, value]) => (
@@ -74,7 +81,7 @@ export function ProfileResults({
         <p className="hint">Add an EXPLAIN (ANALYZE …) statement to see a plan here.</p>
       )}
       {run.trace && cursor !== null && (
-        <Replay id={id} profile={profile} trace={run.trace} report={report} cursor={cursor} onFullDetail={onFullDetail} />
+        <Replay id={id} profile={profile} trace={run.trace} report={report} cursor={cursor} onFullDetail={onFullDetail} atStop={atStop} />
       )}
       <Suspense fallback={null}>
         <RunCharts name={name} profile={profile} run={run} cursor={cursor} onSeekStatement={onSeekStatement} />

@@ -4,6 +4,9 @@
 // player's position.
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { KeysHelp } from '../player/KeysHelp';
+import { LectureCaption } from '../player/LectureCaption';
+import { lectureStops } from '../player/lecture';
+import { usePresenting } from '../presenter/presenter';
 import { usePlayerKeys } from '../player/usePlayerKeys';
 import { fingerprint } from '../share/link';
 import { Joint } from '../trace/joint';
@@ -53,7 +56,10 @@ export function Results({
 }) {
   const tracks = useMemo(() => replayable(columns), [columns]);
   const joint = useMemo(() => new Joint(tracks.map((t) => t.trace)), [tracks]);
-  const playback = usePlayback(joint.length, startOf(joint, openAt));
+  const presenting = usePresenting();
+  const stops = useMemo(() => lectureStops(joint, tracks.map((t) => t.trace)), [joint, tracks]);
+  const stopPositions = useMemo(() => stops.map((s) => s.position), [stops]);
+  const playback = usePlayback(joint.length, startOf(joint, openAt), stopPositions, presenting);
   const [keysHelp, setKeysHelp] = useState(false);
   usePlayerKeys(joint, playback, () => setKeysHelp(true));
   // The page keeps the position in its address (a link lands on it).
@@ -98,6 +104,11 @@ export function Results({
             speed={playback.speed}
             onSpeed={playback.setSpeed}
           />
+          <label className="lecture-switch">
+            <input type="checkbox" checked={playback.lecture} onChange={(e) => playback.setLecture(e.target.checked)} /> Lecture
+            pace (l)<span className="lecture-what">: playing pauses on splits, flushes, compactions, read requests, backward seeks</span>
+          </label>
+          {playback.lecture && <LectureCaption stops={stops} position={playback.position} tracks={tracks} />}
           <Compare columns={columns} index={statement} />
           <button type="button" className="keys-button" onClick={() => setKeysHelp(true)}>
             Keyboard shortcuts (?)
@@ -126,6 +137,7 @@ export function Results({
               cursor={cursorOf(c.id)}
               onFullDetail={onFullDetail}
               onSeekStatement={(i) => playback.seek(joint.positionAfterStatement(i) ?? playback.position)}
+              atStop={playback.lecture && stops.some((s) => s.position === playback.position && tracks[s.track]?.column.id === c.id)}
             />
           ) : (
             <section key={c.id} className="profile-results empty">

@@ -21,6 +21,7 @@ import { measuredIndex } from '../sweep/measured';
 import { EXAMPLES, type Example } from '../examples/examples';
 import { decodeLink, encodeLink, type Decoded, type Scenario } from '../share/link';
 import { ShareDialog } from '../share/ShareDialog';
+import { PresenterButton } from '../presenter/PresenterButton';
 import { DEFAULT_SCRIPT } from './defaultScript';
 
 // The sweep and its charts (d3-axis, d3-shape) load after the first paint:
@@ -290,6 +291,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
           >
             Share
           </button>
+          <PresenterButton />
           <span className="shortcut">Ctrl/Cmd-Enter runs</span>
         </div>
         <SqlEditor
