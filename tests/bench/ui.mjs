@@ -6,6 +6,8 @@
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { gzipSync } from 'node:zlib';
+import lz from 'lz-string';
 import { join } from 'node:path';
 import { CHROMIUM_ARGS, findChromium } from '../e2e/chromium.mjs';
 
@@ -141,6 +143,81 @@ async function sweepToChart(browser) {
   return best;
 }
 
+/** A scenario link's query (format 1, web/src/share/link.ts): the script, and the player's position. */
+function scenarioQuery(script, at) {
+  const payload = at === undefined ? { s: script } : { s: script, c: at };
+  return `v=1&s=${lz.compressToEncodedURIComponent(JSON.stringify(payload))}`;
+}
+
+const EMBED_SCRIPT = `create table t (id int primary key, v int);
+insert into t select generate_series(1,1000), 0;
+explain (analyze, buffers, dist, costs off) select * from t where id < 300;
+`;
+
+/**
+ * A blog post with one widget far below the fold: the JavaScript (gzipped as
+ * a server would send it) the widget costs before its engine loads, whether
+ * any wasm was fetched, and seconds from a click on it to its first picture.
+ */
+export async function embedFigures(browser) {
+  const page = await browser.newPage({ viewport: { width: 1280, height: 800 } });
+  const src = `${URL}embed.html#/embed?${scenarioQuery(EMBED_SCRIPT)}`;
+  await page.route('**/bench-host.html', (route) =>
+    route.fulfill({
+      contentType: 'text/html',
+      body: `<!doctype html><p>A post.</p><div style="height:3000px"></div><iframe src="${src}" title="widget" style="width:680px;height:600px;border:0"></iframe>`,
+    }),
+  );
+  let js = 0;
+  let wasm = 0;
+  let loading = true;
+  page.on('response', async (r) => {
+    if (!loading) return;
+    if (r.url().endsWith('.wasm')) wasm += 1;
+    if (r.url().endsWith('.js')) js += gzipSync(await r.body(), { level: 9 }).length;
+  });
+  await page.goto(`${URL}bench-host.html`);
+  const frame = page.frameLocator('iframe');
+  await frame.getByTestId('embed-poster').waitFor();
+  await page.waitForTimeout(1500);
+  loading = false;
+  const before = { js, wasm };
+  const start = Date.now();
+  // A click that does not scroll (scrolling alone would also load it).
+  await frame.getByRole('button', { name: 'Run this scenario' }).dispatchEvent('click');
+  await frame.getByTestId('fingerprint').waitFor({ timeout: 60_000 });
+  await frame.locator('.btree-view svg').first().waitFor();
+  const click = (Date.now() - start) / 1000;
+  await page.close();
+  return { ...before, click };
+}
+
+/**
+ * Article 000 at 10 000 rows (its script without the \watch that makes it a
+ * million) as a link: seconds from opening it in a fresh tab to the run on
+ * screen at its player position. Twice: the first (no position yet: it
+ * learns the run's length) also fills the browser's cache; the second link
+ * points halfway through the run.
+ */
+export async function linkOpen(browser, root) {
+  const script = readFileSync(join(root, 'tests/fidelity/000-range-scan.sql'), 'utf8').replace(/^\\watch.*$/m, '');
+  let at;
+  const times = [];
+  for (let i = 0; i < 2; i++) {
+    const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+    const start = Date.now();
+    await page.goto(`${URL}#/play?${scenarioQuery(script, at)}`);
+    await page.getByTestId('fingerprint').waitFor({ timeout: 60_000 });
+    const range = page.getByTestId('player').getByLabel('Position in the trace');
+    // The first open learns the run's length; the link then points halfway.
+    if (at === undefined) at = Math.floor(Number(await range.getAttribute('max')) / 2);
+    else await page.waitForFunction(([el, want]) => el?.value === String(want), [await range.elementHandle(), at], { timeout: 60_000 });
+    times.push((Date.now() - start) / 1000);
+    await page.close();
+  }
+  return times;
+}
+
 export async function benchUi(root, { nativeSweep } = {}) {
   const server = spawn(
     'npx',
@@ -174,6 +251,8 @@ export async function benchUi(root, { nativeSweep } = {}) {
     const bnl = readFileSync(join(root, 'tests/fidelity/001-batched-nested-loop.sql'), 'utf8');
     const network = await viewFps(browser, `set yb_bnl_batch_size = 1;\n${bnl}`, /^Network/);
     const sweep = await sweepToChart(browser);
+    const embed = await embedFigures(browser);
+    const [linkCold, linkWarm] = await linkOpen(browser, root);
     await browser.close();
     console.log('the page in headless Chromium');
     console.log(
@@ -188,6 +267,13 @@ export async function benchUi(root, { nativeSweep } = {}) {
     console.log(`  playing the network view through 2 000 loops (${network.label}): ${show(network)}`);
     const native = nativeSweep === undefined ? '' : `; the same 20 runs in the native CLI: ${nativeSweep.toFixed(2)} s, ${(sweep / nativeSweep).toFixed(1)}x`;
     console.log(`  article 001's sweep (10 batch sizes x 2 networks), click to chart: ${sweep.toFixed(2)} s (target <= 2 s)${native}`);
+    console.log(
+      `  a widget below the fold of a blog post, before its engine loads: ${(embed.js / 1024).toFixed(1)} KB of gzipped JavaScript (target <= 120 KB), ${embed.wasm} wasm fetched (target 0)`,
+    );
+    console.log(`  that widget, click to its first picture: ${embed.click.toFixed(2)} s (target <= 1 s)`);
+    console.log(
+      `  a link to article 000 at 10 000 rows, opened to its player position: ${linkWarm.toFixed(2)} s (target <= 1.5 s; first open ${linkCold.toFixed(2)} s)`,
+    );
   } finally {
     try {
       process.kill(-server.pid);

@@ -2,17 +2,12 @@
 // and replays it with the chosen views and the event caption. Loaded lazily by
 // EmbedShell, so a post with widgets costs nothing until one is looked at.
 import { useEffect, useMemo, useState } from 'react';
-import { createEngineClient, type EngineClient } from '../engine/client';
+import { pageEngine } from './pageEngine';
 import { toEngineError } from '../engine/api';
 import type { Scenario } from '../share/link';
 import { runVariants, type ResultColumn } from '../variants/runVariants';
 import type { EmbedOptions } from './options';
 import { EmbedReplay } from './EmbedReplay';
-
-// One engine for the widget's life, started when the player first loads (as
-// the app's main.tsx does for the page).
-let engineOfPage: EngineClient | undefined;
-const pageEngine = () => (engineOfPage ??= createEngineClient());
 
 type State = { kind: 'running' } | { kind: 'done'; columns: ResultColumn[] } | { kind: 'failed'; message: string };
 

@@ -23,6 +23,11 @@ export function EmbedShell({ decoded }: { decoded: EmbedDecoded }) {
   const seen = useInView(box);
   const [clicked, setClicked] = useState(false);
   const [position, setPosition] = useState<number | undefined>(decoded.kind === 'embed' ? decoded.options.at : undefined);
+  const wanted = decoded.kind === 'embed' && (seen || clicked);
+  // The engine starts with the player's code, not after it.
+  useEffect(() => {
+    if (wanted) void import('./pageEngine').then((m) => m.pageEngine());
+  }, [wanted]);
   const theme = decoded.kind === 'embed' ? decoded.options.theme : 'auto';
   useEffect(() => {
     if (theme === 'auto') document.documentElement.removeAttribute('data-theme');
