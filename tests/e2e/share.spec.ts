@@ -25,6 +25,15 @@ test('a shared link opens the same run at the same step, in a fresh browser', as
   const link = await dialog.getByLabel('Link to this scenario').inputValue();
   expect(link).toContain('#/play?v=1&s=');
   await expect(dialog.getByTestId('long-link')).toHaveCount(0);
+  // The same scenario as a widget: its iframe snippet, dark, with a caption.
+  await dialog.getByLabel('Theme').selectOption('dark');
+  await dialog.getByLabel('Caption').fill('Packed rows "on" & off');
+  const snippet = await dialog.getByRole('textbox', { name: 'Iframe' }).inputValue();
+  expect(snippet).toContain('loading="lazy"');
+  expect(snippet).toContain('title="Packed rows &quot;on&quot; &amp; off"');
+  const src = /src="([^"]+)"/.exec(snippet)?.[1]?.replace(/&amp;/g, '&') ?? '';
+  expect(src).toMatch(/\/embed\.html#\/embed\?v=1&s=.*&theme=dark/);
+  expect(await dialog.getByRole('textbox', { name: 'Resize script' }).inputValue()).toContain('indexlab:height');
   await dialog.getByRole('button', { name: 'Close' }).click();
 
   const fresh = await browser.newContext();
@@ -34,6 +43,10 @@ test('a shared link opens the same run at the same step, in a fresh browser', as
   await expect(other.getByTestId('player').getByTestId('player-position')).toHaveText(where ?? '');
   await expect(other.locator('.profile-results h2')).toHaveCount(3);
   await expect(other.getByLabel('Settings of yb 2')).toHaveValue('yb_enable_packed_row=off');
+  // The widget runs the same scenario: the same fingerprint, its caption as given.
+  await other.goto(src);
+  await expect(other.getByRole('heading', { name: 'Packed rows "on" & off' })).toBeVisible();
+  await expect(other.getByTestId('fingerprint')).toHaveText(print ?? '', { timeout: 60_000 });
   await fresh.close();
 });
 

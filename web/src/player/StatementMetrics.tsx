@@ -27,7 +27,7 @@ export function StatementMetrics({
   const names = KEY_METRICS[profile];
   const relations = Object.keys(s.relations).sort();
   return (
-    <div className="statement-metrics" data-testid={`statement-metrics-${id}`}>
+    <div className="statement-metrics" data-testid={`statement-metrics-${id}`} tabIndex={0} role="region" aria-label={`Counters of the statement (${id})`}>
       <p className="hint">
         Statement {index + 1} (line {s.line}): {s.tag || s.sql.split('\n')[0]} —{' '}
         {s.virtual_ms.toFixed(3)} ms

@@ -84,6 +84,12 @@ export function ShareDialog({ base, scenario, onClose }: { base: string; scenari
         </label>
       </div>
       <Copyable label="Iframe" text={iframeSnippet(embedUrl, title.trim() || 'IndexLab experiment')} lines={3} />
+      <p className="hint">
+        <a href={embedUrl} target="_blank" rel="noopener noreferrer">
+          Preview the widget
+        </a>{' '}
+        (opens in a new tab).
+      </p>
       <Copyable label="Resize script" text={resizeSnippet(new URL(base).origin)} lines={4} />
       <p className="hint">
         Paste the resize script once per page: each widget then takes exactly the height it needs.

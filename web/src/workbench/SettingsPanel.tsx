@@ -25,6 +25,8 @@ export function SettingsPanel({ rows, overrides, onChange }: Props) {
         onChange={(e) => setFilter(e.target.value)}
         aria-label="Filter settings"
       />
+      {/* Scrolls sideways on a phone, not the page. */}
+      <div className="settings-scroll" tabIndex={0} role="region" aria-label="Settings table">
       <table className="settings">
         <thead>
           <tr>
@@ -67,6 +69,7 @@ export function SettingsPanel({ rows, overrides, onChange }: Props) {
           ))}
         </tbody>
       </table>
+      </div>
     </details>
   );
 }
