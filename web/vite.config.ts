@@ -2,6 +2,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
+import { lessonsPlugin } from './build/lessonsPlugin';
 
 const here = fileURLToPath(new URL('.', import.meta.url));
 
@@ -10,7 +11,8 @@ export default defineConfig({
   // Relative asset URLs: the built site works under any base path, from any static server.
   base: './',
   publicDir: fileURLToPath(new URL('../public', import.meta.url)),
-  plugins: [react()],
+  // Lessons are MDX, compiled and checked (their scenarios run) at build time.
+  plugins: [...lessonsPlugin(fileURLToPath(new URL('../lessons', import.meta.url))), react()],
   worker: { format: 'es' },
   build: {
     outDir: fileURLToPath(new URL('../dist', import.meta.url)),

@@ -72,7 +72,7 @@ async function fps(page, ms) {
 export async function runToPicture(browser, root) {
   const script = readFileSync(join(root, 'tests/fidelity/000-range-scan.sql'), 'utf8');
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
-  await page.goto(URL);
+  await page.goto(`${URL}#/workbench`);
   await page.locator('.cm-content').click();
   await page.keyboard.press('ControlOrMeta+a');
   await page.keyboard.insertText(script);
@@ -107,7 +107,7 @@ explain (analyze, dist) select * from s;
  */
 async function viewFps(browser, script, figure) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(URL);
+  await page.goto(`${URL}#/workbench`);
   await page.getByRole('button', { name: 'Remove pg' }).click();
   await page.locator('.cm-content').click();
   await page.keyboard.press('ControlOrMeta+a');
@@ -129,7 +129,7 @@ async function viewFps(browser, script, figure) {
  */
 async function sweepToChart(browser) {
   const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-  await page.goto(URL);
+  await page.goto(`${URL}#/workbench`);
   await page.getByLabel('Example').selectOption('001');
   let best = Infinity;
   for (let i = 0; i < 2; i++) {
@@ -232,7 +232,7 @@ export async function benchUi(root, { nativeSweep } = {}) {
     });
     const [cold, warm] = await runToPicture(browser, root);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
-    await page.goto(URL);
+    await page.goto(`${URL}#/workbench`);
     await page.locator('.cm-content').waitFor();
     const usable = await page.evaluate(() => performance.now());
     await page.locator('.cm-content').click();

@@ -19,7 +19,7 @@ test('the wasm engine answers from its worker, as the CLI does', async ({ page }
   const expected = cliSelftest();
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await expect(page.getByRole('heading', { name: 'IndexLab' })).toBeVisible();
   await page.getByText('About the engine').click();
   await expect(page.getByTestId('engine-version')).toHaveText(/^indexlab-engine \d+\.\d+\.\d+$/);
@@ -30,7 +30,7 @@ test('the wasm engine answers from its worker, as the CLI does', async ({ page }
 });
 
 test('the app has no panic button; on the diagnostics page a panic shows a readable error and the page keeps working', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await page.getByText('About the engine').click();
   await expect(page.getByTestId('engine-selftest')).toBeVisible();
   await expect(page.getByRole('button', { name: 'Make the engine panic (test)' })).toHaveCount(0);

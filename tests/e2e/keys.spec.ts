@@ -5,7 +5,7 @@ import { lookupScript, typeScript } from './helpers';
 // work wherever the focus is, except while typing in the editor.
 
 test('the player from the keyboard; the keys listed in a dialog; typing in the editor is left alone', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await typeScript(page, lookupScript(2000, 500));
   await page.keyboard.press('ControlOrMeta+Enter');
   await expect(page.getByTestId('running')).toHaveCount(0, { timeout: 60_000 });

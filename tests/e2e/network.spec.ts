@@ -8,7 +8,7 @@ import { onlyVariant, typeScript } from './helpers';
 const ARTICLE_001 = readFileSync(new URL('../fidelity/001-batched-nested-loop.sql', import.meta.url), 'utf8');
 
 async function runJoin(page: Page, batch: number) {
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await onlyVariant(page, 'yb');
   await typeScript(page, `set yb_bnl_batch_size = ${batch};\n${ARTICLE_001}`);
   await page.getByRole('button', { name: 'Run', exact: true }).click();

@@ -33,7 +33,7 @@ for (const scheme of ['light', 'dark'] as const) {
     test.setTimeout(120_000);
     await page.emulateMedia({ colorScheme: scheme });
     await page.setViewportSize({ width: 1280, height: 720 });
-    await page.goto('/');
+    await page.goto('/#/workbench');
     await typeScript(page, SCRIPT);
     await page.keyboard.press('ControlOrMeta+Enter');
     await expect(page.getByTestId('running')).toHaveCount(0, { timeout: 60_000 });
@@ -71,7 +71,7 @@ for (const scheme of ['light', 'dark'] as const) {
 
 test('a scenario run from the keyboard alone: focus is always visible, views are reachable, described and exported', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await expect(page.locator('.cm-content')).toBeVisible();
   // Tab to the editor; every stop on the way shows a 3 px ring.
   const rings: string[] = [];

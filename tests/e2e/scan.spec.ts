@@ -10,7 +10,7 @@ const ARTICLE_003 = readFileSync(new URL('../fidelity/003-backward-scan.sql', im
 test('article 003: a forward scan is a seek and nexts, a backward one seeks row by row', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await typeScript(page, ARTICLE_003);
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByTestId('running')).toHaveCount(0, { timeout: 60_000 });

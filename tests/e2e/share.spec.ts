@@ -6,7 +6,7 @@ import { lookupScript, typeScript } from './helpers';
 // and a broken link says what is wrong while the page stays usable.
 
 test('a shared link opens the same run at the same step, in a fresh browser', async ({ page, browser }) => {
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await typeScript(page, lookupScript(2000, 500));
   await page.getByRole('button', { name: 'Add variant' }).click();
   await page.getByLabel('Settings of yb 2').fill('yb_enable_packed_row=off');
@@ -53,7 +53,8 @@ test('a shared link opens the same run at the same step, in a fresh browser', as
 test('a broken link says what is wrong, and the page still runs', async ({ page }) => {
   const cases: [string, RegExp][] = [
     ['#/play?s=garbage', /no format version/],
-    ['#/lesson/x', /There is no page "#\/lesson\/x"/],
+    ['#/lesson/x', /There is no lesson "x"/],
+    ['#/nowhere', /There is no page "#\/nowhere"/],
     ['#/play?v=7&s=abc', /newer IndexLab \(format 7\)/],
     ['#/play?v=1&s=N4IgziBcIMYE4FMCGAXBACFSBGAbDK6AFAJYAm6JAdoQA5wkC2ScAnugNYKsCUA3AB0q1MAjiFqKAPaZ0o', /damaged|not valid/],
     [`#/play?v=1&s=${'x'.repeat(300_000)}`, /too long/],
@@ -68,7 +69,7 @@ test('a broken link says what is wrong, and the page still runs', async ({ page 
   await expect(page.locator('.cm-content')).toContainText('<img src=x onerror=window.pwned=1>');
   await expect(page.locator('img[src="x"]')).toHaveCount(0);
   expect(await page.evaluate(() => (window as unknown as { pwned?: number }).pwned)).toBeUndefined();
-  await page.goto('/');
+  await page.goto('/#/workbench');
   // Still usable: the default script runs.
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByTestId('running')).toHaveCount(0, { timeout: 60_000 });
@@ -76,7 +77,7 @@ test('a broken link says what is wrong, and the page still runs', async ({ page 
 });
 
 test('a link too long for chat apps is flagged, with what makes it long', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#/workbench');
   // Rows typed in by hand do not compress well.
   const values = Array.from({ length: 400 }, (_, i) => `(${(i * 7919) % 100003}, ${(i * 104729) % 99991})`).join(', ');
   await typeScript(page, `create table t (a int, b int);\ninsert into t values ${values};\n`);

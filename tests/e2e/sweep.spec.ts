@@ -31,7 +31,7 @@ test.use({ viewport: { width: 1440, height: 900 } });
 test("article 001's sweep: one line per network, minima at 100-200 and near 1000; a point opens its run", async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await page.getByLabel('Example').selectOption('001');
   await page.getByRole('button', { name: /^Chart: Latency against batch size/ }).click();
   await expect(page.getByTestId('sweep-running')).toHaveCount(0, { timeout: 60_000 });
@@ -87,7 +87,7 @@ test("article 001's sweep: one line per network, minima at 100-200 and near 1000
 
 test("article 002's cache sweep: B-tree reads per insert rise as the cache shrinks, the LSM's stay flat", async ({ page }) => {
   test.setTimeout(180_000);
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await page.getByLabel('Example').selectOption('002');
   await page.getByRole('button', { name: /^Chart: Reads and writes per insert against cache size/ }).click();
   await expect(page.getByRole('progressbar', { name: 'Sweep progress' })).toBeVisible();
@@ -111,7 +111,7 @@ test("article 002's cache sweep: B-tree reads per insert rise as the cache shrin
 
 test('variants: add, rename, reorder; the difference line compares them; a bad sweep is refused before running', async ({ page }) => {
   test.setTimeout(120_000);
-  await page.goto('/');
+  await page.goto('/#/workbench');
   // A long sweep can be cancelled, and the page goes on.
   await page.getByLabel('Example').selectOption('002');
   await page.getByRole('button', { name: /^Chart: Reads and writes per insert/ }).click();

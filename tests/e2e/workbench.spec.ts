@@ -14,7 +14,7 @@ explain (analyze, buffers, dist, costs off, summary off)
 test('article 000 on both engines: both plans, side by side', async ({ page }) => {
   const errors: string[] = [];
   page.on('pageerror', (e) => errors.push(e.message));
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await typeScript(page, ARTICLE_000);
   await page.keyboard.press('ControlOrMeta+Enter');
   const pg = page.getByTestId('explain-pg');
@@ -38,7 +38,7 @@ test('article 000 on both engines: both plans, side by side', async ({ page }) =
 test('a broken script shows its error at its line, and the page keeps working', async ({
   page,
 }) => {
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await typeScript(page, 'create table t (a int);\nselect a frm t;\n');
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   await expect(page.getByTestId('error-pg')).toContainText('Line 2');
@@ -56,7 +56,7 @@ test('the 1 000 000-row load shows progress, can be cancelled, then runs to the 
   page,
 }) => {
   test.setTimeout(180_000);
-  await page.goto('/');
+  await page.goto('/#/workbench');
   const big = ARTICLE_000.replace(
     'generate_series(1,10000);',
     'generate_series(1,10000)\n\\watch c=100',
@@ -81,7 +81,7 @@ test('the 1 000 000-row load shows progress, can be cancelled, then runs to the 
 });
 
 test('the replay: scrub to a page split and to a flush, and the views change', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await typeScript(
     page,
     `set write_buffer_size = '8kB';
@@ -153,7 +153,7 @@ insert into t select generate_series(1,1000), 'some text';
 test('the LSM view: a compaction, its inputs and outputs, tombstones on a key axis', async ({
   page,
 }) => {
-  await page.goto('/');
+  await page.goto('/#/workbench');
   // One range-sharded tablet, a 16kB memtable: flushes, then compactions.
   await typeScript(
     page,
@@ -196,7 +196,7 @@ select id from t where id > 2500;
 });
 
 test('the buffer pool: an eviction, and the leaves linked both ways', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await typeScript(
     page,
     `create table t (id int primary key, v int);
@@ -220,7 +220,7 @@ insert into t select generate_series(1,3000), 0;
 });
 
 test('a setting changed in the panel applies to the next run', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await typeScript(
     page,
     `create table t (id int primary key);
@@ -251,7 +251,7 @@ test('the same cursor always shows the same picture, however the player got ther
   page,
 }) => {
   test.setTimeout(120_000);
-  await page.goto('/');
+  await page.goto('/#/workbench');
   // The default demo, both engines: run it and read the picture at the end.
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const player = page.getByTestId('player');
@@ -295,7 +295,7 @@ test('the same cursor always shows the same picture, however the player got ther
 });
 
 test('a summarized statement says so, and can be re-run with every step', async ({ page }) => {
-  await page.goto('/');
+  await page.goto('/#/workbench');
   await typeScript(
     page,
     `create table t (id int primary key, v int);

@@ -7,7 +7,7 @@ import { toEngineError } from '../engine/api';
 import type { Scenario } from '../share/link';
 import { runVariants, type ResultColumn } from '../variants/runVariants';
 import type { EmbedOptions } from './options';
-import { EmbedReplay } from './EmbedReplay';
+import { CompactReplay } from '../player/CompactReplay';
 
 type State = { kind: 'running' } | { kind: 'done'; columns: ResultColumn[] } | { kind: 'failed'; message: string };
 
@@ -73,7 +73,7 @@ export function EmbedPlayer({
         </p>
       )}
       {state.kind === 'done' && (
-        <EmbedReplay
+        <CompactReplay
           key={runs}
           columns={state.columns}
           views={options.views ?? undefined}

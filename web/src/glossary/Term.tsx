@@ -1,10 +1,13 @@
-// A counter's name with its plain-words meaning, shown on hover and on
-// keyboard focus. The tip is tied by aria-describedby (a screen reader reads
+// A counter's name (or a word of the glossary, words.ts) with its meaning in
+// plain words, shown on hover and on keyboard focus. The tip is tied by aria-describedby (a screen reader reads
 // it too) and placed fixed beside the name, so a scrolling table cannot clip it.
 import { useId, useState, type CSSProperties } from 'react';
+import type { ReactNode } from 'react';
 import { explainCounter, GLOSSARY } from './glossary';
+import { WORDS } from './words';
 
-export function Term({ name }: { name: string }) {
+/** `name`: a counter or a glossary word; `children`: the text shown (default: the name, as code). */
+export function Term({ name, children }: { name: string; children?: ReactNode }) {
   const id = useId();
   const term = GLOSSARY[name];
   const [at, setAt] = useState<CSSProperties | null>(null);
@@ -15,9 +18,9 @@ export function Term({ name }: { name: string }) {
   const hide = () => setAt(null);
   return (
     <span className="term" tabIndex={0} aria-describedby={id} onMouseEnter={show} onMouseLeave={hide} onFocus={show} onBlur={hide}>
-      <code>{name}</code>
+      {children ?? <code>{name}</code>}
       <span role="tooltip" id={id} className={at ? 'term-tip shown' : 'term-tip'} style={at ?? undefined}>
-        {explainCounter(name)}
+        {WORDS[name] ?? explainCounter(name)}
         {term && <em> ({term.source})</em>}
       </span>
     </span>

@@ -30,15 +30,20 @@ function perform(a: KeyAction, joint: Joint, p: Playback, help: () => void): voi
   }
 }
 
-export function usePlayerKeys(joint: Joint, playback: Playback, help: () => void): void {
+/**
+ * `owns`: whether this player takes the keys now (a page with several players,
+ * a lesson's, gives them to one); undefined: always.
+ */
+export function usePlayerKeys(joint: Joint, playback: Playback, help: () => void, owns?: () => boolean): void {
   // The latest player, read by one listener for the page's life (not one per frame).
-  const latest = useRef({ joint, playback, help });
+  const latest = useRef({ joint, playback, help, owns });
   useEffect(() => {
-    latest.current = { joint, playback, help };
+    latest.current = { joint, playback, help, owns };
   });
   useEffect(() => {
     const onKey = (e: KeyboardEvent) => {
       if (e.defaultPrevented || ownsKeys(e.target, e.key)) return;
+      if (latest.current.owns && !latest.current.owns()) return;
       const action = actionFor(e);
       if (!action) return;
       e.preventDefault();

@@ -104,7 +104,7 @@ function fromPayload(p: unknown): Scenario | string {
  * the page shows it and stays usable).
  */
 export function decodeLink(hash: string): Decoded {
-  if (hash === '' || hash === '#' || hash === '#/') return { kind: 'none' };
+  if (hash === '' || hash === '#' || hash === '#/' || hash === '#/workbench') return { kind: 'none' };
   if (hash.length > MAX_HASH) {
     return { kind: 'error', message: `This link is too long (${Math.round(hash.length / 1024)} kB); a scenario link holds at most ${MAX_HASH / 1024} kB.` };
   }

@@ -164,9 +164,12 @@ export function Workbench({ engine }: { engine: EngineClient }) {
   }, []);
 
   // A link pasted into this tab's address bar opens as a fresh page would.
-  // (The page's own address updates use replaceState, which fires no hashchange.)
+  // (The page's own address updates use replaceState, which fires no hashchange;
+  // another route is the App's to show.)
   useEffect(() => {
-    const reopen = () => location.reload();
+    const reopen = () => {
+      if (location.hash.startsWith('#/play?')) location.reload();
+    };
     window.addEventListener('hashchange', reopen);
     return () => window.removeEventListener('hashchange', reopen);
   }, []);

@@ -1,0 +1,21 @@
+-- Article 004 at its own scale: 10 000 rows inserted, updated and deleted, without an index and with ten.
+create table plain (n bigint) split into 1 tablets;
+create table indexed (n bigint) split into 1 tablets;
+create index indexed_1 on indexed(n asc);
+create index indexed_2 on indexed(n asc);
+create index indexed_3 on indexed(n asc);
+create index indexed_4 on indexed(n asc);
+create index indexed_5 on indexed(n asc);
+create index indexed_6 on indexed(n asc);
+create index indexed_7 on indexed(n asc);
+create index indexed_8 on indexed(n asc);
+create index indexed_9 on indexed(n asc);
+create index indexed_10 on indexed(n asc);
+insert into plain select generate_series(1,10000);
+insert into indexed select generate_series(1,10000);
+update plain set n = -n;
+update indexed set n = -n;
+delete from plain;
+delete from indexed;
+vacuum plain;
+vacuum indexed;

@@ -1,0 +1,139 @@
+import { expect, test, type Page } from '@playwright/test';
+import AxeBuilder from '@axe-core/playwright';
+
+// Lessons, as a student takes them: the index is the landing page; a lesson's
+// steps are predicted, run, watched and left with Next; progress survives a
+// reload; the answers come from the engine; a lesson reads on a projector.
+
+/** Predicts a number, checks it, and returns the engine's answer line. */
+async function predictNumber(page: Page, nth: number, guess: string) {
+  const predict = page.getByTestId('predict').nth(nth);
+  await predict.getByLabel('Your guess').fill(guess);
+  await predict.getByRole('button', { name: 'Check' }).click();
+  const answer = predict.getByTestId('predict-answer');
+  await expect(answer).toContainText('The engine says', { timeout: 60_000 });
+  return answer;
+}
+
+/** Runs the step's (first) scenario and waits for its player. */
+async function runScenario(page: Page) {
+  await page.getByRole('button', { name: /^Run .*\.sql on / }).first().click();
+  await expect(page.getByTestId('fingerprint').first()).toBeVisible({ timeout: 60_000 });
+}
+
+test('a student takes lesson 1 from the index to its end; progress survives a reload', async ({ page }) => {
+  test.setTimeout(180_000);
+  await page.goto('/');
+  await expect(page.getByRole('heading', { name: 'Learn how databases store and find your rows' })).toBeVisible();
+  const card = page.getByTestId('lesson-01-range-scans');
+  await expect(card).toContainText('Not started');
+  await card.getByRole('link', { name: 'Range scans: a B+tree and an LSM' }).click();
+  await expect(page).toHaveURL(/#\/lesson\/01-range-scans\/1$/);
+
+  // Step 1: predict the heap fetches; the why stays hidden until the engine has answered.
+  await expect(page.getByRole('heading', { name: 'The walk along the leaves' })).toBeVisible();
+  const why = page.getByText('All of them: with no page marked all-visible');
+  await expect(why).toHaveCount(0);
+  const answer = await predictNumber(page, 0, '10');
+  await expect(answer).toContainText('heap_fetches');
+  await expect(answer).toContainText('you said 10');
+  await expect(why).toBeVisible();
+  // Run it, and jump to the narrated moments: the player pauses where the lesson speaks.
+  await runScenario(page);
+  await page.getByRole('button', { name: 'Skip to the next moment worth a look' }).click();
+  await expect(page.getByTestId('narration')).toContainText('The first heap fetch');
+  await expect(page.getByTestId('event-pg')).toContainText('Heap fetch');
+  await page.getByRole('link', { name: /^Next: Heap fetches and VACUUM/ }).click();
+
+  // Step 2: the visibility map after VACUUM.
+  await expect(page).toHaveURL(/\/2$/);
+  const after = await predictNumber(page, 0, '0');
+  await expect(after).toContainText('Exactly right');
+  await runScenario(page);
+  await page.getByRole('link', { name: /^Next: The same scan on an LSM/ }).click();
+
+  // Step 3: read requests, played to the first narration.
+  await predictNumber(page, 0, '1');
+  await runScenario(page);
+  await page.getByTestId('player').first().getByRole('combobox').first().selectOption('16');
+  await page.getByTestId('player').first().getByTitle('Play').click();
+  await expect(page.getByTestId('narration')).toContainText('The first read request', { timeout: 60_000 });
+  await expect(page.getByTestId('player').first().getByTitle('Play')).toBeVisible();
+  await page.getByRole('link', { name: /^Next: Read requests and yb_fetch_row_limit/ }).click();
+
+  // Step 4: a choice among variants, answered by the engine.
+  const choice = page.getByTestId('predict');
+  await choice.getByRole('radio', { name: '100 rows a request' }).check();
+  await choice.getByRole('button', { name: 'Check' }).click();
+  await expect(choice.getByTestId('predict-answer')).toContainText('The engine says 5 000 rows a request', { timeout: 60_000 });
+  await expect(choice.getByTestId('predict-answer')).toContainText('you said 100 rows a request');
+  await page.getByRole('link', { name: 'Finish the lesson ✓' }).click();
+
+  // Back on the index: done, and still done after a reload.
+  await expect(page).toHaveURL(/#\/$/);
+  await expect(card).toContainText('Done');
+  await page.reload();
+  await expect(page.getByTestId('lesson-01-range-scans')).toContainText('Done');
+  await page.goto('/#/lesson/01-range-scans/1');
+  await expect(page.getByRole('navigation', { name: 'Lesson' }).getByText('✓')).toHaveCount(4);
+  // The guess was kept too.
+  await expect(page.getByTestId('predict').getByLabel('Your guess')).toHaveValue('10');
+  await page.screenshot({ path: 'test-results/lesson-01-step-1.png', fullPage: true });
+  // Reset forgets it.
+  await page.getByRole('button', { name: 'Reset this lesson' }).click();
+  await expect(page.getByRole('navigation', { name: 'Lesson' }).getByText('✓')).toHaveCount(0);
+});
+
+test('back and forward move between the index and the steps; a wrong address says so', async ({ page }) => {
+  await page.goto('/');
+  await page.getByTestId('lesson-00-two-engines').getByRole('link', { name: /five minutes/ }).click();
+  await expect(page.getByRole('heading', { name: 'Two ways to keep keys in order' })).toBeVisible();
+  await page.getByRole('link', { name: /^Next: Finding one key again/ }).click();
+  await expect(page.getByRole('heading', { name: 'Finding one key again' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Two ways to keep keys in order' })).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Learn how databases store and find your rows' })).toBeVisible();
+  await page.goForward();
+  await expect(page.getByRole('heading', { name: 'Two ways to keep keys in order' })).toBeVisible();
+  // The workbench is one click away, and back.
+  await page.getByRole('navigation', { name: 'IndexLab' }).getByRole('link', { name: 'Workbench' }).click();
+  await expect(page.locator('.cm-content')).toBeVisible();
+  await page.goBack();
+  await expect(page.getByRole('heading', { name: 'Two ways to keep keys in order' })).toBeVisible();
+  for (const [hash, says] of [
+    ['#/lesson/nope/1', 'There is no lesson "nope"'],
+    ['#/lesson/00-two-engines/9', 'has 2 steps, not 9'],
+  ] as const) {
+    await page.goto(`/${hash}`);
+    await expect(page.getByTestId('route-error')).toContainText(says);
+  }
+  const axe = await new AxeBuilder({ page }).analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+});
+
+test('a lesson on a projector: presenter mode at 1280×720, every label at least 18 px', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1280, height: 720 });
+  await page.goto('/#/lesson/00-two-engines/1');
+  await runScenario(page);
+  await page.getByRole('button', { name: 'Presenter mode (p)' }).click();
+  await expect(page.locator('html')).toHaveClass(/presenter/);
+  await page.getByRole('button', { name: 'Skip to the next moment worth a look' }).click();
+  await expect(page.getByTestId('narration')).toContainText('The first leaf page is full');
+  await page.getByTestId('narration').scrollIntoViewIfNeeded();
+  const small = await page.evaluate(() => {
+    const out: string[] = [];
+    for (const el of document.querySelectorAll('.lesson-step *')) {
+      const own = [...el.childNodes].some((n) => n.nodeType === 3 && (n.textContent ?? '').trim() !== '');
+      const r = el.getBoundingClientRect();
+      if (!own || r.width === 0 || r.height === 0 || el.closest('.sr-only, .term-tip')) continue;
+      const px = parseFloat(getComputedStyle(el).fontSize) * ((el as HTMLElement & { currentCSSZoom?: number }).currentCSSZoom ?? 1);
+      if (px < 18) out.push(`${el.tagName.toLowerCase()}.${el.getAttribute('class') ?? ''} ${px.toFixed(1)}`);
+    }
+    return out;
+  });
+  expect(small).toEqual([]);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+  await page.screenshot({ path: 'test-results/lesson-presenter-1280x720.png' });
+});

@@ -1,0 +1,163 @@
+// The build's check of a lesson step (a remark plugin for @mdx-js/rollup):
+// only the lesson components, each with valid props; every scenario runs on
+// its variants; every <Watch> event happens in its run; every <Predict> has
+// an answer the engine computes. A failure stops the build with the file,
+// line and column (vfile's `fail`), as a compiler error would.
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join, relative } from 'node:path';
+import type { Root } from 'mdast';
+import { visit } from 'unist-util-visit';
+import type { VFile } from 'vfile';
+import { answerOf, COMPONENTS, parseAt, parsePredict, parseVariants, parseViews, parseWatch, type LessonVariant } from '../src/lessons/spec';
+import { buildRun } from './lessonEngine';
+import { GLOSSARY } from '../src/glossary/glossary';
+import { HUES, WORDS } from '../src/glossary/words';
+
+interface JsxAttribute {
+  type: string;
+  name?: string;
+  value?: string | null | { type: string; value: string };
+}
+
+interface JsxNode {
+  type: 'mdxJsxFlowElement' | 'mdxJsxTextElement';
+  name: string | null;
+  attributes: JsxAttribute[];
+  children: unknown[];
+  position?: { start: { line: number; column: number } };
+}
+
+/** A prop's value: a string as written, an expression evaluated (lessons are trusted source, read at build). */
+function propsOf(node: JsxNode, fail: (m: string) => never): Record<string, unknown> {
+  const props: Record<string, unknown> = {};
+  for (const a of node.attributes) {
+    if (a.type !== 'mdxJsxAttribute' || !a.name) fail(`<${node.name}>: spread props are not allowed in a lesson`);
+    const v = a.value;
+    if (v === null || v === undefined) props[a.name] = true;
+    else if (typeof v === 'string') props[a.name] = v;
+    else {
+      try {
+        props[a.name] = new Function(`"use strict"; return (${v.value});`)() as unknown;
+      } catch (e) {
+        fail(`<${node.name} ${a.name}={…}> is not a plain value: ${(e as Error).message}`);
+      }
+    }
+  }
+  return props;
+}
+
+function scriptOf(dir: string, src: unknown, what: string, fail: (m: string) => never): string {
+  if (typeof src !== 'string' || !src.endsWith('.sql') || src.includes('/')) fail(`${what} needs src="a-script.sql" from the lesson's folder`);
+  const path = join(dir, src);
+  if (!existsSync(path)) fail(`${what}: there is no ${src} in ${relative(process.cwd(), dir)}`);
+  return readFileSync(path, 'utf8');
+}
+
+function settingsOf(v: LessonVariant): string {
+  return v.settings
+    .split(/[;\n]/)
+    .map((s) => s.trim())
+    .filter((s) => s !== '')
+    .join('\n');
+}
+
+/** Runs a scenario's variant; a script error fails the build at the script's line. */
+function runOrFail(script: string, src: string, v: LessonVariant, fail: (m: string) => never) {
+  let run;
+  try {
+    run = buildRun(script, v.profile, settingsOf(v));
+  } catch (e) {
+    fail(`${src} on ${v.name}: ${(e as Error).message}`);
+  }
+  if (run.report.error) {
+    const e = run.report.error;
+    fail(`${src}:${e.line}:${e.column} does not run on ${v.name} (${v.profile}): ${e.message}`);
+  }
+  return run;
+}
+
+function checkScenario(node: JsxNode, dir: string, fail: (m: string) => never, failAt: (m: string, n: JsxNode) => never) {
+  const props = propsOf(node, fail);
+  const script = scriptOf(dir, props.src, '<Scenario>', fail);
+  const variants = parseVariants(props.variants);
+  if (typeof variants === 'string') fail(`<Scenario>: ${variants}`);
+  const views = parseViews(props.views);
+  if (typeof views === 'string') fail(`<Scenario>: ${views}`);
+  const at = parseAt(props.at);
+  if (typeof at === 'string') fail(`<Scenario>: ${at}`);
+  if (props.full !== undefined) scriptOf(dir, props.full, '<Scenario full>', fail);
+  const runs = variants.map((v) => ({ v, run: runOrFail(script, String(props.src), v, fail) }));
+  if (at.kind === 'line' && !runs.some((r) => r.run.report.statements.some((s) => s.line === at.line))) {
+    fail(`<Scenario at="${at.line}">: no statement of ${String(props.src)} starts on line ${at.line}`);
+  }
+  for (const child of node.children as JsxNode[]) {
+    if (child.type !== 'mdxJsxFlowElement' && child.type !== 'mdxJsxTextElement') continue;
+    if (child.name !== 'Watch') failAt(`<Scenario> holds only <Watch> narrations, not <${child.name}>`, child);
+    const watch = parseWatch(propsOf(child, (m) => failAt(m, child)), variants);
+    if (typeof watch === 'string') failAt(watch, child);
+    // Counted from the statement the scenario opens at (as the page counts them), or from the start.
+    const count = runs
+      .filter((r) => watch.variant === undefined || r.v.name === watch.variant)
+      .map((r) => {
+        const from = at.kind === 'line' ? (r.run.starts.find((s) => s.line === at.line)?.event ?? 0) : 0;
+        return r.run.kinds.slice(from).filter((k) => k === watch.at).length;
+      });
+    const most = Math.max(0, ...count);
+    if (most < watch.nth) {
+      failAt(
+        `<Watch at="${watch.at}"${watch.nth > 1 ? ` nth={${watch.nth}}` : ''}>: ${String(props.src)} on ${watch.variant ?? variants.map((v) => v.name).join(' or ')} records ${most === 0 ? 'no' : `only ${most}`} ${watch.at} event(s)${at.kind === 'line' ? ` from line ${at.line} on` : ''}`,
+        child,
+      );
+    }
+  }
+}
+
+function checkPredict(node: JsxNode, dir: string, fail: (m: string) => never) {
+  const spec = parsePredict(propsOf(node, fail));
+  if (typeof spec === 'string') fail(spec);
+  const script = scriptOf(dir, spec.src, '<Predict>', fail);
+  const reports = Object.fromEntries((spec.among ?? [spec.variant]).map((v) => [v.name, runOrFail(script, spec.src, v, fail).report]));
+  const answer = answerOf(spec, reports);
+  if (answer.kind === 'error') fail(`<Predict>: ${answer.message}`);
+}
+
+/** The remark plugin: every step file under lessons/ is checked. */
+export function remarkLessonCheck() {
+  return (tree: Root, file: VFile) => {
+    const dir = dirname(file.path);
+    visit(tree, (n) => {
+      const node = n as unknown as Omit<JsxNode, 'type'> & { type: string };
+      const failAt = (message: string, at: unknown): never => file.fail(message, at as never);
+      const fail = (message: string): never => failAt(message, node);
+      if (node.type === 'mdxjsEsm') fail('a lesson step has no import or export: its components are given to it');
+      if (node.type === 'mdxFlowExpression' || node.type === 'mdxTextExpression') fail('a lesson step has no {expressions} in its text');
+      if (node.type !== 'mdxJsxFlowElement' && node.type !== 'mdxJsxTextElement') return;
+      const name = node.name ?? '';
+      if (!(COMPONENTS as readonly string[]).includes(name)) {
+        fail(`<${name || '>'}${name ? '>' : ''} is not a lesson component; use Markdown, or one of ${COMPONENTS.map((c) => `<${c}>`).join(', ')}`);
+      }
+      if (name === 'Scenario') checkScenario(node as JsxNode, dir, fail, failAt);
+      if (name === 'Predict') checkPredict(node as JsxNode, dir, fail);
+      if (name === 'Watch' && !isInsideScenario(tree, node)) fail('<Watch> belongs inside a <Scenario>');
+      if (name === 'Term') {
+        const t = propsOf(node as JsxNode, fail).t;
+        if (typeof t !== 'string' || !(t in WORDS || t in GLOSSARY)) {
+          fail(`<Term t="${String(t)}">: not in the glossary (web/src/glossary/words.ts or glossary.ts)`);
+        }
+      }
+      if (name === 'Hue') {
+        const of = propsOf(node as JsxNode, fail).of;
+        if (typeof of !== 'string' || !(of in HUES)) fail(`<Hue of="${String(of)}">: the hues are ${Object.keys(HUES).join(', ')}`);
+      }
+    });
+  };
+}
+
+function isInsideScenario(tree: Root, target: unknown): boolean {
+  let inside = false;
+  visit(tree, (n) => {
+    const node = n as unknown as JsxNode;
+    if (node.name === 'Scenario' && (node.children as unknown[]).some((c) => c === target)) inside = true;
+  });
+  return inside;
+}

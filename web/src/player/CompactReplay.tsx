@@ -1,0 +1,188 @@
+// The compact replay an embed and a lesson show: the one player over the
+// shown variants, then each variant's caption and views, side by side when
+// the column is wide enough. A lesson may add narrations keyed to events
+// (<Watch>): playing pauses at each, and its words appear under the player.
+import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { KeysHelp } from './KeysHelp';
+import { PlayerBar } from './PlayerBar';
+import { Replay } from './Replay';
+import { replayable, startOf, type OpenAt } from './tracks';
+import { usePlayback } from './usePlayback';
+import { usePlayerKeys } from './usePlayerKeys';
+import { fingerprint } from '../share/link';
+import { Joint } from '../trace/joint';
+import type { TraceData } from '../trace/traceData';
+import type { ResultColumn } from '../variants/runVariants';
+import { firstError } from '../workbench/report';
+
+/** A narration: after the `nth` event of kind `at` (in `variant`'s column, or any). */
+export interface Narration {
+  at: string;
+  nth: number;
+  variant: string | undefined;
+  words: ReactNode;
+}
+
+/** Where each narration's event falls on the joint player (ascending), or none if its run lacks it. */
+export function narrationStops(
+  joint: Joint,
+  tracks: readonly { column: ResultColumn; trace: TraceData }[],
+  narrations: readonly Narration[],
+  from = 0,
+): { position: number; narration: Narration }[] {
+  const stops: { position: number; narration: Narration }[] = [];
+  // Events are counted from `from` (a statement's start): "the first read request" of that statement.
+  const origin = joint.cursors(from);
+  for (const n of narrations) {
+    let best = Infinity;
+    tracks.forEach((t, k) => {
+      if (n.variant !== undefined && t.column.name !== n.variant) return;
+      let seen = 0;
+      for (let i = from === 0 ? 0 : (origin[k] ?? 0); i < t.trace.length; i++) {
+        if (t.trace.kind(i) !== n.at) continue;
+        seen += 1;
+        if (seen === n.nth) {
+          best = Math.min(best, joint.positionOf(k, i + 1));
+          break;
+        }
+      }
+    });
+    if (Number.isFinite(best)) stops.push({ position: best, narration: n });
+  }
+  return stops.sort((a, b) => a.position - b.position);
+}
+
+/**
+ * With several players on a page (a lesson step), the keys go to the one
+ * holding the focus, or else to the first one on screen.
+ */
+function takesKeys(me: HTMLElement | null): boolean {
+  if (!me) return false;
+  const all = [...document.querySelectorAll('.compact-replay')];
+  const focused = all.find((el) => el.contains(document.activeElement));
+  if (focused) return focused === me;
+  const onScreen = all.find((el) => {
+    const r = el.getBoundingClientRect();
+    return r.bottom > 0 && r.top < window.innerHeight;
+  });
+  return onScreen === me;
+}
+
+export function CompactReplay({
+  columns,
+  views,
+  at,
+  autoplay = false,
+  onPosition,
+  narrations = [],
+  openAt,
+}: {
+  columns: readonly ResultColumn[];
+  views: readonly string[] | undefined;
+  /** Where the player opens (undefined: the end, or the start when there are narrations). */
+  at: number | undefined;
+  autoplay?: boolean;
+  onPosition?: ((position: number) => void) | undefined;
+  narrations?: readonly Narration[];
+  /** Where the player opens when `at` is not given: a statement's end, for one. */
+  openAt?: OpenAt | undefined;
+}) {
+  const tracks = useMemo(() => replayable(columns), [columns]);
+  const joint = useMemo(() => new Joint(tracks.map((t) => t.trace)), [tracks]);
+  // Narrations count their events from where the player opens (a statement's start), or the run's start.
+  const origin = at === undefined && openAt !== undefined ? (startOf(joint, openAt) ?? 0) : 0;
+  const stops = useMemo(() => narrationStops(joint, tracks, narrations, origin), [joint, tracks, narrations, origin]);
+  const stopPositions = useMemo(() => stops.map((s) => s.position), [stops]);
+  const start =
+    autoplay || (at === undefined && openAt === undefined && stops.length > 0)
+      ? 0
+      : at !== undefined
+        ? Math.min(at, joint.length)
+        : startOf(joint, openAt);
+  const playback = usePlayback(joint.length, start, stopPositions, stops.length > 0);
+  const [help, setHelp] = useState(false);
+  const box = useRef<HTMLDivElement>(null);
+  usePlayerKeys(joint, playback, () => setHelp(true), useCallback(() => takesKeys(box.current), []));
+  const { play } = playback;
+  useEffect(() => {
+    if (autoplay) play(true);
+    // Once, when the run is ready.
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, []);
+  useEffect(() => onPosition?.(playback.position), [onPosition, playback.position]);
+  const print = useMemo(() => fingerprint(columns.flatMap((c) => (c.run ? [JSON.stringify(c.run.report)] : []))), [columns]);
+  const error = firstError(columns);
+  const cursors = joint.cursors(playback.position);
+  const here = stops.filter((s) => s.position === playback.position);
+  const next = stops.find((s) => s.position > playback.position);
+  return (
+    <div className="compact-replay" ref={box}>
+      {error && (
+        <p className="run-error" role="alert">
+          Line {error.line}, column {error.column}: {error.message}
+        </p>
+      )}
+      {tracks.length > 0 && (
+        <div className="player-dock">
+          <PlayerBar
+            joint={joint}
+            position={playback.position}
+            cursors={tracks.map((t, k) => ({ profile: t.column.name, cursor: cursors[k] ?? 0, of: t.trace.length }))}
+            onSeek={playback.seek}
+            onStep={(kind, direction) =>
+              playback.seek(
+                kind === 'event' ? joint.stepEvent(playback.position, direction) : joint.stepStatement(playback.position, direction),
+              )
+            }
+            playing={playback.playing}
+            onPlay={playback.play}
+            speed={playback.speed}
+            onSpeed={playback.setSpeed}
+          />
+          {here.length > 0 ? (
+            <div className="watch-narration" role="status" data-testid="narration">
+              {here.map((s, i) => (
+                <div key={i}>{s.narration.words}</div>
+              ))}
+            </div>
+          ) : (
+            stops.length > 0 &&
+            next && (
+              <p className="hint watch-next">
+                Press play (or Space): it pauses {playback.position === 0 ? 'where there is something to see' : 'at the next moment worth a look'}.
+              </p>
+            )
+          )}
+          {next && (
+            <button type="button" className="secondary" onClick={() => playback.seek(next.position)}>
+              Skip to the next moment worth a look
+            </button>
+          )}
+          {help && <KeysHelp onClose={() => setHelp(false)} />}
+        </div>
+      )}
+      <div className={`embed-columns embed-columns-${Math.min(tracks.length, 2)}`}>
+        {tracks.map((t, k) => (
+          <section key={t.column.id} className="embed-column" aria-label={t.column.name}>
+            <h3>{t.column.name}</h3>
+            {t.column.run && (
+              <Replay
+                id={t.column.id}
+                profile={t.column.profile}
+                trace={t.trace}
+                report={t.column.run.report}
+                cursor={cursors[k] ?? 0}
+                views={views}
+                compact
+                atStop={here.some((s) => s.narration.variant === undefined || s.narration.variant === t.column.name)}
+              />
+            )}
+          </section>
+        ))}
+      </div>
+      <p className="hint embed-foot">
+        Run fingerprint <code data-testid="fingerprint">{print}</code> · keys: ? lists them
+      </p>
+    </div>
+  );
+}
