@@ -5,7 +5,7 @@
 // every event recorded so the player has work on every frame.
 import { chromium } from '@playwright/test';
 import { spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { gzipSync } from 'node:zlib';
 import lz from 'lz-string';
 import { join } from 'node:path';
@@ -218,6 +218,45 @@ export async function linkOpen(browser, root) {
   return times;
 }
 
+/**
+ * Lessons: seconds from opening a lesson's first step in a fresh tab to its
+ * text on screen; then, with the engine warm, each step's scenarios from the
+ * click on Run to their first picture (the player and a view drawn).
+ */
+export async function lessonFigures(browser, root) {
+  const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
+  await page.goto(`${URL}#/lesson/01-range-scans/1`);
+  await page.locator('.lesson-step p').first().waitFor();
+  const open = (await page.evaluate(() => performance.now())) / 1000;
+  // A first run warms the workers (the wasm compiled), as the student's first click does.
+  await page.getByRole('button', { name: /^Run .*\.sql on / }).first().click();
+  await page.getByTestId('fingerprint').first().waitFor({ timeout: 60_000 });
+  const times = [];
+  const lessons = readdirSync(join(root, 'lessons'), { withFileTypes: true }).filter((d) => d.isDirectory());
+  for (const l of lessons) {
+    const meta = JSON.parse(readFileSync(join(root, 'lessons', l.name, 'lesson.json'), 'utf8'));
+    for (let step = 1; step <= meta.steps.length; step++) {
+      await page.goto(`${URL}#/lesson/${l.name}/${step}`);
+      // The new step on screen (a hash change: the old one may still show for a moment).
+      await page.locator('.lesson-step h2', { hasText: meta.steps[step - 1].title }).waitFor();
+      await page.getByText('Loading the step…').waitFor({ state: 'detached' });
+      const scenarios = page.locator('.lesson-scenario');
+      const n = await scenarios.count();
+      for (let i = 0; i < n; i++) {
+        const s = scenarios.nth(i);
+        const start = Date.now();
+        await s.getByRole('button', { name: /^Run .*\.sql on / }).click();
+        await s.getByTestId('fingerprint').waitFor({ timeout: 60_000 });
+        await s.locator('.replay .views').first().waitFor();
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+        times.push({ where: `${l.name}/${step}${n > 1 ? ` #${i + 1}` : ''}`, s: (Date.now() - start) / 1000 });
+      }
+    }
+  }
+  await page.close();
+  return { open, times };
+}
+
 export async function benchUi(root, { nativeSweep } = {}) {
   const server = spawn(
     'npx',
@@ -253,6 +292,7 @@ export async function benchUi(root, { nativeSweep } = {}) {
     const sweep = await sweepToChart(browser);
     const embed = await embedFigures(browser);
     const [linkCold, linkWarm] = await linkOpen(browser, root);
+    const lessons = await lessonFigures(browser, root);
     await browser.close();
     console.log('the page in headless Chromium');
     console.log(
@@ -273,6 +313,12 @@ export async function benchUi(root, { nativeSweep } = {}) {
     console.log(`  that widget, click to its first picture: ${embed.click.toFixed(2)} s (target <= 1 s)`);
     console.log(
       `  a link to article 000 at 10 000 rows, opened to its player position: ${linkWarm.toFixed(2)} s (target <= 1.5 s; first open ${linkCold.toFixed(2)} s)`,
+    );
+    console.log(`  a lesson opened to readable text: ${lessons.open.toFixed(2)} s (target <= 1 s)`);
+    const slowest = [...lessons.times].sort((a, b) => b.s - a.s);
+    const over = slowest.filter((t) => t.s > 0.3);
+    console.log(
+      `  each lesson step's scenario, Run to first picture (${lessons.times.length} scenarios): median ${(slowest[Math.floor(slowest.length / 2)]?.s ?? 0).toFixed(2)} s, slowest ${slowest[0]?.where} ${(slowest[0]?.s ?? 0).toFixed(2)} s (target <= 0.3 s each${over.length ? `; over: ${over.map((t) => `${t.where} ${t.s.toFixed(2)}`).join(', ')}` : ''})`,
     );
   } finally {
     try {
