@@ -1,7 +1,7 @@
 // One step of a lesson: where it is in the lesson, its text (MDX, loaded on
 // demand) with the lesson components, and the way on. Reaching the next step
 // marks this one done.
-import { lazy, Suspense, useMemo, type ComponentType, type LazyExoticComponent } from 'react';
+import { lazy, Suspense, useMemo, type ComponentProps, type ComponentType, type LazyExoticComponent } from 'react';
 import { lessonHref } from '../routes';
 import { loadStep, type Lesson } from './catalogue';
 import { LessonContext } from './LessonContext';
@@ -13,8 +13,16 @@ import { Predict } from './components/Predict';
 import { Watch } from './components/Watch';
 import { PresenterButton } from '../presenter/PresenterButton';
 
-/** The components a step's MDX may use (the build allows these names only: spec.ts COMPONENTS). */
-const COMPONENTS = { Scenario: LessonScenario, Watch, Predict, Term: LessonTerm, Hue };
+/** A code block: focusable, since it may scroll sideways on a phone. */
+function CodeBlock(props: ComponentProps<'pre'>) {
+  return <pre tabIndex={0} {...props} />;
+}
+
+/**
+ * The components a step's MDX may use (the build allows these names only:
+ * spec.ts COMPONENTS), and how Markdown's code blocks render.
+ */
+const COMPONENTS = { Scenario: LessonScenario, Watch, Predict, Term: LessonTerm, Hue, pre: CodeBlock };
 
 type StepComponent = LazyExoticComponent<ComponentType<{ components?: Record<string, unknown> }>>;
 
