@@ -102,6 +102,9 @@ pub(crate) fn change_settings(
     profile: &str,
     change: SettingChange,
 ) -> Result<Outcome, SqlError> {
+    if let SettingChange::Set(name, _) = change {
+        refuse_if_fixed_at_start(name, profile)?;
+    }
     let (tag, name, def) = match change {
         SettingChange::Set(name, value) => (
             "SET",
@@ -126,6 +129,30 @@ pub(crate) fn change_settings(
             .and_then(|(def, n)| def.scope.ignored_by(profile, n)),
     );
     Ok(out)
+}
+
+/// A setting the engine reads once, when it starts (the buffer pool's size, the
+/// servers): `SET` would change what `SHOW` says and nothing else, so it is
+/// refused, in PostgreSQL's words. The run's settings (the page's panel, a
+/// variant, `--set`) are where it goes.
+fn refuse_if_fixed_at_start(name: &str, profile: &str) -> Result<(), SqlError> {
+    let Some((_, def)) = crate::settings::registry::lookup(name) else {
+        return Ok(());
+    };
+    if !def.at_start || def.scope.ignored_by(profile, name).is_some() {
+        return Ok(());
+    }
+    Err(SqlError::new(
+        crate::sql::error::ErrorKind::Setting,
+        format!(
+            "parameter \"{}\" cannot be changed without restarting the server",
+            def.name
+        ),
+    )
+    .with_hint(format!(
+        "{} is fixed when the engine starts: set it for the whole run instead (the page's settings panel, a variant's settings, or --set {}=…)",
+        def.name, def.name
+    )))
 }
 
 /// What the script runner needs from a profile.

@@ -123,3 +123,34 @@ fn reset_of_the_other_profiles_setting_says_it_is_ignored_as_set_does() {
         "{yb_notes:?}"
     );
 }
+
+/// The buffer pool, the block cache and the cluster are built when the engine
+/// starts: SET refuses them as PostgreSQL refuses its `postmaster` parameters,
+/// instead of answering SET while the pool keeps its size. The other engine's
+/// setting is still only ignored, with its notice; and set for the run, it works.
+#[test]
+fn settings_fixed_at_start_are_refused_by_set() {
+    for (run, name, value) in [
+        (pg as Run, "shared_buffers", "'1MB'"),
+        (pg, "page_size", "'16kB'"),
+        (yb, "block_cache_size", "'1MB'"),
+        (yb, "tablet_servers", "5"),
+    ] {
+        let report = run(&format!("select 1;\nset {name} = {value};\n"), &[]);
+        let error = report.error.expect("SET refused");
+        assert_eq!(error.line, 2, "{error:?}");
+        assert_eq!(
+            error.message,
+            format!("parameter \"{name}\" cannot be changed without restarting the server")
+        );
+        assert!(error.hint.as_deref().unwrap_or("").contains(&format!("--set {name}=")), "{error:?}");
+    }
+    let other = yb("set shared_buffers = '1MB';\nshow shared_buffers;\n", &[]);
+    assert!(other.error.is_none(), "{:?}", other.error);
+    let small = pg(
+        &format!("{LOAD}show shared_buffers;\n"),
+        &[("shared_buffers".into(), "1MB".into())],
+    );
+    assert!(small.error.is_none(), "{:?}", small.error);
+    assert_eq!(small.statements.last().unwrap().outcome.rows[0][0], "1MB");
+}

@@ -44,8 +44,8 @@ explain (analyze, dist, debug, costs off) select * from a, b where a.id = b.a_id
 ",
     "set yb_bnl_batch_size = 10;
 show yb_bnl_batch_size;
-set shared_buffers = '1MB';
-show shared_buffers;
+set cost_cpu_row = 2;
+show cost_cpu_row;
 reset all;
 /*+ Set(yb_fetch_row_limit 5) */ select 1;
 /*+ nestloop(a b) leading((a b)) Set(yb_bnl_batch_size 5) */ select 2;

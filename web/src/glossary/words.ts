@@ -31,6 +31,16 @@ export const WORDS: Readonly<Record<string, string>> = {
   'fetch limit': 'How many rows one read request may bring back (yb_fetch_row_limit): a scan of more rows needs several requests.',
   RPC: 'A remote procedure call: a request from one node to another over the network, and its reply.',
   'dead tuple': 'A row version that no transaction can see any more (deleted, or replaced by an update). It takes space until VACUUM removes it.',
+  'B+tree': 'A tree of fixed-size pages: leaves hold the keys in order, and the pages above them say which leaf holds which range. Finding a key reads one page per level.',
+  'LSM tree': 'A log-structured merge tree: writes go to a sorted buffer in memory, which is written out as sorted, never-changed files; reads merge the buffer and the files.',
+  leaf: 'A page at the bottom of a B+tree, holding keys (and where their rows are). Leaves are linked to their neighbours, so a range scan walks from one to the next.',
+  heap: "PostgreSQL's table storage: rows in 8 kB pages, in no particular order, wherever there is room.",
+  WAL: 'The write-ahead log: every change is first appended to it, so a crash loses nothing that was committed, and data pages can be written later.',
+  checkpoint: 'The moment PostgreSQL writes every changed page of the buffer pool to the data files, so that recovery can start from there.',
+  'hash sharding': 'Spreading rows over tablets by a hash of their key: even load, but a range of keys is scattered across every tablet.',
+  'skip list': 'The memtable\'s sorted structure: linked lists at several levels, searched from the top. It links forward only.',
+  'query layer': "The part of YugabyteDB that parses and plans SQL (PostgreSQL's code), and asks the tablet servers for rows over the network.",
+  iterator: 'A cursor over sorted data: positioned by a seek, then moved by next or prev.',
   'unique check': 'Before inserting into a unique index, the database must look for an existing equal key: a read before every write.',
 };
 

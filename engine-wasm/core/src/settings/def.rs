@@ -154,6 +154,9 @@ pub struct SettingDef {
     pub description: &'static str,
     /// Said with a range error, when the bare range needs explaining.
     pub range_note: Option<&'static str>,
+    /// Read once, when the engine starts (the pool's size, the cluster's
+    /// servers): like PostgreSQL's `postmaster` parameters, `SET` refuses it.
+    pub at_start: bool,
 }
 
 impl SettingDef {
@@ -166,6 +169,12 @@ impl SettingDef {
     /// The same setting with an explanation for range errors.
     pub const fn note(mut self, note: &'static str) -> SettingDef {
         self.range_note = Some(note);
+        self
+    }
+
+    /// The same setting, fixed when the engine starts.
+    pub const fn fixed_at_start(mut self) -> SettingDef {
+        self.at_start = true;
         self
     }
 }
@@ -183,6 +192,7 @@ const fn def(
         check: Check::None,
         description,
         range_note: None,
+        at_start: false,
     }
 }
 

@@ -19,7 +19,8 @@ pub const NETWORK_PRESETS: &[(&str, u64)] = &[
 pub static REGISTRY: &[SettingDef] = &[
     // --- The simulation itself.
     int("seed", 42, 0, i64::MAX, "", Both,
-        "Seed of the random generator: the same seed gives the same run"),
+        "Seed of the random generator: the same seed gives the same run")
+        .fixed_at_start(),
     // A browser tab must stay responsive: the largest article loads 1,000,000 rows.
     int("max_rows", 10_000_000, 1, 10_000_000, "rows", Both,
         "Most rows one statement, and the whole run, may produce or change")
@@ -37,12 +38,15 @@ pub static REGISTRY: &[SettingDef] = &[
     // --- PostgreSQL storage.
     bytes("page_size", 8 * KB, KB, 32 * KB, 1, Pg,
         "Heap and B+tree page size (PostgreSQL's block_size, fixed when it is built)")
-        .checked(Check::PowerOfTwo),
+        .checked(Check::PowerOfTwo)
+        .fixed_at_start(),
     bytes("shared_buffers", 128 * MB, 128 * KB, 8 * GB, 8 * KB, Pg,
         "Size of the shared buffer pool; a bare number counts 8kB pages")
-        .note("shared_buffers must hold at least 16 pages of 8kB, as in PostgreSQL"),
+        .note("shared_buffers must hold at least 16 pages of 8kB, as in PostgreSQL")
+        .fixed_at_start(),
     one_of("buffer_replacement", "clock_sweep", &["clock_sweep", "lru"], Pg,
-        "Which buffer the pool evicts: PostgreSQL's clock sweep, or least recently used"),
+        "Which buffer the pool evicts: PostgreSQL's clock sweep, or least recently used")
+        .fixed_at_start(),
     int("leaf_fillfactor", 90, 10, 100, "%", Pg,
         "How full a B+tree leaf is left when the rightmost leaf splits"),
     // PostgreSQL hard-codes 70 (BTREE_NONLEAF_FILLFACTOR); a setting lets a lesson vary it.
@@ -63,7 +67,8 @@ pub static REGISTRY: &[SettingDef] = &[
         "Size of an SST bloom filter block"),
     // The real default is a share of the server's memory; 512MB is a small server's.
     bytes("block_cache_size", 512 * MB, 0, 64 * GB, 1, Yb,
-        "Size of the LRU block cache for SST blocks (0 disables it)"),
+        "Size of the LRU block cache for SST blocks (0 disables it)")
+        .fixed_at_start(),
     int("bloom_bits_per_key", 10, 0, 64, "bits", Yb,
         "Bloom filter bits per key (0: no filter)"),
     // YugabyteDB compacts size-tiered ("universal"), not leveled like RocksDB's default.
@@ -110,7 +115,8 @@ pub static REGISTRY: &[SettingDef] = &[
     latency("network", 50 * US, 10 * SEC, MS, NETWORK_PRESETS, Yb,
         "Round trip between nodes: local, multi-az (0.8ms), multi-region (90ms) or milliseconds"),
     int("tablet_servers", 3, 1, 64, "nodes", Yb,
-        "Number of tablet servers"),
+        "Number of tablet servers")
+        .fixed_at_start(),
     int("replication_factor", 1, 1, 7, "replicas", Yb,
         "Copies of each tablet (1 or 3 usually)")
         .checked(Check::Odd),
