@@ -143,7 +143,14 @@ fn settings_fixed_at_start_are_refused_by_set() {
             error.message,
             format!("parameter \"{name}\" cannot be changed without restarting the server")
         );
-        assert!(error.hint.as_deref().unwrap_or("").contains(&format!("--set {name}=")), "{error:?}");
+        assert!(
+            error
+                .hint
+                .as_deref()
+                .unwrap_or("")
+                .contains(&format!("--set {name}=")),
+            "{error:?}"
+        );
     }
     let other = yb("set shared_buffers = '1MB';\nshow shared_buffers;\n", &[]);
     assert!(other.error.is_none(), "{:?}", other.error);
