@@ -8,6 +8,8 @@ import { onlyVariant, typeScript } from './helpers';
 const ARTICLE_001 = readFileSync(new URL('../fidelity/001-batched-nested-loop.sql', import.meta.url), 'utf8');
 
 async function runJoin(page: Page, batch: number) {
+  // A fresh page each time (from a scenario's own address, #/workbench is the same page, variants and all).
+  await page.goto('about:blank');
   await page.goto('/#/workbench');
   await onlyVariant(page, 'yb');
   await typeScript(page, `set yb_bnl_batch_size = ${batch};\n${ARTICLE_001}`);
