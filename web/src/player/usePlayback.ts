@@ -37,13 +37,16 @@ export function usePlayback(
   stops: readonly number[] = NO_STOPS,
   /** Lecture pace until the reader turns it on or off (presenter mode's default is on). */
   lectureByDefault = false,
+  /** Lecture pace kept by the caller instead (it computes the stops only while it is on). */
+  lectureControl?: { on: boolean; set(on: boolean): void },
 ): Playback {
   // A new run opens at its end (the state the EXPLAINs describe), or where asked.
   const [position, setPosition] = useState(start ?? length);
   const [playing, setPlaying] = useState(false);
   const [speed, setSpeed] = useState(1);
-  const [lectureChoice, setLecture] = useState<boolean | null>(null);
-  const lecture = lectureChoice ?? lectureByDefault;
+  const [lectureChoice, setLectureChoice] = useState<boolean | null>(null);
+  const lecture = lectureControl ? lectureControl.on : (lectureChoice ?? lectureByDefault);
+  const setLecture = lectureControl ? lectureControl.set : setLectureChoice;
 
   useEffect(() => {
     if (!playing) return;

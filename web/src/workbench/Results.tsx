@@ -57,9 +57,14 @@ export function Results({
   const tracks = useMemo(() => replayable(columns), [columns]);
   const joint = useMemo(() => new Joint(tracks.map((t) => t.trace)), [tracks]);
   const presenting = usePresenting();
-  const stops = useMemo(() => lectureStops(joint, tracks.map((t) => t.trace)), [joint, tracks]);
+  // Lecture pace: on in presenter mode unless the reader says otherwise. Its
+  // stops are found only while it is on (finding a backward seek decodes every
+  // iterator step of a long scan).
+  const [lectureChoice, setLectureChoice] = useState<boolean | null>(null);
+  const lecture = lectureChoice ?? presenting;
+  const stops = useMemo(() => (lecture ? lectureStops(joint, tracks.map((t) => t.trace)) : []), [lecture, joint, tracks]);
   const stopPositions = useMemo(() => stops.map((s) => s.position), [stops]);
-  const playback = usePlayback(joint.length, startOf(joint, openAt), stopPositions, presenting);
+  const playback = usePlayback(joint.length, startOf(joint, openAt), stopPositions, false, { on: lecture, set: setLectureChoice });
   const [keysHelp, setKeysHelp] = useState(false);
   usePlayerKeys(joint, playback, () => setKeysHelp(true));
   // The page keeps the position in its address (a link lands on it).
