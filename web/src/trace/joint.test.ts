@@ -107,6 +107,23 @@ describe('Joint', () => {
     }
   });
 
+  it('tells which kinds a trace holds from one pass over its kinds, however many jumps ask', () => {
+    const plain = traceOf([50, 50]);
+    let reads = 0;
+    const counted: TraceData = { ...plain, kind: (i) => ((reads += 1), plain.kind(i)) };
+    const j = new Joint([counted]);
+    for (const kind of ['flush', 'page_split', 'compaction_start', 'checkpoint'] as const) j.has({ kinds: [kind] });
+    expect(j.has({ kinds: ['checkpoint'] })).toBe(true);
+    expect(j.has({ kinds: ['flush', 'page_split'] })).toBe(false);
+    // The Joint reads the kinds for its own marks too; the jumps add one pass.
+    const marksOnly = (() => {
+      let n = 0;
+      new Joint([{ ...plain, kind: (i) => ((n += 1), plain.kind(i)) }]);
+      return n;
+    })();
+    expect(reads).toBe(marksOnly + plain.length);
+  });
+
   it('jumps to the next event of a kind in whichever trace has it first', () => {
     const pg = traceOf([10, 10]);
     const yb = traceOf([4, 6], 'flush');

@@ -7,7 +7,7 @@
 // never disagree on which statement is under the cursor. With one trace the
 // joint position is that trace's cursor.
 import { statementSpans } from './statements';
-import type { Jump, TraceData } from './traceData';
+import { kindsIn, type Jump, type TraceData } from './traceData';
 
 /** A trace's events [from, to) inside one segment. */
 interface Span {
@@ -170,8 +170,8 @@ export class Joint {
   /** Whether any trace holds events of the jump's kinds (by kind code: nothing decoded). */
   has(jump: Jump): boolean {
     return this.traces.some((t) => {
-      for (let i = 0; i < t.length; i++) if (jump.kinds.includes(t.kind(i))) return true;
-      return false;
+      const kinds = kindsIn(t);
+      return jump.kinds.some((k) => kinds.has(k));
     });
   }
 }

@@ -34,6 +34,20 @@ export interface TraceData {
   snapshotState(j: number): EngineSnapshot;
 }
 
+const present = new WeakMap<TraceData, ReadonlySet<EventKind>>();
+
+/** The kinds of event a trace holds: one pass over the kind codes, then kept. */
+export function kindsIn(trace: TraceData): ReadonlySet<EventKind> {
+  let kinds = present.get(trace);
+  if (!kinds) {
+    const found = new Set<EventKind>();
+    for (let i = 0; i < trace.length; i++) found.add(trace.kind(i));
+    kinds = found;
+    present.set(trace, kinds);
+  }
+  return kinds;
+}
+
 /** A trace already parsed from JSON. */
 export function fromJson(trace: Trace): TraceData {
   return {

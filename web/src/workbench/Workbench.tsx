@@ -9,7 +9,8 @@ import { Results, type OpenAt, type ResultColumn } from './Results';
 import { RerunContext, type RerunWith } from '../player/rerun';
 import { SettingsPanel } from './SettingsPanel';
 import { SqlEditor } from './SqlEditor';
-import { fractionDone, progressLine, type Progress } from './progress';
+import { RunProgress } from './progress';
+import { RunningStatus } from './RunningStatus';
 import { firstError } from './report';
 import { runVariants } from '../variants/runVariants';
 import { useSettingsRows } from './useSettingsRows';
@@ -43,7 +44,7 @@ interface Rerun {
 
 type Status =
   | { kind: 'idle' }
-  | { kind: 'running'; since: number; progress: Progress; keys: string[]; names: Record<string, string> }
+  | { kind: 'running'; since: number; progress: RunProgress; keys: string[]; names: Record<string, string> }
   | { kind: 'failed'; message: string };
 
 /** What the results show: the columns of the last run, and what they are when not the variants. */
@@ -88,7 +89,6 @@ export function Workbench({ engine }: { engine: EngineClient }) {
   // Each run gets a number: the replays start over on a new run.
   const [runId, setRunId] = useState(0);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
-  const [now, setNow] = useState(0);
   // Where the next player opens (undefined: the end of the run).
   const [openAt, setOpenAt] = useState<OpenAt | undefined>(undefined);
   // How the runs shown were made (to redo one statement in full), and the last
@@ -110,7 +110,8 @@ export function Workbench({ engine }: { engine: EngineClient }) {
       const since = Date.now();
       const keys = chosen.map((v) => v.id);
       const names = Object.fromEntries(chosen.map((v) => [v.id, v.name]));
-      setStatus({ kind: 'running', since, progress: {}, keys, names });
+      const progress = new RunProgress();
+      setStatus({ kind: 'running', since, progress, keys, names });
       try {
         const columns = await runVariants(
           how.script ?? script.current,
@@ -121,10 +122,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
             engine.runTracedPacked(text, profile, settings, (_, done, total) => onProgress(done, total), lane),
           {
             fullDetail,
-            onProgress: (id, done, total) =>
-              setStatus((s) =>
-                s.kind === 'running' && s.since === since ? { ...s, progress: { ...s.progress, [id]: { done, total } } } : s,
-              ),
+            onProgress: (id, done, total) => progress.report(id, done, total),
           },
         );
         setShown({ columns, note: how.only?.note ?? null });
@@ -186,13 +184,6 @@ export function Workbench({ engine }: { engine: EngineClient }) {
   );
 
 
-  // Elapsed time while running, so a long run visibly progresses.
-  useEffect(() => {
-    if (status.kind !== 'running') return;
-    const t = setInterval(() => setNow(Date.now()), 200);
-    return () => clearInterval(t);
-  }, [status.kind]);
-
   // A view's setting control (the network view's round trip): the setting
   // changes in the panel too, and the run is redone on the same statement.
   const rerun = useMemo<RerunWith>(
@@ -251,6 +242,34 @@ export function Workbench({ engine }: { engine: EngineClient }) {
     setScriptGeneration((g) => g + 1);
   };
 
+  // The results change with a run, not with the page around them: starting a
+  // run must not redraw the last run's views while the workers need the cores.
+  const results = useMemo(
+    () => (
+      <RerunContext.Provider value={rerun}>
+        {/* Keyed by run: a new run starts a new player, at its end. */}
+            <Results
+              key={runId}
+              columns={shown.columns}
+              openAt={openAt}
+              onFullDetail={(index) => void run({ ...current, fullDetail: index })}
+              onPosition={onPosition}
+              note={
+                shown.note && (
+                  <p className="point-note" role="note" data-testid="point-note">
+                    {shown.note}{' '}
+                    <button type="button" onClick={() => void run(last)}>
+                      Back to the variants
+                    </button>
+                  </p>
+                )
+              }
+            />
+      </RerunContext.Provider>
+    ),
+    [rerun, runId, shown, openAt, run, current, last, onPosition],
+  );
+
   const running = status.kind === 'running';
   return (
     <div className="workbench">
@@ -271,16 +290,13 @@ export function Workbench({ engine }: { engine: EngineClient }) {
             </select>
           </label>
           {status.kind === 'running' && (
-            <>
-              <span className="running" role="status" data-testid="running">
-                <progress aria-label="Running" max={1} value={fractionDone(status.keys, status.progress) ?? undefined} />{' '}
-                {progressLine(status.keys, status.progress, (k) => status.names[k] ?? k)},{' '}
-                {Math.max(0, (now - status.since) / 1000).toFixed(1)} s
-              </span>
-              <button type="button" onClick={() => engine.cancel()}>
-                Cancel
-              </button>
-            </>
+            <RunningStatus
+              since={status.since}
+              keys={status.keys}
+              names={status.names}
+              progress={status.progress}
+              onCancel={() => engine.cancel()}
+            />
           )}
           <button
             type="button"
@@ -345,26 +361,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
         </Suspense>
       </div>
       <div ref={resultsTop} />
-      {/* Keyed by run: a new run starts a new player, at its end. */}
-      <RerunContext.Provider value={rerun}>
-        <Results
-          key={runId}
-          columns={shown.columns}
-          openAt={openAt}
-          onFullDetail={(index) => void run({ ...current, fullDetail: index })}
-          onPosition={onPosition}
-          note={
-            shown.note && (
-              <p className="point-note" role="note" data-testid="point-note">
-                {shown.note}{' '}
-                <button type="button" onClick={() => void run(last)}>
-                  Back to the variants
-                </button>
-              </p>
-            )
-          }
-        />
-      </RerunContext.Provider>
+      {results}
     </div>
   );
 }

@@ -25,3 +25,27 @@ export function progressLine(
   });
   return `statements done: ${parts.join(' · ')}`;
 }
+
+/**
+ * The progress of the run under way, kept outside React state. Each worker
+ * reports every 50 ms; were that the page's state, every report would redraw
+ * the page, the last run's views and canvases with it, on the core the two
+ * workers need. Only the status line subscribes.
+ */
+export class RunProgress {
+  private progress: Progress = {};
+  private readonly listeners = new Set<() => void>();
+
+  report(key: string, done: number, total: number): void {
+    this.progress = { ...this.progress, [key]: { done, total } };
+    for (const listener of this.listeners) listener();
+  }
+
+  /** For `useSyncExternalStore`. */
+  readonly subscribe = (listener: () => void): (() => void) => {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  };
+
+  readonly current = (): Progress => this.progress;
+}

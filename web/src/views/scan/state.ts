@@ -33,13 +33,19 @@ export interface ScanState {
 
 const SCAN_KINDS = new Set(['iter_step', 'cursor_step', 'heap_fetch', 'read_request', 'page_access']);
 
+/** Kinds whose steps are an index cursor's or the heap's (a leaf, a heap fetch). */
+const CURSOR_KINDS = new Set(['cursor_step', 'heap_fetch']);
+
 /**
  * pg's buffer accesses are a scan's steps in a statement that reads: a query,
  * or one whose index cursor moved. (An INSERT's accesses are its writes: the
- * buffer pool view shows those.)
+ * buffer pool view shows those.) Told from the SQL and the events' kinds, so
+ * an INSERT's many buffer accesses are never decoded.
  */
-function reads(span: StatementSpan, steps: readonly ScanStep[]): boolean {
-  return /^\s*(explain|select|with|values|table)\b/i.test(span.sql) || steps.some((s) => s.op === 'leaf' || s.op === 'heap');
+function reads(trace: TraceData, span: StatementSpan, end: number): boolean {
+  if (/^\s*(explain|select|with|values|table)\b/i.test(span.sql)) return true;
+  for (let i = span.start; i < end; i++) if (CURSOR_KINDS.has(trace.kind(i))) return true;
+  return false;
 }
 const cache = new WeakMap<TraceData, Map<number, StatementSteps>>();
 
@@ -56,8 +62,11 @@ function stepsOfSpan(trace: TraceData, span: StatementSpan): StatementSteps {
   const cuts: Cut[] = [];
   const cutAt: number[] = [];
   const end = Math.min(span.end, trace.length);
+  // Keep the cursor and heap steps only (an UPDATE's scan), not its writes' buffers.
+  const buffers = reads(trace, span, end);
   for (let i = span.start; i < end; i++) {
-    if (!SCAN_KINDS.has(trace.kind(i))) continue;
+    const kind = trace.kind(i);
+    if (!SCAN_KINDS.has(kind) || (kind === 'page_access' && !buffers)) continue;
     const e = trace.event(i);
     if (e.type === 'read_request') {
       cuts.push({ at: steps.length, rows: e.rows });
@@ -67,16 +76,6 @@ function stepsOfSpan(trace: TraceData, span: StatementSpan): StatementSteps {
     const step = stepOf(e);
     if (step) {
       steps.push(step);
-      at.push(i);
-    }
-  }
-  if (!reads(span, steps)) {
-    // Keep the cursor and heap steps only (an UPDATE's scan), not its writes' buffers.
-    const kept = steps.flatMap((s, k) => (s.op === 'hit' || s.op === 'read' ? [] : [[s, at[k] ?? 0] as const]));
-    steps.length = 0;
-    at.length = 0;
-    for (const [s, i] of kept) {
-      steps.push(s);
       at.push(i);
     }
   }

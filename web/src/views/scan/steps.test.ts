@@ -154,3 +154,45 @@ insert into t values (3001, 0);`,
     expect(after?.visible[pages - 1]).toBe(0);
   });
 });
+
+describe('pg: which buffer accesses are a scan’s', () => {
+  const SCRIPT = `create table w (id int primary key, v int);
+insert into w select g, 0 from generate_series(1, 3000) g;
+update w set v = 1 where id = 5;
+explain (analyze, buffers) select * from w where id < 100;
+`;
+
+  it('an INSERT’s are never decoded; an UPDATE through the index and a query keep theirs', () => {
+    const { trace } = run('pg', SCRIPT);
+    const decoded = new Map<string, number>();
+    const counting = {
+      ...trace,
+      length: trace.length,
+      dropped: trace.dropped,
+      snapshots: trace.snapshots,
+      kind: (i: number) => trace.kind(i),
+      event: (i: number) => {
+        decoded.set(trace.kind(i), (decoded.get(trace.kind(i)) ?? 0) + 1);
+        return trace.event(i);
+      },
+      snapshotState: (j: number) => trace.snapshotState(j),
+    };
+    const spans = statementSpans(counting);
+    const [, insert, update, query] = spans;
+    if (!insert || !update || !query) throw new Error('four statements');
+    const accesses = (from: number, to: number) => {
+      let n = 0;
+      for (let i = from; i < to; i++) if (trace.kind(i) === 'page_access') n += 1;
+      return n;
+    };
+    expect(accesses(insert.start, insert.end)).toBeGreaterThan(3000);
+
+    expect(scanAt(counting, insert.end + 1).steps).toHaveLength(0);
+    expect(decoded.get('page_access') ?? 0).toBe(0);
+
+    const ops = (s: readonly ScanStep[]) => new Set(s.map((x) => x.op));
+    expect(ops(scanAt(counting, update.end + 1).steps)).toEqual(new Set(['leaf', 'heap', 'hit']));
+    expect(ops(scanAt(counting, query.end + 1).steps)).toContain('hit');
+    expect(decoded.get('page_access')).toBe(accesses(update.start, update.end) + accesses(query.start, query.end));
+  });
+});
