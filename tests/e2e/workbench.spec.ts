@@ -80,6 +80,36 @@ test('the 1 000 000-row load shows progress, can be cancelled, then runs to the 
   await expect(page.getByTestId('engine-run-error')).toHaveCount(0);
 });
 
+test('a column that has run is shown while the other still runs; the player waits for both', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/#/workbench');
+  // Tiny memtables and eager compaction: yb flushes and compacts all along and
+  // takes seconds; pg is done in a moment.
+  await typeScript(
+    page,
+    `set write_buffer_size = '4kB';
+set level0_file_num_compaction_trigger = 2;
+create table t (id int primary key, v int);
+insert into t select generate_series(1,100000), 0;
+explain (analyze, buffers, costs off) select * from t where id < 100;
+`,
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  const waiting = page.getByTestId('waiting-note');
+  await expect(waiting).toContainText('while yb is still running; the player starts when every column has run');
+  await expect(page.getByTestId('explain-pg')).toContainText('Index Scan using t_pkey');
+  await expect(page.getByTestId('replay-pg')).toBeVisible();
+  await expect(page.getByText('Still running on the yb engine…')).toBeVisible();
+  // No player yet: one cursor for the page, and yb has no trace to put under it.
+  await expect(page.getByTestId('player')).toHaveCount(0);
+  await page.screenshot({ path: test.info().outputPath('one-column-first.png'), fullPage: true });
+  await expect(page.getByTestId('running')).toHaveCount(0, { timeout: 100_000 });
+  await expect(waiting).toHaveCount(0);
+  // A hash-sharded key: yb reads every row to find id < 100.
+  await expect(page.getByTestId('explain-yb')).toContainText('Seq Scan on t');
+  await expect(page.getByTestId('player')).toBeVisible();
+});
+
 test('the replay: scrub to a page split and to a flush, and the views change', async ({ page }) => {
   await page.goto('/#/workbench');
   await typeScript(

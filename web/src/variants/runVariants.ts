@@ -34,17 +34,26 @@ export async function runVariants(
   variants: readonly Variant[],
   page: Readonly<Record<string, string>>,
   run: RunPacked,
-  options: { fullDetail?: number | undefined; onProgress?: (id: string, done: number, total: number) => void } = {},
+  options: {
+    fullDetail?: number | undefined;
+    onProgress?: (id: string, done: number, total: number) => void;
+    /** Hears the columns each time one arrives before the last (those still running have no run). */
+    onColumn?: (columns: ResultColumn[]) => void;
+  } = {},
 ): Promise<ResultColumn[]> {
-  const packed = await Promise.all(
-    variants.map((v, lane) =>
-      run(script, v.profile, variantLines(page, v, options.fullDetail), lane, (done, total) =>
+  const columns: ResultColumn[] = variants.map((v) => ({ id: v.id, name: v.name, profile: v.profile, run: undefined }));
+  let arrived = 0;
+  await Promise.all(
+    variants.map(async (v, lane) => {
+      const bytes = await run(script, v.profile, variantLines(page, v, options.fullDetail), lane, (done, total) =>
         options.onProgress?.(v.id, done, total),
-      ),
-    ),
+      );
+      // Decoded as it arrives (once: the final columns are these same objects),
+      // while the other lanes may still be running.
+      columns[lane] = { id: v.id, name: v.name, profile: v.profile, run: decodeRun(bytes) };
+      arrived += 1;
+      if (arrived < variants.length) options.onColumn?.([...columns]);
+    }),
   );
-  return variants.map((v, i) => {
-    const bytes = packed[i];
-    return { id: v.id, name: v.name, profile: v.profile, run: bytes ? decodeRun(bytes) : undefined };
-  });
+  return columns;
 }

@@ -24,6 +24,31 @@ beforeAll(() => {
 const packed: RunPacked = (script, profile, settings, _lane, onProgress) =>
   Promise.resolve(wasm.run_traced_packed(script, profile, settings, { report: (_: string, d: number, t: number) => onProgress(d, t) }));
 
+describe('columns as they arrive', () => {
+  it('shows each column that has run while the others run, and ends on those same columns', async () => {
+    // yb's lane answers only once the page has been told about pg's column.
+    let release: () => void = () => {};
+    const held = new Promise<void>((r) => (release = r));
+    const run: RunPacked = async (script, profile, settings, lane, onProgress) => {
+      if (profile === 'yb') await held;
+      return packed(script, profile, settings, lane, onProgress);
+    };
+    const heard: (string | undefined)[][] = [];
+    let early: unknown;
+    const final = await runVariants('select 1;', DEFAULT_VARIANTS, {}, run, {
+      onColumn: (columns) => {
+        heard.push(columns.map((c) => (c.run ? c.id : undefined)));
+        early = columns[0]?.run;
+        release();
+      },
+    });
+    expect(heard).toEqual([['pg', undefined]]);
+    expect(final.map((c) => c.run?.report.profile)).toEqual(['pg', 'yb']);
+    // Decoded once: the page's caches of pg's trace serve the final columns too.
+    expect(final[0]?.run).toBe(early);
+  });
+});
+
 describe('variants side by side', () => {
   const variants: Variant[] = [
     ...DEFAULT_VARIANTS,

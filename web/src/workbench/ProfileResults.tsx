@@ -14,6 +14,18 @@ const TITLES: Record<Profile, { name: string; parts: string }> = {
   yb: { name: 'YugabyteDB', parts: 'LSM, DocDB, tablets' },
 };
 
+/** A column's heading: the variant's name and the engine it runs on. */
+export function ColumnTitle({ name, profile }: { name: string; profile: Profile }) {
+  return (
+    <h2>
+      {name === profile ? TITLES[profile].name : name}
+      <span className="column-engine">
+        {name === profile ? ` (${TITLES[profile].parts})` : ` — ${TITLES[profile].name} (${TITLES[profile].parts})`}
+      </span>
+    </h2>
+  );
+}
+
 export function ProfileResults({
   id,
   name,
@@ -42,12 +54,7 @@ export function ProfileResults({
   const explains = report.statements.filter((s) => s.explain);
   return (
     <section className="profile-results" data-testid={`results-${id}`}>
-      <h2>
-        {name === profile ? TITLES[profile].name : name}
-        <span className="column-engine">
-          {name === profile ? ` (${TITLES[profile].parts})` : ` — ${TITLES[profile].name} (${TITLES[profile].parts})`}
-        </span>
-      </h2>
+      <ColumnTitle name={name} profile={profile} />
       {report.error && (
         <p className="run-error" role="alert" data-testid={`error-${id}`}>
           Line {report.error.line}, column {report.error.column}: {report.error.message}

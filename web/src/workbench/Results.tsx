@@ -14,7 +14,7 @@ import { PlayerBar } from '../player/PlayerBar';
 import { replayable, startOf, type OpenAt } from '../player/tracks';
 import { usePlayback } from '../player/usePlayback';
 import { compareSides } from './compare';
-import { ProfileResults } from './ProfileResults';
+import { ColumnTitle, ProfileResults } from './ProfileResults';
 import type { ResultColumn } from '../variants/runVariants';
 
 export type { ResultColumn, OpenAt };
@@ -44,6 +44,7 @@ export function Results({
   onFullDetail,
   note,
   onPosition,
+  waiting = [],
 }: {
   columns: readonly ResultColumn[];
   /** Open on this statement (its start, or where it has run whole) instead of the end. */
@@ -53,6 +54,11 @@ export function Results({
   note?: React.ReactNode;
   /** Hears the player's position. */
   onPosition?: ((position: number) => void) | undefined;
+  /**
+   * Columns still running (their names): the others are shown at the end of
+   * their runs, and the player waits for every column (one cursor for the page).
+   */
+  waiting?: readonly string[];
 }) {
   const tracks = useMemo(() => replayable(columns), [columns]);
   const joint = useMemo(() => new Joint(tracks.map((t) => t.trace)), [tracks]);
@@ -66,7 +72,8 @@ export function Results({
   const stopPositions = useMemo(() => stops.map((s) => s.position), [stops]);
   const playback = usePlayback(joint.length, startOf(joint, openAt), stopPositions, false, { on: lecture, set: setLectureChoice });
   const [keysHelp, setKeysHelp] = useState(false);
-  usePlayerKeys(joint, playback, () => setKeysHelp(true));
+  const playable = waiting.length === 0;
+  usePlayerKeys(joint, playback, () => setKeysHelp(true), () => playable);
   // The page keeps the position in its address (a link lands on it).
   useEffect(() => onPosition?.(playback.position), [onPosition, playback.position]);
   const print = useMemo(
@@ -86,7 +93,13 @@ export function Results({
   return (
     <div className="results">
       {note}
-      {tracks.length > 0 && (
+      {!playable && (
+        <p className="hint waiting-note" data-testid="waiting-note">
+          Shown at the end of {tracks.length === 1 ? 'its run' : 'their runs'} while {waiting.join(' and ')}{' '}
+          {waiting.length === 1 ? 'is' : 'are'} still running; the player starts when every column has run.
+        </p>
+      )}
+      {playable && tracks.length > 0 && (
         <div className="player-dock">
           <PlayerBar
             joint={joint}
@@ -146,8 +159,12 @@ export function Results({
             />
           ) : (
             <section key={c.id} className="profile-results empty">
-              <h2>{c.name}</h2>
-              <p className="hint">Run the script to see what the {c.profile} engine did.</p>
+              <ColumnTitle name={c.name} profile={c.profile} />
+              <p className="hint">
+                {waiting.includes(c.name)
+                  ? `Still running on the ${c.profile} engine…`
+                  : `Run the script to see what the ${c.profile} engine did.`}
+              </p>
             </section>
           ),
         )}

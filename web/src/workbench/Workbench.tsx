@@ -89,6 +89,8 @@ export function Workbench({ engine }: { engine: EngineClient }) {
   // Each run gets a number: the replays start over on a new run.
   const [runId, setRunId] = useState(0);
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
+  // The columns that have run while others still run (null: none yet, or no run under way).
+  const [preview, setPreview] = useState<ResultColumn[] | null>(null);
   // Where the next player opens (undefined: the end of the run).
   const [openAt, setOpenAt] = useState<OpenAt | undefined>(undefined);
   // How the runs shown were made (to redo one statement in full), and the last
@@ -123,8 +125,12 @@ export function Workbench({ engine }: { engine: EngineClient }) {
           {
             fullDetail,
             onProgress: (id, done, total) => progress.report(id, done, total),
+            // A column that has run is shown while the others run (article
+            // 000: pg's picture a second or two before yb's).
+            onColumn: setPreview,
           },
         );
+        setPreview(null);
         setShown({ columns, note: how.only?.note ?? null });
         // A sweep's point opens below the sweep: bring it into view.
         if (how.only) requestAnimationFrame(() => resultsTop.current?.scrollIntoView({ block: 'start' }));
@@ -140,6 +146,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
         setRunId((n) => n + 1);
         setStatus({ kind: 'idle' });
       } catch (err) {
+        setPreview(null);
         setStatus({ kind: 'failed', message: toEngineError(err).message });
       }
     },
@@ -361,7 +368,11 @@ export function Workbench({ engine }: { engine: EngineClient }) {
         </Suspense>
       </div>
       <div ref={resultsTop} />
-      {results}
+      {preview ? (
+        <Results key="preview" columns={preview} waiting={preview.flatMap((c) => (c.run ? [] : [c.name]))} />
+      ) : (
+        results
+      )}
     </div>
   );
 }
