@@ -2,7 +2,7 @@
 -- key grows in insert order, three secondary indexes get random values, and rows
 -- arrive 200 per statement, 20 statements. Then one lookup, and a checkpoint.
 -- The LSM is scaled down with the data: one tablet per table or index, a 32 kB
--- memtable and 4 kB SST blocks. PostgreSQL ignores these five settings.
+-- memtable and 4 kB SST blocks. The pg profile ignores these five settings.
 set num_tablets = 1;
 set write_buffer_size = '32kB';
 set block_size = '4kB';

@@ -80,9 +80,13 @@ export async function runToPicture(browser, root) {
   // A first run warms the workers (wasm compiled, memory grown), as a
   // student's second run would find them.
   const times = [];
+  let first = 0;
   for (let i = 0; i < 2; i++) {
     const start = Date.now();
     await page.getByRole('button', { name: 'Run', exact: true }).click();
+    // pg's column is shown while yb still runs.
+    await page.getByTestId('explain-pg').nth(explains - 1).waitFor({ timeout: 120_000 });
+    first = (Date.now() - start) / 1000;
     await page.getByTestId('running').waitFor({ state: 'detached', timeout: 120_000 });
     await page.getByTestId('explain-pg').nth(explains - 1).waitFor({ timeout: 120_000 });
     await page.getByTestId('explain-yb').nth(explains - 1).waitFor({ timeout: 120_000 });
@@ -91,7 +95,7 @@ export async function runToPicture(browser, root) {
     times.push((Date.now() - start) / 1000);
   }
   await page.close();
-  return times;
+  return { times, first };
 }
 
 /** A 50 000-row table scanned forward on yb: the scan view plays its steps. */
@@ -269,7 +273,10 @@ export async function benchUi(root, { nativeSweep } = {}) {
       executablePath: findChromium() ?? undefined,
       args: CHROMIUM_ARGS,
     });
-    const [cold, warm] = await runToPicture(browser, root);
+    const {
+      times: [cold, warm],
+      first,
+    } = await runToPicture(browser, root);
     const page = await browser.newPage({ viewport: { width: 1280, height: 900 } });
     await page.goto(`${URL}#/workbench`);
     await page.locator('.cm-content').waitFor();
@@ -296,7 +303,7 @@ export async function benchUi(root, { nativeSweep } = {}) {
     await browser.close();
     console.log('the page in headless Chromium');
     console.log(
-      `  article 000 (1 000 000 rows, both queries), pg and yb side by side, Run to both plans painted: ${warm.toFixed(2)} s (target <= 2 s; first run ${cold.toFixed(2)} s)`,
+      `  article 000 (1 000 000 rows, both queries), pg and yb side by side, Run to both plans painted: ${warm.toFixed(2)} s (target <= 2 s; first run ${cold.toFixed(2)} s); pg's column, shown while yb runs: ${first.toFixed(2)} s`,
     );
     console.log(`  opening to a usable editor: ${(usable / 1000).toFixed(2)} s (target <= 1.5 s)`);
     const show = (r) => `${r.fps.toFixed(0)} fps (target >= 55)${r.busy ? '' : ' — the trace ended early'}, at ${r.position}`;

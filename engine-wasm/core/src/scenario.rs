@@ -105,7 +105,7 @@ impl ScenarioEngine for PgEngine {
         Ok(match m {
             MetaCommand::Checkpoint => self.checkpoint(),
             _ => Outcome::tag("")
-                .notice("\\flush and \\compact act on LSM storage; PostgreSQL ignores them"),
+                .notice("\\flush and \\compact act on LSM storage; the pg profile ignores them"),
         })
     }
 }

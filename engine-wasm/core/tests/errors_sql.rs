@@ -190,6 +190,56 @@ fn yugabyte_dialect_bits_are_ignored_with_a_notice() {
     assert!(notices.iter().any(|n| n.contains("\\flush")), "{notices:?}");
 }
 
+/// PostgreSQL's grammar has no ASC or DESC in a key constraint (YugabyteDB's
+/// range keys have): the pg profile ignores the words with a notice, and its
+/// key is the ascending B-tree PostgreSQL builds, read backward for DESC. A
+/// CREATE INDEX keeps its DESC, as in PostgreSQL.
+#[test]
+fn key_order_in_a_constraint_is_ignored_on_pg_with_a_notice() {
+    let (r, _) = run_pg(
+        "create table t (id int, v int, w int, primary key (id desc), unique (v asc));
+         insert into t select g, g, g from generate_series(1, 500) g;
+         explain (costs off) select id from t order by id desc;
+         explain (costs off) select id from t order by id;
+         create index t_w_desc on t (w desc);
+         explain (costs off) select w from t order by w desc limit 5;",
+        &[],
+    );
+    assert!(r.error.is_none(), "{:?}", r.error);
+    let notices = &r.statements[0].outcome.notices;
+    assert!(
+        notices.iter().any(
+            |n| n.contains("ASC and DESC in a PRIMARY KEY or UNIQUE constraint")
+                && n.contains("PostgreSQL refuses them")
+        ),
+        "{notices:?}"
+    );
+    let plan = |i: usize| {
+        r.statements[i]
+            .outcome
+            .explain
+            .clone()
+            .unwrap_or_default()
+            .join("\n")
+    };
+    assert!(
+        plan(2).contains("Index Only Scan Backward using t_pkey"),
+        "{}",
+        plan(2)
+    );
+    assert!(
+        plan(3).contains("Index Only Scan using t_pkey"),
+        "{}",
+        plan(3)
+    );
+    assert!(!plan(3).contains("Backward"), "{}", plan(3));
+    assert!(plan(5).contains("using t_w_desc"), "{}", plan(5));
+    assert!(!plan(5).contains("Backward"), "{}", plan(5));
+    // yb keeps the order it was given: its key is declared, not ignored.
+    let (y, _) = run_yb("create table t (id int, primary key (id desc));", &[]);
+    assert!(y.statements[0].outcome.notices.is_empty());
+}
+
 #[test]
 fn yb_tablet_counts_are_bounded() {
     for n in ["0", "1025", "1000000000", "99999999999999999999"] {

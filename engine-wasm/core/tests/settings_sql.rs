@@ -113,13 +113,13 @@ fn reset_of_the_other_profiles_setting_says_it_is_ignored_as_set_does() {
     let pg_notes = notices(pg, "reset yb_fetch_row_limit;\nreset shared_buffers;\n");
     assert_eq!(pg_notes.len(), 1, "{pg_notes:?}");
     assert!(
-        pg_notes[0].contains("PostgreSQL ignores it"),
+        pg_notes[0].contains("the pg profile ignores it"),
         "{pg_notes:?}"
     );
     let yb_notes = notices(yb, "reset shared_buffers;\nreset yb_fetch_row_limit;\n");
     assert_eq!(yb_notes.len(), 1, "{yb_notes:?}");
     assert!(
-        yb_notes[0].contains("YugabyteDB ignores it"),
+        yb_notes[0].contains("the yb profile ignores it"),
         "{yb_notes:?}"
     );
 }

@@ -59,17 +59,24 @@ impl PgEngine {
         let mut out = Outcome::tag("CREATE TABLE");
         if let Some(n) = t.split_into {
             out.notices.push(format!(
-                "SPLIT INTO {n} TABLETS is YugabyteDB syntax; PostgreSQL ignores it"
+                "SPLIT INTO {n} TABLETS is YugabyteDB syntax: PostgreSQL refuses it; the pg profile ignores it"
             ));
+        }
+        if t.key_order_written {
+            out.notices.push(
+                "ASC and DESC in a PRIMARY KEY or UNIQUE constraint are YugabyteDB syntax: \
+                 PostgreSQL refuses them; the pg profile ignores them (its key is an ascending B-tree)"
+                    .to_string(),
+            );
         }
         if let Some(pk) = &t.primary_key {
             let name = format!("{}_pkey", t.name);
-            self.build_index(&name, &t.name, pk, &[], true)?;
+            self.build_index(&name, &t.name, &ascending(pk), &[], true)?;
         }
         for columns in &t.unique {
             let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
             let name = self.catalog.default_index_name(&t.name, &names, "key");
-            self.build_index(&name, &t.name, columns, &[], true)?;
+            self.build_index(&name, &t.name, &ascending(columns), &[], true)?;
         }
         Ok(out)
     }
@@ -190,4 +197,17 @@ impl PgEngine {
         }
         Ok(Outcome::tag("DROP TABLE"))
     }
+}
+
+/// A key constraint's columns as PostgreSQL builds them: its grammar has no
+/// ASC or DESC there (a `CREATE INDEX` has, and keeps them), so a constraint's
+/// index is always ascending.
+fn ascending(columns: &[KeyColumn]) -> Vec<KeyColumn> {
+    columns
+        .iter()
+        .map(|c| KeyColumn {
+            order: Order::Asc,
+            ..c.clone()
+        })
+        .collect()
 }

@@ -83,6 +83,6 @@ pub(super) fn options_notices(o: &ExplainOptions) -> Vec<String> {
     [("DIST", o.dist), ("DEBUG", o.debug)]
         .iter()
         .filter(|(_, on)| *on)
-        .map(|(name, _)| format!("EXPLAIN option {name} is YugabyteDB's; PostgreSQL ignores it"))
+        .map(|(name, _)| format!("EXPLAIN option {name} is YugabyteDB's: PostgreSQL refuses it; the pg profile ignores it"))
         .collect()
 }

@@ -27,11 +27,11 @@ impl Scope {
     pub fn ignored_by(self, profile: &str, name: &str) -> Option<String> {
         match profile {
             "pg" if !self.covers_pg() => Some(format!(
-                "setting \"{name}\" belongs to the {} profile; PostgreSQL ignores it",
+                "setting \"{name}\" belongs to the {} profile; the pg profile ignores it",
                 self.name()
             )),
             "yb" if !self.covers_yb() => Some(format!(
-                "setting \"{name}\" belongs to the PostgreSQL profile; YugabyteDB ignores it"
+                "setting \"{name}\" belongs to the PostgreSQL profile; the yb profile ignores it"
             )),
             _ => None,
         }

@@ -61,6 +61,9 @@ pub struct CreateTable {
     pub unique: Vec<Vec<KeyColumn>>,
     /// YugabyteDB's `SPLIT INTO n TABLETS`.
     pub split_into: Option<u32>,
+    /// A PRIMARY KEY or UNIQUE constraint names ASC or DESC for a column:
+    /// YugabyteDB's range keys, which PostgreSQL's grammar does not have.
+    pub key_order_written: bool,
     pub if_not_exists: bool,
 }
 

@@ -45,10 +45,18 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
         }
         columns.push(def);
     }
+    let mut key_order_written = false;
+    let written = |cols: &[sp::IndexColumn]| cols.iter().any(|c| c.column.options.sort.is_some());
     for c in &t.constraints {
         match c {
-            sp::TableConstraint::PrimaryKey(pk) => primary_key = Some(key_columns(&pk.columns)?),
-            sp::TableConstraint::Unique(u) => unique.push(key_columns(&u.columns)?),
+            sp::TableConstraint::PrimaryKey(pk) => {
+                key_order_written |= written(&pk.columns);
+                primary_key = Some(key_columns(&pk.columns)?);
+            }
+            sp::TableConstraint::Unique(u) => {
+                key_order_written |= written(&u.columns);
+                unique.push(key_columns(&u.columns)?);
+            }
             other => return Err(unsupported(format!("the table constraint {other}"))),
         }
     }
@@ -64,6 +72,7 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
         primary_key,
         unique,
         split_into: None,
+        key_order_written,
         if_not_exists: t.if_not_exists,
     })
 }
