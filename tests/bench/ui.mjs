@@ -84,7 +84,13 @@ export async function runToPicture(browser, root) {
   for (let i = 0; i < 2; i++) {
     const start = Date.now();
     await page.getByRole('button', { name: 'Run', exact: true }).click();
-    // pg's column is shown while yb still runs.
+    // pg's column is shown while yb still runs (the last run's stays until then).
+    await page.getByTestId('running').waitFor();
+    const quiet = { timeout: 120_000 };
+    await Promise.race([
+      page.getByTestId('waiting-note').waitFor(quiet).catch(() => {}),
+      page.getByTestId('running').waitFor({ ...quiet, state: 'detached' }).catch(() => {}),
+    ]);
     await page.getByTestId('explain-pg').nth(explains - 1).waitFor({ timeout: 120_000 });
     first = (Date.now() - start) / 1000;
     await page.getByTestId('running').waitFor({ state: 'detached', timeout: 120_000 });

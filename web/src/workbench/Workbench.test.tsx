@@ -4,16 +4,20 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { act } from 'react';
 import { createRoot, type Root } from 'react-dom/client';
+import { readFileSync } from 'node:fs';
 import type { EngineClient } from '../engine/client';
+import * as wasm from '../wasm-pkg/indexlab_wasm.js';
 
 (globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean }).IS_REACT_ACT_ENVIRONMENT = true;
 
-const seen = vi.hoisted(() => ({ results: 0 }));
+const seen = vi.hoisted(() => ({ results: 0, waiting: [] as string[][] }));
 
-// The heavy children are stood in for: the results count their renders.
+// The heavy children are stood in for: the results count their renders and
+// note which columns they were told are still running.
 vi.mock('./Results', () => ({
-  Results: () => {
+  Results: ({ waiting = [] }: { waiting?: string[] }) => {
     seen.results += 1;
+    seen.waiting.push(waiting);
     return <div data-testid="results" />;
   },
 }));
@@ -67,5 +71,52 @@ describe('the workbench during a run', () => {
     expect(status).toContain('20/105');
     expect(status).toMatch(/4\.\d s$/);
     expect(seen.results).toBe(before);
+  });
+});
+
+describe('columns that have run, while the others run', () => {
+  // Beside this file's folder (jsdom's import.meta.url is not a file URL).
+  wasm.initSync({ module: readFileSync(new URL('../wasm-pkg/indexlab_wasm_bg.wasm', `file://${import.meta.dirname}/`)) });
+  const bytes = (profile: 'pg' | 'yb') => wasm.run_traced_packed('select 1;', profile, '', { report() {} });
+
+  async function start() {
+    vi.useFakeTimers();
+    const { engine, runs } = fakeEngine();
+    const host = document.createElement('div');
+    document.body.append(host);
+    root = createRoot(host);
+    await act(async () => root?.render(<Workbench engine={engine} />));
+    const button = [...host.querySelectorAll('button')].find((b) => b.textContent === 'Run');
+    await act(async () => button?.click());
+    seen.waiting.length = 0;
+    return runs;
+  }
+  const shownWaiting = () => seen.waiting.filter((w) => w.length > 0);
+
+  it('are shown once the run has lasted a second, naming the ones still running', async () => {
+    const [pg] = await start();
+    await act(async () => {
+      vi.advanceTimersByTime(200);
+      pg?.finish(bytes('pg'));
+    });
+    await act(async () => vi.advanceTimersByTime(500));
+    expect(shownWaiting()).toEqual([]);
+    await act(async () => vi.advanceTimersByTime(400));
+    expect(shownWaiting().at(-1)).toEqual(['yb']);
+  });
+
+  it('are not drawn twice in a run that ends before then', async () => {
+    const [pg, yb] = await start();
+    await act(async () => {
+      vi.advanceTimersByTime(200);
+      pg?.finish(bytes('pg'));
+    });
+    await act(async () => {
+      vi.advanceTimersByTime(300);
+      yb?.finish(bytes('yb'));
+    });
+    await act(async () => vi.advanceTimersByTime(2000));
+    expect(shownWaiting()).toEqual([]);
+    expect(seen.waiting.length).toBeGreaterThan(0);
   });
 });

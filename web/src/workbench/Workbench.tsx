@@ -29,6 +29,9 @@ import { DEFAULT_SCRIPT } from './defaultScript';
 // the page opens on the editor without them.
 const SweepPanel = lazy(() => import('../sweep/SweepPanel').then((m) => ({ default: m.SweepPanel })));
 
+/** Once a run has lasted this long, the columns that have run are shown before the others end. */
+const PREVIEW_AFTER_MS = 1000;
+
 /** How a run is started: plain, with every step of one statement, or with other settings. */
 interface Rerun {
   fullDetail?: number | undefined;
@@ -91,6 +94,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
   const [status, setStatus] = useState<Status>({ kind: 'idle' });
   // The columns that have run while others still run (null: none yet, or no run under way).
   const [preview, setPreview] = useState<ResultColumn[] | null>(null);
+  const previewTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
   // Where the next player opens (undefined: the end of the run).
   const [openAt, setOpenAt] = useState<OpenAt | undefined>(undefined);
   // How the runs shown were made (to redo one statement in full), and the last
@@ -126,10 +130,19 @@ export function Workbench({ engine }: { engine: EngineClient }) {
             fullDetail,
             onProgress: (id, done, total) => progress.report(id, done, total),
             // A column that has run is shown while the others run (article
-            // 000: pg's picture a second or two before yb's).
-            onColumn: setPreview,
+            // 000: pg's picture a second or two before yb's), once the run
+            // has lasted long enough to be waited for: in a short run,
+            // drawing the column twice would only delay the whole picture.
+            onColumn: (partial) => {
+              clearTimeout(previewTimer.current);
+              previewTimer.current = setTimeout(
+                () => setPreview(partial),
+                Math.max(0, PREVIEW_AFTER_MS - (Date.now() - since)),
+              );
+            },
           },
         );
+        clearTimeout(previewTimer.current);
         setPreview(null);
         setShown({ columns, note: how.only?.note ?? null });
         // A sweep's point opens below the sweep: bring it into view.
@@ -146,6 +159,7 @@ export function Workbench({ engine }: { engine: EngineClient }) {
         setRunId((n) => n + 1);
         setStatus({ kind: 'idle' });
       } catch (err) {
+        clearTimeout(previewTimer.current);
         setPreview(null);
         setStatus({ kind: 'failed', message: toEngineError(err).message });
       }
