@@ -95,8 +95,9 @@ export function Results({
       {note}
       {!playable && (
         <p className="hint waiting-note" data-testid="waiting-note">
-          Shown at the end of {tracks.length === 1 ? 'its run' : 'their runs'} while {waiting.join(' and ')}{' '}
-          {waiting.length === 1 ? 'is' : 'are'} still running; the player starts when every column has run.
+          {columns.flatMap((c) => (c.run ? [c.name] : [])).join(' and ')}: shown at the end of{' '}
+          {tracks.length === 1 ? 'its run' : 'their runs'} while {waiting.join(' and ')} {waiting.length === 1 ? 'is' : 'are'} still
+          running; the player starts when every column has run.
         </p>
       )}
       {playable && tracks.length > 0 && (
