@@ -34,4 +34,10 @@ describe('compareLine', () => {
     expect(compareLine(stmt(4, {}), stmt(1, {}))).toContain('4.0× faster than pg');
     expect(compareLine(stmt(0, {}), stmt(1, {}))).toContain('yb 1.000 ms (');
   });
+
+  it('gives no ratio when yb spent no time (a CREATE TABLE): not "Infinity× faster"', () => {
+    const line = compareLine(stmt(0.001, {}), stmt(0, {}));
+    expect(line).toContain('yb 0.000 ms (');
+    expect(line).not.toContain('×');
+  });
 });

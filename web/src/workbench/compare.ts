@@ -25,7 +25,10 @@ function ybCost(m: Record<string, number>): string {
 
 /** "pg 0.901 ms (…) · yb 3.892 ms, 4.3× pg's (…)" for one statement on two variants. */
 export function compareSides(a: Side, b: Side): string {
-  const ratio = a.statement.virtual_ms > 0 ? b.statement.virtual_ms / a.statement.virtual_ms : null;
+  // A ratio needs time on both sides: with none on either, "Infinity× faster"
+  // (or 0×) would be all the line said.
+  const [ta, tb] = [a.statement.virtual_ms, b.statement.virtual_ms];
+  const ratio = ta > 0 && tb > 0 ? tb / ta : null;
   const times =
     ratio === null
       ? ''
