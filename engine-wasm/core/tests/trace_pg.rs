@@ -20,6 +20,17 @@ fn a_small_scenario_traces_every_step() {
     assert_eq!(count(&|e| matches!(e, Event::TupleInsert { .. })), 2000);
     let steps = count(&|e| matches!(e, Event::CursorStep { backward: true, .. }));
     assert!(steps >= 3, "a backward scan over several leaves: {steps}");
+    // The first leaf came from the descent; the others along the left links.
+    let leaves: Vec<bool> = events
+        .iter()
+        .filter_map(|e| match e {
+            Event::CursorStep { descended, .. } => Some(*descended),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(leaves.len(), steps, "the scan is the only one here");
+    assert!(leaves[0], "the first leaf is where the descent landed");
+    assert!(leaves[1..].iter().all(|d| !d), "{leaves:?}");
     assert!(
         count(&|e| matches!(
             e,

@@ -34,7 +34,16 @@ fillfactor: number, left_fill: number, right_fill: number,
  * The page the separator went into (the new root after a root split)
  * and its fill afterwards.
  */
-parent: number | null, parent_fill: number | null, } | { "type": "tuple_insert", relation: string, page: number, offset: number, } | { "type": "visibility_change", relation: string, page: number, all_visible: boolean, } | { "type": "cursor_step", relation: string, page: number, backward: boolean, } | { "type": "heap_fetch", relation: string, page: number, index_only: boolean, } | { "type": "checkpoint", pages_written: number, } | { "type": "memtable_insert", relation: string, tablet: number, bytes: number, } | { "type": "memtable_sealed", relation: string, tablet: number, entries: number, bytes: number, } | { "type": "flush", relation: string, tablet: number, sst: SstSummary, } | { "type": "compaction_start", relation: string, tablet: number, id: number, inputs: Array<number>, output_level: number, } | { "type": "compaction_finish", relation: string, tablet: number, id: number, inputs: Array<number>, outputs: Array<SstSummary>, read_bytes: number, write_bytes: number, 
+parent: number | null, parent_fill: number | null, } | { "type": "tuple_insert", relation: string, page: number, offset: number, } | { "type": "visibility_change", relation: string, page: number, all_visible: boolean, } | { "type": "cursor_step", relation: string, page: number, backward: boolean, 
+/**
+ * Reached by the descent from the root, not by a sibling link.
+ */
+descended: boolean, } | { "type": "heap_fetch", relation: string, page: number, index_only: boolean, } | { "type": "checkpoint", pages_written: number, } | { "type": "memtable_insert", relation: string, tablet: number, bytes: number, 
+/**
+ * What the memtable counts for it against `write_buffer_size`:
+ * `bytes` plus length prefixes, sequence number and skip-list links.
+ */
+charged: number, } | { "type": "memtable_sealed", relation: string, tablet: number, entries: number, bytes: number, } | { "type": "flush", relation: string, tablet: number, sst: SstSummary, } | { "type": "compaction_start", relation: string, tablet: number, id: number, inputs: Array<number>, output_level: number, } | { "type": "compaction_finish", relation: string, tablet: number, id: number, inputs: Array<number>, outputs: Array<SstSummary>, read_bytes: number, write_bytes: number, 
 /**
  * Versions no snapshot could read any more, and tombstones with
  * nothing left below them to hide: what the merge threw away.

@@ -118,7 +118,7 @@ export function Replay({
       </p>
       {summarized && span && (
         <p className="summarized" role="note" data-testid={`summarized-${id}`}>
-          {summaryText(span)}{' '}
+          {summaryText(span, trace)}{' '}
           {onFullDetail && (
             <button type="button" onClick={() => onFullDetail(span.index)}>
               Show every step of statement {span.index + 1}

@@ -16,6 +16,11 @@ function general(e: TraceEvent): string {
         ? `${e.relation} page ${e.page} is now all-visible in the visibility map: an index-only scan can skip fetching its rows from the heap`
         : `${e.relation} page ${e.page} is no longer all-visible: index-only scans must check its rows in the heap again`;
     case 'cursor_step':
+      if (e.descended) {
+        return e.backward
+          ? `${e.relation}: the search came down from the root to leaf ${e.page}, the last leaf holding keys in range: a backward scan starts at the high end and reads toward the low one`
+          : `${e.relation}: the search came down from the root to leaf ${e.page}, the first leaf holding keys in range: one page per level of the tree, then the scan reads along the leaves`;
+      }
       return e.backward
         ? `${e.relation}: the scan steps back along the left-link to leaf ${e.page}: PostgreSQL's leaves link both ways, so reading an index backward costs about what reading it forward does`
         : `${e.relation}: the scan moves on along the right-link to leaf ${e.page}, without going back up the tree`;

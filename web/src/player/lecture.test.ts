@@ -15,7 +15,7 @@ const flush = (id: number): TraceEvent => ({
   tablet: 0,
   sst: { id, bytes: 1, entries: 1, deletes: 0, smallest: '', largest: '' },
 });
-const step = (backward: boolean): TraceEvent => ({ type: 'cursor_step', relation: 't_pkey', page: 1, backward });
+const step = (backward: boolean): TraceEvent => ({ type: 'cursor_step', relation: 't_pkey', page: 1, backward, descended: false });
 
 describe('lecture stops', () => {
   const events: TraceEvent[] = [

@@ -73,13 +73,38 @@ export function isSummarized(span: StatementSpan | undefined): boolean {
   return span?.detail?.kind === 'summarized';
 }
 
+/**
+ * The statement (0-based) whose start the views' picture inside `span` comes
+ * from: the last snapshot's, unless only fully recorded statements lie between
+ * it and `span` (their events are applied), when it is `span` itself. Once a
+ * run's budget is spent no snapshot follows a summarized statement, so the
+ * picture can be several statements old.
+ */
+export function pictureFrom(trace: TraceData, span: StatementSpan): number {
+  const spans = statementSpans(trace);
+  let snapshot: { at_event: number; statement: number } | undefined;
+  for (const s of trace.snapshots) {
+    if (s.at_event <= span.start) snapshot = s;
+    else break;
+  }
+  if (!snapshot) return span.index;
+  const from = snapshot.statement;
+  const between = spans.filter((s) => s.index >= from && s.index < span.index);
+  return between.some(isSummarized) ? from : span.index;
+}
+
 /** In words, for the caption of a summarized statement. */
-export function summaryText(span: StatementSpan): string {
+export function summaryText(span: StatementSpan, trace: TraceData): string {
   const d = span.detail;
   if (d?.kind !== 'summarized') return '';
   const what = `Statement ${span.index + 1} made ${d.dropped.toLocaleString('en-US')} detail steps (page accesses, memtable writes, reads)`;
   const why = d.run_budget
     ? `more than the ${d.budget.toLocaleString('en-US')} left of this run's trace_run_events`
     : `more than trace_statement_events = ${d.budget.toLocaleString('en-US')}`;
-  return `${what}, ${why}: only its splits, flushes and compactions were recorded, so the views show the state before it until it ends.`;
+  const from = pictureFrom(trace, span);
+  const picture =
+    from === span.index
+      ? 'the views show the state before it until it ends'
+      : `the views show the state before statement ${from + 1}, the last picture taken (the run's budget was spent), until it ends`;
+  return `${what}, ${why}: only its splits, flushes and compactions were recorded, so ${picture}.`;
 }

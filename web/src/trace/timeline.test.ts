@@ -12,7 +12,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import * as wasm from '../wasm-pkg/indexlab_wasm.js';
 import { decodeRun } from '../engine/packed';
 import { VIEWS } from '../views/registry';
-import { isSummarized, statementSpans } from './statements';
+import { isSummarized, pictureFrom, statementSpans, summaryText } from './statements';
 import { stateAt, Timeline } from './timeline';
 import type { TraceData } from './traceData';
 import { DEFAULT_SCRIPT } from '../workbench/defaultScript';
@@ -128,6 +128,29 @@ describe('summarized statements', () => {
     }
   });
 
+  it("once the run's budget is spent, the note names the statement the picture is from", () => {
+    // 20 inserts of 300 rows: the first ones spend trace_run_events, and no
+    // snapshot follows the later ones until every 16th statement.
+    const inserts = Array.from({ length: 20 }, (_, i) => `insert into t select generate_series(${i * 300 + 1}, ${(i + 1) * 300}), 0;`);
+    const script = ['create table t (id int primary key, v int);', ...inserts].join('\n');
+    const trace = packed(script, 'pg', 'trace_run_events=2000');
+    const spans = statementSpans(trace);
+    const late = spans.filter((s) => isSummarized(s) && pictureFrom(trace, s) < s.index);
+    expect(late.length).toBeGreaterThan(3);
+    for (const span of late) {
+      const from = pictureFrom(trace, span);
+      expect(summaryText(span, trace)).toContain(`the views show the state before statement ${from + 1}, the last picture taken`);
+      // What the words say is what the views draw: the picture at that statement's start.
+      const start = spans.find((s) => s.index === from)?.start ?? -1;
+      for (const view of replayed('pg')) {
+        expect(canonical(stateAt(trace, view.reducer, span.end))).toBe(canonical(stateAt(trace, view.reducer, start)));
+      }
+    }
+    // Where a snapshot stands right before the statement, the note says "before it".
+    const fresh = spans.find((s) => isSummarized(s) && pictureFrom(trace, s) === s.index);
+    expect(fresh && summaryText(fresh, trace)).toContain('the views show the state before it until it ends');
+  });
+
   it('a re-run at full detail gives the same report and every step of that statement', () => {
     const script = 'create table t (id int primary key, v int);\ninsert into t select generate_series(1,3000), 0;\n';
     const summary = decodeRun(wasm.run_traced_packed(script, 'pg', 'trace_statement_events=100', { report() {} }));
@@ -157,7 +180,7 @@ describe('summarized statements', () => {
           // events do not report may differ between snapshots).
           // An empty tablet draws as nothing, whether or not a snapshot saw it yet.
           const words = (x: unknown) =>
-            view.summary(x).filter((l: string) => !l.endsWith('memtable 0 entries, 0 sealed; no SSTs'));
+            view.summary(x).filter((l: string) => !/memtable 0 entries \(0 of \d+ bytes\), 0 sealed; no SSTs$/.test(l));
           expect(view.id === 'btree' ? structure(s) : words(s)).toEqual(
             view.id === 'btree' ? structure(want) : words(want),
           );

@@ -40,6 +40,8 @@ pub struct Lsm {
     pub(crate) events: Vec<LsmEvent>,
     /// Reused by `write_batch` to order a batch.
     batch_order: Vec<(u64, u32)>,
+    /// What the memtable counted for the last entry written (see [`Lsm::last_charge`]).
+    last_charge: u64,
 }
 
 impl Lsm {
@@ -65,6 +67,7 @@ impl Lsm {
             stats: LsmStats::default(),
             events: Vec::new(),
             batch_order: Vec::new(),
+            last_charge: 0,
         })
     }
 
@@ -75,6 +78,14 @@ impl Lsm {
     /// Writes `key = value`; returns the write's sequence number.
     pub fn put(&mut self, key: &[u8], value: &[u8]) -> Result<SeqNo, LsmError> {
         self.write(key, ValueKind::Put, value)
+    }
+
+    /// The bytes the memtable counted for the last entry written: its key and
+    /// value with their length prefixes, sequence number and kind, and the
+    /// skip list's links. Their sum is what `write_buffer_size` is compared
+    /// against, so a view adding them up seals where the engine does.
+    pub fn last_charge(&self) -> u64 {
+        self.last_charge
     }
 
     /// Writes a tombstone for `key`.
@@ -133,7 +144,7 @@ impl Lsm {
         kind: ValueKind,
         value: &[u8],
     ) -> Result<(), LsmError> {
-        self.mem.add(key, seq, kind, value)?;
+        self.last_charge = self.mem.add(key, seq, kind, value)?;
         self.last_seq = self.last_seq.max(seq);
         match kind {
             ValueKind::Put => self.stats.puts += 1,

@@ -66,14 +66,15 @@ impl Memtable {
         }
     }
 
-    /// Adds a version of `key` written at `seq` (sequence numbers are unique).
+    /// Adds a version of `key` written at `seq` (sequence numbers are unique);
+    /// returns the bytes it counts for the entry (see [`approximate_bytes`](Self::approximate_bytes)).
     pub(crate) fn add(
         &mut self,
         key: &[u8],
         seq: SeqNo,
         kind: ValueKind,
         value: &[u8],
-    ) -> Result<(), LsmError> {
+    ) -> Result<u64, LsmError> {
         if !self.list.has_room(key.len(), value.len()) {
             return Err(LsmError::ValueTooLarge {
                 len: value.len(),
@@ -93,7 +94,8 @@ impl Memtable {
         }
         let ikey = key.len() as u64 + 8;
         let v = value.len() as u64;
-        self.bytes += varint_len(ikey) as u64 + ikey + varint_len(v) as u64 + v + 8 * height as u64;
+        let charged = varint_len(ikey) as u64 + ikey + varint_len(v) as u64 + v + 8 * height as u64;
+        self.bytes += charged;
         self.key_bytes += key.len();
         self.value_bytes += value.len();
         if kind == ValueKind::Delete {
@@ -101,7 +103,7 @@ impl Memtable {
         }
         self.smallest_seq = self.smallest_seq.min(seq);
         self.largest_seq = self.largest_seq.max(seq);
-        Ok(())
+        Ok(charged)
     }
 
     /// Links the tail into the ordered structure in key order.

@@ -226,6 +226,9 @@ impl PgEngine {
                 cursor.drop_pins();
             }
             idx_stats.add(&stats);
+            // The leaf the descent landed on: the range's first leaf step is
+            // that descent unless the range starts on the next leaf.
+            let mut landed = cursor.page();
             loop {
                 let tree = &self.catalog.index(index).tree;
                 let (next, stats) = self.io.rel(irel, Fork::Main, |io| {
@@ -236,10 +239,12 @@ impl PgEngine {
                 if cursor.page() != last_leaf {
                     last_leaf = cursor.page();
                     if let Some(page) = last_leaf {
+                        let descended = landed.take() == Some(page);
                         self.io.trace.detail(|| Event::CursorStep {
                             relation: iname.clone(),
                             page,
                             backward: dir == ScanDirection::Backward,
+                            descended,
                         });
                     }
                 }

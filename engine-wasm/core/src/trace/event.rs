@@ -126,12 +126,15 @@ pub enum Event {
         page: PageNo,
         all_visible: bool,
     },
-    /// An index cursor moved onto a leaf.
+    /// An index cursor moved onto a leaf: by descending from the root (the
+    /// first leaf a search lands on) or along a sibling link.
     CursorStep {
         #[cfg_attr(feature = "ts", ts(type = "string"))]
         relation: RelName,
         page: PageNo,
         backward: bool,
+        /// Reached by the descent from the root, not by a sibling link.
+        descended: bool,
     },
     /// An index scan read a row from heap page `page`: every row of a plain
     /// Index Scan, and in an Index Only Scan each row whose page the
@@ -151,6 +154,9 @@ pub enum Event {
         relation: RelName,
         tablet: u32,
         bytes: u64,
+        /// What the memtable counts for it against `write_buffer_size`:
+        /// `bytes` plus length prefixes, sequence number and skip-list links.
+        charged: u64,
     },
     /// A tablet's memtable became immutable.
     MemtableSealed {

@@ -190,10 +190,12 @@ impl YbEngine {
             value.extend_from_slice(payload);
             let result = self.tablets[tablet].lsm.put(key, value);
             let (rel, bytes) = (self.tablets[tablet].rel, (key.len() + value.len()) as u64);
+            let charged = self.tablets[tablet].lsm.last_charge();
             self.trace.detail(|| crate::trace::Event::MemtableInsert {
                 relation: self.names[rel].clone(),
                 tablet: tablet as u32,
                 bytes,
+                charged,
             });
             if self.tablets[tablet].lsm.has_events() {
                 self.drain_tablet(tablet);

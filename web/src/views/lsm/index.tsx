@@ -53,7 +53,7 @@ function Lsm({ state, stateAt, cursor, last, width }: ViewProps<LsmState>) {
 function describe(e: TraceEvent): string | null {
   switch (e.type) {
     case 'memtable_insert':
-      return `${e.relation} tablet ${e.tablet}: an entry (${e.bytes} bytes) went into the memtable, in memory: a write costs no page I/O`;
+      return `${e.relation} tablet ${e.tablet}: an entry (${e.bytes} bytes of key and value, ${e.charged} bytes of memtable with its skip-list links) went into the memtable, in memory: a write costs no page I/O`;
     case 'memtable_sealed':
       return `${e.relation} tablet ${e.tablet}: the memtable reached write_buffer_size with ${e.entries} entries, so it was sealed (read-only) and a new one takes the writes`;
     case 'flush':
@@ -86,7 +86,8 @@ export const lsmView: ViewDef<LsmState> = {
       const levels = [...t.levels]
         .sort((a, b) => a[0] - b[0])
         .map(([level, ids]) => `L${level}: ${ids.length} SST(s)`);
-      return `${t.relation} tablet ${id}: memtable ${t.memtable.entries} entries, ${t.immutables} sealed; ${levels.join(', ') || 'no SSTs'}`;
+      const memtable = `${t.memtable.entries} entries (${t.memtable.bytes} of ${t.writeBufferSize} bytes)`;
+      return `${t.relation} tablet ${id}: memtable ${memtable}, ${t.immutables} sealed; ${levels.join(', ') || 'no SSTs'}`;
     });
     for (const [tserver, c] of state.caches) {
       lines.push(`block cache of tserver-${tserver + 1}: ${c.used} of ${c.capacity} bytes`);

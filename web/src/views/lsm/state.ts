@@ -119,7 +119,9 @@ export const lsmReducer: Reducer<LsmState> = {
       case 'memtable_insert':
         return update(state, e.tablet, e.relation, (t) => ({
           ...t,
-          memtable: { entries: t.memtable.entries + 1, bytes: t.memtable.bytes + e.bytes },
+          // What the engine counts against write_buffer_size, not just the
+          // key and value: the bar fills where the memtable is sealed.
+          memtable: { entries: t.memtable.entries + 1, bytes: t.memtable.bytes + e.charged },
         }));
       case 'memtable_sealed':
         return update(state, e.tablet, e.relation, (t) => ({
