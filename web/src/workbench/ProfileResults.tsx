@@ -3,28 +3,12 @@
 // script becomes HTML.
 import { lazy, Suspense } from 'react';
 import { Replay } from '../player/Replay';
-import { firstLine, keyMetrics, type Profile, type TracedRun } from './report';
-import { count } from '../views/shared/format';
+import { ColumnTitle } from './ColumnTitle';
+import { ExplainPlans } from './ExplainPlans';
+import type { Profile, TracedRun } from './report';
 
 // Charts load with their first use (d3-axis, d3-shape stay out of the first paint).
 const RunCharts = lazy(() => import('../charts/RunCharts').then((m) => ({ default: m.RunCharts })));
-
-const TITLES: Record<Profile, { name: string; parts: string }> = {
-  pg: { name: 'PostgreSQL', parts: 'B+tree, heap, buffer pool' },
-  yb: { name: 'YugabyteDB', parts: 'LSM, DocDB, tablets' },
-};
-
-/** A column's heading: the variant's name and the engine it runs on. */
-export function ColumnTitle({ name, profile }: { name: string; profile: Profile }) {
-  return (
-    <h2>
-      {name === profile ? TITLES[profile].name : name}
-      <span className="column-engine">
-        {name === profile ? ` (${TITLES[profile].parts})` : ` — ${TITLES[profile].name} (${TITLES[profile].parts})`}
-      </span>
-    </h2>
-  );
-}
 
 export function ProfileResults({
   id,
@@ -51,7 +35,6 @@ export function ProfileResults({
   atStop?: boolean;
 }) {
   const { report } = run;
-  const explains = report.statements.filter((s) => s.explain);
   return (
     <section className="profile-results" data-testid={`results-${id}`}>
       <ColumnTitle name={name} profile={profile} />
@@ -64,27 +47,8 @@ export function ProfileResults({
         {report.statements.length} statement run(s), {report.totals.virtual_ms.toFixed(3)} ms of
         virtual time
       </p>
-      {explains.map((s, i) => (
-        <article className="explain" key={`${s.line}-${s.run}-${i}`}>
-          <h3>
-            line {s.line}: <code>{firstLine(s.sql)}</code>
-          </h3>
-          <pre data-testid={`explain-${id}`} tabIndex={0} aria-label={`Plan of line ${s.line}`}>
-            {s.explain}
-          </pre>
-          <table className="metrics">
-            <tbody>
-              {keyMetrics(profile, s.metrics).map(([name, value]) => (
-                <tr key={name}>
-                  <th scope="row">{name}</th>
-                  <td>{count(value)}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </article>
-      ))}
-      {explains.length === 0 && !report.error && (
+      <ExplainPlans id={id} profile={profile} report={report} />
+      {!report.statements.some((s) => s.explain) && !report.error && (
         <p className="hint">Add an EXPLAIN (ANALYZE …) statement to see a plan here.</p>
       )}
       {run.trace && cursor !== null && (

@@ -14,7 +14,8 @@ import { PlayerBar } from '../player/PlayerBar';
 import { replayable, startOf, type OpenAt } from '../player/tracks';
 import { usePlayback } from '../player/usePlayback';
 import { compareSides } from './compare';
-import { ColumnTitle, ProfileResults } from './ProfileResults';
+import { ColumnTitle } from './ColumnTitle';
+import { ProfileResults } from './ProfileResults';
 import type { ResultColumn } from '../variants/runVariants';
 
 export type { ResultColumn, OpenAt };

@@ -15,6 +15,25 @@ import { loadScript } from '../catalogue';
 import { useLesson } from '../LessonContext';
 import { parseAt, parseVariants, parseViews, parseWatch, toVariant } from '../spec';
 import { Watch, type WatchProps } from './Watch';
+import { ColumnTitle } from '../../workbench/ColumnTitle';
+import { ExplainPlans } from '../../workbench/ExplainPlans';
+
+/** Each variant's plans of an article-scale run: the figures the lesson quotes. */
+function FullScalePlans({ columns }: { columns: readonly ResultColumn[] }) {
+  return (
+    <div className="lesson-plans" data-testid="full-scale-plans">
+      {columns.map(
+        (c) =>
+          c.run && (
+            <section key={c.id} aria-label={`Plans on ${c.name}`}>
+              <ColumnTitle name={c.name} profile={c.profile} />
+              <ExplainPlans id={`full-${c.id}`} profile={c.profile} report={c.run.report} />
+            </section>
+          ),
+      )}
+    </div>
+  );
+}
 
 type State =
   | { kind: 'idle' }
@@ -83,9 +102,11 @@ export function LessonScenario({
       </p>
     );
   }
-  // The player opens at a statement when the lesson says so.
+  // The player opens at a statement when the lesson says so. The lesson's
+  // `at` names a line of its own script, not of the article-scale one: that
+  // run opens at its end, where the plans below it were measured.
   const openAt = ((): OpenAt | undefined => {
-    if (state.kind !== 'done' || spec.at.kind === 'end') return undefined;
+    if (state.kind !== 'done' || state.scale === 'full' || spec.at.kind === 'end') return undefined;
     if (spec.at.kind === 'start') return { position: 0 };
     const line = spec.at.line;
     const index = state.columns[0]?.run?.report.statements.findIndex((s) => s.line === line) ?? -1;
@@ -132,7 +153,12 @@ export function LessonScenario({
       )}
       {state.kind === 'done' && (
         <>
-          {state.scale === 'full' && <p className="hint">At the article's scale. Run it again for the lesson's size.</p>}
+          {state.scale === 'full' && (
+            <p className="hint">
+              At the article's scale, opened at the end of the run: its plans are below the player, with the article's
+              counters. Run it again for the lesson's size.
+            </p>
+          )}
           <CompactReplay
             key={state.id}
             columns={state.columns}
@@ -142,6 +168,7 @@ export function LessonScenario({
             narrations={state.scale === 'lesson' ? spec.narrations : []}
             onPosition={setPosition}
           />
+          {state.scale === 'full' && <FullScalePlans columns={state.columns} />}
         </>
       )}
     </section>
