@@ -58,6 +58,14 @@ for (const scheme of ['light', 'dark'] as const) {
     // Every label at least 18 px; nothing wider than the screen.
     expect(await smallText(page)).toEqual([]);
     expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(1280);
+    // The counters of every variant and the plans read without scrolling sideways.
+    const sideways = await page.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>('.difference-scroll, .explain pre')]
+        .filter((el) => el.scrollWidth > el.clientWidth + 1)
+        .map((el) => `${el.className || el.tagName}: ${el.scrollWidth} > ${el.clientWidth}`),
+    );
+    expect(sideways).toEqual([]);
+    await expect(page.getByTestId('difference')).toContainText('yb');
     await expect(page.locator('.btree-view svg').first()).toBeInViewport();
     await page.screenshot({ path: `test-results/presenter-1280x720-${scheme}.png` });
     // It plays on to the next stop; p leaves.
