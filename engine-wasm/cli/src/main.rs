@@ -187,10 +187,12 @@ fn run_sweep(script: &str, args: &Args, setting: &str, values: &[String], file: 
         }
         for p in &points {
             if let Some(e) = &p.error {
-                eprintln!(
-                    "{file}:{}:{}: ERROR:  {} ({setting}={})",
-                    e.line, e.column, e.message, p.value
-                );
+                let at = if e.in_settings() {
+                    format!("{file}: in the settings")
+                } else {
+                    format!("{file}:{}:{}", e.line, e.column)
+                };
+                eprintln!("{at}: ERROR:  {} ({setting}={})", e.message, p.value);
                 code = ExitCode::from(1);
             }
         }
@@ -240,6 +242,13 @@ fn finish(reports: &[Report], file: &str, json: bool) -> ExitCode {
 fn report_error(report: &Report, file: &str) -> Option<ExitCode> {
     match &report.error {
         None => None,
+        Some(e) if e.in_settings() => {
+            eprintln!("{file}: ERROR in the settings (--set):  {}", e.message);
+            if let Some(h) = &e.hint {
+                eprintln!("HINT:  {h}");
+            }
+            Some(ExitCode::from(1))
+        }
         Some(e) => {
             eprintln!("{file}:{}:{}: ERROR:  {}", e.line, e.column, e.message);
             if let Some(h) = &e.hint {

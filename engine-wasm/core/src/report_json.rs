@@ -79,6 +79,8 @@ pub struct TotalsJson {
 pub struct ErrorJson {
     pub message: String,
     pub hint: Option<String>,
+    /// 1-based; 0 (with column 0) when the run's settings, not its script,
+    /// are wrong.
     pub line: u32,
     pub column: u32,
     /// What kind of error (Syntax, Unsupported, Setting…).

@@ -38,8 +38,18 @@ pub struct ReportError {
     pub kind: ErrorKind,
     pub message: String,
     pub hint: Option<String>,
+    /// 1-based; 0 (with column 0) when the run's settings, not its script,
+    /// are wrong (see [`ReportError::in_settings`]).
     pub line: u32,
     pub column: u32,
+}
+
+impl ReportError {
+    /// Whether the settings the run was given are what is wrong: no line of
+    /// the script is, so none is named.
+    pub fn in_settings(&self) -> bool {
+        self.line == 0
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -198,7 +208,12 @@ pub fn run_profile_with<E: ScenarioEngine>(
     let mut engine = match engine {
         Ok(e) => e,
         Err(e) => {
-            report.error = Some(report_error(e, Position::START));
+            // Before any line of the script ran: the settings are wrong.
+            report.error = Some(ReportError {
+                line: 0,
+                column: 0,
+                ..report_error(e, Position::START)
+            });
             return (report, None);
         }
     };

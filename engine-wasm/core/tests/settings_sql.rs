@@ -161,3 +161,24 @@ fn settings_fixed_at_start_are_refused_by_set() {
     assert!(small.error.is_none(), "{:?}", small.error);
     assert_eq!(small.statements.last().unwrap().outcome.rows[0][0], "1MB");
 }
+
+/// A value the run was given out of range is the settings' fault, not line 1's:
+/// the report names no line. The same value SET by the script names its line.
+#[test]
+fn a_bad_run_setting_is_reported_in_the_settings_not_at_a_line() {
+    let bad = vec![("num_tablets".to_string(), "100000".to_string())];
+    let r = yb("create table t (id int primary key);", &bad);
+    let e = r.error.expect("100000 tablets refused");
+    assert!(e.in_settings(), "{e:?}");
+    assert_eq!((e.line, e.column), (0, 0));
+    assert!(e.message.contains("num_tablets"), "{}", e.message);
+    assert!(r.statements.is_empty());
+
+    let r = yb(
+        "create table t (id int primary key);\nset num_tablets = 100000;",
+        &[],
+    );
+    let e = r.error.expect("SET of 100000 tablets refused");
+    assert!(!e.in_settings());
+    assert_eq!(e.line, 2, "{e:?}");
+}

@@ -5,7 +5,7 @@ import { lazy, Suspense } from 'react';
 import { Replay } from '../player/Replay';
 import { ColumnTitle } from './ColumnTitle';
 import { ExplainPlans } from './ExplainPlans';
-import type { Profile, TracedRun } from './report';
+import { inSettings, type Profile, type TracedRun } from './report';
 
 // Charts load with their first use (d3-axis, d3-shape stay out of the first paint).
 const RunCharts = lazy(() => import('../charts/RunCharts').then((m) => ({ default: m.RunCharts })));
@@ -40,7 +40,9 @@ export function ProfileResults({
       <ColumnTitle name={name} profile={profile} />
       {report.error && (
         <p className="run-error" role="alert" data-testid={`error-${id}`}>
-          Line {report.error.line}, column {report.error.column}: {report.error.message}
+          {inSettings(report.error)
+            ? `${name}'s settings: ${report.error.message}`
+            : `Line ${report.error.line}, column ${report.error.column}: ${report.error.message}`}
         </p>
       )}
       <p className="run-summary">

@@ -32,8 +32,16 @@ export function keyMetrics(profile: Profile, metrics: Record<string, number>): [
 
 /** The first error of the runs shown (every variant reports the same script error), if any. */
 export function firstError(columns: readonly { run?: TracedRun | undefined }[]): ReportError | null {
-  for (const c of columns) if (c.run?.report.error) return c.run.report.error;
+  for (const c of columns) {
+    const e = c.run?.report.error;
+    if (e && !inSettings(e)) return e;
+  }
   return null;
+}
+
+/** Whether the run's settings, not a line of its script, are what is wrong (the engine names no line). */
+export function inSettings(e: ReportError): boolean {
+  return e.line === 0;
 }
 
 /** A statement's first line, for a compact list. */
