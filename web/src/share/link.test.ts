@@ -39,7 +39,20 @@ describe('scenario links', () => {
 
   it('store only what differs from the default page', () => {
     const plain = encodeLink({ script: 'select 1;\n', variants: DEFAULT_VARIANTS.map((v) => ({ ...v })), settings: { network: '  ' } });
-    expect(plain).toBe('#/play?v=1&s=N4IgziBc4KYDYwMYBcAEBGA3AHQHYgF8g');
+    expect(plain).toMatch(/^#\/play\?v=1&s=N4IgziBc4KYDYwMYBcAEBGA3AHQHYgF8g&k=[0-9a-f]{8}$/);
+  });
+
+  it('refuse a link whose scenario was changed after it was made, naming the check', () => {
+    const link = encodeLink({ script: 'create table t (id int primary key);\nselect * from t where id < 100;\n', variants: DEFAULT_VARIANTS.map((v) => ({ ...v })), settings: {} });
+    const at = link.indexOf('&s=') + 40;
+    // One character changed: lz-string would still decompress it, to another script.
+    const changed = link.slice(0, at) + (link[at] === 'A' ? 'B' : 'A') + link.slice(at + 1);
+    const d = decodeLink(changed);
+    expect(d.kind).toBe('error');
+    expect(d.kind === 'error' && d.message).toMatch(/changed after it was made \(its check, k=…, does not match/);
+    // Without its check, the same text is an older link and opens (see FROZEN_V1).
+    expect(decodeLink(changed.replace(/&k=[0-9a-f]+$/, '')).kind).not.toBe('none');
+    expect(decodeLink(link).kind).toBe('scenario');
   });
 
   // Made by version 1 and frozen: they must open the same scenario in every later version.

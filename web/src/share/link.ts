@@ -2,9 +2,12 @@
 // settings, the player's position), so a link re-runs the same thing for
 // anyone (the engine is deterministic: same link, same bytes). No server.
 //
-// Format, versioned from the first day: `#/play?v=1&s=<payload>`, the payload
-// JSON compressed by lz-string (URI-safe). Only what differs from the default
-// page is stored. A link never stops working: when the payload changes shape,
+// Format, versioned from the first day: `#/play?v=1&s=<payload>&k=<check>`,
+// the payload JSON compressed by lz-string (URI-safe), the check a hash of the
+// payload's characters: lz-string decompresses almost any change to some other
+// text, so without it a link altered by hand or in copying would open a
+// different experiment without a word. Links made before the check (no `k`)
+// still open. Only what differs from the default page is stored. A link never stops working: when the payload changes shape,
 // bump LINK_VERSION and add a MIGRATIONS entry taking the old shape to the
 // next; the frozen links in link.test.ts must still decode.
 // The default import: lz-string is CommonJS, and Node (the e2e tests build links) has no named exports for it.
@@ -65,7 +68,8 @@ export function scenarioQuery(s: Scenario): string {
   const settings = Object.fromEntries(Object.entries(s.settings).filter(([, v]) => v.trim() !== ''));
   if (Object.keys(settings).length > 0) payload.o = settings;
   if (s.at !== undefined) payload.c = s.at;
-  return `v=${LINK_VERSION}&s=${compressToEncodedURIComponent(JSON.stringify(payload))}`;
+  const compressed = compressToEncodedURIComponent(JSON.stringify(payload));
+  return `v=${LINK_VERSION}&s=${compressed}&k=${fingerprint([compressed])}`;
 }
 
 export type Decoded = { kind: 'none' } | { kind: 'scenario'; scenario: Scenario } | { kind: 'error'; message: string };
@@ -127,6 +131,14 @@ export function decodeQuery(params: URLSearchParams): Decoded {
   }
   const s = params.get('s');
   if (!s) return { kind: 'error', message: 'This link carries no scenario (s=…): it was cut short when copied.' };
+  const k = params.get('k');
+  // A query reads lz-string's '+' as a space (its decompressor undoes the same).
+  if (k !== null && k !== fingerprint([s.replace(/ /g, '+')])) {
+    return {
+      kind: 'error',
+      message: "This link was changed after it was made (its check, k=…, does not match its scenario): it was edited or damaged when copied. Ask for the link again.",
+    };
+  }
   const text = decompressFromEncodedURIComponent(s);
   let payload: unknown;
   try {
