@@ -155,3 +155,18 @@ test("a lesson's article-scale run opens at its end, beside the plans the articl
   expect(at).toBe(of);
   await expect(page.getByTestId('summarized-pg')).toHaveCount(0);
 });
+
+test('after Run in a lesson, the arrow keys step its player, which is brought on screen', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.setViewportSize({ width: 1440, height: 900 });
+  await page.goto('/#/lesson/00-two-engines/2');
+  await runScenario(page);
+  const player = page.locator('.compact-replay').first();
+  await expect(player).toBeInViewport();
+  const position = async () => (await player.innerText()).match(/(?:pg|yb) event (\d+) of/)?.[1];
+  const before = await position();
+  expect(before).toBeDefined();
+  // The focus is still on the Run button the student pressed.
+  await page.keyboard.press('ArrowRight');
+  await expect.poll(position).not.toBe(before);
+});

@@ -54,12 +54,13 @@ export function narrationStops(
 
 /**
  * With several players on a page (a lesson step), the keys go to the one
- * holding the focus, or else to the first one on screen.
+ * holding the focus (or whose scenario does: its Run button, just pressed),
+ * or else to the first one on screen.
  */
 function takesKeys(me: HTMLElement | null): boolean {
   if (!me) return false;
   const all = [...document.querySelectorAll('.compact-replay')];
-  const focused = all.find((el) => el.contains(document.activeElement));
+  const focused = all.find((el) => (el.closest('.lesson-scenario') ?? el).contains(document.activeElement));
   if (focused) return focused === me;
   const onScreen = all.find((el) => {
     const r = el.getBoundingClientRect();

@@ -62,6 +62,7 @@ export function LessonScenario({
   const [position, setPosition] = useState<number | undefined>(undefined);
   // Each run's number: a new run starts a new player.
   const runs = useRef(0);
+  const section = useRef<HTMLElement>(null);
   const spec = useMemo(() => {
     const v = parseVariants(variants);
     const w = parseViews(views);
@@ -88,6 +89,14 @@ export function LessonScenario({
         );
         runs.current += 1;
         setState({ kind: 'done', scale, script, columns, id: runs.current });
+        // The player the student just asked for, brought on screen when it
+        // opened below it: the keys step it, and they should see it move.
+        requestAnimationFrame(() => {
+          const player = section.current?.querySelector('.compact-replay');
+          if (player && player.getBoundingClientRect().top > window.innerHeight - 120) {
+            player.scrollIntoView({ block: 'start', behavior: 'smooth' });
+          }
+        });
       } catch (e) {
         setState({ kind: 'failed', message: toEngineError(e).message });
       }
@@ -120,7 +129,7 @@ export function LessonScenario({
       ? encodeLink({ script: state.script, variants: spec.variants.map(toVariant), settings: {}, at: position })
       : null;
   return (
-    <section className="lesson-scenario" aria-label={`Scenario ${src}`} data-testid={`scenario-${src}`}>
+    <section className="lesson-scenario" ref={section} aria-label={`Scenario ${src}`} data-testid={`scenario-${src}`}>
       <div className="lesson-scenario-bar">
         <button type="button" onClick={() => void run('lesson')} disabled={state.kind === 'running'}>
           {state.kind === 'done' && state.scale === 'lesson' ? 'Run it again' : `Run ${src} on ${names}`}
