@@ -34,6 +34,17 @@ export const OP_NAMES: Record<StepOp, string> = {
   read: 'read from storage',
 };
 
+/** The letter under each of the last steps (a buffer hit and a heap fetch both start with h). */
+export const OP_LETTERS: Record<StepOp, string> = {
+  seek: 'S',
+  next: 'N',
+  prev: 'P',
+  leaf: 'L',
+  heap: 'H',
+  hit: 'B',
+  read: 'R',
+};
+
 /** pg's bars: a read from storage tallest, a move onto a leaf, a hit, a heap fetch. */
 const PG_HEIGHT: Record<StepOp, number> = { read: 1, leaf: 0.75, hit: 0.5, heap: 0.3, seek: 1, next: 1, prev: 1 };
 
@@ -265,7 +276,7 @@ function CloseUp({
       <g key={i - from}>
         <rect x={x} y={44 - h} width={Math.max(1, w - 2)} height={h} className={`step step-${s.op}${i === shown - 1 ? ' current' : ''}`} />
         <text x={x + (w - 2) / 2} y={56} textAnchor="middle" className="op-initial">
-          {s.op[0]?.toUpperCase()}
+          {OP_LETTERS[s.op]}
         </text>
       </g>,
     );
@@ -405,7 +416,7 @@ export const ScanView = memo(function ScanView({
         <ul className="legend scan-legend">
           {(yb ? (['seek', 'next', 'prev'] as const) : (['hit', 'read', 'leaf', 'heap'] as const)).map((op) => (
             <li key={op}>
-              <span className={`swatch step-${op}`} aria-hidden="true" /> {OP_NAMES[op]}
+              <span className={`swatch step-${op}`} aria-hidden="true" /> {OP_LETTERS[op]}: {OP_NAMES[op]}
             </li>
           ))}
           {yb && <li>bar height: key comparisons of the step</li>}

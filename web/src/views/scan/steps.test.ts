@@ -9,7 +9,7 @@ import * as wasm from '../../wasm-pkg/indexlab_wasm.js';
 import { decodeRun } from '../../engine/packed';
 import { statementSpans } from '../../trace/statements';
 import { scanAt } from './state';
-import { columnsOf, lanesOf, RunningTotals, totalsOf, type ScanStep } from './steps';
+import { columnsOf, lanesOf, RunningTotals, totalsOf, totalsText, type ScanStep } from './steps';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
 
@@ -81,6 +81,12 @@ describe('columns and lanes', () => {
       const byOp = cols.flatMap((c) => c.ops).reduce((a, o) => a + o.comparisons, 0);
       expect(byOp).toBe(totalsOf(steps).comparisons);
     }
+  });
+
+  it('say no step yet before the first, in neither engine\'s words', () => {
+    expect(totalsText(totalsOf([]))).toBe('no scan step yet');
+    expect(totalsText(totalsOf(steps, 0))).toBe('no scan step yet');
+    expect(totalsText(totalsOf(steps, 1))).toMatch(/seek\(s\)/);
   });
 
   it('running totals equal totals counted afresh', () => {

@@ -124,6 +124,8 @@ export function totalsOf(steps: readonly ScanStep[], n = steps.length): Totals {
 
 /** The counters in words (what the summary and the caption say). */
 export function totalsText(t: Totals): string {
+  // No step yet: either engine's words would be about a scan that is not there.
+  if (t.steps === 0) return 'no scan step yet';
   if (t.leaves + t.heapFetches + t.hits + t.reads > 0 && t.seeks + t.nexts + t.prevs === 0) {
     return `${t.hits + t.reads} buffer access(es) (${t.reads} read from storage), ${t.leaves} leaf page(s) walked, ${t.heapFetches} heap fetch(es)`;
   }
