@@ -183,7 +183,12 @@ tserver: string, leader: boolean, metrics: Record<string, number>, };
 
 export type Totals = { metrics: Record<string, number>, virtual_ms: number, };
 
-export type ReportError = { message: string, hint: string | null, line: number, column: number, 
+export type ReportError = { message: string, hint: string | null, 
+/**
+ * 1-based; 0 (with column 0) when the run's settings, not its script,
+ * are wrong.
+ */
+line: number, column: number, 
 /**
  * What kind of error (Syntax, Unsupported, Setting…).
  */
