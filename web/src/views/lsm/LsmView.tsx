@@ -7,7 +7,7 @@
 // made or merged are outlined; a compaction's inputs fade out under its outputs.
 import { memo, useState } from 'react';
 import type { SstMeta, TabletState } from './state';
-import { count, kb } from '../shared/format';
+import { count, kb, kbPrecise } from '../shared/format';
 import { lsmLanes, type SstRect } from '../shared/layout';
 import { useAxisZoom } from '../shared/useAxisZoom';
 
@@ -98,8 +98,8 @@ export const LsmView = memo(function LsmView({
       <figcaption>
         {tablet.relation}, tablet {id}
         {tablet.tserver >= 0 ? ` on tserver-${tablet.tserver + 1}` : ''}: memtable{' '}
-        {count(tablet.memtable.entries)} entries ({kb(tablet.memtable.bytes)} of{' '}
-        {kb(tablet.writeBufferSize)}), {tablet.immutables} sealed; {tablet.ssts.size} SST(s),{' '}
+        {count(tablet.memtable.entries)} entries ({kbPrecise(tablet.memtable.bytes)} of{' '}
+        {kbPrecise(tablet.writeBufferSize)}), {tablet.immutables} sealed; {tablet.ssts.size} SST(s),{' '}
         {count(entries)} entries, {count(deletes)} tombstone(s)
         {t.k > 1 && ` — zoomed ${t.k.toFixed(1)}×`}
         <label className="axis-switch">
