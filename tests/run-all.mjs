@@ -24,6 +24,13 @@ const steps = [
     'cargo',
     ['run', '--quiet', '--profile', 'test', ...cargo, ...features, '-p', 'indexlab-difftest', '--bin', 'difftest', '--', '--n', '1000'],
   ],
+  // The published experiments of tests/corpus, run as psql runs them on
+  // PostgreSQL and both profiles: how much runs, and no misleading refusal.
+  [
+    'corpus (PostgreSQL)',
+    'cargo',
+    ['run', '--quiet', '--profile', 'test', ...cargo, ...features, '-p', 'indexlab-difftest', '--bin', 'difftest', '--', '--corpus', 'tests/corpus'],
+  ],
   ['typescript', 'npx', ['tsc', '-p', 'web/tsconfig.json', '--noEmit']],
   ['eslint', 'npx', ['eslint', '-c', 'web/eslint.config.js', '--max-warnings', '0', 'web', 'tests']],
   ['vitest', 'npx', ['vitest', 'run', '--config', 'web/vite.config.ts']],

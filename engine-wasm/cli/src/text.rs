@@ -23,7 +23,12 @@ fn pad(text: &str, width: usize, align: Align) -> String {
 fn table(o: &Outcome, out: &mut String) {
     let lines: Vec<Vec<String>> = match &o.explain {
         Some(plan) => plan.iter().map(|l| vec![l.clone()]).collect(),
-        None => o.rows.clone(),
+        // psql prints NULL as nothing (its default `\pset null ''`).
+        None => o
+            .rows
+            .iter()
+            .map(|r| r.iter().map(|c| c.clone().unwrap_or_default()).collect())
+            .collect(),
     };
     let ncol = o.columns.len();
     let mut widths: Vec<usize> = o.columns.iter().map(|c| c.chars().count()).collect();
@@ -146,7 +151,7 @@ mod tests {
         let outcome = Outcome {
             tag: "SELECT 2".into(),
             columns: vec!["a".into()],
-            rows: vec![vec![long.clone()], vec!["y".into()]],
+            rows: vec![vec![Some(long.clone())], vec![Some("y".into())]],
             row_count: 2,
             ..Outcome::default()
         };

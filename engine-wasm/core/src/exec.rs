@@ -12,6 +12,7 @@
 //!   nested loop share), [`batched_join`] and [`join`], then [`executor`] (SELECT
 //!   of any shape, INSERT's row sources) and [`explain`].
 
+pub mod aggregate;
 pub mod batched_join;
 pub mod engine;
 pub mod executor;
@@ -22,6 +23,7 @@ pub mod plan_node;
 pub mod relation_name;
 pub mod row;
 pub mod select;
+pub mod utility;
 
 pub use engine::{QueryEngine, ScanOutput};
 pub use executor::Executor;

@@ -19,13 +19,18 @@ use crate::value::Value;
 /// Rows kept per statement for display; `row_count` has the exact count.
 pub const MAX_ROWS_SHOWN: usize = 1000;
 
+/// One value of a result row as psql prints it, or `None` for NULL (psql
+/// shows NULL as an empty cell, but the page and the tests must tell NULL from
+/// the empty string).
+pub type Cell = Option<String>;
+
 /// What one statement produced, before the scenario adds time and counters.
 #[derive(Debug, Clone, Default, PartialEq)]
 pub struct Outcome {
     /// psql's command tag (`INSERT 0 10000`, `CREATE TABLE`, `SELECT 3`).
     pub tag: String,
     pub columns: Vec<String>,
-    pub rows: Vec<Vec<String>>,
+    pub rows: Vec<Vec<Cell>>,
     pub row_count: u64,
     /// EXPLAIN output, one line per plan line.
     pub explain: Option<Vec<String>>,
@@ -55,7 +60,7 @@ impl Outcome {
         Outcome {
             tag: "SHOW".into(),
             columns: vec![column.to_string()],
-            rows: vec![vec![value]],
+            rows: vec![vec![Some(value)]],
             row_count: 1,
             ..Outcome::default()
         }
@@ -68,7 +73,7 @@ impl Outcome {
             rows: rows
                 .iter()
                 .take(MAX_ROWS_SHOWN)
-                .map(|r| r.iter().map(Value::pg_text).collect())
+                .map(|r| r.iter().map(Value::cell).collect())
                 .collect(),
             row_count: rows.len() as u64,
             ..Outcome::default()
@@ -104,6 +109,17 @@ pub(crate) fn change_settings(
 ) -> Result<Outcome, SqlError> {
     if let SettingChange::Set(name, _) = change {
         refuse_if_fixed_at_start(name, profile)?;
+    }
+    match change {
+        SettingChange::Set(name, value) => {
+            if let Some(note) = settings.set_recognized(name, value) {
+                return Ok(Outcome::tag("SET").notice(note));
+            }
+        }
+        SettingChange::Reset(Some(name)) if settings.reset_recognized(name) => {
+            return Ok(Outcome::tag("RESET"));
+        }
+        SettingChange::Reset(_) => {}
     }
     let (tag, name, def) = match change {
         SettingChange::Set(name, value) => (

@@ -37,8 +37,8 @@ pub struct StatementJson {
     /// psql's command tag (`INSERT 0 10000`, `SELECT 3`).
     pub tag: String,
     pub columns: Vec<String>,
-    /// The first rows, as psql prints them.
-    pub rows: Vec<Vec<String>>,
+    /// The first rows, as psql prints them; NULL is `null`, not an empty string.
+    pub rows: Vec<Vec<Option<String>>>,
     pub row_count: u64,
     /// EXPLAIN's output, lines joined by newlines.
     pub explain: Option<String>,

@@ -196,6 +196,29 @@ pub fn run_profile_with<E: ScenarioEngine>(
     overrides: &[(String, String)],
     progress: &mut dyn FnMut(Progress),
 ) -> (Report, Option<E>) {
+    run_profile_on_error(script, overrides, progress, &mut Err)
+}
+
+/// Runs `script` as psql does without ON_ERROR_STOP: an error is handed to
+/// `on_error` and the script goes on with the next statement (how the corpus
+/// of published experiments is measured). The report's `error` stays empty.
+pub fn run_profile_continuing<E: ScenarioEngine>(
+    script: &str,
+    overrides: &[(String, String)],
+    on_error: &mut dyn FnMut(ReportError),
+) -> (Report, Option<E>) {
+    run_profile_on_error(script, overrides, &mut |_| {}, &mut |e| {
+        on_error(e);
+        Ok(())
+    })
+}
+
+fn run_profile_on_error<E: ScenarioEngine>(
+    script: &str,
+    overrides: &[(String, String)],
+    progress: &mut dyn FnMut(Progress),
+    on_error: OnError,
+) -> (Report, Option<E>) {
     let mut report = Report {
         profile: E::PROFILE,
         settings: Vec::new(),
@@ -227,7 +250,7 @@ pub fn run_profile_with<E: ScenarioEngine>(
         .filter(|(k, _)| !k.starts_with("trace_"))
         .map(|(k, v)| (k.to_string(), v))
         .collect();
-    if let Err(e) = run_items(script, &mut engine, &mut report, progress) {
+    if let Err(e) = run_items(script, &mut engine, &mut report, progress, on_error) {
         report.error = Some(e);
     }
     if engine.trace_mut().budget().snapshots {
@@ -246,11 +269,16 @@ pub fn run_profile_with<E: ScenarioEngine>(
     (report, Some(engine))
 }
 
+/// What a run does at an error: stop there (`Err`, psql's ON_ERROR_STOP, as
+/// the page runs scripts), or note it and go on (`Ok`, psql's default).
+type OnError<'a> = &'a mut dyn FnMut(ReportError) -> Result<(), ReportError>;
+
 fn run_items<E: ScenarioEngine>(
     script: &str,
     engine: &mut E,
     report: &mut Report,
     progress: &mut dyn FnMut(Progress),
+    on_error: OnError,
 ) -> Result<(), ReportError> {
     let items = split_script(script).map_err(|e| ReportError {
         kind: ErrorKind::Script,
@@ -275,6 +303,22 @@ fn run_items<E: ScenarioEngine>(
     tick(report);
     let mut rows = RowBudget::default();
     for item in items {
+        if let Err(e) = run_item(item, engine, report, &mut rows, &mut tick) {
+            on_error(e)?;
+        }
+    }
+    Ok(())
+}
+
+/// Runs one item of a script (a statement, all its runs, or a meta-command).
+fn run_item<E: ScenarioEngine>(
+    item: ScriptItem,
+    engine: &mut E,
+    report: &mut Report,
+    rows: &mut RowBudget,
+    tick: &mut dyn FnMut(&Report),
+) -> Result<(), ReportError> {
+    {
         match item {
             ScriptItem::Statement(s) => {
                 let stmt = parse_statement(&s.sql).map_err(|mut e| {
@@ -307,6 +351,11 @@ fn run_items<E: ScenarioEngine>(
                 let start = engine.clock().now_us();
                 let outcome = match &m.command {
                     MetaCommand::Echo(text) => Outcome::tag("").notice(text.clone()),
+                    MetaCommand::Display { command, args } => display_setting(command, args),
+                    MetaCommand::Unsupported(message) => {
+                        let e = SqlError::new(ErrorKind::Unsupported, message.clone()).at(m.at);
+                        return Err(report_error(e, m.at));
+                    }
                     other => engine.meta(other).map_err(|e| report_error(e, m.at))?,
                 };
                 statement_end(engine, index);
@@ -401,5 +450,36 @@ fn meta_text(m: &MetaCommand) -> String {
             .to_string(),
         MetaCommand::Checkpoint => "\\checkpoint".to_string(),
         MetaCommand::Echo(t) => format!("\\echo {t}"),
+        MetaCommand::Unsupported(message) => format!("-- {message}"),
+        MetaCommand::Display { command, args } => format!("\\{command} {}", args.join(" "))
+            .trim_end()
+            .to_string(),
     }
+}
+
+/// psql's answer to a display setting, with what it means in IndexLab.
+fn display_setting(command: &str, args: &[String]) -> Outcome {
+    let on = |what: &str| {
+        let state = match args.first().map(|a| a.to_ascii_lowercase()) {
+            Some(a) if a == "off" || a == "false" || a == "0" => "off",
+            _ => "on",
+        };
+        format!("{what} is {state}.")
+    };
+    let note = match command {
+        "timing" => format!(
+            "{} IndexLab's times are virtual: each statement's virtual time is shown with its counters",
+            on("Timing")
+        ),
+        "x" => format!(
+            "{} IndexLab shows rows as a table whatever psql's display setting",
+            on("Expanded display")
+        ),
+        "set" if args.first().is_some_and(|a| a.eq_ignore_ascii_case("ON_ERROR_STOP")) => {
+            "IndexLab always stops a script at its first error, as psql does with ON_ERROR_STOP"
+                .to_string()
+        }
+        other => format!("\\{other} changes only how psql prints; IndexLab accepts it and prints as before"),
+    };
+    Outcome::tag("").notice(note)
 }

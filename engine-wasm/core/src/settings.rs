@@ -11,6 +11,7 @@ mod def;
 mod error;
 mod format;
 mod parse;
+pub mod planner;
 pub mod registry;
 #[cfg(test)]
 mod tests;
@@ -30,6 +31,8 @@ pub struct Settings {
     /// What RESET returns to (PostgreSQL's `reset_val`): the defaults, plus what
     /// the run was started with (`--set`, a lesson's settings).
     session: Vec<Value>,
+    /// Recognized settings IndexLab does not apply ([`planner`]), as SET gave them.
+    recognized: Vec<(&'static str, String)>,
 }
 
 /// One row of the settings list the UI shows (like `pg_settings`).
@@ -64,6 +67,7 @@ impl Settings {
         let values: Vec<Value> = REGISTRY.iter().map(|d| d.kind.default_value()).collect();
         Settings {
             session: values.clone(),
+            recognized: Vec::new(),
             values,
         }
     }
@@ -127,12 +131,40 @@ impl Settings {
 
     /// `RESET ALL`.
     pub fn reset_all(&mut self) {
+        self.recognized.clear();
         self.values.clone_from(&self.session);
     }
 
     /// `SHOW name`, formatted as PostgreSQL prints it.
     pub fn show(&self, name: &str) -> Result<String, SettingError> {
+        if let Some((n, default, _)) = planner::lookup(name) {
+            let set = self.recognized.iter().find(|(r, _)| r == n);
+            return Ok(set.map_or(default.to_string(), |(_, v)| v.clone()));
+        }
         Ok(format::show(&self.value(name)?))
+    }
+
+    /// SET of a recognized setting IndexLab does not apply: the notice
+    /// that says so, or `None` when `name` is not one.
+    pub fn set_recognized(&mut self, name: &str, text: &str) -> Option<String> {
+        let (n, _, scope) = planner::lookup(name)?;
+        self.recognized.retain(|(r, _)| r != n);
+        if !text.trim().eq_ignore_ascii_case("default") {
+            self.recognized.push((n, text.trim().to_string()));
+        }
+        Some(match scope {
+            Scope::Yb => format!("{n} is recorded; IndexLab does not apply it yet (it is YugabyteDB's: PostgreSQL refuses it)"),
+            _ => format!("{n} is recorded; IndexLab's planner does not apply it yet, so plans stay as they were"),
+        })
+    }
+
+    /// RESET of a recognized setting: whether `name` was one.
+    pub fn reset_recognized(&mut self, name: &str) -> bool {
+        let Some((n, ..)) = planner::lookup(name) else {
+            return false;
+        };
+        self.recognized.retain(|(r, _)| r != n);
+        true
     }
 
     pub fn value(&self, name: &str) -> Result<Value, SettingError> {

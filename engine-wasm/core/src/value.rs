@@ -58,6 +58,11 @@ impl Value {
 
 impl Value {
     /// The value as psql prints it (`t`/`f` for booleans, ISO timestamps in UTC).
+    /// The value as a result cell: its text, or `None` for NULL.
+    pub fn cell(&self) -> Option<String> {
+        (!self.is_null()).then(|| self.pg_text())
+    }
+
     pub fn pg_text(&self) -> String {
         match self {
             Value::Null => String::new(),

@@ -56,7 +56,7 @@ proptest! {
         script += "select l.k, l.v, r.w from l join r on l.k = r.k where r.w >= l.v;\n";
         let report = run(&script);
         let got: Vec<(i64, i64, i64)> = report.statements.last().unwrap().outcome.rows.iter()
-            .map(|r| (r[0].parse().unwrap(), r[1].parse().unwrap(), r[2].parse().unwrap()))
+            .map(|r| (num(&r[0]), num(&r[1]), num(&r[2])))
             .collect();
         let mut want = Vec::new();
         for (k, v) in &left {
@@ -68,4 +68,8 @@ proptest! {
         }
         prop_assert_eq!(got, want);
     }
+}
+
+fn num(cell: &Option<String>) -> i64 {
+    cell.as_deref().expect("not NULL").parse().unwrap()
 }

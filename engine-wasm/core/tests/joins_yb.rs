@@ -27,7 +27,15 @@ fn rows(r: &Report) -> Vec<Vec<String>> {
     if let Some(e) = &r.error {
         panic!("line {}: {}", e.line, e.message);
     }
-    let mut rows = r.statements.last().unwrap().outcome.rows.clone();
+    let mut rows: Vec<Vec<String>> = r
+        .statements
+        .last()
+        .unwrap()
+        .outcome
+        .rows
+        .iter()
+        .map(|row| row.iter().map(|c| c.clone().unwrap_or_default()).collect())
+        .collect();
     rows.sort();
     rows
 }

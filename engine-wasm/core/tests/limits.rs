@@ -66,7 +66,7 @@ fn depth_at_the_limit_fits_in_a_small_stack() {
             .outcome
             .rows
             .iter()
-            .map(|r| r[0].as_str())
+            .map(|r| r[0].as_deref().unwrap())
             .collect();
         sums.sort();
         assert_eq!(sums, ["1980", "990"], "{}", report.profile);

@@ -154,7 +154,12 @@ fn check(report: &Report, expected: &[Vec<(i64, i64)>]) -> Result<(), TestCaseEr
             .outcome
             .rows
             .iter()
-            .map(|r| (r[0].parse().unwrap(), r[1].parse().unwrap()))
+            .map(|r| {
+                (
+                    r[0].as_deref().unwrap().parse().unwrap(),
+                    r[1].as_deref().unwrap().parse().unwrap(),
+                )
+            })
             .collect();
         // Reports keep the first 1000 rows; the count is exact.
         prop_assert_eq!(s.outcome.row_count as usize, want.len(), "query {}", i);

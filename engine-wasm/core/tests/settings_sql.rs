@@ -74,7 +74,7 @@ fn reset_and_reset_all_return_to_the_runs_own_settings() {
             .statements
             .iter()
             .filter(|s| s.sql.starts_with("show"))
-            .map(|s| s.outcome.rows[0][0].as_str())
+            .map(|s| s.outcome.rows[0][0].as_deref().unwrap_or(""))
             .collect();
         let default_cpu_row = indexlab_engine::settings::Settings::new()
             .show("cost_cpu_row")
@@ -159,7 +159,10 @@ fn settings_fixed_at_start_are_refused_by_set() {
         &[("shared_buffers".into(), "1MB".into())],
     );
     assert!(small.error.is_none(), "{:?}", small.error);
-    assert_eq!(small.statements.last().unwrap().outcome.rows[0][0], "1MB");
+    assert_eq!(
+        small.statements.last().unwrap().outcome.rows[0][0].as_deref(),
+        Some("1MB")
+    );
 }
 
 /// A value the run was given out of range is the settings' fault, not line 1's:

@@ -80,6 +80,16 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
         42..=43 => schema
             .create_index(g, t)
             .unwrap_or_else(|| query::select(g, schema, t)),
+        66..=73 => query::grouping(g, schema, t),
+        74..=75 => schema.drop_index(g),
+        76 => Item::same(
+            format!("analyze {}", schema.tables[t].name),
+            Check::Statement,
+        ),
+        77 => Item::same(
+            format!("vacuum analyze {}", schema.tables[t].name),
+            Check::Statement,
+        ),
         44..=46 if options.lsm_commands => {
             let which = if g.chance(50) { "\\flush" } else { "\\compact" };
             Item::meta(format!("{which} {}", schema.tables[t].name))
@@ -190,6 +200,13 @@ mod tests {
             "\\flush",
             "\\compact",
             "null",
+            "count(*)",
+            " group by ",
+            " having ",
+            "select distinct ",
+            " offset ",
+            "drop index",
+            "analyze ",
         ] {
             assert!(text.contains(needle), "no generated script has {needle:?}");
         }

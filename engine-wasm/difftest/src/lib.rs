@@ -8,6 +8,7 @@
 //! - [`record`]: minimized cases as sqllogictest files, replayed without PostgreSQL.
 
 pub mod compare;
+pub mod corpus;
 pub mod generate;
 pub mod indexlab;
 pub mod minimize;

@@ -6,6 +6,10 @@
 //! DIR as a sqllogictest file. Without `--pg` it starts a throwaway server.
 //! Exits 1 when anything diverged.
 //!
+//! `--corpus DIR` instead runs the published experiments in DIR as psql runs
+//! them (see `corpus.rs`): how many statements each profile runs, and exit 1
+//! on a panic or a misleading refusal.
+//!
 //! `--record FILE.sql` instead runs one hand-written script on PostgreSQL and
 //! prints it as a recorded case (sqllogictest, PostgreSQL's results expected),
 //! with the script's leading `--` comment as the case's header.
@@ -29,6 +33,7 @@ struct Args {
     options: Options,
     minimize: bool,
     record: Option<PathBuf>,
+    corpus: Option<PathBuf>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -44,6 +49,7 @@ fn parse_args() -> Result<Args, String> {
         options: Options::default(),
         minimize: true,
         record: None,
+        corpus: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -65,6 +71,7 @@ fn parse_args() -> Result<Args, String> {
             "--pg" => args.pg = Some(value()?),
             "--no-minimize" => args.minimize = false,
             "--record" => args.record = Some(PathBuf::from(value()?)),
+            "--corpus" => args.corpus = Some(PathBuf::from(value()?)),
             other => {
                 return Err(format!(
                     "unknown option '{other}' (see the comment at the top of difftest/src/main.rs)"
@@ -110,6 +117,9 @@ fn run(args: &Args) -> Result<bool, String> {
     if let Some(file) = &args.record {
         return record(&mut pg, file);
     }
+    if let Some(dir) = &args.corpus {
+        return corpus(&mut pg, dir);
+    }
     let mut counts: BTreeMap<(Profile, Kind), u64> = BTreeMap::new();
     let (mut statements, mut passed, mut failed) = (0u64, 0u64, 0u64);
     for seed in args.seed..args.seed + args.n {
@@ -141,6 +151,34 @@ fn run(args: &Args) -> Result<bool, String> {
         println!("  {}: {}", profile.name(), line.join(", "));
     }
     println!("{passed} passed, {failed} failed");
+    Ok(failed == 0)
+}
+
+/// Runs the corpus of published experiments and prints what ran.
+fn corpus(pg: &mut Session, dir: &std::path::Path) -> Result<bool, String> {
+    let results = indexlab_difftest::corpus::run_dir(dir, pg)?;
+    let (mut total, mut ran, mut failed) = (0, 0, 0);
+    for r in &results {
+        println!(
+            "{:48} {}: {:3} of {:3} ran (PostgreSQL 15: {})",
+            r.file, r.profile, r.ran, r.statements, r.postgres_ran
+        );
+        for (line, message) in r.refusals.iter().take(40) {
+            println!("    line {line}: {message}");
+        }
+        for f in &r.failures {
+            println!("  FAIL {f}");
+        }
+        total += r.statements;
+        ran += r.ran;
+        failed += r.failures.len();
+    }
+    println!(
+        "corpus: {} scripts, {ran} of {total} statements ran on their profile ({:.0} %)",
+        results.len(),
+        100.0 * ran as f64 / total.max(1) as f64
+    );
+    println!("{} passed, {failed} failed", results.len());
     Ok(failed == 0)
 }
 

@@ -54,21 +54,12 @@ pub fn row_text(row: &[Cell]) -> String {
     cells.join(" ")
 }
 
-/// IndexLab's outcome of a statement. Its report prints NULL as psql does, as an
-/// empty string; the generator never makes empty strings, so empty means NULL.
+/// IndexLab's outcome of a statement (its report keeps NULL apart from '').
 pub fn from_indexlab(o: &EngineOutcome) -> Outcome {
     let tag = o.tag.as_str();
     let count = || tag.rsplit(' ').next().and_then(|n| n.parse().ok());
     if tag.starts_with("SELECT") {
-        let rows = o
-            .rows
-            .iter()
-            .map(|r| {
-                r.iter()
-                    .map(|v| (!v.is_empty()).then(|| v.clone()))
-                    .collect()
-            })
-            .collect();
+        let rows = o.rows.clone();
         return Outcome::Rows {
             rows,
             count: o.row_count,

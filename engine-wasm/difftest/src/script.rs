@@ -107,6 +107,10 @@ impl Script {
                     MetaCommand::Compact(t) => format!("\\compact {}", t.unwrap_or_default()),
                     MetaCommand::Checkpoint => "\\checkpoint".to_string(),
                     MetaCommand::Echo(t) => format!("\\echo {t}"),
+                    MetaCommand::Unsupported(m) => format!("-- {m}"),
+                    MetaCommand::Display { command, args } => {
+                        format!("\\{command} {}", args.join(" "))
+                    }
                 })),
             }
         }

@@ -159,9 +159,9 @@ run: number,
  */
 tag: string, columns: Array<string>, 
 /**
- * The first rows, as psql prints them.
+ * The first rows, as psql prints them; NULL is `null`, not an empty string.
  */
-rows: Array<Array<string>>, row_count: number, 
+rows: Array<Array<string | null>>, row_count: number, 
 /**
  * EXPLAIN's output, lines joined by newlines.
  */

@@ -1,8 +1,8 @@
 // One profile's replay: that engine's views (from the registry), the caption
-// of the event under the cursor, and the statement's counters, all functions
-// of the cursor (trace/timeline.ts). Inside a summarized statement the views
-// keep the picture from before it, and the column says so and offers to re-run
-// that statement with every step.
+// of the event under the cursor, the statement's answer (its tag and rows)
+// and its counters, all functions of the cursor (trace/timeline.ts). Inside a
+// summarized statement the views keep the picture from before it, and the
+// column says so and offers to re-run that statement with every step.
 import { useId, useMemo, useRef, useState } from 'react';
 import { download } from '../charts/exporting';
 import { viewPng, viewSvg } from '../views/shared/exportView';
@@ -14,6 +14,7 @@ import { viewsFor, type AnyView, type Profile } from '../views/registry';
 import type { Report } from '../workbench/report';
 import { describeEvent } from './describe';
 import { StatementMetrics } from './StatementMetrics';
+import { StatementAnswer } from '../answers/StatementAnswer';
 
 /** The width views are laid out at before their column is measured (and the least they get). */
 const FALLBACK_WIDTH = 540;
@@ -111,6 +112,8 @@ export function Replay({
   const spans = statementSpans(trace);
   const span = statementAtCursor(spans, cursor);
   const summarized = isSummarized(span) && span !== undefined && cursor <= span.end;
+  // What the statement under the cursor answered (none before the first starts).
+  const answered = span ? report.statements[span.index] : undefined;
   return (
     <section className="replay" data-testid={`replay-${id}`}>
       <p className={atStop ? 'event-caption at-stop' : 'event-caption'} data-testid={`event-${id}`}>
@@ -126,6 +129,7 @@ export function Replay({
           )}
         </p>
       )}
+      {answered && span && <StatementAnswer id={id} statement={answered} index={span.index} compact={compact} />}
       {!compact && <StatementMetrics id={id} profile={profile} report={report} index={Math.max(0, span?.index ?? 0)} />}
       <div className="views" ref={frame}>
         {shown.map((v) => (

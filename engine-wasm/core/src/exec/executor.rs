@@ -48,6 +48,18 @@ pub trait Executor: JoinExec {
         q: &Select,
         execute: bool,
     ) -> Result<(PlanNode, QueryResult), SqlError> {
+        if q.filter.as_ref().is_some_and(Expr::has_aggregate) {
+            return Err(SqlError::new(
+                ErrorKind::Semantic,
+                "aggregate functions are not allowed in WHERE",
+            ));
+        }
+        if q.groups() {
+            return super::aggregate::run_grouped(self, q, execute);
+        }
+        if q.offset.is_some() {
+            return self.run_with_offset(q, execute);
+        }
         if !q.joins.is_empty() || q.from.len() > 1 {
             return self.select_join(q, execute);
         }
@@ -94,6 +106,36 @@ pub trait Executor: JoinExec {
                 Ok((node, result))
             }
         }
+    }
+
+    /// `… OFFSET k [LIMIT n]`: the query with `LIMIT k + n`, its first k rows
+    /// dropped, under one Limit node (PostgreSQL's nodeLimit skips them the same way).
+    fn run_with_offset(
+        &mut self,
+        q: &Select,
+        execute: bool,
+    ) -> Result<(PlanNode, QueryResult), SqlError> {
+        let offset = self.eval_offset(q.offset.as_ref())?.unwrap_or(0);
+        let limit = self.eval_limit(q.limit.as_ref())?;
+        let inner = Select {
+            offset: None,
+            limit: limit.map(|l| {
+                Expr::Literal(Value::Int(
+                    l.saturating_add(offset).min(i64::MAX as u64) as i64
+                ))
+            }),
+            ..q.clone()
+        };
+        let (node, mut result) = self.run_select(&inner, execute)?;
+        let skip = (offset as usize).min(result.rows.len());
+        result.rows.drain(..skip);
+        let rows = result.rows.len() as u64;
+        let node = if node.title == "Limit" && limit.is_some() {
+            PlanNode { rows, ..node }
+        } else {
+            super::select::wrap_limit(node, rows, limit.unwrap_or(u64::MAX))
+        };
+        Ok((node, result))
     }
 
     /// Runs a row source (VALUES, `generate_series`, a constant SELECT, or a query)
@@ -149,6 +191,7 @@ pub trait Executor: JoinExec {
                 stop,
                 step,
                 alias,
+                column,
             }] => {
                 let (a, b) = (self.eval_const(start)?, self.eval_const(stop)?);
                 let s = match step {
@@ -181,8 +224,9 @@ pub trait Executor: JoinExec {
                     ));
                 }
                 let name = alias.clone().unwrap_or_else(|| "generate_series".into());
+                let column = column.clone().unwrap_or_else(|| name.clone());
                 let scope = Scope {
-                    columns: vec![(name.clone(), name, SqlType::Int8)],
+                    columns: vec![(name, column, SqlType::Int8)],
                 };
                 let (cols, exprs) = projection(&q.items, &scope)?;
                 *columns = cols;

@@ -76,6 +76,14 @@ pub trait SelectExec: QueryEngine {
         Ok(node)
     }
 
+    /// OFFSET's value: NULL is no offset, a negative one an error.
+    fn eval_offset(&mut self, e: Option<&Expr>) -> Result<Option<u64>, SqlError> {
+        self.eval_limit(e).map_err(|mut err| {
+            err.message = err.message.replace("LIMIT", "OFFSET");
+            err
+        })
+    }
+
     fn limit_of(&mut self, q: &Select) -> Result<Option<u64>, SqlError> {
         self.eval_limit(q.limit.as_ref())
     }
@@ -226,7 +234,7 @@ fn unqualify_select(q: &Select) -> Select {
 
 /// ORDER BY order of two values: by value in `order`, NULLs first or last as
 /// the item says (whatever the direction).
-fn sql_order(a: &Value, b: &Value, order: Order, nulls_first: bool) -> Ordering {
+pub(super) fn sql_order(a: &Value, b: &Value, order: Order, nulls_first: bool) -> Ordering {
     let null_side = if nulls_first {
         Ordering::Less
     } else {
@@ -247,7 +255,32 @@ fn sql_order(a: &Value, b: &Value, order: Order, nulls_first: bool) -> Ordering 
     }
 }
 
-fn wrap_limit(child: PlanNode, rows: u64, limit: u64) -> PlanNode {
+/// OFFSET and LIMIT on rows already in their final order, under one `Limit`
+/// node as PostgreSQL prints them (none when the query has neither).
+pub(super) fn apply_offset_limit<E: SelectExec>(
+    engine: &mut E,
+    node: PlanNode,
+    rows: &mut Vec<Vec<Value>>,
+    q: &Select,
+) -> Result<PlanNode, SqlError> {
+    let offset = engine.eval_offset(q.offset.as_ref())?;
+    let limit = engine.eval_limit(q.limit.as_ref())?;
+    if offset.is_none() && limit.is_none() {
+        return Ok(node);
+    }
+    let skip = (offset.unwrap_or(0) as usize).min(rows.len());
+    rows.drain(..skip);
+    if let Some(l) = limit {
+        rows.truncate(l as usize);
+    }
+    Ok(wrap_limit(
+        node,
+        rows.len() as u64,
+        limit.unwrap_or(u64::MAX),
+    ))
+}
+
+pub(super) fn wrap_limit(child: PlanNode, rows: u64, limit: u64) -> PlanNode {
     PlanNode {
         title: "Limit".into(),
         details: Vec::new(),
@@ -290,7 +323,7 @@ pub(super) fn projection(
 }
 
 /// PostgreSQL's column name for an unnamed select item.
-fn output_name(e: &Expr) -> String {
+pub(super) fn output_name(e: &Expr) -> String {
     match e {
         Expr::Column { name, .. } => name.clone(),
         Expr::Call(f) => f.name().to_string(),

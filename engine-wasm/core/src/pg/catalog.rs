@@ -48,6 +48,8 @@ pub struct Index {
     /// Types of the stored columns (key, then INCLUDE).
     pub stored_types: Vec<SqlType>,
     pub unique: bool,
+    /// Built for a PRIMARY KEY or UNIQUE constraint: DROP INDEX refuses it.
+    pub constraint: bool,
     /// The largest key ever inserted (never lowered: deletes leave it an upper bound).
     pub max_key: Option<Vec<u8>>,
     pub tree: BTree,
@@ -109,6 +111,8 @@ impl Index {
 pub struct Catalog {
     pub tables: Vec<Option<Table>>,
     pub indexes: Vec<Option<Index>>,
+    /// CREATE EXTENSION's names.
+    pub extensions: Vec<String>,
 }
 
 pub fn key_column(ty: SqlType, order: Order) -> KeyColumn {
@@ -127,6 +131,9 @@ impl Catalog {
             .iter()
             .position(|t| t.as_ref().is_some_and(|t| t.name == name))
             .ok_or_else(|| {
+                if let Some(e) = crate::sql::error::system_catalog(name) {
+                    return e;
+                }
                 StatementError::UndefinedTable {
                     name: name.to_string(),
                 }

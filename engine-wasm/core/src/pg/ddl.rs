@@ -72,11 +72,13 @@ impl PgEngine {
         if let Some(pk) = &t.primary_key {
             let name = format!("{}_pkey", t.name);
             self.build_index(&name, &t.name, &ascending(pk), &[], true)?;
+            self.mark_constraint();
         }
         for columns in &t.unique {
             let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
             let name = self.catalog.default_index_name(&t.name, &names, "key");
             self.build_index(&name, &t.name, &ascending(columns), &[], true)?;
+            self.mark_constraint();
         }
         Ok(out)
     }
@@ -159,6 +161,7 @@ impl PgEngine {
             key_columns,
             stored_types,
             unique,
+            constraint: false,
             max_key: None,
             tree,
         }));
@@ -177,25 +180,81 @@ impl PgEngine {
         Ok(())
     }
 
-    pub(super) fn drop_table(&mut self, name: &str, if_exists: bool) -> Result<Outcome, SqlError> {
-        let id = match self.catalog.table_id(name) {
-            Ok(id) => id,
-            Err(_) if if_exists => {
-                return Ok(Outcome::tag("DROP TABLE")
-                    .notice(format!("table \"{name}\" does not exist, skipping")))
-            }
-            Err(e) => return Err(e),
-        };
-        let Some(t) = self.catalog.tables[id].take() else {
-            return Ok(Outcome::tag("DROP TABLE"));
-        };
-        self.io.pool.drop_relation(t.rel);
-        for i in t.indexes {
-            if let Some(ix) = self.catalog.indexes[i].take() {
-                self.io.pool.drop_relation(ix.rel);
+    /// The index just built belongs to a constraint.
+    fn mark_constraint(&mut self) {
+        if let Some(Some(ix)) = self.catalog.indexes.last_mut() {
+            ix.constraint = true;
+        }
+    }
+
+    pub(super) fn drop_tables(
+        &mut self,
+        names: &[String],
+        if_exists: bool,
+    ) -> Result<Outcome, SqlError> {
+        let mut out = Outcome::tag("DROP TABLE");
+        let ids = crate::exec::utility::existing(
+            names,
+            if_exists,
+            "table",
+            |n| self.catalog.table_id(n).ok(),
+            &mut out,
+        )?;
+        for id in ids {
+            let Some(t) = self.catalog.tables[id].take() else {
+                continue;
+            };
+            self.io.pool.drop_relation(t.rel);
+            for i in t.indexes {
+                if let Some(ix) = self.catalog.indexes[i].take() {
+                    self.io.pool.drop_relation(ix.rel);
+                }
             }
         }
-        Ok(Outcome::tag("DROP TABLE"))
+        Ok(out)
+    }
+
+    /// `DROP INDEX`: the index's pages leave the buffer pool and the catalog,
+    /// so no later statement maintains or reads it. A constraint's index is
+    /// refused as PostgreSQL refuses it.
+    pub(super) fn drop_indexes(
+        &mut self,
+        names: &[String],
+        if_exists: bool,
+    ) -> Result<Outcome, SqlError> {
+        let mut out = Outcome::tag("DROP INDEX");
+        let find = |catalog: &super::catalog::Catalog, n: &str| {
+            catalog
+                .indexes
+                .iter()
+                .position(|i| i.as_ref().is_some_and(|i| i.name == n))
+        };
+        for name in names {
+            if let Some(id) = find(&self.catalog, name) {
+                let ix = self.catalog.index(id);
+                if ix.constraint {
+                    let table = self.catalog.table(ix.table).name.clone();
+                    return Err(crate::exec::utility::constraint_index(name, &table));
+                }
+            }
+        }
+        let ids = crate::exec::utility::existing(
+            names,
+            if_exists,
+            "index",
+            |n| find(&self.catalog, n),
+            &mut out,
+        )?;
+        for id in ids {
+            if let Some(ix) = self.catalog.indexes[id].take() {
+                self.io.pool.drop_relation(ix.rel);
+                self.catalog
+                    .table_mut(ix.table)
+                    .indexes
+                    .retain(|&i| i != id);
+            }
+        }
+        Ok(out)
     }
 }
 

@@ -378,17 +378,44 @@ impl PgEngine {
 
     /// VACUUM: prune the heap, remove index entries of dead tuples, finish the heap
     /// pass (line pointers freed, visibility map set).
-    pub(super) fn vacuum(&mut self, table: Option<&str>) -> Result<Outcome, SqlError> {
-        let ids: Vec<usize> = match table {
-            Some(name) => vec![self.catalog.table_id(name)?],
-            None => (0..self.catalog.tables.len())
+    /// The tables named (all checked first), or every table when none is.
+    pub(super) fn tables_named(&self, names: &[String]) -> Result<Vec<usize>, SqlError> {
+        crate::exec::utility::tables_named(self, names, || {
+            (0..self.catalog.tables.len())
                 .filter(|i| self.catalog.tables[*i].is_some())
-                .collect(),
-        };
-        for id in ids {
+                .collect()
+        })
+    }
+
+    /// `VACUUM [(ANALYZE, FREEZE, VERBOSE)] [table, …]`.
+    pub(super) fn vacuum(&mut self, v: &crate::sql::ast::Vacuum) -> Result<Outcome, SqlError> {
+        if v.full {
+            return Err(crate::sql::error::unsupported(
+                "VACUUM FULL (it rewrites the table and its indexes into new files)",
+            ));
+        }
+        let ids = self.tables_named(&v.tables)?;
+        for &id in &ids {
             self.vacuum_table(id)?;
         }
-        Ok(Outcome::tag("VACUUM"))
+        let mut out = Outcome::tag("VACUUM");
+        if v.freeze {
+            out.notices.push(
+                "IndexLab does not model transaction IDs: VACUUM FREEZE does what VACUUM does"
+                    .into(),
+            );
+        }
+        if v.verbose {
+            out.notices.push(
+                "VACUUM VERBOSE's report is not printed by IndexLab; the counters show what it did"
+                    .into(),
+            );
+        }
+        if v.analyze {
+            crate::exec::utility::analyze(self, &ids)?;
+            out.notices.push(crate::exec::utility::ANALYZE_NOTE.into());
+        }
+        Ok(out)
     }
 
     fn vacuum_table(&mut self, id: usize) -> Result<(), SqlError> {

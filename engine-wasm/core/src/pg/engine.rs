@@ -126,7 +126,16 @@ impl PgEngine {
         match stmt {
             Statement::CreateTable(t) => self.create_table(t),
             Statement::CreateIndex(i) => self.create_index(i),
-            Statement::DropTable { name, if_exists } => self.drop_table(name, *if_exists),
+            Statement::DropTable { names, if_exists } => self.drop_tables(names, *if_exists),
+            Statement::DropIndex { names, if_exists } => self.drop_indexes(names, *if_exists),
+            Statement::CreateExtension {
+                name,
+                if_not_exists,
+            } => crate::exec::utility::create_extension(
+                &mut self.catalog.extensions,
+                name,
+                *if_not_exists,
+            ),
             Statement::Insert {
                 table,
                 columns,
@@ -142,7 +151,12 @@ impl PgEngine {
             Statement::Explain { options, statement } => {
                 crate::exec::explain::explain(self, options, statement)
             }
-            Statement::Vacuum { table } => self.vacuum(table.as_deref()),
+            Statement::Vacuum(v) => self.vacuum(v),
+            Statement::Analyze { tables, .. } => {
+                let ids = self.tables_named(tables)?;
+                crate::exec::utility::analyze(self, &ids)?;
+                Ok(Outcome::tag("ANALYZE").notice(crate::exec::utility::ANALYZE_NOTE))
+            }
             Statement::Set { name, value } => self.change_settings(SettingChange::Set(name, value)),
             Statement::Reset { name } => {
                 self.change_settings(SettingChange::Reset(name.as_deref()))

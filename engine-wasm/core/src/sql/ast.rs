@@ -143,6 +143,40 @@ impl Func {
     }
 }
 
+/// Aggregate functions (`count(*)`, `sum(x)`, …): computed over a group of rows.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum AggFunc {
+    /// `count(*)` when the aggregate has no argument.
+    Count,
+    Sum,
+    Avg,
+    Min,
+    Max,
+}
+
+impl AggFunc {
+    pub fn name(self) -> &'static str {
+        match self {
+            AggFunc::Count => "count",
+            AggFunc::Sum => "sum",
+            AggFunc::Avg => "avg",
+            AggFunc::Min => "min",
+            AggFunc::Max => "max",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<AggFunc> {
+        Some(match name {
+            "count" => AggFunc::Count,
+            "sum" => AggFunc::Sum,
+            "avg" => AggFunc::Avg,
+            "min" => AggFunc::Min,
+            "max" => AggFunc::Max,
+            _ => return None,
+        })
+    }
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Expr {
     /// A column, optionally qualified by a table name or alias.
@@ -180,6 +214,110 @@ pub enum Expr {
         expr: Box<Expr>,
         ty: SqlType,
     },
+    /// An aggregate call; `arg` is `None` for `count(*)`.
+    Aggregate {
+        func: AggFunc,
+        arg: Option<Box<Expr>>,
+        distinct: bool,
+    },
+}
+
+impl Expr {
+    /// Whether an aggregate call occurs anywhere in the expression.
+    pub fn has_aggregate(&self) -> bool {
+        let mut found = false;
+        self.visit(&mut |e| found |= matches!(e, Expr::Aggregate { .. }));
+        found
+    }
+
+    /// A copy in which each subexpression `f` replaces (it returns `Some`) is
+    /// replaced, top down; the others are copied with their children mapped.
+    pub fn map(&self, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Expr {
+        if let Some(e) = f(self) {
+            return e;
+        }
+        let mut b = |e: &Expr| Box::new(e.map(f));
+        match self {
+            Expr::Column { .. } | Expr::Literal(_) | Expr::Call(_) => self.clone(),
+            Expr::Unary { not, expr } => Expr::Unary {
+                not: *not,
+                expr: b(expr),
+            },
+            Expr::Binary { op, left, right } => Expr::Binary {
+                op: *op,
+                left: b(left),
+                right: b(right),
+            },
+            Expr::InList {
+                expr,
+                list,
+                negated,
+            } => Expr::InList {
+                expr: b(expr),
+                list: list.iter().map(|e| *b(e)).collect(),
+                negated: *negated,
+            },
+            Expr::Between {
+                expr,
+                low,
+                high,
+                negated,
+            } => Expr::Between {
+                expr: b(expr),
+                low: b(low),
+                high: b(high),
+                negated: *negated,
+            },
+            Expr::IsNull { expr, negated } => Expr::IsNull {
+                expr: b(expr),
+                negated: *negated,
+            },
+            Expr::Cast { expr, ty } => Expr::Cast {
+                expr: b(expr),
+                ty: *ty,
+            },
+            Expr::Aggregate {
+                func,
+                arg,
+                distinct,
+            } => Expr::Aggregate {
+                func: *func,
+                arg: arg.as_ref().map(|a| b(a)),
+                distinct: *distinct,
+            },
+        }
+    }
+
+    /// Calls `f` on this expression and every expression inside it.
+    pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {
+        f(self);
+        match self {
+            Expr::Column { .. } | Expr::Literal(_) | Expr::Call(_) => {}
+            Expr::Unary { expr, .. } | Expr::IsNull { expr, .. } | Expr::Cast { expr, .. } => {
+                expr.visit(f)
+            }
+            Expr::Binary { left, right, .. } => {
+                left.visit(f);
+                right.visit(f);
+            }
+            Expr::InList { expr, list, .. } => {
+                expr.visit(f);
+                list.iter().for_each(|e| e.visit(f));
+            }
+            Expr::Between {
+                expr, low, high, ..
+            } => {
+                expr.visit(f);
+                low.visit(f);
+                high.visit(f);
+            }
+            Expr::Aggregate { arg, .. } => {
+                if let Some(a) = arg {
+                    a.visit(f)
+                }
+            }
+        }
+    }
 }
 
 /// One output column of a SELECT.
@@ -202,6 +340,8 @@ pub enum FromItem {
         stop: Expr,
         step: Option<Expr>,
         alias: Option<String>,
+        /// The column's name from `AS s(i)`; else the alias, else `generate_series`.
+        column: Option<String>,
     },
 }
 
@@ -247,8 +387,14 @@ pub struct Select {
     pub from: Vec<FromItem>,
     pub joins: Vec<Join>,
     pub filter: Option<Expr>,
+    /// `GROUP BY` expressions (positions and output names already resolved).
+    pub group_by: Vec<Expr>,
+    pub having: Option<Expr>,
+    /// `SELECT DISTINCT`.
+    pub distinct: bool,
     pub order_by: Vec<OrderItem>,
     pub limit: Option<Expr>,
+    pub offset: Option<Expr>,
     /// `VALUES (…), (…)` instead of a SELECT.
     pub values: Option<Vec<Vec<Expr>>>,
 }
@@ -262,10 +408,26 @@ impl Select {
             from: Vec::new(),
             joins: Vec::new(),
             filter: None,
+            group_by: Vec::new(),
+            having: None,
+            distinct: false,
             order_by: Vec::new(),
             limit: None,
+            offset: None,
             values: None,
         }
+    }
+
+    /// Whether the query groups rows (GROUP BY, HAVING, DISTINCT, or an
+    /// aggregate in its select list): it then runs through `exec::aggregate`.
+    pub fn groups(&self) -> bool {
+        !self.group_by.is_empty()
+            || self.having.is_some()
+            || self.distinct
+            || self.items.iter().any(|i| match i {
+                SelectItem::Expr { expr, .. } => expr.has_aggregate(),
+                SelectItem::Wildcard => false,
+            })
     }
 }
 
@@ -333,13 +495,38 @@ pub enum Statement {
     Show {
         name: String,
     },
-    Vacuum {
-        table: Option<String>,
+    /// `VACUUM [(options)] [table, …]`; no table is every table.
+    Vacuum(Vacuum),
+    /// `ANALYZE [VERBOSE] [table, …]`: no table is every table.
+    Analyze {
+        tables: Vec<String>,
+        verbose: bool,
     },
+    /// `DROP TABLE a, b [CASCADE]`.
     DropTable {
-        name: String,
+        names: Vec<String>,
         if_exists: bool,
     },
+    /// `DROP INDEX a, b`.
+    DropIndex {
+        names: Vec<String>,
+        if_exists: bool,
+    },
+    /// `CREATE EXTENSION name`: the extensions IndexLab knows of.
+    CreateExtension {
+        name: String,
+        if_not_exists: bool,
+    },
+}
+
+/// VACUUM's options, as PostgreSQL 15's grammar has them.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct Vacuum {
+    pub tables: Vec<String>,
+    pub analyze: bool,
+    pub full: bool,
+    pub freeze: bool,
+    pub verbose: bool,
 }
 
 impl Statement {
@@ -356,8 +543,11 @@ impl Statement {
             Statement::Set { .. } => "SET",
             Statement::Reset { .. } => "RESET",
             Statement::Show { .. } => "SHOW",
-            Statement::Vacuum { .. } => "VACUUM",
+            Statement::Vacuum(_) => "VACUUM",
+            Statement::Analyze { .. } => "ANALYZE",
             Statement::DropTable { .. } => "DROP TABLE",
+            Statement::DropIndex { .. } => "DROP INDEX",
+            Statement::CreateExtension { .. } => "CREATE EXTENSION",
         }
     }
 }

@@ -66,14 +66,26 @@ pub(super) fn convert_select_query(q: sp::Query) -> Result<Select, SqlError> {
         }
     }
     if let Some(limit) = q.limit_clause {
-        select.limit = match limit {
+        match limit {
             sp::LimitClause::LimitOffset {
                 limit,
-                offset: None,
-                ..
-            } => limit.as_ref().map(convert_expr).transpose()?,
-            _ => return Err(unsupported("OFFSET")),
+                offset,
+                limit_by,
+            } if limit_by.is_empty() => {
+                select.limit = limit.as_ref().map(convert_expr).transpose()?;
+                select.offset = offset
+                    .as_ref()
+                    .map(|o| convert_expr(&o.value))
+                    .transpose()?;
+            }
+            _ => return Err(unsupported("this form of LIMIT")),
         };
+    }
+    if q.fetch.is_some() {
+        return Err(unsupported("FETCH FIRST (write LIMIT)"));
+    }
+    for g in &mut select.group_by {
+        *g = output_column(g, &select.items)?;
     }
     Ok(select)
 }
@@ -126,9 +138,20 @@ fn values_select(v: sp::Values) -> Result<Select, SqlError> {
 }
 
 fn convert_select(s: sp::Select) -> Result<Select, SqlError> {
-    if s.distinct.is_some() || s.having.is_some() || !group_by_empty(&s.group_by) {
-        return Err(unsupported("DISTINCT, GROUP BY and HAVING"));
-    }
+    let distinct = match &s.distinct {
+        None | Some(sp::Distinct::All) => false,
+        Some(sp::Distinct::Distinct) => true,
+        Some(sp::Distinct::On(_)) => return Err(unsupported("SELECT DISTINCT ON")),
+    };
+    let group_by = match &s.group_by {
+        sp::GroupByExpr::Expressions(e, m) if m.is_empty() => {
+            e.iter().map(convert_expr).collect::<Result<Vec<_>, _>>()?
+        }
+        sp::GroupByExpr::Expressions(..) => {
+            return Err(unsupported("GROUP BY with ROLLUP, CUBE or GROUPING SETS"))
+        }
+        sp::GroupByExpr::All(_) => return Err(unsupported("GROUP BY ALL")),
+    };
     let items: Vec<SelectItem> = s
         .projection
         .iter()
@@ -164,6 +187,9 @@ fn convert_select(s: sp::Select) -> Result<Select, SqlError> {
         from,
         joins,
         filter: s.selection.as_ref().map(convert_expr).transpose()?,
+        group_by,
+        having: s.having.as_ref().map(convert_expr).transpose()?,
+        distinct,
         ..Select::empty()
     })
 }
@@ -196,7 +222,7 @@ fn series_in_select_list(
             sp::FunctionArguments::List(l) => function_args(&l.args)?,
             _ => Vec::new(),
         };
-        from.push(series(args, None)?);
+        from.push(series(args, None, None)?);
         if let SelectItem::Expr { expr, .. } = &mut items[i] {
             *expr = Expr::Column {
                 table: None,
@@ -205,10 +231,6 @@ fn series_in_select_list(
         }
     }
     Ok(())
-}
-
-fn group_by_empty(g: &sp::GroupByExpr) -> bool {
-    matches!(g, sp::GroupByExpr::Expressions(e, m) if e.is_empty() && m.is_empty())
 }
 
 fn convert_join(j: &sp::Join) -> Result<Join, SqlError> {
@@ -240,19 +262,27 @@ fn convert_table_factor(t: &sp::TableFactor) -> Result<FromItem, SqlError> {
     else {
         return Err(unsupported(format!("the FROM item {t}")));
     };
+    let column = alias
+        .as_ref()
+        .and_then(|a| a.columns.first())
+        .map(|c| ident_name(&c.name));
     let alias = alias.as_ref().map(|a| ident_name(&a.name));
     let name = object_name(name);
     match args {
         None => Ok(FromItem::Table { name, alias }),
         Some(fargs) if name == "generate_series" => {
             let exprs = function_args(&fargs.args)?;
-            series(exprs, alias)
+            series(exprs, alias, column)
         }
         Some(_) => Err(unsupported(format!("the table function {name}()"))),
     }
 }
 
-fn series(mut exprs: Vec<Expr>, alias: Option<String>) -> Result<FromItem, SqlError> {
+fn series(
+    mut exprs: Vec<Expr>,
+    alias: Option<String>,
+    column: Option<String>,
+) -> Result<FromItem, SqlError> {
     if !(2..=3).contains(&exprs.len()) {
         return Err(SqlError::new(
             ErrorKind::Semantic,
@@ -267,6 +297,7 @@ fn series(mut exprs: Vec<Expr>, alias: Option<String>) -> Result<FromItem, SqlEr
         stop,
         step,
         alias,
+        column,
     })
 }
 
@@ -281,6 +312,15 @@ fn function_args(args: &[sp::FunctionArg]) -> Result<Vec<Expr>, SqlError> {
 
 fn convert_function(f: &sp::Function) -> Result<Expr, SqlError> {
     let name = object_name(&f.name);
+    if f.over.is_some() {
+        return Err(unsupported(format!("the window function {name}() … OVER")));
+    }
+    if f.filter.is_some() || !f.within_group.is_empty() {
+        return Err(unsupported(format!("{name}() with FILTER or WITHIN GROUP")));
+    }
+    if let Some(func) = AggFunc::from_name(&name) {
+        return convert_aggregate(func, f);
+    }
     let args = match &f.args {
         sp::FunctionArguments::None => Vec::new(),
         sp::FunctionArguments::List(l) => function_args(&l.args)?,
@@ -301,6 +341,45 @@ fn convert_function(f: &sp::Function) -> Result<Expr, SqlError> {
         ));
     }
     Ok(Expr::Call(func))
+}
+
+/// `count(*)`, `count(DISTINCT x)`, `sum(x)`…: one argument (none for `count(*)`).
+fn convert_aggregate(func: AggFunc, f: &sp::Function) -> Result<Expr, SqlError> {
+    let name = func.name();
+    let sp::FunctionArguments::List(list) = &f.args else {
+        return Err(SqlError::new(
+            ErrorKind::Semantic,
+            format!("function {name}() does not exist"),
+        ));
+    };
+    if !list.clauses.is_empty() {
+        return Err(unsupported(format!(
+            "ORDER BY or other clauses inside {name}()"
+        )));
+    }
+    let distinct = matches!(
+        list.duplicate_treatment,
+        Some(sp::DuplicateTreatment::Distinct)
+    );
+    let arg = match list.args.as_slice() {
+        [sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Wildcard)]
+            if func == AggFunc::Count && !distinct =>
+        {
+            None
+        }
+        [sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(e))] => Some(boxed(e)?),
+        _ => {
+            return Err(SqlError::new(
+                ErrorKind::Semantic,
+                format!("function {name}() takes exactly one argument"),
+            ))
+        }
+    };
+    Ok(Expr::Aggregate {
+        func,
+        arg,
+        distinct,
+    })
 }
 
 fn convert_value(v: &sp::Value) -> Result<Value, SqlError> {

@@ -69,6 +69,15 @@ pub fn deparse(e: &Expr) -> String {
             format!("({} IS{not} NULL)", deparse(expr))
         }
         Expr::Cast { expr, ty } => format!("({})::{}", deparse(expr), ty.pg_name()),
+        Expr::Aggregate {
+            func,
+            arg,
+            distinct,
+        } => {
+            let arg = arg.as_ref().map_or("*".to_string(), |a| deparse(a));
+            let distinct = if *distinct { "DISTINCT " } else { "" };
+            format!("{}({distinct}{arg})", func.name())
+        }
     }
 }
 

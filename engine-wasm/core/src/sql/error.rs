@@ -191,6 +191,14 @@ impl SqlError {
 }
 
 /// A construct IndexLab does not model, named in its message.
+/// A system catalog or view (`pg_class`, `pg_stats`, `information_schema.…`)
+/// that IndexLab does not provide yet, refused by name rather than reported
+/// as a missing relation.
+pub(crate) fn system_catalog(name: &str) -> Option<SqlError> {
+    (name.starts_with("pg_") || name == "information_schema")
+        .then(|| unsupported(format!("the system catalog {name}")))
+}
+
 pub(crate) fn unsupported(what: impl Into<String>) -> SqlError {
     SqlError::new(
         ErrorKind::Unsupported,

@@ -108,6 +108,14 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
         } => Bound::Between(b(expr)?, b(low)?, b(high)?, *negated),
         Expr::IsNull { expr, negated } => Bound::IsNull(b(expr)?, *negated),
         Expr::Cast { expr, ty } => Bound::Cast(b(expr)?, *ty),
+        // Grouping queries replace their aggregates by columns of the group
+        // row before binding (exec::aggregate); one left here is misplaced.
+        Expr::Aggregate { .. } => {
+            return Err(SqlError::new(
+                ErrorKind::Semantic,
+                "aggregate functions are not allowed here",
+            ))
+        }
     })
 }
 

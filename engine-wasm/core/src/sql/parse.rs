@@ -16,6 +16,7 @@ use yb_syntax::strip_yb_syntax;
 
 mod create_table;
 pub mod depth;
+mod maintenance;
 mod yb_syntax;
 
 use create_table::convert_create_table;
@@ -23,6 +24,9 @@ use create_table::convert_create_table;
 /// Parses one statement (its text without the trailing `;`). Positions in errors are
 /// relative to the statement text (line 1, column 1 = its first character).
 pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
+    if let Some(stmt) = maintenance::parse(sql)? {
+        return Ok(stmt);
+    }
     let (text, yb) = strip_yb_syntax(sql);
     let dialect = PostgreSqlDialect {};
     let tokens = Tokenizer::new(&dialect, &text)
@@ -37,6 +41,12 @@ pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
         .parse_statements()
         .map_err(|e| match e {
             ParserError::RecursionLimitExceeded => depth::nested_too_deeply(deepest),
+            // sqlparser does not know every PostgreSQL statement: one IndexLab
+            // does not run is named, never called a syntax error.
+            _ if unrun_statement(&text).is_some() => unsupported(format!(
+                "the statement {}",
+                unrun_statement(&text).unwrap_or_default()
+            )),
             other => syntax_error(other, &text),
         })?;
     if parsed.len() != 1 {
@@ -50,6 +60,90 @@ pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
         t.split_into = yb.split_into;
     }
     Ok(stmt)
+}
+
+/// The kind of a PostgreSQL statement IndexLab does not run (`REINDEX`,
+/// `CREATE STATISTICS`, `SET CONSTRAINTS`…), from its first words.
+fn unrun_statement(text: &str) -> Option<String> {
+    let words: Vec<String> = text
+        .split_whitespace()
+        .take(4)
+        .map(|w| {
+            w.trim_end_matches(|c: char| !c.is_ascii_alphanumeric() && c != '_')
+                .to_ascii_lowercase()
+        })
+        .collect();
+    let first = words.first()?.as_str();
+    const WHOLE: &[&str] = &[
+        "reindex",
+        "cluster",
+        "checkpoint",
+        "copy",
+        "comment",
+        "grant",
+        "revoke",
+        "lock",
+        "listen",
+        "notify",
+        "unlisten",
+        "discard",
+        "prepare",
+        "execute",
+        "deallocate",
+        "begin",
+        "start",
+        "commit",
+        "end",
+        "rollback",
+        "abort",
+        "savepoint",
+        "release",
+        "truncate",
+        "refresh",
+        "reassign",
+        "import",
+        "load",
+        "call",
+        "fetch",
+        "move",
+        "close",
+        "declare",
+        "alter",
+        "security",
+        "values",
+        "table",
+    ];
+    if WHOLE.contains(&first) {
+        return Some(first.to_ascii_uppercase());
+    }
+    let second = |skip: &[&str]| {
+        words[1..]
+            .iter()
+            .find(|w| !skip.contains(&w.as_str()))
+            .cloned()
+            .unwrap_or_default()
+    };
+    match first {
+        "create" | "drop" => {
+            let kind = second(&["or", "replace", "unique", "temp", "temporary", "unlogged"]);
+            (!matches!(kind.as_str(), "table" | "index" | "extension" | "")).then(|| {
+                format!(
+                    "{} {}",
+                    first.to_ascii_uppercase(),
+                    kind.to_ascii_uppercase()
+                )
+            })
+        }
+        "set" => {
+            let kind = second(&[]);
+            matches!(
+                kind.as_str(),
+                "constraints" | "transaction" | "session" | "local" | "role"
+            )
+            .then(|| format!("SET {}", kind.to_ascii_uppercase()))
+        }
+        _ => None,
+    }
 }
 
 /// sqlparser reports "… at Line: 2, Column: 5"; keep the message, lift the position.
@@ -118,17 +212,22 @@ fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {
                 .collect::<Vec<_>>()
                 .join(" "),
         },
-        sp::Statement::Vacuum(v) => Statement::Vacuum {
-            table: v.table_name.as_ref().map(object_name),
-        },
         sp::Statement::Drop {
-            object_type: sp::ObjectType::Table,
+            object_type,
             names,
             if_exists,
             ..
-        } if names.len() == 1 => Statement::DropTable {
-            name: object_name(&names[0]),
-            if_exists,
+        } if matches!(object_type, sp::ObjectType::Table | sp::ObjectType::Index) => {
+            let names = names.iter().map(object_name).collect();
+            if object_type == sp::ObjectType::Table {
+                Statement::DropTable { names, if_exists }
+            } else {
+                Statement::DropIndex { names, if_exists }
+            }
+        }
+        sp::Statement::CreateExtension(e) => Statement::CreateExtension {
+            name: ident_name(&e.name),
+            if_not_exists: e.if_not_exists,
         },
         other => {
             let text = other.to_string();

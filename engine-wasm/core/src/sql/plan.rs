@@ -122,6 +122,7 @@ pub fn is_constant(e: &Expr) -> bool {
     match e {
         Expr::Column { .. } => false,
         Expr::Literal(_) | Expr::Call(_) => true,
+        Expr::Aggregate { .. } => false,
         Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => is_constant(expr),
         Expr::Binary { left, right, .. } => is_constant(left) && is_constant(right),
         Expr::IsNull { expr, .. } => is_constant(expr),
@@ -254,10 +255,11 @@ fn collect_columns(table: &TableInfo, e: &Expr, out: &mut Vec<usize>) -> Result<
                 ))
             }
         },
-        Expr::Literal(_) | Expr::Call(_) => {}
+        Expr::Literal(_) | Expr::Call(_) | Expr::Aggregate { arg: None, .. } => {}
         Expr::Unary { expr, .. } | Expr::Cast { expr, .. } | Expr::IsNull { expr, .. } => {
             collect_columns(table, expr, out)?
         }
+        Expr::Aggregate { arg: Some(a), .. } => collect_columns(table, a, out)?,
         Expr::Binary { left, right, .. } => {
             collect_columns(table, left, out)?;
             collect_columns(table, right, out)?;

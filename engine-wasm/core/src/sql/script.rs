@@ -104,6 +104,11 @@ pub enum MetaCommand {
     Checkpoint,
     /// `\echo text`: print the arguments separated by spaces.
     Echo(String),
+    /// A psql setting that changes only how psql prints (`\timing`, `\x`,
+    /// `\pset`, `\set`): accepted and answered in words, nothing run.
+    Display { command: String, args: Vec<String> },
+    /// A meta-command IndexLab does not run: the error it gives when reached.
+    Unsupported(String),
 }
 
 /// A contiguous run of `sql` copied from the script.

@@ -132,6 +132,8 @@ pub struct YbIndex {
     pub key: Vec<(usize, Order, bool)>,
     pub include: Vec<usize>,
     pub unique: bool,
+    /// Built for a UNIQUE constraint: DROP INDEX refuses it.
+    pub constraint: bool,
     /// The index row's key: its key columns (positions 0..n of the index row).
     pub spec: KeySpec,
     /// How INCLUDE columns are encoded in the value.
@@ -179,6 +181,8 @@ impl YbIndex {
 pub struct YbCatalog {
     pub tables: Vec<Option<YbTable>>,
     pub indexes: Vec<Option<YbIndex>>,
+    /// CREATE EXTENSION's names.
+    pub extensions: Vec<String>,
 }
 
 impl YbCatalog {
@@ -187,6 +191,9 @@ impl YbCatalog {
             .iter()
             .position(|t| t.as_ref().is_some_and(|t| t.name == name))
             .ok_or_else(|| {
+                if let Some(e) = crate::sql::error::system_catalog(name) {
+                    return e;
+                }
                 StatementError::UndefinedTable {
                     name: name.to_string(),
                 }

@@ -137,6 +137,9 @@ impl YbEngine {
                 unique: true,
                 if_not_exists: false,
             })?;
+            if let Some(Some(ix)) = self.catalog.indexes.last_mut() {
+                ix.constraint = true;
+            }
         }
         Ok(Outcome::tag("CREATE TABLE"))
     }
@@ -186,6 +189,7 @@ impl YbEngine {
             key,
             include,
             unique: i.unique,
+            constraint: false,
             spec,
             include_columns: include_types,
             tablets,
@@ -207,21 +211,83 @@ impl YbEngine {
         Ok(())
     }
 
-    pub(super) fn drop_table(&mut self, name: &str, if_exists: bool) -> Result<Outcome, SqlError> {
-        let id = match self.catalog.table_id(name) {
-            Ok(id) => id,
-            Err(_) if if_exists => {
-                return Ok(Outcome::tag("DROP TABLE")
-                    .notice(format!("table \"{name}\" does not exist, skipping")))
-            }
-            Err(e) => return Err(e),
-        };
-        if let Some(t) = self.catalog.tables[id].take() {
-            for i in t.indexes {
-                self.catalog.indexes[i] = None;
+    pub(super) fn drop_tables(
+        &mut self,
+        names: &[String],
+        if_exists: bool,
+    ) -> Result<Outcome, SqlError> {
+        let mut out = Outcome::tag("DROP TABLE");
+        let ids = crate::exec::utility::existing(
+            names,
+            if_exists,
+            "table",
+            |n| self.catalog.table_id(n).ok(),
+            &mut out,
+        )?;
+        for id in ids {
+            if let Some(t) = self.catalog.tables[id].take() {
+                for i in t.indexes {
+                    self.catalog.indexes[i] = None;
+                }
             }
         }
-        Ok(Outcome::tag("DROP TABLE"))
+        Ok(out)
+    }
+
+    /// `DROP INDEX`: the index leaves the catalog (its tablets are no longer
+    /// written or read). A constraint's index, or the primary key (the table's
+    /// own key in DocDB), is refused as PostgreSQL refuses it.
+    pub(super) fn drop_indexes(
+        &mut self,
+        names: &[String],
+        if_exists: bool,
+    ) -> Result<Outcome, SqlError> {
+        let mut out = Outcome::tag("DROP INDEX");
+        for name in names {
+            let owner = self
+                .catalog
+                .tables
+                .iter()
+                .flatten()
+                .find(|t| t.key.is_some() && format!("{}_pkey", t.name) == *name);
+            if let Some(t) = owner {
+                return Err(crate::exec::utility::constraint_index(name, &t.name));
+            }
+            if let Some(Some(ix)) = self
+                .catalog
+                .indexes
+                .iter()
+                .find(|i| i.as_ref().is_some_and(|i| i.name == *name))
+            {
+                if ix.constraint {
+                    return Err(crate::exec::utility::constraint_index(
+                        name,
+                        &self.catalog.table(ix.table).name,
+                    ));
+                }
+            }
+        }
+        let ids = crate::exec::utility::existing(
+            names,
+            if_exists,
+            "index",
+            |n| {
+                self.catalog
+                    .indexes
+                    .iter()
+                    .position(|i| i.as_ref().is_some_and(|i| i.name == n))
+            },
+            &mut out,
+        )?;
+        for id in ids {
+            if let Some(ix) = self.catalog.indexes[id].take() {
+                self.catalog
+                    .table_mut(ix.table)
+                    .indexes
+                    .retain(|&i| i != id);
+            }
+        }
+        Ok(out)
     }
 
     /// The tablets of `table` and its indexes, or of every relation.
@@ -363,5 +429,36 @@ pub(super) fn sst_summary(s: &crate::lsm::SstInfo) -> crate::trace::SstSummary {
         deletes: s.deletes,
         smallest: hex(&s.smallest),
         largest: hex(&s.largest),
+    }
+}
+
+impl YbEngine {
+    /// The tables named (all checked first), or every table when none is.
+    fn tables_named(&self, names: &[String]) -> Result<Vec<usize>, SqlError> {
+        crate::exec::utility::tables_named(self, names, || {
+            (0..self.catalog.tables.len())
+                .filter(|i| self.catalog.tables[*i].is_some())
+                .collect()
+        })
+    }
+
+    /// VACUUM has nothing to do on DocDB (old versions go at compaction), but
+    /// its tables must exist, and its ANALYZE runs.
+    pub(super) fn vacuum(&mut self, v: &crate::sql::ast::Vacuum) -> Result<Outcome, SqlError> {
+        let ids = self.tables_named(&v.tables)?;
+        let mut out = Outcome::tag("VACUUM")
+            .notice("YugabyteDB needs no VACUUM: old versions go at compaction");
+        if v.analyze {
+            crate::exec::utility::analyze(self, &ids)?;
+            out.notices.push(crate::exec::utility::ANALYZE_NOTE.into());
+        }
+        Ok(out)
+    }
+
+    /// ANALYZE: YugabyteDB samples a table by reading it from DocDB.
+    pub(super) fn analyze(&mut self, names: &[String]) -> Result<Outcome, SqlError> {
+        let ids = self.tables_named(names)?;
+        crate::exec::utility::analyze(self, &ids)?;
+        Ok(Outcome::tag("ANALYZE").notice(crate::exec::utility::ANALYZE_NOTE))
     }
 }

@@ -209,7 +209,16 @@ impl YbEngine {
         let out = match stmt {
             Statement::CreateTable(t) => self.create_table(t),
             Statement::CreateIndex(i) => self.create_index(i),
-            Statement::DropTable { name, if_exists } => self.drop_table(name, *if_exists),
+            Statement::DropTable { names, if_exists } => self.drop_tables(names, *if_exists),
+            Statement::DropIndex { names, if_exists } => self.drop_indexes(names, *if_exists),
+            Statement::CreateExtension {
+                name,
+                if_not_exists,
+            } => crate::exec::utility::create_extension(
+                &mut self.catalog.extensions,
+                name,
+                *if_not_exists,
+            ),
             Statement::Insert {
                 table,
                 columns,
@@ -225,14 +234,8 @@ impl YbEngine {
             Statement::Explain { options, statement } => {
                 crate::exec::explain::explain(self, options, statement)
             }
-            Statement::Vacuum { table } => {
-                // Nothing to do, but a table that does not exist is still an error.
-                if let Some(t) = table {
-                    self.catalog.table_id(t)?;
-                }
-                Ok(Outcome::tag("VACUUM")
-                    .notice("YugabyteDB needs no VACUUM: old versions go at compaction"))
-            }
+            Statement::Vacuum(v) => self.vacuum(v),
+            Statement::Analyze { tables, .. } => self.analyze(tables),
             Statement::Set { name, value } => self.change_settings(SettingChange::Set(name, value)),
             Statement::Reset { name } => {
                 self.change_settings(SettingChange::Reset(name.as_deref()))

@@ -143,3 +143,106 @@ fn order_and_limit(g: &mut Gen, names: &[String]) -> (String, Check) {
         (limit, Check::CountOnly)
     }
 }
+
+/// Aggregates, GROUP BY, HAVING, DISTINCT and OFFSET: `count(*)`, `count(x)`,
+/// `count(DISTINCT x)`, `sum`, `min`, `max` (and `avg` of a float8 cast:
+/// the sums stay exact, so both databases divide the same numbers).
+pub(crate) fn grouping(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let table = &schema.tables[t];
+    let filter = if g.chance(50) {
+        format!(" where {}", condition(g, &table.columns, None, 1))
+    } else {
+        String::new()
+    };
+    let name = &table.name;
+    let numeric = *g.pick(&["a", "b", "id"]);
+    let any = g.pick(&table.columns).name;
+    let aggregates = [
+        "count(*)".to_string(),
+        format!("count({any})"),
+        format!("count(distinct {any})"),
+        format!("sum({numeric})"),
+        format!("min({any})"),
+        format!("max({any})"),
+        format!("avg({numeric}::float8)"),
+    ];
+    let mut picked: Vec<String> = aggregates
+        .iter()
+        .filter(|_| g.chance(35))
+        .cloned()
+        .collect();
+    if picked.is_empty() {
+        picked.push("count(*)".into());
+    }
+    match g.below(4) {
+        // One row: aggregates over the whole (filtered) table, even an empty one.
+        0 => Item::same(
+            format!("select {} from {name}{filter}", picked.join(", ")),
+            Check::Unordered,
+        ),
+        // Groups, perhaps filtered by HAVING, in a total order or none.
+        1 | 2 => {
+            let key = *g.pick(&["a", "b", "c"]);
+            let key = if table.columns.iter().any(|c| c.name == key) {
+                key
+            } else {
+                "a"
+            };
+            let having = match g.below(4) {
+                0 => " having count(*) > 1".to_string(),
+                1 => format!(" having min({numeric}) < {}", g.range(-2, 8)),
+                _ => String::new(),
+            };
+            let items = format!("{key}, {}", picked.join(", "));
+            if g.chance(60) {
+                let positions: Vec<String> =
+                    (1..=picked.len() + 1).map(|i| format!("{i}")).collect();
+                let limit = if g.chance(30) {
+                    format!(" limit {} offset {}", g.range(0, 4), g.range(0, 3))
+                } else {
+                    String::new()
+                };
+                Item::same(
+                    format!(
+                        "select {items} from {name}{filter} group by {key}{having} order by {} nulls first{limit}",
+                        positions.join(", ")
+                    ),
+                    Check::Ordered,
+                )
+            } else {
+                Item::same(
+                    format!("select {items} from {name}{filter} group by {key}{having}"),
+                    Check::Unordered,
+                )
+            }
+        }
+        // DISTINCT, and OFFSET over a total order.
+        _ => {
+            let cols = pick_columns(g, &table.columns);
+            let names: Vec<String> = cols.iter().map(|c| c.name.to_string()).collect();
+            let list = names.join(", ");
+            if g.chance(50) {
+                Item::same(
+                    format!("select distinct {list} from {name}{filter}"),
+                    Check::Unordered,
+                )
+            } else {
+                let all: Vec<&str> = table.columns.iter().map(|c| c.name).collect();
+                let distinct = if g.chance(40) { "distinct " } else { "" };
+                let (select, order) = if distinct.is_empty() {
+                    (list, all.join(", "))
+                } else {
+                    (list.clone(), list)
+                };
+                Item::same(
+                    format!(
+                        "select {distinct}{select} from {name}{filter} order by {order} offset {} limit {}",
+                        g.range(0, 5),
+                        g.range(0, 6)
+                    ),
+                    Check::Ordered,
+                )
+            }
+        }
+    }
+}

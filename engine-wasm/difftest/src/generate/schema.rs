@@ -142,6 +142,17 @@ impl Table {
 impl Schema {
     /// `CREATE [UNIQUE] INDEX [name] ON t (…)`, or `None` when the table has
     /// three already.
+    /// `DROP INDEX [IF EXISTS] name`: an index this script named, or one it
+    /// left to PostgreSQL's naming (so IF EXISTS skips it on both sides).
+    pub fn drop_index(&mut self, g: &mut Gen) -> Item {
+        if self.index_names.is_empty() {
+            return Item::same("drop index if exists no_such_index", Check::Statement);
+        }
+        let name = g.pick(&self.index_names).clone();
+        let if_exists = if g.chance(80) { "if exists " } else { "" };
+        Item::same(format!("drop index {if_exists}{name}"), Check::Statement)
+    }
+
     pub fn create_index(&mut self, g: &mut Gen, t: usize) -> Option<Item> {
         let table = &self.tables[t];
         let prefix = format!("{}_", table.name);

@@ -191,7 +191,13 @@ impl<'a> Splitter<'a> {
                 let words: Vec<&str> = line.args.iter().map(|a| a.text.as_str()).collect();
                 MetaCommand::Echo(words.join(" "))
             }
-            name => return Err(self.error_at(at, unsupported_message(name))),
+            "timing" | "x" | "pset" | "set" | "unset" | "conninfo" => MetaCommand::Display {
+                command: line.name.clone(),
+                args: line.args.iter().map(|a| a.text.clone()).collect(),
+            },
+            // psql runs what comes before an unknown command and reports it
+            // when reached: so does a script here.
+            name => MetaCommand::Unsupported(unsupported_message(name)),
         };
         let at = self.position(at);
         self.items.push(ScriptItem::Meta(Meta { command, at }));
@@ -200,12 +206,24 @@ impl<'a> Splitter<'a> {
 
     fn watch(&mut self, at: usize, opts: WatchOptions) -> Result<(), ScriptError> {
         let Some(count) = opts.count else {
-            return Err(self.error_at(
+            // The query runs once, then the script stops at the \watch
+            // (or, run as psql runs a script, goes on without it).
+            if !self.buf.sql.is_empty() {
+                let source = self.take_buffer();
+                self.previous = Some(source.clone());
+                if source.has_sql {
+                    let statement = source.statement(1, Trigger::Semicolon);
+                    self.items.push(ScriptItem::Statement(statement));
+                }
+            }
+            let message = "\\watch without a count would repeat forever (as psql does) and a \
+                 simulation must end: add c=N, for example \\watch c=10";
+            let at = self.position(at);
+            self.items.push(ScriptItem::Meta(Meta {
+                command: MetaCommand::Unsupported(message.into()),
                 at,
-                "\\watch without a count would repeat forever (as psql does) and a \
-                 simulation must end: add c=N, for example \\watch c=10"
-                    .into(),
-            ));
+            }));
+            return Ok(());
         };
         let (source, recalled) = if self.buf.sql.is_empty() {
             (self.previous.clone(), true)
@@ -337,8 +355,20 @@ fn unsupported_message(name: &str) -> String {
     if name.is_empty() {
         return "invalid command \\ (a backslash starts a meta-command)".into();
     }
+    let why = match name {
+        "!" => " (it runs a shell command; a script in IndexLab has no shell)",
+        "i" | "ir" | "include" | "include_relative" => {
+            " (it reads another file; paste that file's statements into the script)"
+        }
+        "copy" | "g" | "gx" | "o" | "out" | "w" | "write" => {
+            " (it reads or writes files on the client; IndexLab has none)"
+        }
+        "c" | "connect" => " (IndexLab runs one session on one database)",
+        _ if name.starts_with('d') => " (describing objects: not yet)",
+        _ => "",
+    };
     format!(
-        "unsupported meta-command \\{name}: IndexLab scripts accept \\watch, \\flush, \
-         \\compact, \\checkpoint and \\echo"
+        "the meta-command \\{name} is not supported by IndexLab{why}; scripts accept \\watch, \\flush, \
+         \\compact, \\checkpoint, \\echo, \\timing, \\x, \\pset and \\set"
     )
 }

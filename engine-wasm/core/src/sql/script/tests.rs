@@ -122,10 +122,28 @@ fn a_watched_buffer_does_not_become_the_previous_statement() {
 
 #[test]
 fn watch_without_count_is_refused_with_a_suggestion() {
-    let e = error("select 1;\n  \\watch 0.5\n");
-    assert_eq!(e.position(), Position::new(2, 3));
-    assert!(e.message.contains("c=N"), "{}", e.message);
-    assert!(error("select 1;\n\\watch\n").message.contains("c=10"));
+    // The query runs once (psql sends it), then the \watch is refused where it stands.
+    let (sql, meta) = refused("select 1;\n  \\watch 0.5\n");
+    assert_eq!(sql, ["select 1"]);
+    assert_eq!(meta.1, Position::new(2, 3));
+    assert!(meta.0.contains("c=N"), "{}", meta.0);
+    assert!(refused("select 1;\n\\watch\n").1 .0.contains("c=10"));
+}
+
+/// The statements before a refused meta-command, and its message and place.
+fn refused(text: &str) -> (Vec<String>, (String, Position)) {
+    let mut sql = Vec::new();
+    for item in split(text) {
+        match item {
+            ScriptItem::Statement(s) => sql.push(s.sql),
+            ScriptItem::Meta(Meta {
+                command: MetaCommand::Unsupported(m),
+                at,
+            }) => return (sql, (m, at)),
+            ScriptItem::Meta(_) => {}
+        }
+    }
+    panic!("nothing refused in {text:?}")
 }
 
 #[test]
@@ -248,16 +266,17 @@ fn unterminated_constructs_point_at_their_start() {
 
 #[test]
 fn unknown_meta_commands_are_named() {
-    let e = error("select 1;\n\\i ybwr.sql\n");
-    assert_eq!((e.line, e.column), (2, 1));
+    // psql runs what comes before an unknown command, and names it when reached.
+    let (sql, (message, at)) = refused("select 1;\n\\i ybwr.sql\n");
+    assert_eq!(sql, ["select 1"]);
+    assert_eq!(at, Position::new(2, 1));
     assert!(
-        e.message.starts_with("unsupported meta-command \\i:"),
-        "{}",
-        e.message
+        message.starts_with("the meta-command \\i is not supported by IndexLab"),
+        "{message}"
     );
-    assert!(error("\\! curl -s x").message.contains("\\!"));
-    assert!(error("\\WATCH c=1").message.contains("\\WATCH"));
-    assert!(error("\\ x").message.starts_with("invalid command \\"));
+    assert!(refused("\\! curl -s x").1 .0.contains("\\!"));
+    assert!(refused("\\WATCH c=1").1 .0.contains("\\WATCH"));
+    assert!(refused("\\ x").1 .0.starts_with("invalid command \\"));
 }
 
 #[test]

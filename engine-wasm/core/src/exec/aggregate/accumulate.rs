@@ -1,0 +1,170 @@
+//! One aggregate's transition state over a group's rows (PostgreSQL's
+//! `transfn` / `finalfn` pair), and the key a group is found by.
+
+use crate::sql::ast::{AggFunc, Expr};
+use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::eval::compare;
+use crate::value::Value;
+use std::collections::HashSet;
+
+/// A row's group-by values in a form that hashes: GROUP BY puts equal values
+/// together and all NULLs in one group.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub enum KeyPart {
+    Null,
+    Int(i64),
+    /// The float's bits, with -0 read as 0 (they are equal in SQL).
+    Float(u64),
+    Text(String),
+    Bool(bool),
+    Timestamp(i64),
+}
+
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct GroupKey(Vec<KeyPart>);
+
+impl GroupKey {
+    pub fn of(values: &[Value]) -> GroupKey {
+        GroupKey(
+            values
+                .iter()
+                .map(|v| match v {
+                    Value::Null => KeyPart::Null,
+                    Value::Int(i) => KeyPart::Int(*i),
+                    Value::Float(f) => KeyPart::Float(if *f == 0.0 { 0 } else { f.to_bits() }),
+                    Value::Text(s) => KeyPart::Text(s.to_string()),
+                    Value::Bool(b) => KeyPart::Bool(*b),
+                    Value::Timestamp(t) => KeyPart::Timestamp(*t),
+                })
+                .collect(),
+        )
+    }
+}
+
+/// The running state of one aggregate call in one group.
+#[derive(Debug)]
+pub struct Accumulator {
+    func: AggFunc,
+    /// `count(*)` has none: it counts rows, NULLs included.
+    has_argument: bool,
+    /// Values already seen, for `agg(DISTINCT x)`.
+    seen: Option<HashSet<GroupKey>>,
+    count: i64,
+    int_sum: i128,
+    float_sum: f64,
+    /// Whether the values summed are floats (sum and avg of float8).
+    floats: bool,
+    best: Option<Value>,
+}
+
+fn no_function(func: AggFunc, v: &Value) -> SqlError {
+    let ty = match v {
+        Value::Text(_) => "text",
+        Value::Bool(_) => "boolean",
+        Value::Timestamp(_) => "timestamp with time zone",
+        Value::Int(_) => "bigint",
+        Value::Float(_) => "double precision",
+        Value::Null => "unknown",
+    };
+    SqlError::new(
+        ErrorKind::Semantic,
+        format!("function {}({ty}) does not exist", func.name()),
+    )
+}
+
+impl Accumulator {
+    /// A fresh state for `call`, an [`Expr::Aggregate`].
+    pub fn for_call(call: &Expr) -> Accumulator {
+        let Expr::Aggregate {
+            func,
+            arg,
+            distinct,
+        } = call
+        else {
+            unreachable!("the grouping plan only keeps aggregate calls")
+        };
+        Accumulator {
+            func: *func,
+            has_argument: arg.is_some(),
+            seen: distinct.then(HashSet::new),
+            count: 0,
+            int_sum: 0,
+            float_sum: 0.0,
+            floats: false,
+            best: None,
+        }
+    }
+
+    pub fn takes_argument(&self) -> bool {
+        self.has_argument
+    }
+
+    /// Adds one row's argument (`None` for `count(*)`). NULLs are skipped, as
+    /// every aggregate but `count(*)` skips them.
+    pub fn add(&mut self, value: Option<&Value>) -> Result<(), SqlError> {
+        let Some(v) = value else {
+            self.count += 1;
+            return Ok(());
+        };
+        if v.is_null() {
+            return Ok(());
+        }
+        if let Some(seen) = &mut self.seen {
+            if !seen.insert(GroupKey::of(std::slice::from_ref(v))) {
+                return Ok(());
+            }
+        }
+        self.count += 1;
+        match self.func {
+            AggFunc::Count => {}
+            AggFunc::Sum | AggFunc::Avg => match v {
+                Value::Int(i) => self.int_sum += i128::from(*i),
+                Value::Float(f) => {
+                    self.floats = true;
+                    self.float_sum += f;
+                }
+                other => return Err(no_function(self.func, other)),
+            },
+            AggFunc::Min | AggFunc::Max => {
+                let better = match &self.best {
+                    None => true,
+                    Some(b) => {
+                        let ord = compare(v, b).ok_or_else(|| no_function(self.func, v))?;
+                        if self.func == AggFunc::Min {
+                            ord.is_lt()
+                        } else {
+                            ord.is_gt()
+                        }
+                    }
+                };
+                if better {
+                    self.best = Some(v.clone());
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The aggregate's result for the group.
+    pub fn finish(self) -> Result<Value, SqlError> {
+        Ok(match self.func {
+            AggFunc::Count => Value::Int(self.count),
+            _ if self.count == 0 => Value::Null,
+            AggFunc::Sum if self.floats => Value::Float(self.float_sum),
+            AggFunc::Sum => Value::Int(
+                i64::try_from(self.int_sum)
+                    .map_err(|_| SqlError::new(ErrorKind::Execution, "bigint out of range"))?,
+            ),
+            AggFunc::Avg if self.floats => Value::Float(self.float_sum / self.count as f64),
+            // PostgreSQL's avg of integers is numeric (`2.5000000000000000`).
+            AggFunc::Avg => {
+                return Err(SqlError::new(
+                    ErrorKind::Unsupported,
+                    "avg() of integers returns PostgreSQL's exact numeric type, which is not \
+                     supported by IndexLab; write avg(x::float8)",
+                ))
+            }
+            AggFunc::Min | AggFunc::Max => self.best.unwrap_or(Value::Null),
+        })
+    }
+}

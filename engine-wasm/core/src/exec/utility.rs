@@ -1,0 +1,133 @@
+//! Utility statements both profiles run the same way over their own catalogs:
+//! ANALYZE (a read of each table, as PostgreSQL's `analyze.c` samples it) and
+//! CREATE EXTENSION (the contrib extensions articles load).
+
+use super::executor::Executor;
+use crate::profile::Outcome;
+use crate::sql::error::{ErrorKind, SqlError};
+
+/// The extensions a script may create: PostgreSQL 15's contrib modules that
+/// storage articles use, and YugabyteDB's bundled ones. Their functions are
+/// refused by name where IndexLab does not answer them.
+const KNOWN_EXTENSIONS: &[&str] = &[
+    "pageinspect",
+    "pgstattuple",
+    "pg_buffercache",
+    "pg_visibility",
+    "pg_freespacemap",
+    "pg_stat_statements",
+    "pg_prewarm",
+    "pg_trgm",
+    "pgcrypto",
+    "uuid-ossp",
+    "btree_gin",
+    "btree_gist",
+    "amcheck",
+    "bloom",
+    "hstore",
+    "tablefunc",
+    "fuzzystrmatch",
+    "pg_hint_plan",
+    "hypopg",
+];
+
+/// `CREATE EXTENSION [IF NOT EXISTS] name`, recorded in `installed`.
+pub fn create_extension(
+    installed: &mut Vec<String>,
+    name: &str,
+    if_not_exists: bool,
+) -> Result<Outcome, SqlError> {
+    if installed.iter().any(|e| e == name) {
+        if if_not_exists {
+            return Ok(Outcome::tag("CREATE EXTENSION")
+                .notice(format!("extension \"{name}\" already exists, skipping")));
+        }
+        return Err(SqlError::new(
+            ErrorKind::Semantic,
+            format!("extension \"{name}\" already exists"),
+        ));
+    }
+    if !KNOWN_EXTENSIONS.contains(&name) {
+        return Err(SqlError::new(
+            ErrorKind::Semantic,
+            format!("extension \"{name}\" is not available"),
+        )
+        .with_hint(format!(
+            "IndexLab knows of these extensions: {}",
+            KNOWN_EXTENSIONS.join(", ")
+        )));
+    }
+    installed.push(name.to_string());
+    Ok(Outcome::tag("CREATE EXTENSION").notice(format!(
+        "{name} is installed; IndexLab does not model its functions yet, so a call to one is refused by name"
+    )))
+}
+
+/// The tables a maintenance statement names, checked before any is touched
+/// (an unknown one fails the whole statement); none named is every table.
+pub fn tables_named<E: Executor>(
+    engine: &E,
+    names: &[String],
+    all: impl FnOnce() -> Vec<usize>,
+) -> Result<Vec<usize>, SqlError> {
+    if names.is_empty() {
+        return Ok(all());
+    }
+    names.iter().map(|n| engine.table_id(n)).collect()
+}
+
+/// ANALYZE: each table read in full through the profile's own scan (on pg its
+/// heap pages through the buffer pool, on yb its rows through read requests),
+/// as PostgreSQL reads a table of up to 300 × default_statistics_target
+/// pages whole.
+pub fn analyze<E: Executor>(engine: &mut E, tables: &[usize]) -> Result<(), SqlError> {
+    for &t in tables {
+        engine.scan_for_change(t, None)?;
+    }
+    Ok(())
+}
+
+/// What ANALYZE's gathered statistics change in IndexLab today.
+pub const ANALYZE_NOTE: &str = "IndexLab's planner does not use statistics yet: \
+ANALYZE reads each table as PostgreSQL's does, and no plan changes";
+
+/// The objects of a DROP that exist, in order. A missing one fails the whole
+/// statement (nothing is dropped), or with IF EXISTS is skipped with
+/// PostgreSQL's notice.
+pub fn existing(
+    names: &[String],
+    if_exists: bool,
+    kind: &str,
+    mut find: impl FnMut(&str) -> Option<usize>,
+    out: &mut Outcome,
+) -> Result<Vec<usize>, SqlError> {
+    let mut ids = Vec::new();
+    for name in names {
+        match find(name) {
+            Some(id) => ids.push(id),
+            None if if_exists => out
+                .notices
+                .push(format!("{kind} \"{name}\" does not exist, skipping")),
+            None => {
+                return Err(SqlError::new(
+                    ErrorKind::Semantic,
+                    format!("{kind} \"{name}\" does not exist"),
+                ))
+            }
+        }
+    }
+    Ok(ids)
+}
+
+/// PostgreSQL's refusal to drop the index a constraint stands on.
+pub fn constraint_index(index: &str, table: &str) -> SqlError {
+    SqlError::new(
+        ErrorKind::Semantic,
+        format!(
+            "cannot drop index {index} because constraint {index} on table {table} requires it"
+        ),
+    )
+    .with_hint(format!(
+        "You can drop constraint {index} on table {table} instead."
+    ))
+}

@@ -1,0 +1,98 @@
+//! PostgreSQL's and YugabyteDB's session settings that IndexLab recognizes
+//! but does not apply yet: the planner's costs and `enable_*` switches,
+//! memory limits, and YugabyteDB's `yb_*` query-layer settings that articles
+//! set. SET records the value, SHOW returns it, RESET forgets it, and each
+//! SET says in a notice that nothing changes, so a script that sets them
+//! runs on, honestly. (The settings IndexLab does apply are in the registry.)
+
+use super::def::Scope;
+
+/// Name, the default as SHOW prints it, and which database has it.
+#[rustfmt::skip]
+pub static RECOGNIZED: &[(&str, &str, Scope)] = &[
+    // PostgreSQL 15's planner method switches and cost constants.
+    ("enable_async_append", "on", Scope::Both),
+    ("enable_bitmapscan", "on", Scope::Both),
+    ("enable_gathermerge", "on", Scope::Both),
+    ("enable_hashagg", "on", Scope::Both),
+    ("enable_hashjoin", "on", Scope::Both),
+    ("enable_incremental_sort", "on", Scope::Both),
+    ("enable_indexonlyscan", "on", Scope::Both),
+    ("enable_indexscan", "on", Scope::Both),
+    ("enable_material", "on", Scope::Both),
+    ("enable_memoize", "on", Scope::Both),
+    ("enable_mergejoin", "on", Scope::Both),
+    ("enable_nestloop", "on", Scope::Both),
+    ("enable_parallel_append", "on", Scope::Both),
+    ("enable_parallel_hash", "on", Scope::Both),
+    ("enable_partition_pruning", "on", Scope::Both),
+    ("enable_partitionwise_aggregate", "off", Scope::Both),
+    ("enable_partitionwise_join", "off", Scope::Both),
+    ("enable_seqscan", "on", Scope::Both),
+    ("enable_sort", "on", Scope::Both),
+    ("enable_tidscan", "on", Scope::Both),
+    ("seq_page_cost", "1", Scope::Both),
+    ("random_page_cost", "4", Scope::Both),
+    ("cpu_tuple_cost", "0.01", Scope::Both),
+    ("cpu_index_tuple_cost", "0.005", Scope::Both),
+    ("cpu_operator_cost", "0.0025", Scope::Both),
+    ("parallel_setup_cost", "1000", Scope::Both),
+    ("parallel_tuple_cost", "0.1", Scope::Both),
+    ("effective_cache_size", "4GB", Scope::Both),
+    ("effective_io_concurrency", "1", Scope::Both),
+    ("default_statistics_target", "100", Scope::Both),
+    ("from_collapse_limit", "8", Scope::Both),
+    ("join_collapse_limit", "8", Scope::Both),
+    ("geqo", "on", Scope::Both),
+    ("jit", "on", Scope::Both),
+    ("plan_cache_mode", "auto", Scope::Both),
+    ("max_parallel_workers_per_gather", "2", Scope::Both),
+    ("min_parallel_table_scan_size", "8MB", Scope::Both),
+    ("min_parallel_index_scan_size", "512kB", Scope::Both),
+    // Memory and session behaviour.
+    ("work_mem", "4MB", Scope::Both),
+    ("hash_mem_multiplier", "2", Scope::Both),
+    ("maintenance_work_mem", "64MB", Scope::Both),
+    ("temp_buffers", "8MB", Scope::Both),
+    ("track_io_timing", "off", Scope::Both),
+    ("track_counts", "on", Scope::Both),
+    ("synchronous_commit", "on", Scope::Both),
+    ("statement_timeout", "0", Scope::Both),
+    ("lock_timeout", "0", Scope::Both),
+    ("client_min_messages", "notice", Scope::Both),
+    ("search_path", "\"$user\", public", Scope::Both),
+    ("application_name", "", Scope::Both),
+    ("extra_float_digits", "1", Scope::Both),
+    ("compute_query_id", "auto", Scope::Both),
+    ("vacuum_freeze_min_age", "50000000", Scope::Both),
+    ("pg_hint_plan.enable_hint", "on", Scope::Both),
+    ("pg_hint_plan.debug_print", "off", Scope::Both),
+    // YugabyteDB's query layer (2.20 / 2024.1 defaults).
+    ("yb_enable_base_scans_cost_model", "off", Scope::Yb),
+    ("yb_enable_optimizer_statistics", "off", Scope::Yb),
+    ("yb_enable_bitmapscan", "off", Scope::Yb),
+    ("yb_prefer_bnl", "off", Scope::Yb),
+    ("yb_enable_batchednl", "on", Scope::Yb),
+    ("yb_enable_distinct_pushdown", "on", Scope::Yb),
+    ("yb_enable_index_aggregate_pushdown", "on", Scope::Yb),
+    ("yb_pushdown_strict_inequality", "on", Scope::Yb),
+    ("yb_pushdown_is_not_null", "on", Scope::Yb),
+    ("yb_enable_hash_batch_in", "on", Scope::Yb),
+    ("yb_read_from_followers", "off", Scope::Yb),
+    ("yb_follower_read_staleness_ms", "30000", Scope::Yb),
+    ("yb_explain_hide_non_deterministic_fields", "off", Scope::Yb),
+    ("yb_use_hash_splitting_by_default", "on", Scope::Yb),
+    ("yb_disable_transactional_writes", "off", Scope::Yb),
+    ("yb_enable_upsert_mode", "off", Scope::Yb),
+    ("yb_parallel_range_rows", "0", Scope::Yb),
+    ("yb_sampling_algorithm", "block_based_sampling", Scope::Yb),
+    ("yb_bnl_optimize_first_batch", "on", Scope::Yb),
+];
+
+/// The recognized setting `name` (case-insensitive), if it is one.
+pub fn lookup(name: &str) -> Option<&'static (&'static str, &'static str, Scope)> {
+    let name = name.trim();
+    RECOGNIZED
+        .iter()
+        .find(|(n, ..)| n.eq_ignore_ascii_case(name))
+}

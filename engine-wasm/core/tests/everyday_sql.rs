@@ -1,0 +1,224 @@
+//! The SQL people write in their own experiments, on both profiles: aggregates
+//! and GROUP BY, DISTINCT and OFFSET, DROP INDEX, ANALYZE and VACUUM ANALYZE,
+//! psql's display commands, and PostgreSQL's planner settings (recognized,
+//! not yet applied). Each answer is PostgreSQL 15's for the same script.
+
+use indexlab_engine::scenario::{run_pg, run_yb, Report};
+
+fn both(script: &str) -> Vec<Report> {
+    vec![run_pg(script, &[]).0, run_yb(script, &[]).0]
+}
+
+fn rows(r: &Report, statement: usize) -> Vec<Vec<String>> {
+    r.statements[statement]
+        .outcome
+        .rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|c| c.clone().unwrap_or_else(|| "NULL".into()))
+                .collect()
+        })
+        .collect()
+}
+
+const TABLE: &str = "create table t (id int primary key, k int, v text);
+insert into t select i, i % 3, 'v' from generate_series(1, 10) i;
+insert into t values (11, null, null);\n";
+
+#[test]
+fn aggregates_group_by_having_as_postgresql_answers() {
+    let script = format!(
+        "{TABLE}select count(*), count(k), count(distinct k), sum(id), min(v), max(id) from t;
+select k, count(*), sum(id) from t group by k order by k;
+select k, count(*) from t group by k having count(*) > 3;
+select count(*), sum(id), max(v) from t where id > 100;
+select k, count(*) from t where id > 100 group by k;\n"
+    );
+    for r in both(&script) {
+        assert_eq!(r.error, None, "{}", r.profile);
+        assert_eq!(
+            rows(&r, 3),
+            [["11", "10", "3", "66", "v", "11"]],
+            "{}",
+            r.profile
+        );
+        assert_eq!(
+            rows(&r, 4),
+            [
+                ["0", "3", "18"],
+                ["1", "4", "22"],
+                ["2", "3", "15"],
+                ["NULL", "1", "11"]
+            ],
+            "{}",
+            r.profile
+        );
+        assert_eq!(rows(&r, 5), [["1", "4"]], "{}", r.profile);
+        // No rows: one row of aggregates without GROUP BY, none with it.
+        assert_eq!(rows(&r, 6), [["0", "NULL", "NULL"]], "{}", r.profile);
+        assert!(rows(&r, 7).is_empty(), "{}", r.profile);
+    }
+}
+
+#[test]
+fn an_ungrouped_column_is_postgresql_s_error() {
+    for r in both(&format!("{TABLE}select id, count(*) from t group by k;")) {
+        let e = r.error.expect("an error");
+        assert_eq!(
+            e.message,
+            "column \"id\" must appear in the GROUP BY clause or be used in an aggregate function"
+        );
+    }
+    for r in both(&format!("{TABLE}select * from t where count(*) > 1;")) {
+        assert_eq!(
+            r.error.expect("an error").message,
+            "aggregate functions are not allowed in WHERE"
+        );
+    }
+}
+
+#[test]
+fn distinct_and_offset() {
+    let script = format!(
+        "{TABLE}select distinct k from t order by k nulls first;
+select id from t order by id limit 3 offset 2;
+select id from t order by id desc offset 9;\n"
+    );
+    for r in both(&script) {
+        assert_eq!(r.error, None, "{}", r.profile);
+        assert_eq!(
+            rows(&r, 3),
+            [["NULL"], ["0"], ["1"], ["2"]],
+            "{}",
+            r.profile
+        );
+        assert_eq!(rows(&r, 4), [["3"], ["4"], ["5"]], "{}", r.profile);
+        assert_eq!(rows(&r, 5), [["2"], ["1"]], "{}", r.profile);
+    }
+}
+
+#[test]
+fn explain_shows_the_aggregate_over_its_scan() {
+    let script = format!(
+        "{TABLE}explain (analyze, costs off, timing off, summary off) select k, count(*) from t group by k having count(*) > 3;"
+    );
+    let r = run_pg(&script, &[]).0;
+    let plan = r.statements[3].outcome.explain.clone().unwrap();
+    assert_eq!(plan[0], "HashAggregate (actual rows=1 loops=1)");
+    assert_eq!(plan[1], "  Group Key: k");
+    assert_eq!(plan[2], "  Filter: (count(*) > 3)");
+    assert_eq!(plan[3], "  Rows Removed by Filter: 3");
+    assert!(plan[4].contains("Seq Scan on t"), "{plan:?}");
+}
+
+#[test]
+fn drop_index_changes_the_plan_and_keeps_constraints() {
+    let script = format!(
+        "{TABLE}create index t_k on t (k);
+explain (costs off) select * from t where k = 1;
+drop index t_k;
+explain (costs off) select * from t where k = 1;
+drop index if exists t_k;
+drop index t_pkey;"
+    );
+    for r in both(&script) {
+        let plan = |i: usize| r.statements[i].outcome.explain.clone().unwrap().join("\n");
+        assert!(plan(4).contains("Index Scan using t_k"), "{}", r.profile);
+        assert!(plan(6).starts_with("Seq Scan on t"), "{}", r.profile);
+        assert_eq!(
+            r.statements[7].outcome.notices,
+            ["index \"t_k\" does not exist, skipping"]
+        );
+        let e = r.error.expect("the primary key's index is a constraint's");
+        assert_eq!(
+            e.message,
+            "cannot drop index t_pkey because constraint t_pkey on table t requires it"
+        );
+        assert_eq!(e.line, 9);
+    }
+}
+
+#[test]
+fn analyze_vacuum_analyze_and_extensions_run() {
+    let script = format!(
+        "{TABLE}analyze t;
+vacuum analyze t;
+vacuum (analyze, verbose) t;
+analyze;
+create extension if not exists pgstattuple;
+create extension if not exists pgstattuple;
+create extension nonsense;"
+    );
+    for r in both(&script) {
+        let tags: Vec<&str> = r.statements[3..9]
+            .iter()
+            .map(|s| s.outcome.tag.as_str())
+            .collect();
+        assert_eq!(
+            tags,
+            [
+                "ANALYZE",
+                "VACUUM",
+                "VACUUM",
+                "ANALYZE",
+                "CREATE EXTENSION",
+                "CREATE EXTENSION"
+            ],
+            "{}",
+            r.profile
+        );
+        assert_eq!(
+            r.error.expect("unknown extension").message,
+            "extension \"nonsense\" is not available"
+        );
+    }
+    // ANALYZE reads the table: pg through its buffers, yb through read requests.
+    let pg = run_pg(&format!("{TABLE}analyze t;"), &[]).0;
+    assert!(pg.statements[3].metrics.get("shared_hit") > 0.0);
+}
+
+#[test]
+fn psql_display_commands_run_and_shell_escapes_are_named() {
+    let r = run_pg("\\timing on\nselect 1;\n\\! ls\nselect 2;", &[]).0;
+    assert_eq!(r.statements.len(), 2, "\\timing and select 1 ran");
+    let e = r.error.expect("\\! stops the script");
+    assert!(
+        e.message.contains("\\! is not supported by IndexLab"),
+        "{}",
+        e.message
+    );
+    assert_eq!(e.line, 3);
+}
+
+#[test]
+fn planner_settings_are_recognized_and_unknown_ones_refused() {
+    let script = "set enable_seqscan = off;\nshow enable_seqscan;\nreset enable_seqscan;\nshow enable_seqscan;\nset random_page_cost = 1.1;\nset no_such_setting = 1;";
+    for r in both(script) {
+        assert_eq!(rows(&r, 1), [["off"]]);
+        assert_eq!(rows(&r, 3), [["on"]]);
+        assert!(r.statements[0].outcome.notices[0].contains("does not apply it yet"));
+        assert_eq!(
+            r.error.expect("unknown").message,
+            "unrecognized configuration parameter \"no_such_setting\""
+        );
+    }
+}
+
+#[test]
+fn statements_sqlparser_does_not_know_are_named_not_syntax_errors() {
+    for sql in [
+        "reindex table t;",
+        "cluster t using t_pkey;",
+        "create statistics s on a, b from t;",
+        "set constraints all deferred;",
+    ] {
+        let r = run_pg(sql, &[]).0;
+        let e = r.error.expect("refused");
+        assert!(
+            e.message.contains("is not supported by IndexLab"),
+            "{sql}: {}",
+            e.message
+        );
+    }
+}

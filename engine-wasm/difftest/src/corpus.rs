@@ -1,0 +1,132 @@
+//! The corpus of published experiments (`tests/corpus/*.sql`): each script run
+//! as psql runs it (an error does not stop it) on PostgreSQL and on both
+//! profiles, to measure how much of the SQL people publish IndexLab runs, and
+//! to fail on what must never happen:
+//! - a panic;
+//! - "syntax error" for a statement PostgreSQL accepted;
+//! - a statement PostgreSQL ran refused on pg without saying "not supported by
+//!   IndexLab" (a misleading refusal), unless an earlier statement of the
+//!   script was already refused (what follows may only miss its table).
+
+use crate::postgres::Session;
+use indexlab_engine::scenario::{run_profile_continuing, ReportError};
+use indexlab_engine::sql::{split_script, ScriptItem};
+use std::collections::BTreeMap;
+use std::panic::{catch_unwind, AssertUnwindSafe};
+use std::path::Path;
+
+/// One script's figures.
+#[derive(Debug, Default)]
+pub struct ScriptResult {
+    pub file: String,
+    /// `pg` or `yb`: the profile of the script's database.
+    pub profile: &'static str,
+    /// Statements (and meta-commands) in the script.
+    pub statements: usize,
+    /// Of those, how many ran on the script's profile.
+    pub ran: usize,
+    /// Statements PostgreSQL 15 accepted.
+    pub postgres_ran: usize,
+    /// What must not happen, in words.
+    pub failures: Vec<String>,
+    /// IndexLab's refusals, line and message, for the report.
+    pub refusals: Vec<(u32, String)>,
+}
+
+/// Runs every `*.sql` in `dir`.
+pub fn run_dir(dir: &Path, pg: &mut Session) -> Result<Vec<ScriptResult>, String> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .map_err(|e| format!("{}: {e}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|x| x == "sql"))
+        .collect();
+    files.sort();
+    files.iter().map(|f| run_file(f, pg)).collect()
+}
+
+fn run_file(file: &Path, pg: &mut Session) -> Result<ScriptResult, String> {
+    let text = std::fs::read_to_string(file).map_err(|e| format!("{}: {e}", file.display()))?;
+    let profile = if text.contains("-- database: yugabytedb") {
+        "yb"
+    } else {
+        "pg"
+    };
+    let mut result = ScriptResult {
+        file: file
+            .file_name()
+            .map(|n| n.to_string_lossy().into_owned())
+            .unwrap_or_default(),
+        profile,
+        ..ScriptResult::default()
+    };
+    let items = split_script(&text)
+        .map_err(|e| format!("{}:{}:{}: {}", file.display(), e.line, e.column, e.message))?;
+    // PostgreSQL's answer per statement line (meta-commands are psql's).
+    let schema = "indexlab_corpus";
+    pg.enter_fresh_schema(schema)?;
+    let mut postgres_ok: BTreeMap<u32, bool> = BTreeMap::new();
+    for item in &items {
+        result.statements += 1;
+        if let ScriptItem::Statement(s) = item {
+            let ok = !pg.statement(&s.sql).is_error();
+            postgres_ok.insert(s.at.line, ok);
+            result.postgres_ran += usize::from(ok);
+        }
+    }
+    pg.drop_schema(schema)?;
+    for p in ["pg", "yb"] {
+        let errors = run_profile(&text, p, &mut result.failures);
+        if p == profile {
+            result.ran = result.statements.saturating_sub(errors.len());
+            result.refusals = errors.iter().map(|e| (e.line, e.message.clone())).collect();
+        }
+        judge(p, &errors, &postgres_ok, &mut result.failures);
+    }
+    Ok(result)
+}
+
+/// The errors of a psql-style run on profile `p` (a panic is a failure).
+fn run_profile(text: &str, p: &str, failures: &mut Vec<String>) -> Vec<ReportError> {
+    let mut errors = Vec::new();
+    let run = catch_unwind(AssertUnwindSafe(|| {
+        let mut on_error = |e: ReportError| errors.push(e);
+        match p {
+            "pg" => {
+                run_profile_continuing::<indexlab_engine::pg::PgEngine>(text, &[], &mut on_error);
+            }
+            _ => {
+                run_profile_continuing::<indexlab_engine::yb::YbEngine>(text, &[], &mut on_error);
+            }
+        }
+    }));
+    if run.is_err() {
+        failures.push(format!("{p}: panic"));
+    }
+    errors
+}
+
+/// The failures among a profile's errors (see the module's rules).
+fn judge(
+    p: &str,
+    errors: &[ReportError],
+    postgres_ok: &BTreeMap<u32, bool>,
+    failures: &mut Vec<String>,
+) {
+    let mut refused_before = false;
+    for e in errors {
+        let postgres_ran = postgres_ok.get(&e.line).copied().unwrap_or(false);
+        let named = e.message.contains("not supported by IndexLab");
+        if postgres_ran && e.message.contains("syntax error") {
+            failures.push(format!(
+                "{p}: line {}: syntax error for SQL PostgreSQL accepts: {}",
+                e.line, e.message
+            ));
+        } else if p == "pg" && postgres_ran && !named && !refused_before {
+            failures.push(format!(
+                "{p}: line {}: refused without naming what is unsupported: {}",
+                e.line, e.message
+            ));
+        }
+        refused_before |= postgres_ran;
+    }
+}
