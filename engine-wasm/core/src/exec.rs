@@ -14,6 +14,7 @@
 
 pub mod aggregate;
 pub mod batched_join;
+pub mod catalog_calls;
 pub mod engine;
 pub mod executor;
 pub mod explain;

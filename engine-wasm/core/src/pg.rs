@@ -5,6 +5,7 @@
 //! - [`visibility_map`] and [`free_space_map`]: the heap's other two forks;
 //! - [`held_page`]: the "same page as last time" rule of PostgreSQL scans.
 
+pub mod free_space_fork;
 pub mod free_space_map;
 pub mod heap;
 pub mod held_page;

@@ -16,6 +16,7 @@ pub mod ast;
 mod convert;
 pub mod deparse;
 pub mod eval;
+pub mod functions;
 pub mod parse;
 pub mod plan;
 pub mod rewrite;

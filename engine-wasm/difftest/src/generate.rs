@@ -39,10 +39,12 @@ impl Default for Options {
 pub fn script(seed: u64, options: Options) -> Script {
     let mut g = Gen::new(seed);
     let mut items = Vec::new();
-    if g.chance(40) {
+    let setting = g.chance(40);
+    if setting {
         items.push(engine_setting(&mut g));
     }
     let mut schema = Schema::default();
+    schema.sizes_comparable = !setting;
     let tables = 1 + g.below(3) as usize;
     for i in 0..tables {
         let table = Table::random(&mut g, format!("t{i}"));
@@ -58,6 +60,10 @@ pub fn script(seed: u64, options: Options) -> Script {
     }
     for _ in 0..options.statements {
         items.push(statement(&mut g, &mut schema, options));
+    }
+    if schema.sizes_comparable && g.chance(50) {
+        let t = g.below(schema.tables.len() as u64) as usize;
+        items.push(query::sizes(&mut g, &schema, t));
     }
     Script { items }
 }
@@ -81,6 +87,7 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
             .create_index(g, t)
             .unwrap_or_else(|| query::select(g, schema, t)),
         66..=73 => query::grouping(g, schema, t),
+        78..=83 => query::functions(g, schema, t),
         74..=75 => schema.drop_index(g),
         76 => Item::same(
             format!("analyze {}", schema.tables[t].name),
@@ -207,6 +214,11 @@ mod tests {
             " offset ",
             "drop index",
             "analyze ",
+            " like ",
+            "coalesce(",
+            "case when ",
+            "md5(",
+            "pg_total_relation_size(",
         ] {
             assert!(text.contains(needle), "no generated script has {needle:?}");
         }

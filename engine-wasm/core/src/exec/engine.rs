@@ -51,6 +51,20 @@ pub trait QueryEngine: Sized {
         Vec::new()
     }
 
+    /// A call that reads the catalog (`pg_relation_size('t')`, `'t'::regclass`)
+    /// for relation `name` (and a fork name, the second argument).
+    fn catalog_call(
+        &self,
+        func: crate::sql::functions::ScalarFunc,
+        _name: &str,
+        _fork: Option<&str>,
+    ) -> Result<crate::value::Value, SqlError> {
+        Err(crate::sql::error::unsupported(format!(
+            "{}() on YugabyteDB (its tables are DocDB's SST files, not PostgreSQL's pages)",
+            func.name()
+        )))
+    }
+
     /// The table's columns as expressions name them.
     fn table_scope(&self, table: usize) -> Scope {
         let t = self.planner_info(table);

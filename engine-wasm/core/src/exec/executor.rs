@@ -18,23 +18,69 @@ use crate::sql::plan::plan_scan;
 use crate::sql::rewrite::inline_cte;
 use crate::value::{SqlType, Value};
 
+/// Whether an expression gives another value at each evaluation.
+pub fn is_volatile(e: &Expr) -> bool {
+    let mut volatile = false;
+    e.visit(&mut |x| {
+        volatile |= matches!(
+            x,
+            Expr::Call(crate::sql::ast::Func::ClockTimestamp | crate::sql::ast::Func::Random)
+        )
+    });
+    volatile
+}
+
 /// Receives INSERT's source rows one at a time.
 pub type RowSink<'a, E> = dyn FnMut(&mut E, &[Value]) -> Result<(), SqlError> + 'a;
 
 /// The executor, over any profile's scans.
 pub trait Executor: JoinExec {
     /// Each column's DEFAULT, evaluated once for a statement and coerced to
-    /// the column's type (None where the column has none).
+    /// the column's type (None where the column has none). A volatile one
+    /// (`clock_timestamp()`, `random()`) is left to [`Executor::row_defaults`].
     fn column_defaults(&mut self, columns: &[ColumnDef]) -> Result<Vec<Option<Value>>, SqlError> {
         columns
             .iter()
             .map(|c| {
                 c.default
                     .as_ref()
+                    .filter(|e| !is_volatile(e))
                     .map(|e| crate::sql::eval::coerce(self.eval_const(e)?, c.ty))
                     .transpose()
             })
             .collect()
+    }
+
+    /// The volatile DEFAULTs of the columns an INSERT leaves out, bound once.
+    fn volatile_defaults(
+        &mut self,
+        columns: &[ColumnDef],
+        targets: &[usize],
+    ) -> Result<Vec<(usize, crate::sql::eval::Bound, SqlType)>, SqlError> {
+        let mut out = Vec::new();
+        for (i, c) in columns.iter().enumerate() {
+            if let Some(e) = c.default.as_ref().filter(|e| is_volatile(e)) {
+                if !targets.contains(&i) {
+                    out.push((i, bind(e, &Scope::default())?, c.ty));
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    /// The defaults for one row: PostgreSQL evaluates a DEFAULT for each row,
+    /// so `clock_timestamp()` ticks and `random()` draws again row by row.
+    fn row_defaults(
+        &mut self,
+        fixed: &[Option<Value>],
+        volatile: &[(usize, crate::sql::eval::Bound, SqlType)],
+    ) -> Result<Vec<Option<Value>>, SqlError> {
+        let mut out = fixed.to_vec();
+        for (i, e, ty) in volatile {
+            let v = self.eval_bound(e, &[])?;
+            out[*i] = Some(crate::sql::eval::coerce(v, *ty)?);
+        }
+        Ok(out)
     }
 
     fn select(&mut self, q: &Select) -> Result<Outcome, SqlError> {
@@ -48,6 +94,12 @@ pub trait Executor: JoinExec {
         q: &Select,
         execute: bool,
     ) -> Result<(PlanNode, QueryResult), SqlError> {
+        if super::catalog_calls::any(q) {
+            let resolved = super::catalog_calls::resolve(self, q)?;
+            if !super::catalog_calls::any(&resolved) {
+                return self.run_select(&resolved, execute);
+            }
+        }
         if q.filter.as_ref().is_some_and(Expr::has_aggregate) {
             return Err(SqlError::new(
                 ErrorKind::Semantic,

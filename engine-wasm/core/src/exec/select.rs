@@ -328,6 +328,9 @@ pub(super) fn output_name(e: &Expr) -> String {
         Expr::Column { name, .. } => name.clone(),
         Expr::Call(f) => f.name().to_string(),
         Expr::Cast { expr, .. } => output_name(expr),
+        Expr::Function { func, .. } => func.name().to_ascii_lowercase(),
+        Expr::Aggregate { func, .. } => func.name().to_string(),
+        Expr::Case { .. } => "case".to_string(),
         _ => "?column?".to_string(),
     }
 }

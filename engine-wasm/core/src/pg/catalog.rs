@@ -24,6 +24,8 @@ pub struct Table {
     /// The VM fork exists once VACUUM has run (before that, an index-only scan finds
     /// no VM page to read and counts no buffer for it, as PostgreSQL does).
     pub vm_exists: bool,
+    /// Blocks of the free space map fork ([`super::free_space_fork`]).
+    pub fsm_blocks: u32,
 }
 
 impl Table {

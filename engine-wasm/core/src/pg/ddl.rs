@@ -54,6 +54,7 @@ impl PgEngine {
             heap,
             indexes: Vec::new(),
             vm_exists: false,
+            fsm_blocks: 0,
         };
         self.catalog.tables.push(Some(table));
         let mut out = Outcome::tag("CREATE TABLE");

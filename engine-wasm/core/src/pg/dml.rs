@@ -278,19 +278,28 @@ impl PgEngine {
         };
         let columns = self.catalog.table(id).columns.clone();
         let defaults = self.column_defaults(&columns)?;
+        let volatile = self.volatile_defaults(&columns, &targets)?;
         let mut count = 0u64;
         self.produce(source, &mut |engine, values| {
+            let row_defaults;
+            let defaults = if volatile.is_empty() {
+                &defaults
+            } else {
+                row_defaults = engine.row_defaults(&defaults, &volatile)?;
+                &row_defaults
+            };
             let t = engine.catalog.table_mut(id);
             let shape = TableShape {
                 name: &t.name,
                 columns: &t.columns,
                 types: &t.types,
             };
-            let row = complete(shape, &mut t.sequences, &defaults, &targets, values)?;
+            let row = complete(shape, &mut t.sequences, defaults, &targets, values)?;
             engine.insert_row(id, row)?;
             count += 1;
             Ok(())
         })?;
+        self.fsm_after_writes(id);
         Ok(Outcome::tag(format!("INSERT 0 {count}")).with_count(count))
     }
 
@@ -342,6 +351,7 @@ impl PgEngine {
             self.io.clock.advance_us(self.io.cost.cpu_row_us);
         }
         let n = targets.len() as u64;
+        self.fsm_after_writes(id);
         Ok(Outcome::tag(format!("UPDATE {n}")).with_count(n))
     }
 
@@ -418,9 +428,30 @@ impl PgEngine {
         Ok(out)
     }
 
+    /// An insert that found its page full recorded that page in the free
+    /// space map, creating the fork as far as it.
+    fn fsm_after_writes(&mut self, id: usize) {
+        let page_size = self.io.pool.page_size();
+        let t = self.catalog.table_mut(id);
+        let pages = t.heap.page_count();
+        if pages >= 2 {
+            t.fsm_blocks = t.fsm_blocks.max(super::free_space_fork::blocks_to_cover(
+                pages - 2,
+                page_size,
+            ));
+        }
+    }
+
     fn vacuum_table(&mut self, id: usize) -> Result<(), SqlError> {
+        let page_size = self.io.pool.page_size();
         let t = self.catalog.table_mut(id);
         t.vm_exists = true;
+        // VACUUM records every page it scans in the free space map.
+        if let Some(last) = t.heap.page_count().checked_sub(1) {
+            t.fsm_blocks = t
+                .fsm_blocks
+                .max(super::free_space_fork::blocks_to_cover(last, page_size));
+        }
         let (rel, name, heap) = (t.rel, self.io.names[t.rel as usize].clone(), &mut t.heap);
         let (prune, stats) = self.io.rel(rel, Fork::Main, |io| heap.vacuum_prune(io))?;
         self.count(rel, &stats);
@@ -454,6 +485,13 @@ impl PgEngine {
                     all_visible: true,
                 });
             }
+        }
+        // Truncated empty pages at the end leave the map too.
+        let t = self.catalog.table_mut(id);
+        if t.fsm_blocks > 0 {
+            let kept =
+                super::free_space_fork::blocks_after_truncation(t.heap.page_count(), page_size);
+            t.fsm_blocks = t.fsm_blocks.min(kept);
         }
         Ok(())
     }

@@ -3,6 +3,7 @@
 use super::engine::PgEngine;
 use super::explain::options_notices;
 use crate::clock::CostModel;
+use crate::exec::catalog_calls::{size_of, RelationPages};
 use crate::exec::{QueryEngine, ScanOutput};
 use crate::settings::Settings;
 use crate::sql::ast::ExplainOptions;
@@ -52,7 +53,81 @@ impl QueryEngine for PgEngine {
         self.scan(table, plan, limit)
     }
 
+    /// Sizes from the relation's own pages: the heap's or the B-tree's, the
+    /// visibility map's, and the free space map's as PostgreSQL sizes it.
+    fn catalog_call(
+        &self,
+        func: crate::sql::functions::ScalarFunc,
+        name: &str,
+        fork: Option<&str>,
+    ) -> Result<crate::value::Value, SqlError> {
+        let page_size = u64::from(self.io.pool.page_size());
+        let pages = match self.catalog.table_id(name) {
+            Ok(id) => {
+                let t = self.catalog.table(id);
+                let heap_pages = t.heap.page_count();
+                RelationPages {
+                    main: u64::from(heap_pages),
+                    fsm: u64::from(t.fsm_blocks),
+                    vm: u64::from(t.heap.visibility_map().fork_pages()),
+                    // No value is ever toasted here: the TOAST table stays
+                    // empty, its index a lone metapage.
+                    toast: u64::from(needs_toast_table(&t.columns, self.io.pool.page_size())),
+                    indexes: t
+                        .indexes
+                        .iter()
+                        .map(|&i| index_pages(self.catalog.index(i)))
+                        .sum(),
+                }
+            }
+            Err(not_a_table) => {
+                let index = self
+                    .catalog
+                    .indexes
+                    .iter()
+                    .flatten()
+                    .find(|i| i.name == name);
+                match index {
+                    Some(ix) => RelationPages {
+                        main: index_pages(ix),
+                        ..RelationPages::default()
+                    },
+                    None => return Err(not_a_table),
+                }
+            }
+        };
+        size_of(func, name, fork, pages, page_size)
+    }
+
     fn explain_notices(&self, options: &ExplainOptions) -> Vec<String> {
         options_notices(options)
     }
+}
+
+/// Blocks of a B-tree index: PostgreSQL builds an empty index as its
+/// metapage alone and adds the root at the first insert.
+fn index_pages(ix: &super::catalog::Index) -> u64 {
+    if ix.max_key.is_none() {
+        1
+    } else {
+        u64::from(ix.tree.page_count())
+    }
+}
+
+/// Whether PostgreSQL gives the table a TOAST table (`needs_toast_table`):
+/// when its widest possible row is over TOAST_TUPLE_THRESHOLD, a quarter
+/// page (2032 bytes of 8 kB), as any unbounded `text` column makes it.
+fn needs_toast_table(columns: &[crate::sql::ast::ColumnDef], page_size: u32) -> bool {
+    use crate::value::SqlType;
+    let threshold = u64::from((page_size - 40) / 4) & !7;
+    let mut widest = 24u64;
+    for c in columns {
+        widest += match (c.ty, c.max_chars) {
+            (SqlType::Text, None) => return true,
+            // At most 4 bytes a character in UTF-8, and a 4-byte length word.
+            (SqlType::Text, Some(n)) => u64::from(n) * 4 + 4,
+            (ty, _) => u64::from(crate::exec::type_width(ty)),
+        };
+    }
+    widest > threshold
 }

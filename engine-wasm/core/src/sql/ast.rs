@@ -84,6 +84,8 @@ pub enum BinOp {
     Mul,
     Div,
     Mod,
+    /// `||`: text concatenation.
+    Concat,
     Eq,
     NotEq,
     Lt,
@@ -103,6 +105,7 @@ impl BinOp {
             BinOp::Mul => "*",
             BinOp::Div => "/",
             BinOp::Mod => "%",
+            BinOp::Concat => "||",
             BinOp::Eq => "=",
             BinOp::NotEq => "<>",
             BinOp::Lt => "<",
@@ -214,6 +217,24 @@ pub enum Expr {
         expr: Box<Expr>,
         ty: SqlType,
     },
+    /// A scalar function (`lower(v)`, `substr(v, 1, 3)`, `coalesce(a, b)`).
+    Function {
+        func: crate::sql::functions::ScalarFunc,
+        args: Vec<Expr>,
+    },
+    /// `CASE [operand] WHEN … THEN … [ELSE …] END`.
+    Case {
+        operand: Option<Box<Expr>>,
+        branches: Vec<(Expr, Expr)>,
+        otherwise: Option<Box<Expr>>,
+    },
+    /// `x [NOT] LIKE pattern`, or ILIKE (`case_insensitive`).
+    Like {
+        expr: Box<Expr>,
+        pattern: Box<Expr>,
+        negated: bool,
+        case_insensitive: bool,
+    },
     /// An aggregate call; `arg` is `None` for `count(*)`.
     Aggregate {
         func: AggFunc,
@@ -285,6 +306,30 @@ impl Expr {
                 arg: arg.as_ref().map(|a| b(a)),
                 distinct: *distinct,
             },
+            Expr::Function { func, args } => Expr::Function {
+                func: *func,
+                args: args.iter().map(|a| *b(a)).collect(),
+            },
+            Expr::Case {
+                operand,
+                branches,
+                otherwise,
+            } => Expr::Case {
+                operand: operand.as_ref().map(|o| b(o)),
+                branches: branches.iter().map(|(w, t)| (*b(w), *b(t))).collect(),
+                otherwise: otherwise.as_ref().map(|o| b(o)),
+            },
+            Expr::Like {
+                expr,
+                pattern,
+                negated,
+                case_insensitive,
+            } => Expr::Like {
+                expr: b(expr),
+                pattern: b(pattern),
+                negated: *negated,
+                case_insensitive: *case_insensitive,
+            },
         }
     }
 
@@ -315,6 +360,23 @@ impl Expr {
                 if let Some(a) = arg {
                     a.visit(f)
                 }
+            }
+            Expr::Function { args, .. } => args.iter().for_each(|a| a.visit(f)),
+            Expr::Case {
+                operand,
+                branches,
+                otherwise,
+            } => {
+                operand.iter().for_each(|o| o.visit(f));
+                for (w, t) in branches {
+                    w.visit(f);
+                    t.visit(f);
+                }
+                otherwise.iter().for_each(|o| o.visit(f));
+            }
+            Expr::Like { expr, pattern, .. } => {
+                expr.visit(f);
+                pattern.visit(f);
             }
         }
     }

@@ -321,6 +321,14 @@ fn convert_function(f: &sp::Function) -> Result<Expr, SqlError> {
     if let Some(func) = AggFunc::from_name(&name) {
         return convert_aggregate(func, f);
     }
+    if let Some(func) = crate::sql::functions::ScalarFunc::from_name(&name) {
+        let args = match &f.args {
+            sp::FunctionArguments::List(l) => function_args(&l.args)?,
+            _ => Vec::new(),
+        };
+        func.check_arity(args.len())?;
+        return Ok(Expr::Function { func, args });
+    }
     let args = match &f.args {
         sp::FunctionArguments::None => Vec::new(),
         sp::FunctionArguments::List(l) => function_args(&l.args)?,
@@ -413,6 +421,7 @@ fn binop(op: &sp::BinaryOperator) -> Result<BinOp, SqlError> {
         B::Multiply => BinOp::Mul,
         B::Divide => BinOp::Div,
         B::Modulo => BinOp::Mod,
+        B::StringConcat => BinOp::Concat,
         B::Eq => BinOp::Eq,
         B::NotEq => BinOp::NotEq,
         B::Lt => BinOp::Lt,
@@ -465,6 +474,66 @@ pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
             right: boxed(right)?,
         },
         E::Function(f) => convert_function(f)?,
+        E::Like {
+            negated,
+            any: false,
+            expr,
+            pattern,
+            escape_char: None,
+        } => like(expr, pattern, *negated, false)?,
+        E::ILike {
+            negated,
+            any: false,
+            expr,
+            pattern,
+            escape_char: None,
+        } => like(expr, pattern, *negated, true)?,
+        E::Case {
+            operand,
+            conditions,
+            else_result,
+            ..
+        } => Expr::Case {
+            operand: operand.as_deref().map(boxed).transpose()?,
+            branches: conditions
+                .iter()
+                .map(|c| Ok((convert_expr(&c.condition)?, convert_expr(&c.result)?)))
+                .collect::<Result<_, SqlError>>()?,
+            otherwise: else_result.as_deref().map(boxed).transpose()?,
+        },
+        E::Substring {
+            expr,
+            substring_from,
+            substring_for,
+            ..
+        } => {
+            let mut args = vec![convert_expr(expr)?];
+            args.push(match substring_from {
+                Some(f) => convert_expr(f)?,
+                None => Expr::Literal(Value::Int(1)),
+            });
+            if let Some(n) = substring_for {
+                args.push(convert_expr(n)?);
+            }
+            Expr::Function {
+                func: crate::sql::functions::ScalarFunc::Substr,
+                args,
+            }
+        }
+        E::Ceil {
+            expr,
+            field: sp::CeilFloorKind::DateTimeField(sp::DateTimeField::NoDateTime),
+        } => Expr::Function {
+            func: crate::sql::functions::ScalarFunc::Ceil,
+            args: vec![convert_expr(expr)?],
+        },
+        E::Floor {
+            expr,
+            field: sp::CeilFloorKind::DateTimeField(sp::DateTimeField::NoDateTime),
+        } => Expr::Function {
+            func: crate::sql::functions::ScalarFunc::Floor,
+            args: vec![convert_expr(expr)?],
+        },
         E::InList {
             expr,
             list,
@@ -495,11 +564,31 @@ pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
         },
         E::Cast {
             expr, data_type, ..
+        } if data_type.to_string().eq_ignore_ascii_case("regclass") => Expr::Function {
+            func: crate::sql::functions::ScalarFunc::Regclass,
+            args: vec![convert_expr(expr)?],
+        },
+        E::Cast {
+            expr, data_type, ..
         } => Expr::Cast {
             expr: boxed(expr)?,
             ty: cast_type(data_type)?,
         },
         other => return Err(unsupported(format!("the expression {other}"))),
+    })
+}
+
+fn like(
+    expr: &sp::Expr,
+    pattern: &sp::Expr,
+    negated: bool,
+    case_insensitive: bool,
+) -> Result<Expr, SqlError> {
+    Ok(Expr::Like {
+        expr: boxed(expr)?,
+        pattern: boxed(pattern)?,
+        negated,
+        case_insensitive,
     })
 }
 

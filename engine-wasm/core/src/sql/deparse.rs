@@ -69,6 +69,41 @@ pub fn deparse(e: &Expr) -> String {
             format!("({} IS{not} NULL)", deparse(expr))
         }
         Expr::Cast { expr, ty } => format!("({})::{}", deparse(expr), ty.pg_name()),
+        Expr::Function { func, args } => {
+            let args: Vec<String> = args.iter().map(deparse).collect();
+            format!("{}({})", func.name(), args.join(", "))
+        }
+        Expr::Case {
+            operand,
+            branches,
+            otherwise,
+        } => {
+            let mut out = "CASE".to_string();
+            if let Some(o) = operand {
+                out += &format!(" {}", deparse(o));
+            }
+            for (w, t) in branches {
+                out += &format!(" WHEN {} THEN {}", deparse(w), deparse(t));
+            }
+            if let Some(o) = otherwise {
+                out += &format!(" ELSE {}", deparse(o));
+            }
+            out + " END"
+        }
+        Expr::Like {
+            expr,
+            pattern,
+            negated,
+            case_insensitive,
+        } => {
+            let op = match (negated, case_insensitive) {
+                (false, false) => "~~",
+                (true, false) => "!~~",
+                (false, true) => "~~*",
+                (true, true) => "!~~*",
+            };
+            format!("({} {op} {})", deparse(expr), deparse(pattern))
+        }
         Expr::Aggregate {
             func,
             arg,

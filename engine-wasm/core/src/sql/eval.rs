@@ -6,6 +6,7 @@
 
 use super::ast::{BinOp, Expr, Func};
 use super::error::{ErrorKind, SqlError};
+use super::functions::{self, ScalarFunc};
 use crate::rng::Rng;
 use crate::value::{parse_timestamptz, SqlType, Value};
 use std::cmp::Ordering;
@@ -52,6 +53,11 @@ pub enum Bound {
     Between(Box<Bound>, Box<Bound>, Box<Bound>, bool),
     IsNull(Box<Bound>, bool),
     Cast(Box<Bound>, SqlType),
+    Func(ScalarFunc, Vec<Bound>),
+    /// CASE: an operand (simple CASE), WHEN/THEN pairs, ELSE.
+    Case(Option<Box<Bound>>, Vec<(Bound, Bound)>, Option<Box<Bound>>),
+    /// LIKE: negated, case-insensitive.
+    Like(Box<Bound>, Box<Bound>, bool, bool),
 }
 
 pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
@@ -69,7 +75,8 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
             } else {
                 (l, r)
             };
-            let arithmetic = !op.is_comparison() && !matches!(op, BinOp::And | BinOp::Or);
+            let arithmetic =
+                !op.is_comparison() && !matches!(op, BinOp::And | BinOp::Or | BinOp::Concat);
             if arithmetic
                 && ((is_numeric_literal(&l) && !float8_typed(&r, scope))
                     || (is_numeric_literal(&r) && !float8_typed(&l, scope)))
@@ -80,7 +87,7 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
             }
             let both_int4 = int4_typed(&l, scope) && int4_typed(&r, scope) && !op.is_comparison();
             let e = Bound::Bin(*op, l, r);
-            if both_int4 && !matches!(op, BinOp::And | BinOp::Or) {
+            if both_int4 && !matches!(op, BinOp::And | BinOp::Or | BinOp::Concat) {
                 // integer op integer is an integer in PostgreSQL: past its
                 // range it is an error ("integer out of range"), not a bigint.
                 Bound::Cast(Box::new(e), SqlType::Int4)
@@ -108,6 +115,30 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
         } => Bound::Between(b(expr)?, b(low)?, b(high)?, *negated),
         Expr::IsNull { expr, negated } => Bound::IsNull(b(expr)?, *negated),
         Expr::Cast { expr, ty } => Bound::Cast(b(expr)?, *ty),
+        Expr::Function { func, args } => Bound::Func(
+            *func,
+            args.iter()
+                .map(|a| bind(a, scope))
+                .collect::<Result<_, _>>()?,
+        ),
+        Expr::Case {
+            operand,
+            branches,
+            otherwise,
+        } => Bound::Case(
+            operand.as_deref().map(|o| b(o)).transpose()?,
+            branches
+                .iter()
+                .map(|(w, t)| Ok((bind(w, scope)?, bind(t, scope)?)))
+                .collect::<Result<_, SqlError>>()?,
+            otherwise.as_deref().map(|o| b(o)).transpose()?,
+        ),
+        Expr::Like {
+            expr,
+            pattern,
+            negated,
+            case_insensitive,
+        } => Bound::Like(b(expr)?, b(pattern)?, *negated, *case_insensitive),
         // Grouping queries replace their aggregates by columns of the group
         // row before binding (exec::aggregate); one left here is misplaced.
         Expr::Aggregate { .. } => {
@@ -441,6 +472,8 @@ pub fn eval(e: &Bound, row: &[Value], env: &mut EvalEnv) -> Result<Value, SqlErr
                 comparison(*op, &a, &b)?
             } else if a.is_null() || b.is_null() {
                 Value::Null
+            } else if *op == BinOp::Concat {
+                Value::text(functions::concat_text(&a) + &functions::concat_text(&b))
             } else {
                 arith(*op, &a, &b)?
             }
@@ -476,6 +509,40 @@ pub fn eval(e: &Bound, row: &[Value], env: &mut EvalEnv) -> Result<Value, SqlErr
         }
         Bound::IsNull(x, negated) => Value::Bool(eval(x, row, env)?.is_null() != *negated),
         Bound::Cast(x, ty) => coerce(eval(x, row, env)?, *ty)?,
+        Bound::Func(f, args) => {
+            let values = args
+                .iter()
+                .map(|a| eval(a, row, env))
+                .collect::<Result<Vec<_>, _>>()?;
+            functions::call(*f, &values)?
+        }
+        Bound::Case(operand, branches, otherwise) => {
+            let subject = operand.as_deref().map(|o| eval(o, row, env)).transpose()?;
+            for (when, then) in branches {
+                let w = eval(when, row, env)?;
+                let hit = match &subject {
+                    Some(s) => comparison(BinOp::Eq, s, &w)? == Value::Bool(true),
+                    None => w == Value::Bool(true),
+                };
+                if hit {
+                    return eval(then, row, env);
+                }
+            }
+            match otherwise {
+                Some(o) => eval(o, row, env)?,
+                None => Value::Null,
+            }
+        }
+        Bound::Like(x, p, negated, ci) => {
+            let (v, pat) = (eval(x, row, env)?, eval(p, row, env)?);
+            match (&v, &pat) {
+                (Value::Null, _) | (_, Value::Null) => Value::Null,
+                (Value::Text(s), Value::Text(p)) => {
+                    Value::Bool(functions::like(s, p, *ci) != *negated)
+                }
+                _ => return Err(type_error(if *ci { "~~*" } else { "~~" }, &v, &pat)),
+            }
+        }
     })
 }
 

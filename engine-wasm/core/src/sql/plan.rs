@@ -123,6 +123,12 @@ pub fn is_constant(e: &Expr) -> bool {
         Expr::Column { .. } => false,
         Expr::Literal(_) | Expr::Call(_) => true,
         Expr::Aggregate { .. } => false,
+        Expr::Function { args, .. } => args.iter().all(is_constant),
+        Expr::Case { .. } | Expr::Like { .. } => {
+            let mut columns = false;
+            e.visit(&mut |x| columns |= matches!(x, Expr::Column { .. } | Expr::Aggregate { .. }));
+            !columns
+        }
         Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => is_constant(expr),
         Expr::Binary { left, right, .. } => is_constant(left) && is_constant(right),
         Expr::IsNull { expr, .. } => is_constant(expr),
@@ -260,6 +266,17 @@ fn collect_columns(table: &TableInfo, e: &Expr, out: &mut Vec<usize>) -> Result<
             collect_columns(table, expr, out)?
         }
         Expr::Aggregate { arg: Some(a), .. } => collect_columns(table, a, out)?,
+        Expr::Function { .. } | Expr::Case { .. } | Expr::Like { .. } => {
+            let mut parts = Vec::new();
+            e.visit(&mut |x| {
+                if matches!(x, Expr::Column { .. }) {
+                    parts.push(x.clone());
+                }
+            });
+            for p in &parts {
+                collect_columns(table, p, out)?;
+            }
+        }
         Expr::Binary { left, right, .. } => {
             collect_columns(table, left, out)?;
             collect_columns(table, right, out)?;

@@ -60,6 +60,31 @@ impl QueryEngine for YbEngine {
     }
 
     /// BUFFERS counts PostgreSQL's shared buffers: YugabyteDB has none to show.
+    /// `'t'::regclass` names a relation the catalog has; PostgreSQL's size
+    /// functions have no pages to count on DocDB.
+    fn catalog_call(
+        &self,
+        func: crate::sql::functions::ScalarFunc,
+        name: &str,
+        _fork: Option<&str>,
+    ) -> Result<crate::value::Value, SqlError> {
+        use crate::sql::functions::ScalarFunc;
+        let is_index = self
+            .catalog
+            .indexes
+            .iter()
+            .flatten()
+            .any(|i| i.name == name);
+        if func == ScalarFunc::Regclass && (is_index || self.catalog.table_id(name).is_ok()) {
+            return Ok(crate::value::Value::text(name));
+        }
+        self.catalog.table_id(name)?;
+        Err(crate::sql::error::unsupported(format!(
+            "{}() on YugabyteDB (its tables are DocDB's SST files, not PostgreSQL's pages)",
+            func.name()
+        )))
+    }
+
     fn explain_notices(&self, options: &ExplainOptions) -> Vec<String> {
         if options.buffers {
             vec![

@@ -358,15 +358,23 @@ impl YbEngine {
         let targets = super::row::targets(self.catalog.table(id), columns)?;
         let columns = self.catalog.table(id).columns.clone();
         let defaults = self.column_defaults(&columns)?;
+        let volatile = self.volatile_defaults(&columns, &targets)?;
         let mut count = 0u64;
         self.produce(source, &mut |engine, values| {
+            let row_defaults;
+            let defaults = if volatile.is_empty() {
+                &defaults
+            } else {
+                row_defaults = engine.row_defaults(&defaults, &volatile)?;
+                &row_defaults
+            };
             let t = engine.catalog.table_mut(id);
             let shape = TableShape {
                 name: &t.name,
                 columns: &t.columns,
                 types: &t.types,
             };
-            let row = complete(shape, &mut t.sequences, &defaults, &targets, values)?;
+            let row = complete(shape, &mut t.sequences, defaults, &targets, values)?;
             engine.insert_row(id, &row)?;
             count += 1;
             Ok(())

@@ -246,3 +246,70 @@ pub(crate) fn grouping(g: &mut Gen, schema: &Schema, t: usize) -> Item {
         }
     }
 }
+
+/// Scalar functions, `||`, CASE, COALESCE and LIKE, in the select list and in
+/// WHERE (text columns may be missing: a three-column table has no `c`).
+pub(crate) fn functions(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let table = &schema.tables[t];
+    let has_c = table.columns.iter().any(|c| c.name == "c");
+    let c = if has_c { "c" } else { "a::text" };
+    let k = g.range(-1, 3);
+    let n = g.range(0, 3);
+    let exprs = [
+        format!("lower({c})"),
+        format!("upper({c})"),
+        format!("length({c})"),
+        format!("substr({c}, {k}, {n})"),
+        format!("substr({c}, {k})"),
+        format!("md5({c})"),
+        format!("lpad({c}, {}, 'x')", g.range(0, 4)),
+        format!("rpad({c}, {})", g.range(0, 4)),
+        format!("{c} || '-' || a"),
+        format!("coalesce({c}, 'none')"),
+        "coalesce(a, b, 0)".to_string(),
+        "nullif(a, 1)".to_string(),
+        "abs(a - 3)".to_string(),
+        "mod(a, 3)".to_string(),
+        "greatest(a, b, 1)".to_string(),
+        "least(a, 2)".to_string(),
+        "case when a > 2 then 'big' when a is null then 'none' else 'small' end".to_string(),
+        "case a when 1 then 'one' when 2 then 'two' end".to_string(),
+        format!("replace({c}, 'a', 'zz')"),
+    ];
+    let mut picked: Vec<String> = exprs.iter().filter(|_| g.chance(25)).cloned().collect();
+    if picked.is_empty() {
+        picked.push(g.pick(&exprs).clone());
+    }
+    let patterns = ["'a%'", "'%b'", "'_'", "'%'", "'A%'", "'%a%'", "'ab'"];
+    let filter = match g.below(5) {
+        0 => format!(" where {c} like {}", g.pick(&patterns)),
+        1 => format!(" where {c} not like {}", g.pick(&patterns)),
+        2 => format!(" where {c} ilike {}", g.pick(&patterns)),
+        3 => format!(" where lower({c}) = 'ab' or length({c}) > 1"),
+        _ => String::new(),
+    };
+    Item::same(
+        format!(
+            "select id, {} from {}{filter}",
+            picked.join(", "),
+            table.name
+        ),
+        Check::Unordered,
+    )
+}
+
+/// The sizes PostgreSQL reports for a table and its indexes, which IndexLab
+/// computes from its own pages (heap, B-trees, free space and visibility maps).
+pub(crate) fn sizes(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let name = &schema.tables[t].name;
+    let call = *g.pick(&[
+        "pg_relation_size",
+        "pg_table_size",
+        "pg_indexes_size",
+        "pg_total_relation_size",
+    ]);
+    Item::same(
+        format!("select {call}('{name}'), pg_size_pretty({call}('{name}'::regclass))"),
+        Check::PgStorage,
+    )
+}

@@ -6,6 +6,8 @@ use crate::script::{Check, Item};
 
 #[derive(Debug, Default)]
 pub(crate) struct Schema {
+    /// No engine setting changed the storage: sizes are PostgreSQL's to compare.
+    pub sizes_comparable: bool,
     pub tables: Vec<Table>,
     /// Index names used so far (they share one namespace in PostgreSQL).
     index_names: Vec<String>,

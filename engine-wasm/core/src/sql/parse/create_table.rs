@@ -6,7 +6,7 @@
 //! PostgreSQL would refuse would teach wrong answers.
 
 use super::{convert_type, key_columns};
-use crate::sql::ast::{ColumnDef, CreateTable, Expr, Func, KeyColumn, Order};
+use crate::sql::ast::{ColumnDef, CreateTable, Expr, KeyColumn, Order};
 use crate::sql::convert::{convert_expr, ident_name, object_name};
 use crate::sql::error::unsupported;
 use crate::sql::error::SqlError;
@@ -91,23 +91,26 @@ fn varchar_length(t: &sp::DataType) -> Result<Option<u32>, SqlError> {
     }
 }
 
-/// A DEFAULT IndexLab can evaluate once per statement: a constant, or now().
+/// A DEFAULT: any expression without a column (PostgreSQL's rule): a
+/// constant, `now()`, or a volatile `clock_timestamp()` or `random()`,
+/// evaluated for each row.
 fn default_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
     let expr = convert_expr(e)?;
-    if is_constant(&expr) {
-        Ok(expr)
-    } else {
-        Err(unsupported(format!(
-            "DEFAULT {e} (only constants and now() are)"
-        )))
-    }
-}
-
-fn is_constant(e: &Expr) -> bool {
-    match e {
-        Expr::Literal(_) | Expr::Call(Func::Now) => true,
-        Expr::Unary { expr, .. } | Expr::Cast { expr, .. } => is_constant(expr),
-        Expr::Binary { left, right, .. } => is_constant(left) && is_constant(right),
-        _ => false,
+    let mut column = None;
+    expr.visit(&mut |x| match x {
+        Expr::Column { name, .. } => column = column.take().or(Some(name.clone())),
+        Expr::Aggregate { .. } => column = column.take().or(Some(String::new())),
+        _ => {}
+    });
+    match column {
+        None => Ok(expr),
+        Some(c) if c.is_empty() => Err(SqlError::new(
+            crate::sql::error::ErrorKind::Semantic,
+            "aggregate functions are not allowed in DEFAULT expressions",
+        )),
+        Some(_) => Err(SqlError::new(
+            crate::sql::error::ErrorKind::Semantic,
+            "cannot use column reference in DEFAULT expression",
+        )),
     }
 }

@@ -1,0 +1,156 @@
+//! Calls that read the catalog (`'t'::regclass`, `pg_relation_size('t')`,
+//! `pg_table_size`, `pg_indexes_size`, `pg_total_relation_size`), answered by
+//! the profile before the query runs: each becomes the literal its relation
+//! gives now, so expressions evaluate without the catalog.
+
+use super::engine::QueryEngine;
+use crate::sql::ast::{Expr, OrderItem, Select, SelectItem};
+use crate::sql::error::SqlError;
+use crate::sql::functions::ScalarFunc;
+use crate::value::Value;
+
+/// Whether `q` (its own clauses) calls one of them.
+pub fn any(q: &Select) -> bool {
+    let mut found = false;
+    let mut look = |e: &Expr| {
+        e.visit(&mut |x| found |= matches!(x, Expr::Function { func, .. } if func.reads_catalog()))
+    };
+    for item in &q.items {
+        if let SelectItem::Expr { expr, .. } = item {
+            look(expr);
+        }
+    }
+    q.filter.iter().chain(&q.having).for_each(&mut look);
+    q.order_by.iter().for_each(|o| look(&o.expr));
+    found
+}
+
+/// `q` with each catalog call on a constant name replaced by its answer.
+pub fn resolve<E: QueryEngine>(engine: &E, q: &Select) -> Result<Select, SqlError> {
+    let mut error = None;
+    let mut answer = |e: &Expr| -> Expr {
+        let out = resolve_expr(engine, e);
+        out.unwrap_or_else(|err| {
+            error.get_or_insert(err);
+            e.clone()
+        })
+    };
+    let out = Select {
+        items: q
+            .items
+            .iter()
+            .map(|i| match i {
+                SelectItem::Expr { expr, alias } => SelectItem::Expr {
+                    expr: answer(expr),
+                    // The column keeps the name the call gave it.
+                    alias: Some(
+                        alias
+                            .clone()
+                            .unwrap_or_else(|| super::select::output_name(expr)),
+                    ),
+                },
+                SelectItem::Wildcard => SelectItem::Wildcard,
+            })
+            .collect(),
+        filter: q.filter.as_ref().map(&mut answer),
+        having: q.having.as_ref().map(&mut answer),
+        order_by: q
+            .order_by
+            .iter()
+            .map(|o| OrderItem {
+                expr: answer(&o.expr),
+                ..o.clone()
+            })
+            .collect(),
+        ..q.clone()
+    };
+    match error {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+fn resolve_expr<E: QueryEngine>(engine: &E, e: &Expr) -> Result<Expr, SqlError> {
+    let mut error = None;
+    let out = e.map(&mut |x| {
+        let Expr::Function { func, args } = x else {
+            return None;
+        };
+        if !func.reads_catalog() {
+            return None;
+        }
+        let args: Vec<Expr> = match args.iter().map(|a| resolve_expr(engine, a)).collect() {
+            Ok(a) => a,
+            Err(err) => {
+                error.get_or_insert(err);
+                return None;
+            }
+        };
+        let texts: Vec<Option<&str>> = args
+            .iter()
+            .map(|a| match a {
+                Expr::Literal(Value::Text(s)) => Some(s.as_str()),
+                _ => None,
+            })
+            .collect();
+        let Some(Some(name)) = texts.first() else {
+            return None; // not a constant: eval names it
+        };
+        match engine.catalog_call(*func, name, texts.get(1).copied().flatten()) {
+            Ok(v) => Some(Expr::Literal(v)),
+            Err(err) => {
+                error.get_or_insert(err);
+                None
+            }
+        }
+    });
+    match error {
+        Some(e) => Err(e),
+        None => Ok(out),
+    }
+}
+
+/// How a profile answers [`QueryEngine::catalog_call`] for a relation it has,
+/// given the relation's forks in pages: the main fork, and for a table its
+/// free space map, visibility map and indexes (their main forks).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct RelationPages {
+    pub main: u64,
+    pub fsm: u64,
+    pub vm: u64,
+    /// The TOAST table's pages and its index's (part of the table's size).
+    pub toast: u64,
+    pub indexes: u64,
+}
+
+/// The answer to `func` for a relation of `pages` pages of `page_size` bytes.
+pub fn size_of(
+    func: ScalarFunc,
+    name: &str,
+    fork: Option<&str>,
+    pages: RelationPages,
+    page_size: u64,
+) -> Result<Value, SqlError> {
+    let bytes = |p: u64| Value::Int((p * page_size) as i64);
+    Ok(match func {
+        ScalarFunc::Regclass => Value::text(name),
+        ScalarFunc::PgRelationSize => match fork.unwrap_or("main") {
+            "main" => bytes(pages.main),
+            "fsm" => bytes(pages.fsm),
+            "vm" => bytes(pages.vm),
+            "init" => bytes(0),
+            other => {
+                return Err(SqlError::new(
+                    crate::sql::error::ErrorKind::Semantic,
+                    format!("invalid fork name"),
+                )
+                .with_hint(format!(
+                    "\"{other}\": valid fork names are \"main\", \"fsm\", \"vm\", and \"init\"."
+                )))
+            }
+        },
+        ScalarFunc::PgTableSize => bytes(pages.main + pages.fsm + pages.vm + pages.toast),
+        ScalarFunc::PgIndexesSize => bytes(pages.indexes),
+        _ => bytes(pages.main + pages.fsm + pages.vm + pages.toast + pages.indexes),
+    })
+}

@@ -1,0 +1,496 @@
+//! Scalar functions people use to make and read test data (`lower`,
+//! `substr`, `md5`, `lpad`, `coalesce`, `abs`, `floor`…) and LIKE, with
+//! PostgreSQL 15's semantics under the C collation the differential tests use:
+//! case changes touch ASCII letters only, lengths count characters.
+
+use super::error::{unsupported, ErrorKind, SqlError};
+use crate::value::Value;
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ScalarFunc {
+    Lower,
+    Upper,
+    Length,
+    Substr,
+    Md5,
+    Lpad,
+    Rpad,
+    Repeat,
+    Replace,
+    Abs,
+    Floor,
+    Ceil,
+    Round,
+    Mod,
+    Coalesce,
+    Nullif,
+    Greatest,
+    Least,
+    PgSizePretty,
+    /// `x::regclass`: a relation's name, checked against the catalog.
+    Regclass,
+    PgRelationSize,
+    PgTableSize,
+    PgIndexesSize,
+    PgTotalRelationSize,
+}
+
+impl ScalarFunc {
+    pub fn name(self) -> &'static str {
+        use ScalarFunc::*;
+        match self {
+            Lower => "lower",
+            Upper => "upper",
+            Length => "length",
+            Substr => "substr",
+            Md5 => "md5",
+            Lpad => "lpad",
+            Rpad => "rpad",
+            Repeat => "repeat",
+            Replace => "replace",
+            Abs => "abs",
+            Floor => "floor",
+            Ceil => "ceil",
+            Round => "round",
+            Mod => "mod",
+            Coalesce => "COALESCE",
+            Nullif => "NULLIF",
+            Greatest => "GREATEST",
+            Least => "LEAST",
+            PgSizePretty => "pg_size_pretty",
+            Regclass => "regclass",
+            PgRelationSize => "pg_relation_size",
+            PgTableSize => "pg_table_size",
+            PgIndexesSize => "pg_indexes_size",
+            PgTotalRelationSize => "pg_total_relation_size",
+        }
+    }
+
+    pub fn from_name(name: &str) -> Option<ScalarFunc> {
+        use ScalarFunc::*;
+        Some(match name {
+            "lower" => Lower,
+            "upper" => Upper,
+            "length" | "char_length" | "character_length" => Length,
+            "substr" | "substring" => Substr,
+            "md5" => Md5,
+            "lpad" => Lpad,
+            "rpad" => Rpad,
+            "repeat" => Repeat,
+            "replace" => Replace,
+            "abs" => Abs,
+            "floor" => Floor,
+            "ceil" | "ceiling" => Ceil,
+            "round" => Round,
+            "mod" => Mod,
+            "coalesce" => Coalesce,
+            "nullif" => Nullif,
+            "greatest" => Greatest,
+            "least" => Least,
+            "pg_size_pretty" => PgSizePretty,
+            "pg_relation_size" => PgRelationSize,
+            "pg_table_size" => PgTableSize,
+            "pg_indexes_size" => PgIndexesSize,
+            "pg_total_relation_size" => PgTotalRelationSize,
+            _ => return None,
+        })
+    }
+
+    /// The numbers of arguments PostgreSQL has this function for.
+    fn arities(self) -> std::ops::RangeInclusive<usize> {
+        use ScalarFunc::*;
+        match self {
+            Lower | Upper | Length | Md5 | Abs | Floor | Ceil | Round | PgSizePretty | Regclass
+            | PgTableSize | PgIndexesSize | PgTotalRelationSize => 1..=1,
+            Substr | Lpad | Rpad => 2..=3,
+            PgRelationSize => 1..=2,
+            Repeat | Mod | Nullif => 2..=2,
+            Replace => 3..=3,
+            Coalesce | Greatest | Least => 1..=usize::MAX,
+        }
+    }
+
+    /// PostgreSQL's error for a call with the wrong number of arguments.
+    pub fn check_arity(self, n: usize) -> Result<(), SqlError> {
+        if self.arities().contains(&n) {
+            return Ok(());
+        }
+        Err(SqlError::new(
+            ErrorKind::Semantic,
+            format!(
+                "function {}() with {n} argument(s) does not exist",
+                self.name()
+            ),
+        ))
+    }
+
+    /// Functions that read the catalog: the engine answers them before the
+    /// query runs ([`crate::exec::catalog_calls`]).
+    pub fn reads_catalog(self) -> bool {
+        use ScalarFunc::*;
+        matches!(
+            self,
+            Regclass | PgRelationSize | PgTableSize | PgIndexesSize | PgTotalRelationSize
+        )
+    }
+
+    /// Functions that return NULL for any NULL argument (the "strict" ones).
+    fn strict(self) -> bool {
+        !matches!(
+            self,
+            ScalarFunc::Coalesce | ScalarFunc::Nullif | ScalarFunc::Greatest | ScalarFunc::Least
+        )
+    }
+}
+
+fn no_such(func: ScalarFunc, args: &[Value]) -> SqlError {
+    let types: Vec<&str> = args.iter().map(type_name).collect();
+    SqlError::new(
+        ErrorKind::Semantic,
+        format!(
+            "function {}({}) does not exist",
+            func.name(),
+            types.join(", ")
+        ),
+    )
+}
+
+fn type_name(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "unknown",
+        Value::Int(_) => "integer",
+        Value::Float(_) => "double precision",
+        Value::Text(_) => "text",
+        Value::Bool(_) => "boolean",
+        Value::Timestamp(_) => "timestamp with time zone",
+    }
+}
+
+fn int(v: &Value, func: ScalarFunc, args: &[Value]) -> Result<i64, SqlError> {
+    match v {
+        Value::Int(i) => Ok(*i),
+        _ => Err(no_such(func, args)),
+    }
+}
+
+fn text<'a>(v: &'a Value, func: ScalarFunc, args: &[Value]) -> Result<&'a str, SqlError> {
+    match v {
+        Value::Text(s) => Ok(s.as_str()),
+        _ => Err(no_such(func, args)),
+    }
+}
+
+/// Calls `func` on evaluated arguments.
+pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
+    use ScalarFunc::*;
+    if func.strict() && args.iter().any(Value::is_null) {
+        return Ok(Value::Null);
+    }
+    let a = &args[0];
+    Ok(match func {
+        Lower => Value::text(text(a, func, args)?.to_ascii_lowercase()),
+        Upper => Value::text(text(a, func, args)?.to_ascii_uppercase()),
+        Length => Value::Int(text(a, func, args)?.chars().count() as i64),
+        Md5 => {
+            use md5::{Digest, Md5 as Hasher};
+            let digest = Hasher::digest(text(a, func, args)?.as_bytes());
+            Value::text(digest.iter().map(|b| format!("{b:02x}")).collect::<String>())
+        }
+        Substr => substr(text(a, func, args)?, &args[1..], args)?,
+        Lpad | Rpad => pad(func, text(a, func, args)?, &args[1..], args)?,
+        Repeat => {
+            let n = int(&args[1], func, args)?.max(0) as usize;
+            let s = text(a, func, args)?;
+            if s.len().saturating_mul(n) > 1 << 28 {
+                return Err(SqlError::new(ErrorKind::Limit, "requested length too large"));
+            }
+            Value::text(s.repeat(n))
+        }
+        Replace => {
+            let (s, from, to) = (
+                text(a, func, args)?,
+                text(&args[1], func, args)?,
+                text(&args[2], func, args)?,
+            );
+            Value::text(if from.is_empty() { s.to_string() } else { s.replace(from, to) })
+        }
+        Abs => match a {
+            Value::Int(i) => Value::Int(
+                i.checked_abs()
+                    .ok_or_else(|| SqlError::new(ErrorKind::Execution, "bigint out of range"))?,
+            ),
+            Value::Float(f) => Value::Float(f.abs()),
+            _ => return Err(no_such(func, args)),
+        },
+        // On float8 PostgreSQL's floor, ceil and round (rint: halves to even)
+        // return float8; on integers they go through numeric, which IndexLab
+        // does not have.
+        Floor | Ceil | Round => match a {
+            Value::Float(f) => Value::Float(match func {
+                Floor => f.floor(),
+                Ceil => f.ceil(),
+                _ => f.round_ties_even(),
+            }),
+            Value::Int(_) => {
+                return Err(unsupported(format!(
+                    "{}() of an integer (it returns PostgreSQL's exact numeric type); write {}(x::float8)",
+                    func.name(),
+                    func.name()
+                )))
+            }
+            _ => return Err(no_such(func, args)),
+        },
+        Mod => {
+            let (x, y) = (int(a, func, args)?, int(&args[1], func, args)?);
+            if y == 0 {
+                return Err(SqlError::new(ErrorKind::Execution, "division by zero"));
+            }
+            Value::Int(x.wrapping_rem(y))
+        }
+        Coalesce => args.iter().find(|v| !v.is_null()).cloned().unwrap_or(Value::Null),
+        Nullif => {
+            let same = !a.is_null()
+                && !args[1].is_null()
+                && super::eval::compare(a, &args[1]) == Some(std::cmp::Ordering::Equal);
+            if same {
+                Value::Null
+            } else {
+                a.clone()
+            }
+        }
+        PgSizePretty => Value::text(size_pretty(int(a, func, args)?)),
+        Regclass | PgRelationSize | PgTableSize | PgIndexesSize | PgTotalRelationSize => {
+            return Err(unsupported(format!(
+                "{}() of anything but a constant relation name",
+                func.name()
+            )))
+        }
+        Greatest | Least => {
+            let mut best: Option<&Value> = None;
+            for v in args.iter().filter(|v| !v.is_null()) {
+                let better = match best {
+                    None => true,
+                    Some(b) => {
+                        let ord = super::eval::compare(v, b).ok_or_else(|| no_such(func, args))?;
+                        if func == Greatest {
+                            ord.is_gt()
+                        } else {
+                            ord.is_lt()
+                        }
+                    }
+                };
+                if better {
+                    best = Some(v);
+                }
+            }
+            best.cloned().unwrap_or(Value::Null)
+        }
+    })
+}
+
+/// `pg_size_pretty(bytes)` as PostgreSQL 15 writes it: bytes below 10 kB,
+/// then kB, MB, GB, TB, PB, each unit while under 20 480 of it, rounded half
+/// away from zero.
+pub fn size_pretty(bytes: i64) -> String {
+    let half_rounded = |x: i64| (x + if x < 0 { -1 } else { 1 }) / 2;
+    let limit = 10 * 1024i64;
+    let limit2 = limit * 2 - 1;
+    if bytes.abs() < limit {
+        return format!("{bytes} bytes");
+    }
+    // Keep one extra bit for rounding.
+    let mut size = bytes >> 9;
+    for unit in ["kB", "MB", "GB", "TB"] {
+        if size.abs() < limit2 {
+            return format!("{} {unit}", half_rounded(size));
+        }
+        size >>= 10;
+    }
+    format!("{} PB", half_rounded(size))
+}
+
+/// `substr(s, from [, count])`: characters from position `from` (1-based;
+/// positions before 1 count against `count`), as PostgreSQL's text_substr.
+fn substr(s: &str, rest: &[Value], args: &[Value]) -> Result<Value, SqlError> {
+    let from = int(&rest[0], ScalarFunc::Substr, args)?;
+    let start = from.max(1);
+    let end = match rest.get(1) {
+        None => i64::MAX,
+        Some(c) => {
+            let count = int(c, ScalarFunc::Substr, args)?;
+            if count < 0 {
+                return Err(SqlError::new(
+                    ErrorKind::Execution,
+                    "negative substring length not allowed",
+                ));
+            }
+            from.saturating_add(count)
+        }
+    };
+    if end <= start {
+        return Ok(Value::text(""));
+    }
+    let skip = (start - 1) as usize;
+    let take = usize::try_from(end - start).unwrap_or(usize::MAX);
+    Ok(Value::text(
+        s.chars().skip(skip).take(take).collect::<String>(),
+    ))
+}
+
+/// `lpad`/`rpad(s, length [, fill])`: cut to `length` characters, or filled
+/// with `fill` (a space by default) on the left or right up to it.
+fn pad(func: ScalarFunc, s: &str, rest: &[Value], args: &[Value]) -> Result<Value, SqlError> {
+    let len = int(&rest[0], func, args)?.max(0) as usize;
+    if len > 1 << 28 {
+        return Err(SqlError::new(
+            ErrorKind::Limit,
+            "requested length too large",
+        ));
+    }
+    let fill: Vec<char> = match rest.get(1) {
+        Some(f) => text(f, func, args)?.chars().collect(),
+        None => vec![' '],
+    };
+    let chars: Vec<char> = s.chars().collect();
+    if chars.len() >= len || fill.is_empty() {
+        return Ok(Value::text(chars.iter().take(len).collect::<String>()));
+    }
+    let padding: String = fill.iter().cycle().take(len - chars.len()).collect();
+    Ok(Value::text(if func == ScalarFunc::Lpad {
+        format!("{padding}{s}")
+    } else {
+        format!("{s}{padding}")
+    }))
+}
+
+/// A value as `||` joins it: its text (booleans as `true`/`false`, as the
+/// cast to text writes them).
+pub fn concat_text(v: &Value) -> String {
+    match v {
+        Value::Bool(b) => if *b { "true" } else { "false" }.into(),
+        other => other.pg_text(),
+    }
+}
+
+/// SQL LIKE: `%` any run of characters, `_` one character, `\` escapes the
+/// next; ILIKE folds ASCII case first (the C collation).
+pub fn like(s: &str, pattern: &str, case_insensitive: bool) -> bool {
+    let fold = |x: &str| {
+        if case_insensitive {
+            x.to_ascii_lowercase()
+        } else {
+            x.to_string()
+        }
+    };
+    let s: Vec<char> = fold(s).chars().collect();
+    let p: Vec<char> = fold(pattern).chars().collect();
+    matches(&s, &p)
+}
+
+fn matches(s: &[char], p: &[char]) -> bool {
+    // Iterative wildcard matching with backtracking to the last `%`.
+    let (mut i, mut j) = (0, 0);
+    let mut star: Option<(usize, usize)> = None;
+    while i < s.len() {
+        if j < p.len() && p[j] == '%' {
+            star = Some((j, i));
+            j += 1;
+            continue;
+        }
+        if j < p.len() {
+            let (lit, width) = if p[j] == '\\' && j + 1 < p.len() {
+                (Some(p[j + 1]), 2)
+            } else if p[j] == '_' {
+                (None, 1)
+            } else {
+                (Some(p[j]), 1)
+            };
+            if lit.is_none_or(|c| c == s[i]) {
+                i += 1;
+                j += width;
+                continue;
+            }
+        }
+        match star {
+            Some((sj, si)) => {
+                j = sj + 1;
+                i = si + 1;
+                star = Some((sj, si + 1));
+            }
+            None => return false,
+        }
+    }
+    p[j..].iter().all(|c| *c == '%')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn t(s: &str) -> Value {
+        Value::text(s)
+    }
+
+    #[test]
+    fn text_functions_as_postgresql() {
+        assert_eq!(
+            call(
+                ScalarFunc::Substr,
+                &[t("hello"), Value::Int(0), Value::Int(3)]
+            )
+            .unwrap(),
+            t("he")
+        );
+        assert_eq!(
+            call(ScalarFunc::Substr, &[t("hello"), Value::Int(2)]).unwrap(),
+            t("ello")
+        );
+        assert_eq!(
+            call(ScalarFunc::Lpad, &[t("7"), Value::Int(3), t("0")]).unwrap(),
+            t("007")
+        );
+        assert_eq!(
+            call(ScalarFunc::Lpad, &[t("hello"), Value::Int(2)]).unwrap(),
+            t("he")
+        );
+        assert_eq!(
+            call(ScalarFunc::Rpad, &[t("ab"), Value::Int(5), t("xy")]).unwrap(),
+            t("abxyx")
+        );
+        assert_eq!(
+            call(ScalarFunc::Md5, &[t("abc")]).unwrap(),
+            t("900150983cd24fb0d6963f7d28e17f72")
+        );
+        assert_eq!(call(ScalarFunc::Upper, &[t("abé")]).unwrap(), t("ABé"));
+        assert_eq!(call(ScalarFunc::Length, &[t("é1")]).unwrap(), Value::Int(2));
+        assert_eq!(
+            call(ScalarFunc::Lower, &[Value::Null]).unwrap(),
+            Value::Null
+        );
+        assert_eq!(
+            call(ScalarFunc::Round, &[Value::Float(2.5)]).unwrap(),
+            Value::Float(2.0)
+        );
+        assert!(call(ScalarFunc::Floor, &[Value::Int(2)])
+            .unwrap_err()
+            .message
+            .contains("numeric"));
+        assert_eq!(
+            call(ScalarFunc::Coalesce, &[Value::Null, Value::Int(3)]).unwrap(),
+            Value::Int(3)
+        );
+    }
+
+    #[test]
+    fn like_patterns() {
+        assert!(like("abc", "a%", false));
+        assert!(like("abc", "%c", false));
+        assert!(like("abc", "_b_", false));
+        assert!(!like("abc", "a_", false));
+        assert!(like("ABC", "a%", true));
+        assert!(like("a%c", "a\\%c", false));
+        assert!(!like("abc", "a\\%c", false));
+        assert!(like("", "%", false));
+        assert!(like("aXbXc", "%b%c", false));
+    }
+}
