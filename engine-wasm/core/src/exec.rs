@@ -24,6 +24,7 @@ pub mod plan_node;
 pub mod relation_name;
 pub mod row;
 pub mod select;
+pub mod subquery;
 pub mod utility;
 
 pub use engine::{QueryEngine, ScanOutput};

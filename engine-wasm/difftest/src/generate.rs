@@ -88,6 +88,7 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
             .unwrap_or_else(|| query::select(g, schema, t)),
         66..=73 => query::grouping(g, schema, t),
         78..=83 => query::functions(g, schema, t),
+        84..=87 => query::subquery(g, schema, t),
         74..=75 => schema.drop_index(g),
         76 => Item::same(
             format!("analyze {}", schema.tables[t].name),
@@ -219,6 +220,8 @@ mod tests {
             "case when ",
             "md5(",
             "pg_total_relation_size(",
+            " in (select ",
+            "exists (select",
         ] {
             assert!(text.contains(needle), "no generated script has {needle:?}");
         }

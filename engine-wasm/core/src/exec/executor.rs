@@ -94,6 +94,16 @@ pub trait Executor: JoinExec {
         q: &Select,
         execute: bool,
     ) -> Result<(PlanNode, QueryResult), SqlError> {
+        if let Some(t) = super::subquery::foreign_qualifier(q) {
+            return Err(SqlError::new(
+                ErrorKind::Semantic,
+                format!("missing FROM-clause entry for table \"{t}\""),
+            ));
+        }
+        if super::subquery::any(q) {
+            let resolved = super::subquery::resolve(self, q)?;
+            return self.run_select(&resolved, execute);
+        }
         if super::catalog_calls::any(q) {
             let resolved = super::catalog_calls::resolve(self, q)?;
             if !super::catalog_calls::any(&resolved) {
@@ -323,9 +333,12 @@ pub trait Executor: JoinExec {
     ) -> Result<Vec<(u64, Row)>, SqlError> {
         // UPDATE and DELETE need whole rows (the new version is built from the
         // old one), so the scan is never index-only, as in PostgreSQL.
+        let filter = filter
+            .map(|f| super::subquery::resolve_expr(self, f))
+            .transpose()?;
         let q = Select {
             items: vec![SelectItem::Wildcard],
-            filter: filter.cloned(),
+            filter,
             ..Select::empty()
         };
         let info = self.planner_info(table);

@@ -235,6 +235,19 @@ pub enum Expr {
         negated: bool,
         case_insensitive: bool,
     },
+    /// `(SELECT …)` used as a value.
+    ScalarSubquery(Box<Select>),
+    /// `[NOT] EXISTS (SELECT …)`.
+    Exists {
+        query: Box<Select>,
+        negated: bool,
+    },
+    /// `x [NOT] IN (SELECT …)`.
+    InSubquery {
+        expr: Box<Expr>,
+        query: Box<Select>,
+        negated: bool,
+    },
     /// An aggregate call; `arg` is `None` for `count(*)`.
     Aggregate {
         func: AggFunc,
@@ -259,7 +272,20 @@ impl Expr {
         }
         let mut b = |e: &Expr| Box::new(e.map(f));
         match self {
-            Expr::Column { .. } | Expr::Literal(_) | Expr::Call(_) => self.clone(),
+            Expr::Column { .. }
+            | Expr::Literal(_)
+            | Expr::Call(_)
+            | Expr::ScalarSubquery(_)
+            | Expr::Exists { .. } => self.clone(),
+            Expr::InSubquery {
+                expr,
+                query,
+                negated,
+            } => Expr::InSubquery {
+                expr: b(expr),
+                query: query.clone(),
+                negated: *negated,
+            },
             Expr::Unary { not, expr } => Expr::Unary {
                 not: *not,
                 expr: b(expr),
@@ -337,7 +363,13 @@ impl Expr {
     pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {
         f(self);
         match self {
-            Expr::Column { .. } | Expr::Literal(_) | Expr::Call(_) => {}
+            // A subquery's own expressions are its own query's.
+            Expr::Column { .. }
+            | Expr::Literal(_)
+            | Expr::Call(_)
+            | Expr::ScalarSubquery(_)
+            | Expr::Exists { .. } => {}
+            Expr::InSubquery { expr, .. } => expr.visit(f),
             Expr::Unary { expr, .. } | Expr::IsNull { expr, .. } | Expr::Cast { expr, .. } => {
                 expr.visit(f)
             }

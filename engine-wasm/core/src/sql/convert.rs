@@ -474,6 +474,20 @@ pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
             right: boxed(right)?,
         },
         E::Function(f) => convert_function(f)?,
+        E::Subquery(q) => Expr::ScalarSubquery(Box::new(convert_select_query((**q).clone())?)),
+        E::Exists { subquery, negated } => Expr::Exists {
+            query: Box::new(convert_select_query((**subquery).clone())?),
+            negated: *negated,
+        },
+        E::InSubquery {
+            expr,
+            subquery,
+            negated,
+        } => Expr::InSubquery {
+            expr: boxed(expr)?,
+            query: Box::new(convert_select_query((**subquery).clone())?),
+            negated: *negated,
+        },
         E::Like {
             negated,
             any: false,

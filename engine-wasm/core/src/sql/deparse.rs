@@ -69,6 +69,15 @@ pub fn deparse(e: &Expr) -> String {
             format!("({} IS{not} NULL)", deparse(expr))
         }
         Expr::Cast { expr, ty } => format!("({})::{}", deparse(expr), ty.pg_name()),
+        Expr::ScalarSubquery(_) => "(SubPlan)".to_string(),
+        Expr::Exists { negated, .. } => {
+            format!("({}EXISTS(SubPlan))", if *negated { "NOT " } else { "" })
+        }
+        Expr::InSubquery { expr, negated, .. } => format!(
+            "({} {}IN (SubPlan))",
+            deparse(expr),
+            if *negated { "NOT " } else { "" }
+        ),
         Expr::Function { func, args } => {
             let args: Vec<String> = args.iter().map(deparse).collect();
             format!("{}({})", func.name(), args.join(", "))

@@ -139,6 +139,11 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
             negated,
             case_insensitive,
         } => Bound::Like(b(expr)?, b(pattern)?, *negated, *case_insensitive),
+        // The executor runs subqueries first and puts their answers here
+        // (exec::subquery); one left is in a place that is not run.
+        Expr::ScalarSubquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => {
+            return Err(super::error::unsupported("a subquery here"))
+        }
         // Grouping queries replace their aggregates by columns of the group
         // row before binding (exec::aggregate); one left here is misplaced.
         Expr::Aggregate { .. } => {

@@ -122,7 +122,8 @@ pub fn is_constant(e: &Expr) -> bool {
     match e {
         Expr::Column { .. } => false,
         Expr::Literal(_) | Expr::Call(_) => true,
-        Expr::Aggregate { .. } => false,
+        Expr::Aggregate { .. } | Expr::InSubquery { .. } => false,
+        Expr::ScalarSubquery(_) | Expr::Exists { .. } => false,
         Expr::Function { args, .. } => args.iter().all(is_constant),
         Expr::Case { .. } | Expr::Like { .. } => {
             let mut columns = false;
@@ -266,7 +267,8 @@ fn collect_columns(table: &TableInfo, e: &Expr, out: &mut Vec<usize>) -> Result<
             collect_columns(table, expr, out)?
         }
         Expr::Aggregate { arg: Some(a), .. } => collect_columns(table, a, out)?,
-        Expr::Function { .. } | Expr::Case { .. } | Expr::Like { .. } => {
+        Expr::ScalarSubquery(_) | Expr::Exists { .. } => {}
+        Expr::Function { .. } | Expr::Case { .. } | Expr::Like { .. } | Expr::InSubquery { .. } => {
             let mut parts = Vec::new();
             e.visit(&mut |x| {
                 if matches!(x, Expr::Column { .. }) {

@@ -313,3 +313,47 @@ pub(crate) fn sizes(g: &mut Gen, schema: &Schema, t: usize) -> Item {
         Check::PgStorage,
     )
 }
+
+/// Uncorrelated subqueries: `IN`, `NOT IN` (NULLs included), `EXISTS`, and a
+/// subquery as a value, in a query or in a DELETE's WHERE.
+pub(crate) fn subquery(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let outer = &schema.tables[t];
+    let inner = g.pick(&schema.tables);
+    let (o, i) = (&outer.name, &inner.name);
+    let inner_filter = if g.chance(50) {
+        format!(" where {}", condition(g, &inner.columns, None, 1))
+    } else {
+        String::new()
+    };
+    let col = *g.pick(&["a", "b", "id"]);
+    let (sql, check) = match g.below(6) {
+        0 => (
+            format!("select id, a from {o} where a in (select {col} from {i}{inner_filter})"),
+            Check::Unordered,
+        ),
+        1 => (
+            format!("select id, a from {o} where a not in (select {col} from {i}{inner_filter})"),
+            Check::Unordered,
+        ),
+        2 => (
+            format!(
+                "select id from {o} where {}exists (select 1 from {i}{inner_filter})",
+                if g.chance(50) { "not " } else { "" }
+            ),
+            Check::Unordered,
+        ),
+        3 => (
+            format!("select id, (select max({col}) from {i}{inner_filter}) from {o}"),
+            Check::Unordered,
+        ),
+        4 => (
+            format!("select id from {o} where a = (select min({col}) from {i}{inner_filter})"),
+            Check::Unordered,
+        ),
+        _ => (
+            format!("delete from {o} where a in (select {col} from {i}{inner_filter})"),
+            Check::Statement,
+        ),
+    };
+    Item::same(sql, check)
+}
