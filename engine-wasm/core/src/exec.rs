@@ -25,6 +25,7 @@ pub mod relation_name;
 pub mod row;
 pub mod select;
 pub mod subquery;
+pub mod types;
 pub mod utility;
 
 pub use engine::{QueryEngine, ScanOutput};

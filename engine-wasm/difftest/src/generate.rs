@@ -89,6 +89,7 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
         66..=73 => query::grouping(g, schema, t),
         78..=83 => query::functions(g, schema, t),
         84..=87 => query::subquery(g, schema, t),
+        88 => query::create_table_as(g, schema, t),
         74..=75 => schema.drop_index(g),
         76 => Item::same(
             format!("analyze {}", schema.tables[t].name),
@@ -222,6 +223,7 @@ mod tests {
             "pg_total_relation_size(",
             " in (select ",
             "exists (select",
+            "_copy",
         ] {
             assert!(text.contains(needle), "no generated script has {needle:?}");
         }

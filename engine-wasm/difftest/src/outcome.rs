@@ -58,6 +58,12 @@ pub fn row_text(row: &[Cell]) -> String {
 pub fn from_indexlab(o: &EngineOutcome) -> Outcome {
     let tag = o.tag.as_str();
     let count = || tag.rsplit(' ').next().and_then(|n| n.parse().ok());
+    // CREATE TABLE AS and SELECT INTO: a count of rows written, no columns.
+    if tag.starts_with("SELECT ") && o.columns.is_empty() && o.rows.is_empty() {
+        if let Some(n) = count() {
+            return Outcome::Count(n);
+        }
+    }
     if tag.starts_with("SELECT") {
         let rows = o.rows.clone();
         return Outcome::Rows {

@@ -130,7 +130,11 @@ impl Session {
 
 fn is_dml(sql: &str) -> bool {
     let head = sql.trim_start().to_ascii_lowercase();
-    ["insert", "update", "delete"]
-        .iter()
-        .any(|w| head.starts_with(w))
+    // CREATE TABLE AS and SELECT INTO answer `SELECT n`: rows written.
+    let creates = head.starts_with("create table") && head.contains(" as ")
+        || head.starts_with("select") && head.contains(" into ");
+    creates
+        || ["insert", "update", "delete"]
+            .iter()
+            .any(|w| head.starts_with(w))
 }

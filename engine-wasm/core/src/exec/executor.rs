@@ -287,8 +287,9 @@ pub trait Executor: JoinExec {
                 }
                 let name = alias.clone().unwrap_or_else(|| "generate_series".into());
                 let column = column.clone().unwrap_or_else(|| name.clone());
+                let ty = super::types::series_type(start, stop, step.as_ref());
                 let scope = Scope {
-                    columns: vec![(name, column, SqlType::Int8)],
+                    columns: vec![(name, column, ty)],
                 };
                 let (cols, exprs) = projection(&q.items, &scope)?;
                 *columns = cols;

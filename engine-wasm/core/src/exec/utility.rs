@@ -131,3 +131,55 @@ pub fn constraint_index(index: &str, table: &str) -> SqlError {
         "You can drop constraint {index} on table {table} instead."
     ))
 }
+
+/// `CREATE TABLE name AS query` (and `SELECT … INTO name`): a table of the
+/// query's columns, typed as PostgreSQL types them, filled by the query.
+/// `create` and `insert` are the profile's own statements.
+pub fn create_table_as<E: Executor>(
+    engine: &mut E,
+    statement: (&str, &[String], &crate::sql::ast::Select, bool),
+    create: impl FnOnce(&mut E, &crate::sql::ast::CreateTable) -> Result<Outcome, SqlError>,
+    insert: impl FnOnce(&mut E, &str, &crate::sql::ast::Select) -> Result<Outcome, SqlError>,
+) -> Result<Outcome, SqlError> {
+    use crate::sql::ast::{ColumnDef, CreateTable};
+    let (name, renames, query, if_not_exists) = statement;
+    if engine.table_id(name).is_ok() && if_not_exists {
+        return Ok(Outcome::tag("CREATE TABLE AS")
+            .notice(format!("relation \"{name}\" already exists, skipping")));
+    }
+    let mut columns = super::types::output_columns(engine, query)?;
+    if renames.len() > columns.len() {
+        return Err(SqlError::new(
+            ErrorKind::Semantic,
+            "too many column names were specified",
+        ));
+    }
+    for (c, n) in columns.iter_mut().zip(renames) {
+        c.0 = n.clone();
+    }
+    for (i, (c, _)) in columns.iter().enumerate() {
+        if columns[..i].iter().any(|(d, _)| d == c) {
+            return Err(SqlError::new(
+                ErrorKind::Semantic,
+                format!("column \"{c}\" specified more than once"),
+            ));
+        }
+    }
+    create(
+        engine,
+        &CreateTable {
+            name: name.to_string(),
+            columns: columns
+                .into_iter()
+                .map(|(c, ty)| ColumnDef::plain(c, ty))
+                .collect(),
+            primary_key: None,
+            unique: Vec::new(),
+            split_into: None,
+            key_order_written: false,
+            if_not_exists: false,
+        },
+    )?;
+    let inserted = insert(engine, name, query)?;
+    Ok(Outcome::tag(format!("SELECT {}", inserted.row_count)).with_count(inserted.row_count))
+}

@@ -128,6 +128,25 @@ impl PgEngine {
             Statement::CreateIndex(i) => self.create_index(i),
             Statement::DropTable { names, if_exists } => self.drop_tables(names, *if_exists),
             Statement::DropIndex { names, if_exists } => self.drop_indexes(names, *if_exists),
+            Statement::CreateTableAs {
+                name,
+                columns,
+                query,
+                if_not_exists,
+            } => crate::exec::utility::create_table_as(
+                self,
+                (name, columns, query, *if_not_exists),
+                |e, t| e.create_table(t),
+                |e, t, q| {
+                    let out = e.insert(t, None, q);
+                    // CREATE TABLE AS writes with TABLE_INSERT_SKIP_FSM: no
+                    // free space map until something else records a page.
+                    if let Ok(id) = e.catalog.table_id(t) {
+                        e.catalog.table_mut(id).fsm_blocks = 0;
+                    }
+                    out
+                },
+            ),
             Statement::CreateExtension {
                 name,
                 if_not_exists,

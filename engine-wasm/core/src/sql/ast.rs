@@ -606,6 +606,14 @@ pub enum Statement {
         names: Vec<String>,
         if_exists: bool,
     },
+    /// `CREATE TABLE name [(columns)] AS query`, and `SELECT … INTO name`.
+    CreateTableAs {
+        name: String,
+        /// Names for the query's columns, in order (the rest keep theirs).
+        columns: Vec<String>,
+        query: Box<Select>,
+        if_not_exists: bool,
+    },
     /// `CREATE EXTENSION name`: the extensions IndexLab knows of.
     CreateExtension {
         name: String,
@@ -642,6 +650,7 @@ impl Statement {
             Statement::DropTable { .. } => "DROP TABLE",
             Statement::DropIndex { .. } => "DROP INDEX",
             Statement::CreateExtension { .. } => "CREATE EXTENSION",
+            Statement::CreateTableAs { .. } => "SELECT",
         }
     }
 }

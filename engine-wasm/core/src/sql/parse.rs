@@ -174,12 +174,13 @@ fn syntax_error(e: ParserError, text: &str) -> SqlError {
 
 fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {
     Ok(match stmt {
+        sp::Statement::CreateTable(t) if t.query.is_some() => create_table_as(t)?,
         sp::Statement::CreateTable(t) => Statement::CreateTable(convert_create_table(t)?),
         sp::Statement::CreateIndex(i) => Statement::CreateIndex(convert_create_index(i)?),
         sp::Statement::Insert(i) => convert_insert(i)?,
         sp::Statement::Update(u) => convert_update(u)?,
         sp::Statement::Delete(d) => convert_delete(d)?,
-        sp::Statement::Query(q) => Statement::Select(convert_select_query(*q)?),
+        sp::Statement::Query(q) => select_maybe_into(*q)?,
         sp::Statement::Explain {
             statement,
             options,
@@ -238,6 +239,48 @@ fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {
                 .join(" ");
             return Err(unsupported(format!("the statement \"{head} …\"")));
         }
+    })
+}
+
+/// `CREATE TABLE t [(a, b)] AS query`: the query's columns, renamed by the list.
+fn create_table_as(t: sp::CreateTable) -> Result<Statement, SqlError> {
+    if t.temporary {
+        return Err(unsupported("CREATE TEMPORARY TABLE … AS"));
+    }
+    let columns = t.columns.iter().map(|c| ident_name(&c.name)).collect();
+    let query = t.query.map(|q| convert_select_query(*q)).transpose()?;
+    Ok(Statement::CreateTableAs {
+        name: object_name(&t.name),
+        columns,
+        query: Box::new(query.unwrap_or_else(Select::empty)),
+        if_not_exists: t.if_not_exists,
+    })
+}
+
+/// A query, or `SELECT … INTO t FROM …` (a CREATE TABLE AS in disguise).
+fn select_maybe_into(mut q: sp::Query) -> Result<Statement, SqlError> {
+    let into = match q.body.as_mut() {
+        sp::SetExpr::Select(s) => s.into.take(),
+        _ => None,
+    };
+    let Some(into) = into else {
+        return Ok(Statement::Select(convert_select_query(q)?));
+    };
+    if into.temporary || into.targets.len() != 1 {
+        return Err(unsupported(
+            "SELECT INTO a temporary table or several targets",
+        ));
+    }
+    let name = match &into.targets[0] {
+        sp::Expr::Identifier(id) => ident_name(id),
+        sp::Expr::CompoundIdentifier(parts) => parts.last().map(ident_name).unwrap_or_default(),
+        other => return Err(unsupported(format!("SELECT INTO {other}"))),
+    };
+    Ok(Statement::CreateTableAs {
+        name,
+        columns: Vec::new(),
+        query: Box::new(convert_select_query(q)?),
+        if_not_exists: false,
     })
 }
 

@@ -211,6 +211,17 @@ impl YbEngine {
             Statement::CreateIndex(i) => self.create_index(i),
             Statement::DropTable { names, if_exists } => self.drop_tables(names, *if_exists),
             Statement::DropIndex { names, if_exists } => self.drop_indexes(names, *if_exists),
+            Statement::CreateTableAs {
+                name,
+                columns,
+                query,
+                if_not_exists,
+            } => crate::exec::utility::create_table_as(
+                self,
+                (name, columns, query, *if_not_exists),
+                |e, t| e.create_table(t),
+                |e, t, q| e.insert(t, None, q),
+            ),
             Statement::CreateExtension {
                 name,
                 if_not_exists,

@@ -357,3 +357,34 @@ pub(crate) fn subquery(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     };
     Item::same(sql, check)
 }
+
+/// `CREATE TABLE … AS SELECT` and `SELECT … INTO`: a copy of some of a
+/// table's rows, typed as PostgreSQL types the query's columns.
+pub(crate) fn create_table_as(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let table = &schema.tables[t];
+    let copy = format!("{}_copy{}", table.name, g.below(1000));
+    let filter = condition(g, &table.columns, None, 1);
+    let items = *g.pick(&[
+        "*",
+        "id, a * 2 as a2, b",
+        "a, count(*) as n",
+        "id, 'x' || a as s",
+    ]);
+    let group = if items.contains("count(") {
+        " group by a"
+    } else {
+        ""
+    };
+    let sql = if g.chance(70) {
+        format!(
+            "create table {copy} as select {items} from {} where {filter}{group}",
+            table.name
+        )
+    } else {
+        format!(
+            "select {items} into {copy} from {} where {filter}{group}",
+            table.name
+        )
+    };
+    Item::same(sql, Check::Statement)
+}

@@ -1,0 +1,167 @@
+//! The type of each output column of a query, as PostgreSQL's parser types
+//! it: what CREATE TABLE AS and SELECT INTO make their columns of (a column's
+//! type decides its bytes on a page, so a wrong guess would change every
+//! figure after it).
+
+use super::engine::QueryEngine;
+use crate::sql::ast::{AggFunc, BinOp, Expr, FromItem, Func, Select, SelectItem};
+use crate::sql::error::{unsupported, SqlError};
+use crate::sql::eval::Scope;
+use crate::sql::functions::ScalarFunc;
+use crate::value::{SqlType, Value};
+
+/// The query's output columns: names and types.
+pub fn output_columns<E: QueryEngine>(
+    engine: &E,
+    q: &Select,
+) -> Result<Vec<(String, SqlType)>, SqlError> {
+    if let Some(rows) = &q.values {
+        let first = rows.first().map(Vec::as_slice).unwrap_or_default();
+        return first
+            .iter()
+            .enumerate()
+            .map(|(i, e)| Ok((format!("column{}", i + 1), type_of(e, &Scope::default())?)))
+            .collect();
+    }
+    let scope = from_scope(engine, q)?;
+    let mut out = Vec::new();
+    for item in &q.items {
+        match item {
+            SelectItem::Wildcard => {
+                out.extend(scope.columns.iter().map(|(_, c, ty)| (c.clone(), *ty)))
+            }
+            SelectItem::Expr { expr, alias } => out.push((
+                alias
+                    .clone()
+                    .unwrap_or_else(|| super::select::output_name(expr)),
+                type_of(expr, &scope)?,
+            )),
+        }
+    }
+    Ok(out)
+}
+
+/// The columns the FROM items make visible, qualified by their names.
+fn from_scope<E: QueryEngine>(engine: &E, q: &Select) -> Result<Scope, SqlError> {
+    let mut scope = Scope::default();
+    for item in q.from.iter().chain(q.joins.iter().map(|j| &j.item)) {
+        match item {
+            FromItem::Table { name, .. } if q.with.iter().any(|(n, _)| n == name) => {
+                return Err(unsupported("CREATE TABLE AS over a WITH query"))
+            }
+            FromItem::Table { name, .. } => {
+                let id = engine.table_id(name)?;
+                let visible = item.visible_name().to_string();
+                scope.columns.extend(
+                    engine
+                        .table_scope(id)
+                        .columns
+                        .into_iter()
+                        .map(|(_, c, ty)| (visible.clone(), c, ty)),
+                );
+            }
+            FromItem::Series {
+                start, stop, step, ..
+            } => {
+                let column = match item {
+                    FromItem::Series {
+                        column: Some(c), ..
+                    } => c.clone(),
+                    _ => item.visible_name().to_string(),
+                };
+                let ty = series_type(start, stop, step.as_ref());
+                scope
+                    .columns
+                    .push((item.visible_name().to_string(), column, ty));
+            }
+        }
+    }
+    Ok(scope)
+}
+
+/// `generate_series(int, int [, int])` returns integer; any bigint argument
+/// makes it bigint.
+pub fn series_type(start: &Expr, stop: &Expr, step: Option<&Expr>) -> SqlType {
+    let int4 = |e: &Expr| type_of(e, &Scope::default()).is_ok_and(|t| t == SqlType::Int4);
+    if int4(start) && int4(stop) && step.is_none_or(int4) {
+        SqlType::Int4
+    } else {
+        SqlType::Int8
+    }
+}
+
+/// The type PostgreSQL gives `e` over `scope`.
+pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
+    let t = |x: &Expr| type_of(x, scope);
+    Ok(match e {
+        Expr::Column { table, name } => scope.columns[scope.resolve(table.as_deref(), name)?].2,
+        Expr::Literal(v) => match v {
+            Value::Int(i) if i32::try_from(*i).is_ok() => SqlType::Int4,
+            Value::Int(_) => SqlType::Int8,
+            Value::Float(_) => {
+                return Err(unsupported(
+                    "a numeric column (PostgreSQL's exact numeric type)",
+                ))
+            }
+            Value::Bool(_) => SqlType::Bool,
+            Value::Timestamp(_) => SqlType::Timestamptz,
+            // An untyped NULL or string becomes text.
+            Value::Text(_) | Value::Null => SqlType::Text,
+        },
+        Expr::Call(Func::Random) => SqlType::Float8,
+        Expr::Call(_) => SqlType::Timestamptz,
+        Expr::Binary { op, left, right } => match op {
+            BinOp::Concat => SqlType::Text,
+            _ if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) => SqlType::Bool,
+            _ => wider(t(left)?, t(right)?),
+        },
+        Expr::Unary { .. }
+        | Expr::InList { .. }
+        | Expr::Between { .. }
+        | Expr::IsNull { .. }
+        | Expr::Like { .. }
+        | Expr::Exists { .. }
+        | Expr::InSubquery { .. } => SqlType::Bool,
+        Expr::Cast { ty, .. } => *ty,
+        Expr::Function { func, args } => {
+            use ScalarFunc::*;
+            match func {
+                Length => SqlType::Int4,
+                PgRelationSize | PgTableSize | PgIndexesSize | PgTotalRelationSize => SqlType::Int8,
+                Abs | Floor | Ceil | Round | Coalesce | Nullif | Greatest | Least => t(&args[0])?,
+                Mod => wider(t(&args[0])?, t(&args[1])?),
+                _ => SqlType::Text,
+            }
+        }
+        Expr::Case { branches, .. } => match branches.first() {
+            Some((_, then)) => t(then)?,
+            None => SqlType::Text,
+        },
+        Expr::Aggregate { func, arg, .. } => match (func, arg) {
+            (AggFunc::Count, _) | (_, None) => SqlType::Int8,
+            (AggFunc::Min | AggFunc::Max, Some(a)) => t(a)?,
+            (AggFunc::Sum | AggFunc::Avg, Some(a)) => match t(a)? {
+                SqlType::Float8 => SqlType::Float8,
+                SqlType::Int4 if *func == AggFunc::Sum => SqlType::Int8,
+                _ => {
+                    return Err(unsupported(format!(
+                        "a column of {}() of integers (PostgreSQL's exact numeric type)",
+                        func.name()
+                    )))
+                }
+            },
+        },
+        Expr::ScalarSubquery(_) => return Err(unsupported("a subquery as a column's value here")),
+    })
+}
+
+/// The type of arithmetic on two types: float8 over bigint over integer.
+fn wider(a: SqlType, b: SqlType) -> SqlType {
+    use SqlType::*;
+    match (a, b) {
+        (Float8, _) | (_, Float8) => Float8,
+        (Int8, _) | (_, Int8) => Int8,
+        (Timestamptz, _) | (_, Timestamptz) => Timestamptz,
+        _ => a,
+    }
+}
