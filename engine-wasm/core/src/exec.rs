@@ -18,6 +18,7 @@ pub mod catalog_calls;
 pub mod engine;
 pub mod executor;
 pub mod explain;
+pub mod explain_dml;
 pub mod join;
 pub mod nested_loop;
 pub mod plan_node;

@@ -65,6 +65,26 @@ pub trait QueryEngine: Sized {
         )))
     }
 
+    /// Runs an INSERT, UPDATE or DELETE (for EXPLAIN ANALYZE of one).
+    fn execute_dml(
+        &mut self,
+        stmt: &crate::sql::ast::Statement,
+    ) -> Result<crate::profile::Outcome, SqlError>;
+
+    /// Where the executor leaves the plan node of the rows a DML statement
+    /// read (its scan, or its VALUES or generate_series), for EXPLAIN.
+    fn dml_source(&mut self) -> &mut Option<PlanNode>;
+
+    /// The statement's buffer counters so far (the pg profile's pool).
+    fn statement_buffers(&self) -> crate::buffer_pool::BufferStats {
+        crate::buffer_pool::BufferStats::default()
+    }
+
+    /// The statement's WAL so far: records, full-page images, bytes.
+    fn statement_wal(&self) -> (u64, u64, u64) {
+        (0, 0, 0)
+    }
+
     /// The table's columns as expressions name them.
     fn table_scope(&self, table: usize) -> Scope {
         let t = self.planner_info(table);

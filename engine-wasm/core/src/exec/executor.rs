@@ -18,6 +18,27 @@ use crate::sql::plan::plan_scan;
 use crate::sql::rewrite::inline_cte;
 use crate::value::{SqlType, Value};
 
+/// The plan node of a row source that is not a table (what EXPLAIN shows
+/// under an INSERT): `Values Scan`, `Function Scan on generate_series`, or
+/// `Result` for one row of constants.
+pub fn source_node(q: &Select, rows: u64) -> PlanNode {
+    let title = match (&q.values, q.from.first()) {
+        (Some(v), _) if v.len() > 1 => "Values Scan on \"*VALUES*\"".to_string(),
+        (_, Some(FromItem::Series { alias, .. })) => match alias {
+            Some(a) if a != "generate_series" => format!("Function Scan on generate_series {a}"),
+            _ => "Function Scan on generate_series".to_string(),
+        },
+        _ => "Result".to_string(),
+    };
+    PlanNode {
+        title,
+        rows,
+        loops: 1,
+        est_rows: rows as f64,
+        ..PlanNode::default()
+    }
+}
+
 /// Whether an expression gives another value at each evaluation.
 pub fn is_volatile(e: &Expr) -> bool {
     let mut volatile = false;
@@ -229,6 +250,7 @@ pub trait Executor: JoinExec {
                     .collect::<Result<Vec<_>, _>>()?;
                 sink(self, &v)?;
             }
+            *self.dml_source() = Some(source_node(q, rows.len() as u64));
             return Ok(());
         }
         match q.from.as_slice() {
@@ -246,7 +268,9 @@ pub trait Executor: JoinExec {
                     .iter()
                     .map(|e| self.eval_bound(e, &[]))
                     .collect::<Result<Vec<_>, _>>()?;
-                sink(self, &v)
+                sink(self, &v)?;
+                *self.dml_source() = Some(source_node(q, 1));
+                Ok(())
             }
             [FromItem::Series {
                 start,
@@ -295,6 +319,7 @@ pub trait Executor: JoinExec {
                 *columns = cols;
                 let filter = q.filter.as_ref().map(|f| bind(f, &scope)).transpose()?;
                 let mut x = a;
+                let mut produced = 0u64;
                 let mut out = Vec::with_capacity(exprs.len());
                 for _ in 0..n {
                     let row = [Value::Int(x)];
@@ -312,15 +337,18 @@ pub trait Executor: JoinExec {
                         out.push(v);
                     }
                     sink(self, &out)?;
+                    produced += 1;
                 }
+                *self.dml_source() = Some(source_node(q, produced));
                 Ok(())
             }
             _ => {
-                let (_, result) = self.run_select(q, true)?;
+                let (node, result) = self.run_select(q, true)?;
                 *columns = result.columns;
                 for r in result.rows {
                     sink(self, &r)?;
                 }
+                *self.dml_source() = Some(node);
                 Ok(())
             }
         }
@@ -344,7 +372,9 @@ pub trait Executor: JoinExec {
         };
         let info = self.planner_info(table);
         let plan = plan_scan(&info, &q)?;
-        Ok(self.run_scan(table, &plan, None)?.rows)
+        let out = self.run_scan(table, &plan, None)?;
+        *self.dml_source() = Some(out.node);
+        Ok(out.rows)
     }
 }
 

@@ -14,13 +14,19 @@ pub fn explain<E: QueryEngine>(
     options: &ExplainOptions,
     statement: &Statement,
 ) -> Result<Outcome, SqlError> {
-    let Statement::Select(q) = statement else {
-        return Err(crate::sql::error::unsupported(
-            "EXPLAIN of anything but a SELECT",
-        ));
-    };
+    super::explain_dml::check_options(options)?;
     let start = engine.now_us();
-    let (node, _rows) = engine.run_select(q, options.analyze)?;
+    let node = match statement {
+        Statement::Select(q) => engine.run_select(q, options.analyze)?.0,
+        dml if super::explain_dml::is_dml(dml) => {
+            super::explain_dml::dml_node(engine, options, dml)?
+        }
+        _ => {
+            return Err(crate::sql::error::unsupported(
+                "EXPLAIN of anything but SELECT, INSERT, UPDATE or DELETE",
+            ))
+        }
+    };
     let mut lines = Vec::new();
     format_node(&node, 0, options, &mut lines);
     let summary = options.summary.unwrap_or(options.analyze);

@@ -95,7 +95,10 @@ pub fn format_node(node: &PlanNode, depth: usize, o: &ExplainOptions, out: &mut 
         }
     }
     out.push(line);
-    for d in &node.details {
+    // PostgreSQL prints a node's WAL usage after its Buffers.
+    let (wal, details): (Vec<&String>, Vec<&String>) =
+        node.details.iter().partition(|d| d.starts_with("WAL:"));
+    for d in details {
         // Heap Fetches, Rows Removed and Sort Method are actuals: only with ANALYZE.
         let actual = ["Heap Fetches", "Rows Removed", "Sort Method"]
             .iter()
@@ -109,6 +112,7 @@ pub fn format_node(node: &PlanNode, depth: usize, o: &ExplainOptions, out: &mut 
             out.push(format!("{pad}{b}"));
         }
     }
+    out.extend(wal.into_iter().map(|w| format!("{pad}{w}")));
     let loops = node.loops.max(1) as f64;
     if o.analyze && o.dist {
         for (name, v) in &node.dist {

@@ -31,6 +31,8 @@ pub struct PgEngine {
     pub(super) key_bufs: Vec<(Vec<u8>, Prepared)>,
     /// Start of the statement being run (`now()`).
     pub(super) statement_start_us: i64,
+    /// The plan node of the rows the last DML statement read (for EXPLAIN).
+    pub(super) dml_source: Option<crate::exec::PlanNode>,
 }
 
 fn setting_error(e: impl std::fmt::Display) -> SqlError {
@@ -86,6 +88,7 @@ impl PgEngine {
             key_bufs: Vec::new(),
             wal: super::wal::Wal::default(),
             statement_start_us: 0,
+            dml_source: None,
         })
     }
 

@@ -99,6 +99,44 @@ impl QueryEngine for PgEngine {
         size_of(func, name, fork, pages, page_size)
     }
 
+    fn execute_dml(
+        &mut self,
+        stmt: &crate::sql::ast::Statement,
+    ) -> Result<crate::profile::Outcome, SqlError> {
+        use crate::sql::ast::Statement;
+        match stmt {
+            Statement::Insert {
+                table,
+                columns,
+                source,
+            } => self.insert(table, columns.as_deref(), source),
+            Statement::Update {
+                table,
+                assignments,
+                filter,
+            } => self.update(table, assignments, filter.as_ref()),
+            Statement::Delete { table, filter } => self.delete(table, filter.as_ref()),
+            _ => Err(crate::sql::error::unsupported("EXPLAIN of this statement")),
+        }
+    }
+
+    fn dml_source(&mut self) -> &mut Option<crate::exec::PlanNode> {
+        &mut self.dml_source
+    }
+
+    fn statement_buffers(&self) -> crate::buffer_pool::BufferStats {
+        let mut total = crate::buffer_pool::BufferStats::default();
+        for s in &self.rel_stats {
+            total.add(s);
+        }
+        total
+    }
+
+    fn statement_wal(&self) -> (u64, u64, u64) {
+        let w = &self.wal.stats;
+        (w.records, w.fpi, w.bytes)
+    }
+
     fn explain_notices(&self, options: &ExplainOptions) -> Vec<String> {
         options_notices(options)
     }

@@ -538,6 +538,8 @@ pub struct ExplainOptions {
     pub dist: bool,
     /// YugabyteDB: RocksDB metrics.
     pub debug: bool,
+    /// PostgreSQL 13+: the WAL a node generated (with ANALYZE).
+    pub wal: bool,
 }
 
 impl Default for ExplainOptions {
@@ -551,6 +553,7 @@ impl Default for ExplainOptions {
             verbose: false,
             dist: false,
             debug: false,
+            wal: false,
         }
     }
 }

@@ -25,6 +25,11 @@ impl Scope {
             .enumerate()
             .filter(|(_, (t, c, _))| c == name && table.is_none_or(|want| want == t));
         let Some((i, _)) = found.next() else {
+            if ["ctid", "xmin", "xmax", "cmin", "cmax", "tableoid"].contains(&name) {
+                return Err(super::error::unsupported(format!(
+                    "the system column {name}"
+                )));
+            }
             let full = table.map_or(name.to_string(), |t| format!("{t}.{name}"));
             return Err(SqlError::new(
                 ErrorKind::Semantic,

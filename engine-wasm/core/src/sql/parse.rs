@@ -447,6 +447,7 @@ fn convert_explain_options(opts: Vec<sp::UtilityOption>) -> Result<ExplainOption
             "verbose" => o.verbose = on,
             "dist" => o.dist = on,
             "debug" => o.debug = on,
+            "wal" => o.wal = on,
             "format" => return Err(unsupported("EXPLAIN (FORMAT …); only text is printed")),
             other => {
                 return Err(SqlError::new(

@@ -35,6 +35,8 @@ pub struct YbEngine {
     /// Counters of the statement being run, by relation id.
     pub(super) stats: Vec<RelStats>,
     pub(super) metrics: Metrics,
+    /// The plan node of the rows the last DML statement read (for EXPLAIN).
+    pub(super) dml_source: Option<crate::exec::PlanNode>,
     pub(super) statement_start_us: i64,
     pub(super) last_ht: HybridTime,
     /// Tablets the statement wrote to: (tablet, operations, bytes).
@@ -110,6 +112,7 @@ impl YbEngine {
             stats: Vec::new(),
             metrics: Metrics::default(),
             statement_start_us: 0,
+            dml_source: None,
             last_ht: HybridTime {
                 micros: 0,
                 logical: 0,

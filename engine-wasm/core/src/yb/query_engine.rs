@@ -85,6 +85,31 @@ impl QueryEngine for YbEngine {
         )))
     }
 
+    fn execute_dml(
+        &mut self,
+        stmt: &crate::sql::ast::Statement,
+    ) -> Result<crate::profile::Outcome, SqlError> {
+        use crate::sql::ast::Statement;
+        match stmt {
+            Statement::Insert {
+                table,
+                columns,
+                source,
+            } => self.insert(table, columns.as_deref(), source),
+            Statement::Update {
+                table,
+                assignments,
+                filter,
+            } => self.update(table, assignments, filter.as_ref()),
+            Statement::Delete { table, filter } => self.delete(table, filter.as_ref()),
+            _ => Err(crate::sql::error::unsupported("EXPLAIN of this statement")),
+        }
+    }
+
+    fn dml_source(&mut self) -> &mut Option<crate::exec::PlanNode> {
+        &mut self.dml_source
+    }
+
     fn explain_notices(&self, options: &ExplainOptions) -> Vec<String> {
         if options.buffers {
             vec![
