@@ -183,3 +183,67 @@ pub fn create_table_as<E: Executor>(
     let inserted = insert(engine, name, query)?;
     Ok(Outcome::tag(format!("SELECT {}", inserted.row_count)).with_count(inserted.row_count))
 }
+
+/// A transaction block, as one session sees it. Every statement is applied
+/// when it runs (there is one session: nobody else could see the difference),
+/// but `now()` stays the transaction's start, as in PostgreSQL, and ROLLBACK
+/// is refused once the block has changed anything, since IndexLab cannot
+/// undo it yet.
+#[derive(Debug, Default, Clone)]
+pub struct Transaction {
+    /// When BEGIN ran (`now()` inside the block); none outside one.
+    pub start_us: Option<i64>,
+    /// Whether a statement of the block changed data or the catalog.
+    pub wrote: bool,
+}
+
+impl Transaction {
+    /// The `now()` of a statement starting at `clock_us`.
+    pub fn now(&self, clock_us: i64) -> i64 {
+        self.start_us.unwrap_or(clock_us)
+    }
+
+    /// Notes that `stmt` runs (it may write), before it runs.
+    pub fn will_run(&mut self, stmt: &crate::sql::ast::Statement) {
+        use crate::sql::ast::Statement::*;
+        if self.start_us.is_some() && !matches!(stmt, Select(_) | Show { .. } | Transaction(_)) {
+            self.wrote |= !matches!(stmt, Explain { options, .. } if !options.analyze);
+        }
+    }
+
+    /// BEGIN, COMMIT or ROLLBACK at `clock_us`.
+    pub fn command(
+        &mut self,
+        cmd: crate::sql::ast::TxnCommand,
+        clock_us: i64,
+    ) -> Result<Outcome, SqlError> {
+        use crate::sql::ast::TxnCommand::*;
+        let in_block = self.start_us.is_some();
+        let out = match cmd {
+            Begin if in_block => {
+                return Ok(
+                    Outcome::tag("BEGIN").notice("there is already a transaction in progress")
+                )
+            }
+            Begin => {
+                self.start_us = Some(clock_us);
+                self.wrote = false;
+                return Ok(Outcome::tag("BEGIN"));
+            }
+            Commit => Outcome::tag("COMMIT"),
+            Rollback if self.wrote => {
+                return Err(crate::sql::error::unsupported(
+                    "ROLLBACK of a transaction that changed something (IndexLab applies each \
+                     statement as it runs and cannot undo it yet)",
+                ))
+            }
+            Rollback => Outcome::tag("ROLLBACK"),
+        };
+        *self = Transaction::default();
+        Ok(if in_block {
+            out
+        } else {
+            out.notice("there is no transaction in progress")
+        })
+    }
+}

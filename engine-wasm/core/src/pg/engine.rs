@@ -33,6 +33,8 @@ pub struct PgEngine {
     pub(super) statement_start_us: i64,
     /// The plan node of the rows the last DML statement read (for EXPLAIN).
     pub(super) dml_source: Option<crate::exec::PlanNode>,
+    /// The transaction block the session is in, if any.
+    pub(super) transaction: crate::exec::utility::Transaction,
 }
 
 fn setting_error(e: impl std::fmt::Display) -> SqlError {
@@ -89,6 +91,7 @@ impl PgEngine {
             wal: super::wal::Wal::default(),
             statement_start_us: 0,
             dml_source: None,
+            transaction: crate::exec::utility::Transaction::default(),
         })
     }
 
@@ -125,7 +128,8 @@ impl PgEngine {
 
     /// Runs one statement.
     pub fn execute(&mut self, stmt: &Statement) -> Result<Outcome, SqlError> {
-        self.statement_start_us = self.io.clock.timestamp();
+        self.transaction.will_run(stmt);
+        self.statement_start_us = self.transaction.now(self.io.clock.timestamp());
         match stmt {
             Statement::CreateTable(t) => self.create_table(t),
             Statement::CreateIndex(i) => self.create_index(i),
@@ -150,6 +154,10 @@ impl PgEngine {
                     out
                 },
             ),
+            Statement::Transaction(cmd) => {
+                let clock = self.io.clock.timestamp();
+                self.transaction.command(*cmd, clock)
+            }
             Statement::CreateExtension {
                 name,
                 if_not_exists,

@@ -617,11 +617,20 @@ pub enum Statement {
         query: Box<Select>,
         if_not_exists: bool,
     },
+    /// BEGIN / START TRANSACTION, COMMIT / END, ROLLBACK.
+    Transaction(TxnCommand),
     /// `CREATE EXTENSION name`: the extensions IndexLab knows of.
     CreateExtension {
         name: String,
         if_not_exists: bool,
     },
+}
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum TxnCommand {
+    Begin,
+    Commit,
+    Rollback,
 }
 
 /// VACUUM's options, as PostgreSQL 15's grammar has them.
@@ -654,6 +663,9 @@ impl Statement {
             Statement::DropIndex { .. } => "DROP INDEX",
             Statement::CreateExtension { .. } => "CREATE EXTENSION",
             Statement::CreateTableAs { .. } => "SELECT",
+            Statement::Transaction(TxnCommand::Begin) => "BEGIN",
+            Statement::Transaction(TxnCommand::Commit) => "COMMIT",
+            Statement::Transaction(TxnCommand::Rollback) => "ROLLBACK",
         }
     }
 }

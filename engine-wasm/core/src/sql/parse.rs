@@ -226,6 +226,14 @@ fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {
                 Statement::DropIndex { names, if_exists }
             }
         }
+        sp::Statement::StartTransaction { statements, .. } if statements.is_empty() => {
+            Statement::Transaction(TxnCommand::Begin)
+        }
+        sp::Statement::Commit { chain: false, .. } => Statement::Transaction(TxnCommand::Commit),
+        sp::Statement::Rollback {
+            chain: false,
+            savepoint: None,
+        } => Statement::Transaction(TxnCommand::Rollback),
         sp::Statement::CreateExtension(e) => Statement::CreateExtension {
             name: ident_name(&e.name),
             if_not_exists: e.if_not_exists,

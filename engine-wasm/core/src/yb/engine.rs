@@ -37,6 +37,8 @@ pub struct YbEngine {
     pub(super) metrics: Metrics,
     /// The plan node of the rows the last DML statement read (for EXPLAIN).
     pub(super) dml_source: Option<crate::exec::PlanNode>,
+    /// The transaction block the session is in, if any.
+    pub(super) transaction: crate::exec::utility::Transaction,
     pub(super) statement_start_us: i64,
     pub(super) last_ht: HybridTime,
     /// Tablets the statement wrote to: (tablet, operations, bytes).
@@ -113,6 +115,7 @@ impl YbEngine {
             metrics: Metrics::default(),
             statement_start_us: 0,
             dml_source: None,
+            transaction: crate::exec::utility::Transaction::default(),
             last_ht: HybridTime {
                 micros: 0,
                 logical: 0,
@@ -208,7 +211,8 @@ impl YbEngine {
     }
 
     pub fn execute(&mut self, stmt: &Statement) -> Result<Outcome, SqlError> {
-        self.statement_start_us = self.clock.timestamp();
+        self.transaction.will_run(stmt);
+        self.statement_start_us = self.transaction.now(self.clock.timestamp());
         let out = match stmt {
             Statement::CreateTable(t) => self.create_table(t),
             Statement::CreateIndex(i) => self.create_index(i),
@@ -225,6 +229,10 @@ impl YbEngine {
                 |e, t| e.create_table(t),
                 |e, t, q| e.insert(t, None, q),
             ),
+            Statement::Transaction(cmd) => {
+                let clock = self.clock.timestamp();
+                self.transaction.command(*cmd, clock)
+            }
             Statement::CreateExtension {
                 name,
                 if_not_exists,
