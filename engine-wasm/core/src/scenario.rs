@@ -4,6 +4,7 @@
 //! The script runs like psql with `ON_ERROR_STOP`: the first error stops it, and
 //! the report says where (line and column in the script).
 
+mod prepared;
 mod row_budget;
 
 use crate::metrics::{Metrics, RelationMetrics};
@@ -302,8 +303,9 @@ fn run_items<E: ScenarioEngine>(
     };
     tick(report);
     let mut rows = RowBudget::default();
+    let mut prepared = prepared::Prepared::default();
     for item in items {
-        if let Err(e) = run_item(item, engine, report, &mut rows, &mut tick) {
+        if let Err(e) = run_item(item, engine, report, (&mut rows, &mut prepared), &mut tick) {
             on_error(e)?;
         }
     }
@@ -315,7 +317,7 @@ fn run_item<E: ScenarioEngine>(
     item: ScriptItem,
     engine: &mut E,
     report: &mut Report,
-    rows: &mut RowBudget,
+    (rows, prepared): (&mut RowBudget, &mut prepared::Prepared),
     tick: &mut dyn FnMut(&Report),
 ) -> Result<(), ReportError> {
     {
@@ -330,8 +332,13 @@ fn run_item<E: ScenarioEngine>(
                 for run in 1..=s.runs {
                     let index = report.statements.len() as u32;
                     statement_start(engine, index, &s.sql);
-                    let r =
-                        run_statement(engine, &s.sql, &stmt).map_err(|e| report_error(e, s.at))?;
+                    let r = prepared
+                        .step(&stmt)
+                        .and_then(|step| match step {
+                            prepared::Step::Done(outcome) => Ok(session_report(engine, outcome)),
+                            prepared::Step::Run(stmt) => run_statement(engine, &s.sql, &stmt),
+                        })
+                        .map_err(|e| report_error(e, s.at))?;
                     statement_end(engine, index);
                     let over = rows.add(engine.settings(), r.outcome.row_count);
                     report.statements.push(StatementReport {
@@ -396,6 +403,21 @@ fn statement_end<E: ScenarioEngine>(engine: &mut E, index: u32) {
 }
 
 /// Runs one statement with its hints' settings in force, then restores them.
+/// The report of a statement the session answered itself (PREPARE…).
+fn session_report<E: ScenarioEngine>(engine: &mut E, outcome: Outcome) -> StatementReport {
+    let (metrics, relations) = engine.take_metrics();
+    StatementReport {
+        sql: String::new(),
+        line: 0,
+        column: 0,
+        run: 1,
+        outcome,
+        metrics,
+        relations,
+        virtual_ms: 0.0,
+    }
+}
+
 fn run_statement<E: ScenarioEngine>(
     engine: &mut E,
     sql: &str,

@@ -273,3 +273,58 @@ select id from t where id = (select max(id) from c);";
     assert_eq!(rows(&r, 5), [["10", "k0010"]]);
     assert_eq!(rows(&r, 6), [["10"]]);
 }
+
+#[test]
+fn prepared_statements_run_with_their_values() {
+    let script = "create table t (id int primary key, v text);
+insert into t select i, 'v' || i from generate_series(1, 100) i;
+prepare q(int) as select v from t where id = $1;
+execute q(42);
+explain (costs off) execute q(7);
+prepare d as delete from t where id < $1;
+execute d(10);
+select count(*) from t;
+deallocate q;
+execute q(1);";
+    for r in both(script) {
+        assert_eq!(rows(&r, 3), [["v42"]], "{}", r.profile);
+        let plan = r.statements[4].outcome.explain.clone().unwrap();
+        assert_eq!(plan[1], "  Index Cond: (id = 7)", "{}", r.profile);
+        assert_eq!(r.statements[6].outcome.tag, "DELETE 9");
+        assert_eq!(rows(&r, 7), [["91"]]);
+        assert_eq!(
+            r.error.expect("deallocated").message,
+            "prepared statement \"q\" does not exist"
+        );
+    }
+}
+
+#[test]
+fn a_transaction_block_keeps_now_and_refuses_an_undo_it_cannot_do() {
+    let script = "create table t (id int);
+begin;
+select now();
+insert into t select i from generate_series(1, 10000) i;
+select now(), now() < clock_timestamp();
+commit;
+begin;
+select 1;
+rollback;
+begin;
+insert into t values (2);
+rollback;";
+    for r in both(script) {
+        // now() is the transaction's start, while the clock has moved on.
+        assert_eq!(rows(&r, 2)[0][0], rows(&r, 4)[0][0], "{}", r.profile);
+        assert_eq!(rows(&r, 4)[0][1], "t", "{}", r.profile);
+        assert_eq!(r.statements[5].outcome.tag, "COMMIT");
+        assert_eq!(r.statements[8].outcome.tag, "ROLLBACK");
+        let e = r.error.expect("a rollback that would undo a write");
+        assert!(
+            e.message.contains("not supported by IndexLab"),
+            "{}",
+            e.message
+        );
+        assert_eq!(e.line, 12);
+    }
+}

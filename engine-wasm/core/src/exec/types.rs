@@ -152,6 +152,7 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
             },
         },
         Expr::ScalarSubquery(_) => return Err(unsupported("a subquery as a column's value here")),
+        Expr::Param(n) => return Err(no_parameter(*n)),
     })
 }
 
@@ -164,4 +165,12 @@ fn wider(a: SqlType, b: SqlType) -> SqlType {
         (Timestamptz, _) | (_, Timestamptz) => Timestamptz,
         _ => a,
     }
+}
+
+/// PostgreSQL's error for `$n` outside a prepared statement's EXECUTE.
+pub fn no_parameter(n: u32) -> SqlError {
+    SqlError::new(
+        crate::sql::error::ErrorKind::Semantic,
+        format!("there is no parameter ${n}"),
+    )
 }

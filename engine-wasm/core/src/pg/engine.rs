@@ -154,6 +154,12 @@ impl PgEngine {
                     out
                 },
             ),
+            // The script's session runs these (scenario::prepared).
+            Statement::Prepare { .. }
+            | Statement::Execute { .. }
+            | Statement::Deallocate { .. } => Err(crate::sql::error::unsupported(
+                "PREPARE and EXECUTE outside a script",
+            )),
             Statement::Transaction(cmd) => {
                 let clock = self.io.clock.timestamp();
                 self.transaction.command(*cmd, clock)

@@ -235,6 +235,8 @@ pub enum Expr {
         negated: bool,
         case_insensitive: bool,
     },
+    /// `$n` in a prepared statement (1-based).
+    Param(u32),
     /// `(SELECT …)` used as a value.
     ScalarSubquery(Box<Select>),
     /// `[NOT] EXISTS (SELECT …)`.
@@ -272,18 +274,19 @@ impl Expr {
         }
         let mut b = |e: &Expr| Box::new(e.map(f));
         match self {
-            Expr::Column { .. }
-            | Expr::Literal(_)
-            | Expr::Call(_)
-            | Expr::ScalarSubquery(_)
-            | Expr::Exists { .. } => self.clone(),
+            Expr::Column { .. } | Expr::Literal(_) | Expr::Call(_) | Expr::Param(_) => self.clone(),
+            Expr::ScalarSubquery(q) => Expr::ScalarSubquery(Box::new(q.map_exprs(f))),
+            Expr::Exists { query, negated } => Expr::Exists {
+                query: Box::new(query.map_exprs(f)),
+                negated: *negated,
+            },
             Expr::InSubquery {
                 expr,
                 query,
                 negated,
             } => Expr::InSubquery {
                 expr: b(expr),
-                query: query.clone(),
+                query: Box::new(query.map_exprs(f)),
                 negated: *negated,
             },
             Expr::Unary { not, expr } => Expr::Unary {
@@ -367,6 +370,7 @@ impl Expr {
             Expr::Column { .. }
             | Expr::Literal(_)
             | Expr::Call(_)
+            | Expr::Param(_)
             | Expr::ScalarSubquery(_)
             | Expr::Exists { .. } => {}
             Expr::InSubquery { expr, .. } => expr.visit(f),
@@ -512,6 +516,58 @@ impl Select {
         }
     }
 
+    /// A copy with `f` applied to every expression of the query and of the
+    /// queries inside it (see [`Expr::map`]): how a prepared statement's
+    /// parameters get their values.
+    pub fn map_exprs(&self, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Select {
+        Select {
+            with: self
+                .with
+                .iter()
+                .map(|(n, q)| (n.clone(), q.map_exprs(&mut *f)))
+                .collect(),
+            items: self
+                .items
+                .iter()
+                .map(|i| match i {
+                    SelectItem::Expr { expr, alias } => SelectItem::Expr {
+                        expr: expr.map(&mut *f),
+                        alias: alias.clone(),
+                    },
+                    SelectItem::Wildcard => SelectItem::Wildcard,
+                })
+                .collect(),
+            from: self.from.clone(),
+            joins: self
+                .joins
+                .iter()
+                .map(|j| Join {
+                    on: j.on.as_ref().map(|e| e.map(&mut *f)),
+                    ..j.clone()
+                })
+                .collect(),
+            filter: self.filter.as_ref().map(|e| e.map(&mut *f)),
+            group_by: self.group_by.iter().map(|e| e.map(&mut *f)).collect(),
+            having: self.having.as_ref().map(|e| e.map(&mut *f)),
+            distinct: self.distinct,
+            order_by: self
+                .order_by
+                .iter()
+                .map(|o| OrderItem {
+                    expr: o.expr.map(&mut *f),
+                    ..o.clone()
+                })
+                .collect(),
+            limit: self.limit.as_ref().map(|e| e.map(&mut *f)),
+            offset: self.offset.as_ref().map(|e| e.map(&mut *f)),
+            values: self.values.as_ref().map(|rows| {
+                rows.iter()
+                    .map(|r| r.iter().map(|e| e.map(&mut *f)).collect())
+                    .collect()
+            }),
+        }
+    }
+
     /// Whether the query groups rows (GROUP BY, HAVING, DISTINCT, or an
     /// aggregate in its select list): it then runs through `exec::aggregate`.
     pub fn groups(&self) -> bool {
@@ -617,6 +673,21 @@ pub enum Statement {
         query: Box<Select>,
         if_not_exists: bool,
     },
+    /// `PREPARE name [(types)] AS statement`.
+    Prepare {
+        name: String,
+        types: Vec<SqlType>,
+        statement: Box<Statement>,
+    },
+    /// `EXECUTE name [(arguments)]`.
+    Execute {
+        name: String,
+        args: Vec<Expr>,
+    },
+    /// `DEALLOCATE [PREPARE] name | ALL` (`None`).
+    Deallocate {
+        name: Option<String>,
+    },
     /// BEGIN / START TRANSACTION, COMMIT / END, ROLLBACK.
     Transaction(TxnCommand),
     /// `CREATE EXTENSION name`: the extensions IndexLab knows of.
@@ -663,9 +734,52 @@ impl Statement {
             Statement::DropIndex { .. } => "DROP INDEX",
             Statement::CreateExtension { .. } => "CREATE EXTENSION",
             Statement::CreateTableAs { .. } => "SELECT",
+            Statement::Prepare { .. } => "PREPARE",
+            Statement::Execute { .. } => "EXECUTE",
+            Statement::Deallocate { .. } => "DEALLOCATE",
             Statement::Transaction(TxnCommand::Begin) => "BEGIN",
             Statement::Transaction(TxnCommand::Commit) => "COMMIT",
             Statement::Transaction(TxnCommand::Rollback) => "ROLLBACK",
+        }
+    }
+}
+
+impl Statement {
+    /// A copy with `f` applied to every expression (DML and queries; other
+    /// statements have none to map).
+    pub fn map_exprs(&self, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Statement {
+        match self {
+            Statement::Select(q) => Statement::Select(q.map_exprs(f)),
+            Statement::Insert {
+                table,
+                columns,
+                source,
+            } => Statement::Insert {
+                table: table.clone(),
+                columns: columns.clone(),
+                source: source.map_exprs(f),
+            },
+            Statement::Update {
+                table,
+                assignments,
+                filter,
+            } => Statement::Update {
+                table: table.clone(),
+                assignments: assignments
+                    .iter()
+                    .map(|(c, e)| (c.clone(), e.map(&mut *f)))
+                    .collect(),
+                filter: filter.as_ref().map(|e| e.map(&mut *f)),
+            },
+            Statement::Delete { table, filter } => Statement::Delete {
+                table: table.clone(),
+                filter: filter.as_ref().map(|e| e.map(&mut *f)),
+            },
+            Statement::Explain { options, statement } => Statement::Explain {
+                options: *options,
+                statement: Box::new(statement.map_exprs(f)),
+            },
+            other => other.clone(),
         }
     }
 }

@@ -449,7 +449,13 @@ pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
             table: Some(ident_name(&parts[0])),
             name: ident_name(&parts[1]),
         },
-        E::Value(v) => Expr::Literal(convert_value(&v.value)?),
+        E::Value(v) => match &v.value {
+            sp::Value::Placeholder(p) => match p.strip_prefix('$').and_then(|n| n.parse().ok()) {
+                Some(n) if n >= 1 => Expr::Param(n),
+                _ => return Err(unsupported(format!("the parameter {p}"))),
+            },
+            other => Expr::Literal(convert_value(other)?),
+        },
         E::Nested(inner) => convert_expr(inner)?,
         E::UnaryOp { op, expr } => match op {
             sp::UnaryOperator::Minus => match convert_expr(expr)? {

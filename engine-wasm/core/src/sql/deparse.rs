@@ -69,6 +69,7 @@ pub fn deparse(e: &Expr) -> String {
             format!("({} IS{not} NULL)", deparse(expr))
         }
         Expr::Cast { expr, ty } => format!("({})::{}", deparse(expr), ty.pg_name()),
+        Expr::Param(n) => format!("${n}"),
         Expr::ScalarSubquery(_) => "(SubPlan)".to_string(),
         Expr::Exists { negated, .. } => {
             format!("({}EXISTS(SubPlan))", if *negated { "NOT " } else { "" })

@@ -144,6 +144,7 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
             negated,
             case_insensitive,
         } => Bound::Like(b(expr)?, b(pattern)?, *negated, *case_insensitive),
+        Expr::Param(n) => return Err(crate::exec::types::no_parameter(*n)),
         // The executor runs subqueries first and puts their answers here
         // (exec::subquery); one left is in a place that is not run.
         Expr::ScalarSubquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => {

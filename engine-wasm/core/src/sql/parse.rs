@@ -226,6 +226,33 @@ fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {
                 Statement::DropIndex { names, if_exists }
             }
         }
+        sp::Statement::Prepare {
+            name,
+            data_types,
+            statement,
+        } => Statement::Prepare {
+            name: ident_name(&name),
+            types: data_types
+                .iter()
+                .map(|t| convert_type(t).map(|(ty, _)| ty))
+                .collect::<Result<_, _>>()?,
+            statement: Box::new(convert_statement(*statement)?),
+        },
+        sp::Statement::Execute {
+            name: Some(name),
+            parameters,
+            immediate: false,
+            ..
+        } => Statement::Execute {
+            name: object_name(&name),
+            args: parameters
+                .iter()
+                .map(convert_expr)
+                .collect::<Result<_, _>>()?,
+        },
+        sp::Statement::Deallocate { name, .. } => Statement::Deallocate {
+            name: Some(ident_name(&name)).filter(|n| n != "all"),
+        },
         sp::Statement::StartTransaction { statements, .. } if statements.is_empty() => {
             Statement::Transaction(TxnCommand::Begin)
         }

@@ -121,7 +121,7 @@ fn column_index(table: &TableInfo, e: &Expr) -> Option<usize> {
 pub fn is_constant(e: &Expr) -> bool {
     match e {
         Expr::Column { .. } => false,
-        Expr::Literal(_) | Expr::Call(_) => true,
+        Expr::Literal(_) | Expr::Call(_) | Expr::Param(_) => true,
         Expr::Aggregate { .. } | Expr::InSubquery { .. } => false,
         Expr::ScalarSubquery(_) | Expr::Exists { .. } => false,
         Expr::Function { args, .. } => args.iter().all(is_constant),
@@ -262,7 +262,7 @@ fn collect_columns(table: &TableInfo, e: &Expr, out: &mut Vec<usize>) -> Result<
                 ))
             }
         },
-        Expr::Literal(_) | Expr::Call(_) | Expr::Aggregate { arg: None, .. } => {}
+        Expr::Literal(_) | Expr::Call(_) | Expr::Param(_) | Expr::Aggregate { arg: None, .. } => {}
         Expr::Unary { expr, .. } | Expr::Cast { expr, .. } | Expr::IsNull { expr, .. } => {
             collect_columns(table, expr, out)?
         }

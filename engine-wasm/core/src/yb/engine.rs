@@ -229,6 +229,12 @@ impl YbEngine {
                 |e, t| e.create_table(t),
                 |e, t, q| e.insert(t, None, q),
             ),
+            // The script's session runs these (scenario::prepared).
+            Statement::Prepare { .. }
+            | Statement::Execute { .. }
+            | Statement::Deallocate { .. } => Err(crate::sql::error::unsupported(
+                "PREPARE and EXECUTE outside a script",
+            )),
             Statement::Transaction(cmd) => {
                 let clock = self.clock.timestamp();
                 self.transaction.command(*cmd, clock)
