@@ -25,16 +25,8 @@ impl Scope {
             .enumerate()
             .filter(|(_, (t, c, _))| c == name && table.is_none_or(|want| want == t));
         let Some((i, _)) = found.next() else {
-            if ["ctid", "xmin", "xmax", "cmin", "cmax", "tableoid"].contains(&name) {
-                return Err(super::error::unsupported(format!(
-                    "the system column {name}"
-                )));
-            }
             let full = table.map_or(name.to_string(), |t| format!("{t}.{name}"));
-            return Err(SqlError::new(
-                ErrorKind::Semantic,
-                format!("column \"{full}\" does not exist"),
-            ));
+            return Err(no_such_column(&full, name));
         };
         if table.is_none() && found.next().is_some() {
             return Err(SqlError::new(
@@ -44,6 +36,18 @@ impl Scope {
         }
         Ok(i)
     }
+}
+
+/// PostgreSQL's error for a column a query names that its tables lack; a
+/// system column (`ctid`, `xmin`…) is refused by name instead.
+pub fn no_such_column(full: &str, name: &str) -> SqlError {
+    if ["ctid", "xmin", "xmax", "cmin", "cmax", "tableoid"].contains(&name) {
+        return super::error::unsupported(format!("the system column {name}"));
+    }
+    SqlError::new(
+        ErrorKind::Semantic,
+        format!("column \"{full}\" does not exist"),
+    )
 }
 
 /// An expression with its column references resolved to row positions.

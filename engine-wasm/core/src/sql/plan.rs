@@ -11,7 +11,7 @@
 //! touches. Profiles share this planner; each executes the plan on its own storage.
 
 use super::ast::{BinOp, Expr, Order, OrderItem, Select, SelectItem};
-use super::error::{ErrorKind, SqlError};
+use super::error::SqlError;
 use crate::value::SqlType;
 use std::ops::Bound;
 
@@ -255,12 +255,7 @@ fn collect_columns(table: &TableInfo, e: &Expr, out: &mut Vec<usize>) -> Result<
     match e {
         Expr::Column { name, .. } => match table.columns.iter().position(|(c, _)| c == name) {
             Some(i) => out.push(i),
-            None => {
-                return Err(SqlError::new(
-                    ErrorKind::Semantic,
-                    format!("column \"{name}\" does not exist"),
-                ))
-            }
+            None => return Err(super::eval::no_such_column(name, name)),
         },
         Expr::Literal(_) | Expr::Call(_) | Expr::Param(_) | Expr::Aggregate { arg: None, .. } => {}
         Expr::Unary { expr, .. } | Expr::Cast { expr, .. } | Expr::IsNull { expr, .. } => {
