@@ -92,7 +92,8 @@ fn a_bad_sweep_or_script_exits_non_zero_with_where() {
 
     let out = cli(&["--profile", "pg"], "select * from nope;\n");
     assert_eq!(out.status.code(), Some(1));
-    assert!(text(&out.stderr).contains(":1:1: ERROR:  relation \"nope\" does not exist"));
+    // Placed at the name, as PostgreSQL places it.
+    assert!(text(&out.stderr).contains(":1:15: ERROR:  relation \"nope\" does not exist"));
 }
 
 #[test]

@@ -324,9 +324,12 @@ fn run_item<E: ScenarioEngine>(
         match item {
             ScriptItem::Statement(s) => {
                 let stmt = parse_statement(&s.sql).map_err(|mut e| {
-                    // Parser positions are relative to the statement: map them back.
-                    let at = e.at.and_then(|p| s.script_position(p)).unwrap_or(s.at);
-                    e.at = Some(at);
+                    // Parser positions are relative to the statement: map them
+                    // back; an error about a word is placed at that word.
+                    let relative = e.at.and_then(|p| s.script_position(p));
+                    e.at = relative;
+                    let e = placed(e, &s);
+                    let at = e.at.unwrap_or(s.at);
                     report_error(e, at)
                 })?;
                 for run in 1..=s.runs {
@@ -338,7 +341,7 @@ fn run_item<E: ScenarioEngine>(
                             prepared::Step::Done(outcome) => Ok(session_report(engine, outcome)),
                             prepared::Step::Run(stmt) => run_statement(engine, &s.sql, &stmt),
                         })
-                        .map_err(|e| report_error(e, s.at))?;
+                        .map_err(|e| report_error(placed(e, &s), s.at))?;
                     statement_end(engine, index);
                     let over = rows.add(engine.settings(), r.outcome.row_count);
                     report.statements.push(StatementReport {
@@ -403,6 +406,21 @@ fn statement_end<E: ScenarioEngine>(engine: &mut E, index: u32) {
 }
 
 /// Runs one statement with its hints' settings in force, then restores them.
+/// An error about a word of the statement, placed at that word (the first
+/// time the statement writes it), as PostgreSQL reports its position.
+fn placed(mut e: SqlError, s: &crate::sql::script::Statement) -> SqlError {
+    if e.at.is_none() {
+        let at = e
+            .near
+            .as_deref()
+            .and_then(|t| crate::sql::error::find_token(&s.sql, t));
+        if let Some(offset) = at {
+            e.at = Some(s.position_at(offset));
+        }
+    }
+    e
+}
+
 /// The report of a statement the session answered itself (PREPARE…).
 fn session_report<E: ScenarioEngine>(engine: &mut E, outcome: Outcome) -> StatementReport {
     let (metrics, relations) = engine.take_metrics();

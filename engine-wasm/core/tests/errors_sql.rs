@@ -30,14 +30,15 @@ fn yb_setting_error(name: &str, value: &str) -> ReportError {
 fn unknown_table() {
     let e = error_of("create table t (a int);\nselect * from nope;");
     assert_eq!(e.message, "relation \"nope\" does not exist");
-    assert_eq!((e.line, e.column), (2, 1));
+    // At the name, as PostgreSQL's error position points there.
+    assert_eq!((e.line, e.column), (2, 15));
 }
 
 #[test]
 fn unknown_column() {
     let e = error_of("create table t (a int);\n\n  select b from t;");
     assert_eq!(e.message, "column \"b\" does not exist");
-    assert_eq!((e.line, e.column), (3, 3));
+    assert_eq!((e.line, e.column), (3, 10));
 }
 
 #[test]

@@ -337,12 +337,15 @@ impl GroupPlan {
                 }
                 Expr::Column { table, name } if !name.starts_with('#') => {
                     let full = table.as_ref().map_or(name.clone(), |t| format!("{t}.{name}"));
-                    error.get_or_insert(SqlError::new(
-                        ErrorKind::Semantic,
-                        format!(
-                            "column \"{full}\" must appear in the GROUP BY clause or be used in an aggregate function"
-                        ),
-                    ));
+                    error.get_or_insert(
+                        SqlError::new(
+                            ErrorKind::Semantic,
+                            format!(
+                                "column \"{full}\" must appear in the GROUP BY clause or be used in an aggregate function"
+                            ),
+                        )
+                        .near(name.clone()),
+                    );
                     None
                 }
                 _ => None,

@@ -52,6 +52,7 @@ pub fn create_extension(
             ErrorKind::Semantic,
             format!("extension \"{name}\" is not available"),
         )
+        .near(name)
         .with_hint(format!(
             "IndexLab knows of these extensions: {}",
             KNOWN_EXTENSIONS.join(", ")
@@ -112,7 +113,8 @@ pub fn existing(
                 return Err(SqlError::new(
                     ErrorKind::Semantic,
                     format!("{kind} \"{name}\" does not exist"),
-                ))
+                )
+                .near(name.clone()))
             }
         }
     }

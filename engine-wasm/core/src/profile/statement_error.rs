@@ -56,6 +56,17 @@ impl std::error::Error for StatementError {}
 
 impl From<StatementError> for SqlError {
     fn from(e: StatementError) -> SqlError {
-        SqlError::new(e.kind(), e.to_string())
+        let near = match &e {
+            StatementError::DuplicateTable { name } | StatementError::UndefinedTable { name } => {
+                Some(name.clone())
+            }
+            StatementError::UndefinedKeyColumn { column, .. } => Some(column.clone()),
+            _ => None,
+        };
+        let err = SqlError::new(e.kind(), e.to_string());
+        match near {
+            Some(n) => err.near(n),
+            None => err,
+        }
     }
 }

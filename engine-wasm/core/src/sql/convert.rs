@@ -340,7 +340,7 @@ fn convert_function(f: &sp::Function) -> Result<Expr, SqlError> {
         "random" => Func::Random,
         // Placeholder: `series_in_select_list` replaces it by the series column.
         "generate_series" => return Ok(Expr::Literal(Value::Null)),
-        other => return Err(unsupported(format!("the function {other}()"))),
+        other => return Err(unsupported(format!("the function {other}()")).near(other)),
     };
     if !args.is_empty() {
         return Err(SqlError::new(

@@ -147,6 +147,10 @@ pub struct SqlErrorDetail {
     pub at: Option<Position>,
     /// A suggestion, printed on its own line like PostgreSQL's `HINT:`.
     pub hint: Option<String>,
+    /// The word of the statement the error is about (a column, a table, a
+    /// function): the scenario places the error there, as PostgreSQL's
+    /// position does, when the error has no position of its own.
+    pub near: Option<String>,
 }
 
 impl std::ops::Deref for SqlError {
@@ -169,6 +173,7 @@ impl SqlError {
             message: message.into(),
             at: None,
             hint: None,
+            near: None,
         }))
     }
 
@@ -183,6 +188,12 @@ impl SqlError {
         *self.0
     }
 
+    /// The same error, about the word `token` of its statement.
+    pub fn near(mut self, token: impl Into<String>) -> SqlError {
+        self.0.near = Some(token.into());
+        self
+    }
+
     /// The same error, with a suggestion.
     pub fn with_hint(mut self, hint: impl Into<String>) -> SqlError {
         self.0.hint = Some(hint.into());
@@ -190,14 +201,15 @@ impl SqlError {
     }
 }
 
-/// A construct IndexLab does not model, named in its message.
 /// A system catalog or view (`pg_class`, `pg_stats`, `information_schema.…`)
 /// that IndexLab does not provide yet, refused by name rather than reported
 /// as a missing relation.
 pub(crate) fn system_catalog(name: &str) -> Option<SqlError> {
     (name.starts_with("pg_") || name == "information_schema")
-        .then(|| unsupported(format!("the system catalog {name}")))
+        .then(|| unsupported(format!("the system catalog {name}")).near(name))
 }
+
+/// A construct IndexLab does not model, named in its message.
 
 pub(crate) fn unsupported(what: impl Into<String>) -> SqlError {
     SqlError::new(
@@ -285,4 +297,42 @@ mod tests {
             "line 3, column 5: unterminated quoted string\nHINT: close it with '"
         );
     }
+}
+
+/// The byte offset of the first whole-word, case-insensitive occurrence of
+/// `token` in `sql` outside quoted strings and comments.
+pub fn find_token(sql: &str, token: &str) -> Option<usize> {
+    let (bytes, want) = (sql.as_bytes(), token.as_bytes());
+    if want.is_empty() {
+        return None;
+    }
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\'' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'\'' {
+                    i += 1;
+                }
+            }
+            b'-' if bytes.get(i + 1) == Some(&b'-') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            _ if bytes.len() - i >= want.len()
+                && bytes[i..i + want.len()].eq_ignore_ascii_case(want)
+                && (i == 0 || !word(bytes[i - 1]) || !word(want[0]))
+                && bytes
+                    .get(i + want.len())
+                    .is_none_or(|b| !word(*b) || !word(want[want.len() - 1])) =>
+            {
+                return Some(i);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }

@@ -42,12 +42,13 @@ impl Scope {
 /// system column (`ctid`, `xmin`…) is refused by name instead.
 pub fn no_such_column(full: &str, name: &str) -> SqlError {
     if ["ctid", "xmin", "xmax", "cmin", "cmax", "tableoid"].contains(&name) {
-        return super::error::unsupported(format!("the system column {name}"));
+        return super::error::unsupported(format!("the system column {name}")).near(name);
     }
     SqlError::new(
         ErrorKind::Semantic,
         format!("column \"{full}\" does not exist"),
     )
+    .near(name)
 }
 
 /// An expression with its column references resolved to row positions.

@@ -341,10 +341,14 @@ fn convert_type(t: &sp::DataType) -> Result<(SqlType, bool), SqlError> {
                 "serial" | "serial4" => Ok((SqlType::Int4, true)),
                 "bigserial" | "serial8" => Ok((SqlType::Int8, true)),
                 "timestamptz" => Ok((SqlType::Timestamptz, false)),
-                other => Err(unsupported(format!("the type {other}"))),
+                other => Err(unsupported(format!("the type {other}")).near(other)),
             }
         }
-        other => return Err(unsupported(format!("the type {other}"))),
+        other => {
+            let name = other.to_string().to_ascii_lowercase();
+            let word = name.split(['(', ' ']).next().unwrap_or("").to_string();
+            return Err(unsupported(format!("the type {other}")).near(word));
+        }
     };
     Ok((ty, false))
 }
