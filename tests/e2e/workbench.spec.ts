@@ -52,6 +52,21 @@ test('a broken script shows its error at its line, and the page keeps working', 
   await expect(page.locator('.cm-lintRange-error')).toHaveCount(0);
 });
 
+test('an error about a word is marked on its line at that word', async ({ page }) => {
+  await page.goto('/#/workbench');
+  await typeScript(
+    page,
+    'create table t (a int, b int);\ninsert into t values (1, 2);\n\nselect count(*) from t;\n\nselect a,\n       missing_col\nfrom t;\n',
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('error-pg')).toContainText('Line 7');
+  await expect(page.getByTestId('error-pg')).toContainText('column "missing_col" does not exist');
+  // One underline, over the unknown column itself.
+  const marked = page.locator('.cm-lintRange-error');
+  await expect(marked).toHaveCount(1);
+  await expect(marked).toHaveText(/missing_col/);
+});
+
 test('the 1 000 000-row load shows progress, can be cancelled, then runs to the end', async ({
   page,
 }) => {

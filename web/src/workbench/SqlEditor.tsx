@@ -64,11 +64,12 @@ export function SqlEditor({ initial, onChange, onRun, error }: Props) {
     const v = view.current;
     if (!v) return;
     const doc = v.state.doc.toString();
+    const from = error ? offsetOf(doc, error.line, error.column) : 0;
     const diagnostics = error
       ? [
           {
-            from: offsetOf(doc, error.line, error.column),
-            to: Math.min(doc.length, offsetOf(doc, error.line, error.column) + 1),
+            from,
+            to: Math.min(doc.length, wordEnd(doc, from)),
             severity: 'error' as const,
             message: error.message,
           },
@@ -78,4 +79,15 @@ export function SqlEditor({ initial, onChange, onRun, error }: Props) {
   }, [error]);
 
   return <div className="sql-editor" ref={box} data-testid="sql-editor" />;
+}
+
+/**
+ * The end of the word an error points at (a column, a table, a function: the
+ * engine places errors at the word they are about), or the next character
+ * when it points at punctuation.
+ */
+export function wordEnd(doc: string, from: number): number {
+  let end = from;
+  while (end < doc.length && /[\p{L}\p{N}_$]/u.test(doc[end] ?? '')) end += 1;
+  return Math.max(end, from + 1);
 }
