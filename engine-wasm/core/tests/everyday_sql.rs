@@ -328,3 +328,25 @@ rollback;";
         assert_eq!(e.line, 12);
     }
 }
+
+#[test]
+fn constraint_names_as_written_name_their_indexes() {
+    let script = "create table t (id int, a int, constraint t_id_pk primary key (id), constraint a_uq unique (a));
+insert into t values (1, 1);
+explain (costs off) select * from t where id = 1;
+explain (costs off) select * from t where a = 1;
+create table u (id int constraint u_key primary key);
+explain (costs off) select id from u where id = 1;
+drop index u_key;";
+    for r in both(script) {
+        let first = |i: usize| r.statements[i].outcome.explain.clone().unwrap()[0].clone();
+        assert!(first(2).ends_with("using t_id_pk on t"), "{}", first(2));
+        assert!(first(3).ends_with("using a_uq on t"), "{}", first(3));
+        assert!(first(5).contains("using u_key on u"), "{}", first(5));
+        assert!(r
+            .error
+            .expect("a constraint's index")
+            .message
+            .starts_with("cannot drop index u_key because constraint u_key"));
+    }
+}

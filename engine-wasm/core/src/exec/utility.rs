@@ -176,6 +176,7 @@ pub fn create_table_as<E: Executor>(
                 .map(|(c, ty)| ColumnDef::plain(c, ty))
                 .collect(),
             primary_key: None,
+            primary_key_name: None,
             unique: Vec::new(),
             split_into: None,
             key_order_written: false,

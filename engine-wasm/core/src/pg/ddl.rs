@@ -71,13 +71,19 @@ impl PgEngine {
             );
         }
         if let Some(pk) = &t.primary_key {
-            let name = format!("{}_pkey", t.name);
+            let name = t
+                .primary_key_name
+                .clone()
+                .unwrap_or_else(|| format!("{}_pkey", t.name));
             self.build_index(&name, &t.name, &ascending(pk), &[], true)?;
             self.mark_constraint();
         }
-        for columns in &t.unique {
+        for (written, columns) in &t.unique {
             let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
-            let name = self.catalog.default_index_name(&t.name, &names, "key");
+            let name = match written {
+                Some(n) => n.clone(),
+                None => self.catalog.default_index_name(&t.name, &names, "key"),
+            };
             self.build_index(&name, &t.name, &ascending(columns), &[], true)?;
             self.mark_constraint();
         }

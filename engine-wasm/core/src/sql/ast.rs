@@ -56,9 +56,12 @@ pub struct CreateTable {
     pub name: String,
     pub columns: Vec<ColumnDef>,
     pub primary_key: Option<Vec<KeyColumn>>,
-    /// `UNIQUE` constraints (of a column or of the table): each becomes a
-    /// unique index named `<table>_<columns>_key`, as in PostgreSQL.
-    pub unique: Vec<Vec<KeyColumn>>,
+    /// `CONSTRAINT name PRIMARY KEY`: its index's name (else `<table>_pkey`).
+    pub primary_key_name: Option<String>,
+    /// `UNIQUE` constraints (of a column or of the table), each with the name
+    /// written (`CONSTRAINT name UNIQUE`), else PostgreSQL's
+    /// `<table>_<columns>_key`: each becomes a unique index of that name.
+    pub unique: Vec<(Option<String>, Vec<KeyColumn>)>,
     /// YugabyteDB's `SPLIT INTO n TABLETS`.
     pub split_into: Option<u32>,
     /// A PRIMARY KEY or UNIQUE constraint names ASC or DESC for a column:

@@ -93,6 +93,8 @@ pub struct YbTable {
     pub types: Vec<SqlType>,
     /// The primary key, or none: rows are then keyed by a generated ybctid.
     pub key: Option<KeySpec>,
+    /// The primary key constraint's name (`<table>_pkey` unless written).
+    pub pk_name: String,
     pub sequences: Vec<Option<i64>>,
     pub indexes: Vec<usize>,
     pub tablets: Tablets,
@@ -227,7 +229,7 @@ impl YbCatalog {
     pub fn planner_info(&self, id: usize) -> TableInfo {
         let t = self.table(id);
         let pk = t.key.as_ref().map(|k| IndexInfo {
-            name: format!("{}_pkey", t.name),
+            name: t.pk_name.clone(),
             key: k
                 .hash
                 .iter()

@@ -106,6 +106,10 @@ impl YbEngine {
             sequences: t.columns.iter().map(|c| c.serial.then_some(1)).collect(),
             columns: t.columns.clone(),
             key: None,
+            pk_name: t
+                .primary_key_name
+                .clone()
+                .unwrap_or_else(|| format!("{}_pkey", t.name)),
             indexes: Vec::new(),
             tablets: Tablets::default(),
             rel,
@@ -126,9 +130,14 @@ impl YbEngine {
         table.key = key;
         table.tablets = tablets;
         table.packing = std::rc::Rc::new(table.value_packing());
-        for columns in &t.unique {
+        for (written, columns) in &t.unique {
             let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
-            let name = choose_relation_name(&t.name, &names, "key", |n| self.catalog.name_taken(n));
+            let name = match written {
+                Some(n) => n.clone(),
+                None => {
+                    choose_relation_name(&t.name, &names, "key", |n| self.catalog.name_taken(n))
+                }
+            };
             self.create_index(&CreateIndex {
                 name: Some(name),
                 table: t.name.clone(),
@@ -249,7 +258,7 @@ impl YbEngine {
                 .tables
                 .iter()
                 .flatten()
-                .find(|t| t.key.is_some() && format!("{}_pkey", t.name) == *name);
+                .find(|t| t.key.is_some() && t.pk_name == *name);
             if let Some(t) = owner {
                 return Err(crate::exec::utility::constraint_index(name, &t.name));
             }

@@ -242,7 +242,7 @@ impl YbEngine {
         let tablet = self.catalog.table(table).tablets.for_key(doc);
         if self.probe(tablet, doc, WriteKind::Insert) {
             return Err(StatementError::UniqueViolation {
-                constraint: format!("{}_pkey", self.catalog.table(table).name),
+                constraint: self.catalog.table(table).pk_name.clone(),
             }
             .into());
         }

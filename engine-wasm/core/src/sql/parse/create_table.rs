@@ -18,6 +18,7 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
     }
     let mut columns = Vec::new();
     let mut primary_key = None;
+    let mut primary_key_name = None;
     let mut unique = Vec::new();
     for c in &t.columns {
         let (ty, serial) = convert_type(&c.data_type)?;
@@ -35,8 +36,13 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
         };
         for opt in &c.options {
             match &opt.option {
-                sp::ColumnOption::PrimaryKey(_) => primary_key = Some(one()),
-                sp::ColumnOption::Unique(_) => unique.push(one()),
+                sp::ColumnOption::PrimaryKey(_) => {
+                    primary_key = Some(one());
+                    primary_key_name = opt.name.as_ref().map(ident_name);
+                }
+                sp::ColumnOption::Unique(_) => {
+                    unique.push((opt.name.as_ref().map(ident_name), one()))
+                }
                 sp::ColumnOption::NotNull => def.not_null = true,
                 sp::ColumnOption::Null => {}
                 sp::ColumnOption::Default(e) => def.default = Some(default_expr(e)?),
@@ -52,10 +58,11 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
             sp::TableConstraint::PrimaryKey(pk) => {
                 key_order_written |= written(&pk.columns);
                 primary_key = Some(key_columns(&pk.columns)?);
+                primary_key_name = pk.name.as_ref().map(ident_name);
             }
             sp::TableConstraint::Unique(u) => {
                 key_order_written |= written(&u.columns);
-                unique.push(key_columns(&u.columns)?);
+                unique.push((u.name.as_ref().map(ident_name), key_columns(&u.columns)?));
             }
             other => return Err(unsupported(format!("the table constraint {other}"))),
         }
@@ -70,6 +77,7 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
         name: object_name(&t.name),
         columns,
         primary_key,
+        primary_key_name,
         unique,
         split_into: None,
         key_order_written,
