@@ -90,6 +90,10 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
         78..=83 => query::functions(g, schema, t),
         84..=87 => query::subquery(g, schema, t),
         88 => query::create_table_as(g, schema, t),
+        89 => Item::same(
+            format!("truncate {}", schema.tables[t].name),
+            Check::Statement,
+        ),
         74..=75 => schema.drop_index(g),
         76 => Item::same(
             format!("analyze {}", schema.tables[t].name),
@@ -224,6 +228,7 @@ mod tests {
             " in (select ",
             "exists (select",
             "_copy",
+            "truncate ",
         ] {
             assert!(text.contains(needle), "no generated script has {needle:?}");
         }

@@ -277,3 +277,47 @@ fn ascending(columns: &[KeyColumn]) -> Vec<KeyColumn> {
         })
         .collect()
 }
+
+impl PgEngine {
+    /// `TRUNCATE`: each table gets a new, empty heap and its indexes new,
+    /// empty B-trees, as PostgreSQL gives them new files; the old pages leave
+    /// the buffer pool, and the free space and visibility maps go with them.
+    pub(super) fn truncate(
+        &mut self,
+        names: &[String],
+        restart: bool,
+    ) -> Result<Outcome, SqlError> {
+        let ids = names
+            .iter()
+            .map(|n| self.catalog.table_id(n))
+            .collect::<Result<Vec<_>, _>>()?;
+        for id in ids {
+            let heap = Heap::new(HeapConfig {
+                page_size: self.page_size(),
+                fillfactor: self.settings.get_int("heap_fillfactor")?.clamp(10, 100) as u8,
+            })?;
+            let t = self.catalog.table_mut(id);
+            let rel = t.rel;
+            t.heap = heap;
+            t.vm_exists = false;
+            t.fsm_blocks = 0;
+            if restart {
+                for s in t.sequences.iter_mut().flatten() {
+                    *s = 1;
+                }
+            }
+            self.io.pool.drop_relation(rel);
+            for i in self.catalog.table(id).indexes.clone() {
+                let config = self.btree_config()?;
+                let irel = self.catalog.index(i).rel;
+                self.io.pool.drop_relation(irel);
+                let (tree, stats) = self.io.rel(irel, Fork::Main, |io| BTree::new(config, io))?;
+                self.count(irel, &stats);
+                let ix = self.catalog.index_mut(i);
+                ix.tree = tree?;
+                ix.max_key = None;
+            }
+        }
+        Ok(Outcome::tag("TRUNCATE TABLE"))
+    }
+}

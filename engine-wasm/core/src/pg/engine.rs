@@ -135,6 +135,10 @@ impl PgEngine {
             Statement::CreateIndex(i) => self.create_index(i),
             Statement::DropTable { names, if_exists } => self.drop_tables(names, *if_exists),
             Statement::DropIndex { names, if_exists } => self.drop_indexes(names, *if_exists),
+            Statement::Truncate {
+                tables,
+                restart_identity,
+            } => self.truncate(tables, *restart_identity),
             Statement::CreateTableAs {
                 name,
                 columns,

@@ -663,6 +663,11 @@ pub enum Statement {
         names: Vec<String>,
         if_exists: bool,
     },
+    /// `TRUNCATE [TABLE] a, b [RESTART IDENTITY]`.
+    Truncate {
+        tables: Vec<String>,
+        restart_identity: bool,
+    },
     /// `DROP INDEX a, b`.
     DropIndex {
         names: Vec<String>,
@@ -735,6 +740,7 @@ impl Statement {
             Statement::Analyze { .. } => "ANALYZE",
             Statement::DropTable { .. } => "DROP TABLE",
             Statement::DropIndex { .. } => "DROP INDEX",
+            Statement::Truncate { .. } => "TRUNCATE TABLE",
             Statement::CreateExtension { .. } => "CREATE EXTENSION",
             Statement::CreateTableAs { .. } => "SELECT",
             Statement::Prepare { .. } => "PREPARE",

@@ -261,6 +261,10 @@ fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {
             chain: false,
             savepoint: None,
         } => Statement::Transaction(TxnCommand::Rollback),
+        sp::Statement::Truncate(t) if t.partitions.is_none() => Statement::Truncate {
+            tables: t.table_names.iter().map(|n| object_name(&n.name)).collect(),
+            restart_identity: matches!(t.identity, Some(sp::TruncateIdentityOption::Restart)),
+        },
         sp::Statement::CreateExtension(e) => Statement::CreateExtension {
             name: ident_name(&e.name),
             if_not_exists: e.if_not_exists,

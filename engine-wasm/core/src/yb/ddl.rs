@@ -471,3 +471,35 @@ impl YbEngine {
         Ok(Outcome::tag("ANALYZE").notice(crate::exec::utility::ANALYZE_NOTE))
     }
 }
+
+impl YbEngine {
+    /// `TRUNCATE`: each tablet of the tables and their indexes starts a new,
+    /// empty LSM (YugabyteDB drops the tablets' RocksDB files).
+    pub(super) fn truncate(
+        &mut self,
+        names: &[String],
+        restart: bool,
+    ) -> Result<Outcome, SqlError> {
+        let ids = names
+            .iter()
+            .map(|n| self.catalog.table_id(n))
+            .collect::<Result<Vec<_>, _>>()?;
+        for id in ids {
+            let mut tablets = self.catalog.table(id).tablets.ids.clone();
+            for &i in &self.catalog.table(id).indexes {
+                tablets.extend(&self.catalog.index(i).tablets.ids);
+            }
+            for t in tablets {
+                let lsm = Lsm::new(self.lsm_options(t as u32)?)?;
+                self.tablets[t].reported = *lsm.stats();
+                self.tablets[t].lsm = lsm;
+            }
+            if restart {
+                for s in self.catalog.table_mut(id).sequences.iter_mut().flatten() {
+                    *s = 1;
+                }
+            }
+        }
+        Ok(Outcome::tag("TRUNCATE TABLE"))
+    }
+}

@@ -218,6 +218,10 @@ impl YbEngine {
             Statement::CreateIndex(i) => self.create_index(i),
             Statement::DropTable { names, if_exists } => self.drop_tables(names, *if_exists),
             Statement::DropIndex { names, if_exists } => self.drop_indexes(names, *if_exists),
+            Statement::Truncate {
+                tables,
+                restart_identity,
+            } => self.truncate(tables, *restart_identity),
             Statement::CreateTableAs {
                 name,
                 columns,
