@@ -15,6 +15,9 @@ pub enum SqlType {
     Float8,
     /// `boolean`
     Bool,
+    /// `uuid`: 16 bytes on a page; held as its canonical text
+    /// (lower-case hex with hyphens), whose order is the bytes' order.
+    Uuid,
 }
 
 impl SqlType {
@@ -27,6 +30,7 @@ impl SqlType {
             SqlType::Text => "text",
             SqlType::Float8 => "double precision",
             SqlType::Bool => "boolean",
+            SqlType::Uuid => "uuid",
         }
     }
 }
@@ -261,4 +265,48 @@ mod timestamp_literal_tests {
         assert_eq!(round_trip("yesterday"), None);
         assert_eq!(round_trip("2024-13-01"), None);
     }
+}
+
+/// A uuid's canonical text from any of PostgreSQL's input forms (upper or
+/// lower case, with or without hyphens, in braces); `None` if it is not one.
+pub fn parse_uuid(s: &str) -> Option<String> {
+    let t = s.trim();
+    let t = t
+        .strip_prefix('{')
+        .and_then(|x| x.strip_suffix('}'))
+        .unwrap_or(t);
+    let hex: String = t.chars().filter(|c| *c != '-').collect();
+    if hex.len() != 32 || !hex.chars().all(|c| c.is_ascii_hexdigit()) {
+        return None;
+    }
+    let h = hex.to_ascii_lowercase();
+    Some(format!(
+        "{}-{}-{}-{}-{}",
+        &h[0..8],
+        &h[8..12],
+        &h[12..16],
+        &h[16..20],
+        &h[20..32]
+    ))
+}
+
+/// A version 4 (random) uuid from 128 random bits, as `gen_random_uuid()`.
+pub fn uuid_v4(high: u64, low: u64) -> String {
+    let mut b = [0u8; 16];
+    b[..8].copy_from_slice(&high.to_be_bytes());
+    b[8..].copy_from_slice(&low.to_be_bytes());
+    b[6] = (b[6] & 0x0f) | 0x40;
+    b[8] = (b[8] & 0x3f) | 0x80;
+    let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+    parse_uuid(&hex).unwrap_or(hex)
+}
+
+/// A uuid's 16 bytes from its canonical text.
+pub fn uuid_bytes(s: &str) -> Option<[u8; 16]> {
+    let hex: String = s.chars().filter(|c| *c != '-').collect();
+    let mut out = [0u8; 16];
+    for (i, byte) in out.iter_mut().enumerate() {
+        *byte = u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok()?;
+    }
+    Some(out)
 }

@@ -385,3 +385,30 @@ select id, v, pg_total_relation_size('t') from t;";
     assert_eq!(rows(&yb, 6), [["1001", "1003"]]);
     assert_eq!(rows(&yb, 9), [["1", "z"]]);
 }
+
+#[test]
+fn uuid_columns_hold_16_bytes_and_read_any_input_form() {
+    let script = "create table d (id uuid primary key default gen_random_uuid(), n int);
+insert into d (n) select i from generate_series(1, 1000) i;
+insert into d values ('A0EEBC99-9C0B-4EF8-BB6D-6BB9BD380A11', 0), ('{b0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11}', -1);
+select id, n from d where id = 'a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11';
+select count(distinct id) from d;
+select pg_relation_size('d'), pg_indexes_size('d');
+insert into d values ('nope', 5);";
+    let r = run_pg(script, &[]).0;
+    assert_eq!(rows(&r, 3), [["a0eebc99-9c0b-4ef8-bb6d-6bb9bd380a11", "0"]]);
+    assert_eq!(rows(&r, 4), [["1002"]]);
+    // PostgreSQL 15.18: 7 heap pages of 16-byte keys and 4-byte ints, and a
+    // 7-page primary key (random keys split leaves in the middle).
+    assert_eq!(rows(&r, 5), [["57344", "57344"]]);
+    assert_eq!(
+        r.error.expect("not a uuid").message,
+        "invalid input syntax for type uuid: \"nope\""
+    );
+    let yb = run_yb(
+        &script.replace("select pg_relation_size('d'), pg_indexes_size('d');\n", ""),
+        &[],
+    )
+    .0;
+    assert_eq!(rows(&yb, 4), [["1002"]]);
+}

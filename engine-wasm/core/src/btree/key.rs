@@ -162,6 +162,15 @@ fn encode_column(i: usize, value: &Value, ty: SqlType, out: &mut Vec<u8>) -> Res
         (SqlType::Float8, Value::Float(x)) => out.extend_from_slice(&float_bits(*x).to_be_bytes()),
         (SqlType::Bool, Value::Bool(b)) => out.push(*b as u8),
         (SqlType::Text, Value::Text(s)) => encode_text(s.as_bytes(), out),
+        (SqlType::Uuid, Value::Text(s)) => match crate::value::uuid_bytes(s) {
+            Some(b) => out.extend_from_slice(&b),
+            None => {
+                return Err(KeyError::TypeMismatch {
+                    column: i,
+                    expected: ty,
+                })
+            }
+        },
         _ => {
             return Err(KeyError::TypeMismatch {
                 column: i,
@@ -285,6 +294,11 @@ impl Reader<'_> {
                 }
             },
             SqlType::Text => Value::text(self.text()?),
+            SqlType::Uuid => {
+                let b: [u8; 16] = self.array()?;
+                let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();
+                Value::text(crate::value::parse_uuid(&hex).unwrap_or(hex))
+            }
         })
     }
 

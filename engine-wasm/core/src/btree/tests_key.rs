@@ -8,13 +8,14 @@ use proptest::prelude::*;
 use super::key::*;
 use crate::value::{SqlType, Value};
 
-const TYPES: [SqlType; 6] = [
+const TYPES: [SqlType; 7] = [
     SqlType::Int4,
     SqlType::Int8,
     SqlType::Timestamptz,
     SqlType::Text,
     SqlType::Float8,
     SqlType::Bool,
+    SqlType::Uuid,
 ];
 
 /// SQL order of one column's values, ASC with NULLS LAST.
@@ -77,6 +78,13 @@ fn value(ty: SqlType) -> BoxedStrategy<Value> {
         )
         .prop_map(|cs| Value::text(cs.into_iter().collect::<String>()))
         .boxed(),
+        // Any 128 bits, as canonical text: their order must be the bytes'.
+        SqlType::Uuid => (any::<u64>(), any::<u64>())
+            .prop_map(|(h, l)| {
+                let hex = format!("{h:016x}{l:016x}");
+                Value::text(crate::value::parse_uuid(&hex).unwrap())
+            })
+            .boxed(),
     };
     prop_oneof![1 => Just(Value::Null), 5 => v].boxed()
 }

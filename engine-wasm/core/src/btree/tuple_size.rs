@@ -40,6 +40,8 @@ pub fn index_tuple_size<V: std::borrow::Borrow<Value>>(
             | (SqlType::Float8, Value::Float(_)) => align(off, 8) + 8,
             (SqlType::Bool, Value::Bool(_)) => off + 1,
             (SqlType::Text, Value::Text(s)) => text_end(off, s.len()),
+            // uuid: 16 bytes, char alignment.
+            (SqlType::Uuid, Value::Text(_)) => off + 16,
             _ => {
                 return Err(KeyError::TypeMismatch {
                     column,

@@ -142,7 +142,7 @@ pub fn size_of(
             other => {
                 return Err(SqlError::new(
                     crate::sql::error::ErrorKind::Semantic,
-                    format!("invalid fork name"),
+                    "invalid fork name",
                 )
                 .with_hint(format!(
                     "\"{other}\": valid fork names are \"main\", \"fsm\", \"vm\", and \"init\"."

@@ -45,7 +45,11 @@ pub fn is_volatile(e: &Expr) -> bool {
     e.visit(&mut |x| {
         volatile |= matches!(
             x,
-            Expr::Call(crate::sql::ast::Func::ClockTimestamp | crate::sql::ast::Func::Random)
+            Expr::Call(
+                crate::sql::ast::Func::ClockTimestamp
+                    | crate::sql::ast::Func::Random
+                    | crate::sql::ast::Func::GenRandomUuid
+            )
         )
     });
     volatile

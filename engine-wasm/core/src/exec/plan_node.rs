@@ -34,6 +34,7 @@ pub fn type_width(ty: SqlType) -> u32 {
         SqlType::Int4 => 4,
         SqlType::Bool => 1,
         SqlType::Text => 32,
+        SqlType::Uuid => 16,
         _ => 8,
     }
 }

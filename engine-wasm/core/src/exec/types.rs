@@ -109,6 +109,7 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
             Value::Text(_) | Value::Null => SqlType::Text,
         },
         Expr::Call(Func::Random) => SqlType::Float8,
+        Expr::Call(Func::GenRandomUuid) => SqlType::Uuid,
         Expr::Call(_) => SqlType::Timestamptz,
         Expr::Binary { op, left, right } => match op {
             BinOp::Concat => SqlType::Text,

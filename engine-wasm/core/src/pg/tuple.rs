@@ -67,7 +67,17 @@ pub fn heap_tuple_size_for_page(values: &[Value], types: &[SqlType], page_size: 
         return u16::try_from(maxalign(t_hoff + data_length(values, types, &[])))
             .unwrap_or(u16::MAX);
     }
-    let mut text_lens: Vec<Option<usize>> = values.iter().map(text_len).collect();
+    let mut text_lens: Vec<Option<usize>> = values
+        .iter()
+        .zip(types.iter().map(Some).chain(std::iter::repeat(None)))
+        .map(|(v, ty)| {
+            if ty == Some(&SqlType::Uuid) {
+                None
+            } else {
+                text_len(v)
+            }
+        })
+        .collect();
     let threshold = toast_tuple_threshold(page_size);
     loop {
         let total = t_hoff + data_length(values, types, &text_lens);
@@ -109,6 +119,7 @@ fn data_length(values: &[Value], types: &[SqlType], text_lens: &[Option<usize>])
     for (i, v) in values.iter().enumerate() {
         let (len, align) = match v {
             Value::Null => continue,
+            Value::Text(_) if types.get(i) == Some(&SqlType::Uuid) => (16, 1),
             Value::Text(_) => varlena_layout(text_lens[i]),
             other => fixed_layout(other, types.get(i).copied()),
         };

@@ -20,7 +20,7 @@ pub enum Step {
     /// It was the session's own (PREPARE, DEALLOCATE): its answer.
     Done(Outcome),
     /// The engine runs this statement (an EXECUTE's, with its values).
-    Run(Statement),
+    Run(Box<Statement>),
 }
 
 impl Prepared {
@@ -50,15 +50,15 @@ impl Prepared {
                 self.statements.remove(name);
                 Step::Done(Outcome::tag("DEALLOCATE"))
             }
-            Statement::Execute { name, args } => Step::Run(self.bind(name, args)?),
+            Statement::Execute { name, args } => Step::Run(Box::new(self.bind(name, args)?)),
             Statement::Explain { options, statement } => match statement.as_ref() {
-                Statement::Execute { name, args } => Step::Run(Statement::Explain {
+                Statement::Execute { name, args } => Step::Run(Box::new(Statement::Explain {
                     options: *options,
                     statement: Box::new(self.bind(name, args)?),
-                }),
-                _ => Step::Run(stmt.clone()),
+                })),
+                _ => Step::Run(Box::new(stmt.clone())),
             },
-            other => Step::Run(other.clone()),
+            other => Step::Run(Box::new(other.clone())),
         })
     }
 

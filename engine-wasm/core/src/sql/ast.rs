@@ -137,6 +137,8 @@ pub enum Func {
     /// The virtual clock at the moment of the call.
     ClockTimestamp,
     Random,
+    /// A version 4 uuid from the seeded generator.
+    GenRandomUuid,
 }
 
 impl Func {
@@ -145,6 +147,7 @@ impl Func {
             Func::Now => "now",
             Func::ClockTimestamp => "clock_timestamp",
             Func::Random => "random",
+            Func::GenRandomUuid => "gen_random_uuid",
         }
     }
 }

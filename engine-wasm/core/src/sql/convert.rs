@@ -338,6 +338,7 @@ fn convert_function(f: &sp::Function) -> Result<Expr, SqlError> {
         "now" | "transaction_timestamp" | "current_timestamp" => Func::Now,
         "clock_timestamp" => Func::ClockTimestamp,
         "random" => Func::Random,
+        "gen_random_uuid" => Func::GenRandomUuid,
         // Placeholder: `series_in_select_list` replaces it by the series column.
         "generate_series" => return Ok(Expr::Literal(Value::Null)),
         other => return Err(unsupported(format!("the function {other}()")).near(other)),
@@ -621,6 +622,7 @@ fn cast_type(t: &sp::DataType) -> Result<SqlType, SqlError> {
         D::DoublePrecision | D::Float8 | D::Float(_) => SqlType::Float8,
         D::Timestamp(..) => SqlType::Timestamptz,
         D::Bool | D::Boolean => SqlType::Bool,
+        D::Uuid => SqlType::Uuid,
         D::Custom(n, _) if object_name(n) == "timestamptz" => SqlType::Timestamptz,
         other => return Err(unsupported(format!("a cast to {other}"))),
     })

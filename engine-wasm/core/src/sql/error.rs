@@ -210,7 +210,6 @@ pub(crate) fn system_catalog(name: &str) -> Option<SqlError> {
 }
 
 /// A construct IndexLab does not model, named in its message.
-
 pub(crate) fn unsupported(what: impl Into<String>) -> SqlError {
     SqlError::new(
         ErrorKind::Unsupported,
@@ -232,6 +231,44 @@ impl fmt::Display for SqlError {
 }
 
 impl std::error::Error for SqlError {}
+
+/// The byte offset of the first whole-word, case-insensitive occurrence of
+/// `token` in `sql` outside quoted strings and comments.
+pub fn find_token(sql: &str, token: &str) -> Option<usize> {
+    let (bytes, want) = (sql.as_bytes(), token.as_bytes());
+    if want.is_empty() {
+        return None;
+    }
+    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
+    let mut i = 0;
+    while i < bytes.len() {
+        match bytes[i] {
+            b'\'' => {
+                i += 1;
+                while i < bytes.len() && bytes[i] != b'\'' {
+                    i += 1;
+                }
+            }
+            b'-' if bytes.get(i + 1) == Some(&b'-') => {
+                while i < bytes.len() && bytes[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            _ if bytes.len() - i >= want.len()
+                && bytes[i..i + want.len()].eq_ignore_ascii_case(want)
+                && (i == 0 || !word(bytes[i - 1]) || !word(want[0]))
+                && bytes
+                    .get(i + want.len())
+                    .is_none_or(|b| !word(*b) || !word(want[want.len() - 1])) =>
+            {
+                return Some(i);
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
+}
 
 #[cfg(test)]
 mod tests {
@@ -297,42 +334,4 @@ mod tests {
             "line 3, column 5: unterminated quoted string\nHINT: close it with '"
         );
     }
-}
-
-/// The byte offset of the first whole-word, case-insensitive occurrence of
-/// `token` in `sql` outside quoted strings and comments.
-pub fn find_token(sql: &str, token: &str) -> Option<usize> {
-    let (bytes, want) = (sql.as_bytes(), token.as_bytes());
-    if want.is_empty() {
-        return None;
-    }
-    let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_' || b >= 0x80;
-    let mut i = 0;
-    while i < bytes.len() {
-        match bytes[i] {
-            b'\'' => {
-                i += 1;
-                while i < bytes.len() && bytes[i] != b'\'' {
-                    i += 1;
-                }
-            }
-            b'-' if bytes.get(i + 1) == Some(&b'-') => {
-                while i < bytes.len() && bytes[i] != b'\n' {
-                    i += 1;
-                }
-            }
-            _ if bytes.len() - i >= want.len()
-                && bytes[i..i + want.len()].eq_ignore_ascii_case(want)
-                && (i == 0 || !word(bytes[i - 1]) || !word(want[0]))
-                && bytes
-                    .get(i + want.len())
-                    .is_none_or(|b| !word(*b) || !word(want[want.len() - 1])) =>
-            {
-                return Some(i);
-            }
-            _ => {}
-        }
-        i += 1;
-    }
-    None
 }

@@ -136,12 +136,12 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
             branches,
             otherwise,
         } => Bound::Case(
-            operand.as_deref().map(|o| b(o)).transpose()?,
+            operand.as_deref().map(&b).transpose()?,
             branches
                 .iter()
                 .map(|(w, t)| Ok((bind(w, scope)?, bind(t, scope)?)))
                 .collect::<Result<_, SqlError>>()?,
-            otherwise.as_deref().map(|o| b(o)).transpose()?,
+            otherwise.as_deref().map(&b).transpose()?,
         ),
         Expr::Like {
             expr,
@@ -270,6 +270,7 @@ fn typed_literal(lit: Box<Bound>, other: &Bound, scope: &Scope) -> Result<Box<Bo
             "f" | "false" | "off" | "no" | "0" => Value::Bool(false),
             _ => return Err(bad()),
         },
+        SqlType::Uuid => Value::text(crate::value::parse_uuid(t).ok_or_else(bad)?),
         SqlType::Timestamptz if is_special_timestamp(t) => return Err(unsupported_timestamp(t)),
         SqlType::Timestamptz => Value::Timestamp(parse_timestamptz(t).ok_or_else(bad)?),
     };
@@ -453,6 +454,15 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
         (SqlType::Float8, v @ Value::Float(_)) => v,
         (SqlType::Timestamptz, v @ Value::Timestamp(_)) => v,
         (SqlType::Text, Value::Text(s)) => Value::Text(s),
+        (SqlType::Uuid, Value::Text(s)) => match crate::value::parse_uuid(&s) {
+            Some(u) => Value::text(u),
+            None => {
+                return Err(SqlError::new(
+                    ErrorKind::Semantic,
+                    format!("invalid input syntax for type uuid: \"{s}\""),
+                ))
+            }
+        },
         (SqlType::Text, Value::Int(i)) => Value::text(i.to_string()),
         // A quoted literal into a timestamptz column (PostgreSQL reads its text).
         (SqlType::Timestamptz, Value::Text(s)) => match parse_timestamptz(&s) {
@@ -497,6 +507,10 @@ pub fn eval(e: &Bound, row: &[Value], env: &mut EvalEnv) -> Result<Value, SqlErr
         Bound::Call(Func::Now) => Value::Timestamp(env.statement_start_us),
         Bound::Call(Func::ClockTimestamp) => Value::Timestamp(env.clock_us),
         Bound::Call(Func::Random) => Value::Float(env.rng.next_f64()),
+        Bound::Call(Func::GenRandomUuid) => {
+            let (high, low) = (env.rng.next_u64(), env.rng.next_u64());
+            Value::text(crate::value::uuid_v4(high, low))
+        }
         Bound::InList(x, list, negated) => {
             // `x IN (a, b)` is `x = a OR x = b`, with SQL's three-valued OR: no
             // match but a NULL comparison gives NULL, so `NOT IN (…, NULL)` is

@@ -340,6 +340,7 @@ fn convert_type(t: &sp::DataType) -> Result<(SqlType, bool), SqlError> {
         D::DoublePrecision | D::Float8 | D::Float(sp::ExactNumberInfo::None) => SqlType::Float8,
         D::Float(sp::ExactNumberInfo::Precision(p)) if *p > 24 => SqlType::Float8,
         D::Bool | D::Boolean => SqlType::Bool,
+        D::Uuid => SqlType::Uuid,
         D::Custom(name, _) => {
             return match object_name(name).as_str() {
                 "serial" | "serial4" => Ok((SqlType::Int4, true)),
