@@ -114,7 +114,12 @@ fn judge(
 ) {
     let mut refused_before = false;
     for e in errors {
-        let postgres_ran = postgres_ok.get(&e.line).copied().unwrap_or(false);
+        // An error may point inside its statement (at the word it is about):
+        // it belongs to the last statement starting at or before its line.
+        let postgres_ran = postgres_ok
+            .range(..=e.line)
+            .next_back()
+            .is_some_and(|(_, ok)| *ok);
         let named = e.message.contains("not supported by IndexLab");
         if postgres_ran && e.message.contains("syntax error") {
             failures.push(format!(
