@@ -161,20 +161,12 @@ fn run_distinct<E: Executor>(
             SelectItem::Wildcard => "*".into(),
         })
         .collect();
-    let mut node = PlanNode {
-        title: "HashAggregate".into(),
-        details: vec![format!("Group Key: {}", keys.join(", "))],
-        rows: result.rows.len() as u64,
-        loops: 1,
-        first_us: child.last_us,
-        last_us: child.last_us,
-        buffers: child.buffers,
-        est_cost: child.est_cost,
-        est_rows: child.est_rows,
-        width: child.width,
-        children: vec![child],
-        ..PlanNode::default()
-    };
+    let mut node = above(
+        "HashAggregate",
+        vec![format!("Group Key: {}", keys.join(", "))],
+        result.rows.len() as u64,
+        child,
+    );
     engine.advance_us(before as f64 * engine.cost().cpu_operator_us);
     if !q.order_by.is_empty() {
         result.rows.sort_by(|a, b| {
@@ -213,13 +205,22 @@ fn sort_node(child: PlanNode, order: &[OrderItem]) -> PlanNode {
     let kb = (child.rows * u64::from(child.width + 24))
         .div_ceil(1024)
         .max(25);
+    let rows = child.rows;
+    let details = vec![
+        format!("Sort Key: {}", keys.join(", ")),
+        format!("Sort Method: quicksort  Memory: {kb}kB"),
+    ];
+    above("Sort", details, rows, child)
+}
+
+/// A node that takes its child's rows whole before giving its first (a
+/// sort, a hash aggregate): its time is the child's end, its buffers the
+/// child's.
+fn above(title: &str, details: Vec<String>, rows: u64, child: PlanNode) -> PlanNode {
     PlanNode {
-        title: "Sort".into(),
-        details: vec![
-            format!("Sort Key: {}", keys.join(", ")),
-            format!("Sort Method: quicksort  Memory: {kb}kB"),
-        ],
-        rows: child.rows,
+        title: title.into(),
+        details,
+        rows,
         loops: 1,
         first_us: child.last_us,
         last_us: child.last_us,

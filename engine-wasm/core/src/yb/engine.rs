@@ -251,17 +251,9 @@ impl YbEngine {
                 name,
                 *if_not_exists,
             ),
-            Statement::Insert {
-                table,
-                columns,
-                source,
-            } => self.insert(table, columns.as_deref(), source),
-            Statement::Update {
-                table,
-                assignments,
-                filter,
-            } => self.update(table, assignments, filter.as_ref()),
-            Statement::Delete { table, filter } => self.delete(table, filter.as_ref()),
+            Statement::Insert { .. } | Statement::Update { .. } | Statement::Delete { .. } => {
+                crate::exec::QueryEngine::execute_dml(self, stmt)
+            }
             Statement::Select(q) => self.select(q),
             Statement::Explain { options, statement } => {
                 crate::exec::explain::explain(self, options, statement)
