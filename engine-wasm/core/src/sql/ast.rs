@@ -368,57 +368,58 @@ impl Expr {
         }
     }
 
-    /// Calls `f` on this expression and every expression inside it.
+    /// Calls `f` on this expression and every expression inside it. Iterative
+    /// (an explicit stack): a 1 000-deep chain of operators, which the parser
+    /// lets through, must not use the call stack the page's wasm has little of.
     pub fn visit(&self, f: &mut dyn FnMut(&Expr)) {
-        f(self);
-        match self {
-            // A subquery's own expressions are its own query's.
-            Expr::Column { .. }
-            | Expr::Literal(_)
-            | Expr::Call(_)
-            | Expr::Param(_)
-            | Expr::ScalarSubquery(_)
-            | Expr::Exists { .. } => {}
-            Expr::InSubquery { expr, .. } => expr.visit(f),
-            Expr::Unary { expr, .. } | Expr::IsNull { expr, .. } | Expr::Cast { expr, .. } => {
-                expr.visit(f)
-            }
-            Expr::Binary { left, right, .. } => {
-                left.visit(f);
-                right.visit(f);
-            }
-            Expr::InList { expr, list, .. } => {
-                expr.visit(f);
-                list.iter().for_each(|e| e.visit(f));
-            }
-            Expr::Between {
-                expr, low, high, ..
-            } => {
-                expr.visit(f);
-                low.visit(f);
-                high.visit(f);
-            }
-            Expr::Aggregate { arg, .. } => {
-                if let Some(a) = arg {
-                    a.visit(f)
+        let mut stack: Vec<&Expr> = vec![self];
+        while let Some(e) = stack.pop() {
+            f(e);
+            match e {
+                // A subquery's own expressions are its own query's.
+                Expr::Column { .. }
+                | Expr::Literal(_)
+                | Expr::Call(_)
+                | Expr::Param(_)
+                | Expr::ScalarSubquery(_)
+                | Expr::Exists { .. } => {}
+                Expr::InSubquery { expr, .. }
+                | Expr::Unary { expr, .. }
+                | Expr::IsNull { expr, .. }
+                | Expr::Cast { expr, .. } => stack.push(expr),
+                Expr::Binary { left, right, .. } => {
+                    stack.push(right);
+                    stack.push(left);
                 }
-            }
-            Expr::Function { args, .. } => args.iter().for_each(|a| a.visit(f)),
-            Expr::Case {
-                operand,
-                branches,
-                otherwise,
-            } => {
-                operand.iter().for_each(|o| o.visit(f));
-                for (w, t) in branches {
-                    w.visit(f);
-                    t.visit(f);
+                Expr::InList { expr, list, .. } => {
+                    stack.extend(list.iter().rev());
+                    stack.push(expr);
                 }
-                otherwise.iter().for_each(|o| o.visit(f));
-            }
-            Expr::Like { expr, pattern, .. } => {
-                expr.visit(f);
-                pattern.visit(f);
+                Expr::Between {
+                    expr, low, high, ..
+                } => {
+                    stack.push(high);
+                    stack.push(low);
+                    stack.push(expr);
+                }
+                Expr::Aggregate { arg, .. } => stack.extend(arg.as_deref()),
+                Expr::Function { args, .. } => stack.extend(args.iter().rev()),
+                Expr::Case {
+                    operand,
+                    branches,
+                    otherwise,
+                } => {
+                    stack.extend(otherwise.as_deref());
+                    for (w, t) in branches.iter().rev() {
+                        stack.push(t);
+                        stack.push(w);
+                    }
+                    stack.extend(operand.as_deref());
+                }
+                Expr::Like { expr, pattern, .. } => {
+                    stack.push(pattern);
+                    stack.push(expr);
+                }
             }
         }
     }

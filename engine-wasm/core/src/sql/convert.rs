@@ -481,6 +481,57 @@ pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
             right: boxed(right)?,
         },
         E::Function(f) => convert_function(f)?,
+        E::InList {
+            expr,
+            list,
+            negated,
+        } => Expr::InList {
+            expr: boxed(expr)?,
+            list: list.iter().map(convert_expr).collect::<Result<_, _>>()?,
+            negated: *negated,
+        },
+        E::Between {
+            expr,
+            negated,
+            low,
+            high,
+        } => Expr::Between {
+            expr: boxed(expr)?,
+            low: boxed(low)?,
+            high: boxed(high)?,
+            negated: *negated,
+        },
+        E::IsNull(inner) => Expr::IsNull {
+            expr: boxed(inner)?,
+            negated: false,
+        },
+        E::IsNotNull(inner) => Expr::IsNull {
+            expr: boxed(inner)?,
+            negated: true,
+        },
+        E::Cast {
+            expr, data_type, ..
+        } if data_type.to_string().eq_ignore_ascii_case("regclass") => Expr::Function {
+            func: crate::sql::functions::ScalarFunc::Regclass,
+            args: vec![convert_expr(expr)?],
+        },
+        E::Cast {
+            expr, data_type, ..
+        } => Expr::Cast {
+            expr: boxed(expr)?,
+            ty: cast_type(data_type)?,
+        },
+        // Out of line: this function recurses once per operator of a deep
+        // chain, and its frame must stay small for the page's stack.
+        other => convert_other(other)?,
+    })
+}
+
+/// Subqueries, LIKE, CASE, SUBSTRING, CEIL and FLOOR.
+#[inline(never)]
+fn convert_other(e: &sp::Expr) -> Result<Expr, SqlError> {
+    use sp::Expr as E;
+    Ok(match e {
         E::Subquery(q) => Expr::ScalarSubquery(Box::new(convert_select_query((**q).clone())?)),
         E::Exists { subquery, negated } => Expr::Exists {
             query: Box::new(convert_select_query((**subquery).clone())?),
@@ -554,46 +605,6 @@ pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
         } => Expr::Function {
             func: crate::sql::functions::ScalarFunc::Floor,
             args: vec![convert_expr(expr)?],
-        },
-        E::InList {
-            expr,
-            list,
-            negated,
-        } => Expr::InList {
-            expr: boxed(expr)?,
-            list: list.iter().map(convert_expr).collect::<Result<_, _>>()?,
-            negated: *negated,
-        },
-        E::Between {
-            expr,
-            negated,
-            low,
-            high,
-        } => Expr::Between {
-            expr: boxed(expr)?,
-            low: boxed(low)?,
-            high: boxed(high)?,
-            negated: *negated,
-        },
-        E::IsNull(inner) => Expr::IsNull {
-            expr: boxed(inner)?,
-            negated: false,
-        },
-        E::IsNotNull(inner) => Expr::IsNull {
-            expr: boxed(inner)?,
-            negated: true,
-        },
-        E::Cast {
-            expr, data_type, ..
-        } if data_type.to_string().eq_ignore_ascii_case("regclass") => Expr::Function {
-            func: crate::sql::functions::ScalarFunc::Regclass,
-            args: vec![convert_expr(expr)?],
-        },
-        E::Cast {
-            expr, data_type, ..
-        } => Expr::Cast {
-            expr: boxed(expr)?,
-            ty: cast_type(data_type)?,
         },
         other => return Err(unsupported(format!("the expression {other}"))),
     })

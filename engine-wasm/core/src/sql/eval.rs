@@ -507,10 +507,7 @@ pub fn eval(e: &Bound, row: &[Value], env: &mut EvalEnv) -> Result<Value, SqlErr
         Bound::Call(Func::Now) => Value::Timestamp(env.statement_start_us),
         Bound::Call(Func::ClockTimestamp) => Value::Timestamp(env.clock_us),
         Bound::Call(Func::Random) => Value::Float(env.rng.next_f64()),
-        Bound::Call(Func::GenRandomUuid) => {
-            let (high, low) = (env.rng.next_u64(), env.rng.next_u64());
-            Value::text(crate::value::uuid_v4(high, low))
-        }
+        Bound::Call(Func::GenRandomUuid) => random_uuid(env),
         Bound::InList(x, list, negated) => {
             // `x IN (a, b)` is `x = a OR x = b`, with SQL's three-valued OR: no
             // match but a NULL comparison gives NULL, so `NOT IN (…, NULL)` is
@@ -539,41 +536,76 @@ pub fn eval(e: &Bound, row: &[Value], env: &mut EvalEnv) -> Result<Value, SqlErr
         }
         Bound::IsNull(x, negated) => Value::Bool(eval(x, row, env)?.is_null() != *negated),
         Bound::Cast(x, ty) => coerce(eval(x, row, env)?, *ty)?,
-        Bound::Func(f, args) => {
-            let values = args
-                .iter()
-                .map(|a| eval(a, row, env))
-                .collect::<Result<Vec<_>, _>>()?;
-            functions::call(*f, &values)?
-        }
+        // Out of line, so the frame of this recursive function stays small:
+        // a 1 000-deep chain of operators must evaluate in the page's stack.
+        Bound::Func(f, args) => eval_function(*f, args, row, env)?,
         Bound::Case(operand, branches, otherwise) => {
-            let subject = operand.as_deref().map(|o| eval(o, row, env)).transpose()?;
-            for (when, then) in branches {
-                let w = eval(when, row, env)?;
-                let hit = match &subject {
-                    Some(s) => comparison(BinOp::Eq, s, &w)? == Value::Bool(true),
-                    None => w == Value::Bool(true),
-                };
-                if hit {
-                    return eval(then, row, env);
-                }
-            }
-            match otherwise {
-                Some(o) => eval(o, row, env)?,
-                None => Value::Null,
-            }
+            eval_case(operand.as_deref(), branches, otherwise.as_deref(), row, env)?
         }
-        Bound::Like(x, p, negated, ci) => {
-            let (v, pat) = (eval(x, row, env)?, eval(p, row, env)?);
-            match (&v, &pat) {
-                (Value::Null, _) | (_, Value::Null) => Value::Null,
-                (Value::Text(s), Value::Text(p)) => {
-                    Value::Bool(functions::like(s, p, *ci) != *negated)
-                }
-                _ => return Err(type_error(if *ci { "~~*" } else { "~~" }, &v, &pat)),
-            }
-        }
+        Bound::Like(x, p, negated, ci) => eval_like(x, p, *negated, *ci, row, env)?,
     })
+}
+
+#[inline(never)]
+fn eval_function(
+    f: ScalarFunc,
+    args: &[Bound],
+    row: &[Value],
+    env: &mut EvalEnv,
+) -> Result<Value, SqlError> {
+    let values = args
+        .iter()
+        .map(|a| eval(a, row, env))
+        .collect::<Result<Vec<_>, _>>()?;
+    functions::call(f, &values)
+}
+
+#[inline(never)]
+fn eval_case(
+    operand: Option<&Bound>,
+    branches: &[(Bound, Bound)],
+    otherwise: Option<&Bound>,
+    row: &[Value],
+    env: &mut EvalEnv,
+) -> Result<Value, SqlError> {
+    let subject = operand.map(|o| eval(o, row, env)).transpose()?;
+    for (when, then) in branches {
+        let w = eval(when, row, env)?;
+        let hit = match &subject {
+            Some(s) => comparison(BinOp::Eq, s, &w)? == Value::Bool(true),
+            None => w == Value::Bool(true),
+        };
+        if hit {
+            return eval(then, row, env);
+        }
+    }
+    match otherwise {
+        Some(o) => eval(o, row, env),
+        None => Ok(Value::Null),
+    }
+}
+
+#[inline(never)]
+fn eval_like(
+    x: &Bound,
+    p: &Bound,
+    negated: bool,
+    ci: bool,
+    row: &[Value],
+    env: &mut EvalEnv,
+) -> Result<Value, SqlError> {
+    let (v, pat) = (eval(x, row, env)?, eval(p, row, env)?);
+    Ok(match (&v, &pat) {
+        (Value::Null, _) | (_, Value::Null) => Value::Null,
+        (Value::Text(s), Value::Text(p)) => Value::Bool(functions::like(s, p, ci) != negated),
+        _ => return Err(type_error(if ci { "~~*" } else { "~~" }, &v, &pat)),
+    })
+}
+
+#[inline(never)]
+fn random_uuid(env: &mut EvalEnv) -> Value {
+    let (high, low) = (env.rng.next_u64(), env.rng.next_u64());
+    Value::text(crate::value::uuid_v4(high, low))
 }
 
 /// True when a WHERE condition accepts the row (NULL counts as false).

@@ -9,6 +9,13 @@ use super::error::SqlError;
 
 /// `Column { table: Some(t), .. }` → `Column { table: None, .. }` everywhere.
 pub fn unqualify(e: &Expr) -> Expr {
+    // Most expressions name no table: copied as they are (and a deep chain
+    // of operators is never rebuilt through the call stack).
+    let mut qualified = false;
+    e.visit(&mut |x| qualified |= matches!(x, Expr::Column { table: Some(_), .. }));
+    if !qualified {
+        return e.clone();
+    }
     e.map(&mut |x| match x {
         Expr::Column { name, .. } => Some(Expr::Column {
             table: None,
