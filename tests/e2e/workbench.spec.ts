@@ -100,13 +100,14 @@ test('a column that has run is shown while the other still runs; the player wait
   await page.goto('/#/workbench');
   // Tiny memtables and eager compaction: yb flushes and compacts all along and
   // takes seconds; pg is done in a moment. (Columns that have run are shown
-  // once a run has lasted a second.)
+  // once a run has lasted a second; 300 000 rows keep yb running well past it
+  // on a loaded machine, where 150 000 sometimes did not.)
   await typeScript(
     page,
     `set write_buffer_size = '4kB';
 set level0_file_num_compaction_trigger = 2;
 create table t (id int primary key, v int);
-insert into t select generate_series(1,150000), 0;
+insert into t select generate_series(1,300000), 0;
 explain (analyze, buffers, costs off) select * from t where id < 100;
 `,
   );
