@@ -18,6 +18,11 @@ pub enum SqlType {
     /// `uuid`: 16 bytes on a page; held as its canonical text
     /// (lower-case hex with hyphens), whose order is the bytes' order.
     Uuid,
+    /// `tid`: a heap tuple's address, the type of the `ctid` system column.
+    Tid,
+    /// `point`: held as its text `(x,y)`; only read back by subscript
+    /// (`(ctid::text::point)[0]` is the page a row is on).
+    Point,
 }
 
 impl SqlType {
@@ -31,6 +36,8 @@ impl SqlType {
             SqlType::Float8 => "double precision",
             SqlType::Bool => "boolean",
             SqlType::Uuid => "uuid",
+            SqlType::Tid => "tid",
+            SqlType::Point => "point",
         }
     }
 }
@@ -48,6 +55,9 @@ pub enum Value {
     Text(Box<String>),
     Float(f64),
     Bool(bool),
+    /// A `tid` (page, line pointer) packed as `page << 16 | offset`, so it
+    /// compares in PostgreSQL's TID order.
+    Tid(u64),
 }
 
 impl Value {
@@ -75,7 +85,41 @@ impl Value {
             Value::Text(s) => s.to_string(),
             Value::Bool(b) => if *b { "t" } else { "f" }.to_string(),
             Value::Timestamp(us) => format_timestamp(*us),
+            Value::Tid(t) => format!("({},{})", t >> 16, t & 0xFFFF),
         }
+    }
+}
+
+/// A `tid` as `tidin` reads it, `(block,offset)`, packed as [`Value::Tid`] holds it.
+pub fn parse_tid(text: &str) -> Option<u64> {
+    let inner = text.trim().strip_prefix('(')?.strip_suffix(')')?;
+    let (block, offset) = inner.split_once(',')?;
+    let block: u32 = block.trim().parse().ok()?;
+    let offset: u16 = offset.trim().parse().ok()?;
+    Some((u64::from(block) << 16) | u64::from(offset))
+}
+
+/// A `point` as `point_in` reads it (`(x,y)` or `x,y`), in its output form.
+pub fn parse_point(text: &str) -> Option<String> {
+    let t = text.trim();
+    let inner = match t.strip_prefix('(') {
+        Some(rest) => rest.strip_suffix(')')?,
+        None => t,
+    };
+    let (x, y) = inner.split_once(',')?;
+    let (x, y): (f64, f64) = (x.trim().parse().ok()?, y.trim().parse().ok()?);
+    Some(format!("({},{})", format_float(x), format_float(y)))
+}
+
+/// Coordinate `i` (0: x, 1: y) of a point in its output form; NULL past 1,
+/// as PostgreSQL's subscript of a point gives.
+pub fn point_coordinate(point: &str, i: i64) -> Option<f64> {
+    let inner = point.strip_prefix('(')?.strip_suffix(')')?;
+    let (x, y) = inner.split_once(',')?;
+    match i {
+        0 => x.parse().ok(),
+        1 => y.parse().ok(),
+        _ => None,
     }
 }
 

@@ -63,7 +63,11 @@ pub fn script(seed: u64, options: Options) -> Script {
     }
     if schema.sizes_comparable && g.chance(50) {
         let t = g.below(schema.tables.len() as u64) as usize;
-        items.push(query::sizes(&mut g, &schema, t));
+        items.push(if g.chance(50) {
+            query::sizes(&mut g, &schema, t)
+        } else {
+            query::heap_addresses(&mut g, &schema, t)
+        });
     }
     Script { items }
 }

@@ -161,7 +161,8 @@ fn encode_column(i: usize, value: &Value, ty: SqlType, out: &mut Vec<u8>) -> Res
         }
         (SqlType::Float8, Value::Float(x)) => out.extend_from_slice(&float_bits(*x).to_be_bytes()),
         (SqlType::Bool, Value::Bool(b)) => out.push(*b as u8),
-        (SqlType::Text, Value::Text(s)) => encode_text(s.as_bytes(), out),
+        (SqlType::Text | SqlType::Point, Value::Text(s)) => encode_text(s.as_bytes(), out),
+        (SqlType::Tid, Value::Tid(t)) => out.extend_from_slice(&t.to_be_bytes()),
         (SqlType::Uuid, Value::Text(s)) => match crate::value::uuid_bytes(s) {
             Some(b) => out.extend_from_slice(&b),
             None => {
@@ -293,7 +294,8 @@ impl Reader<'_> {
                     })
                 }
             },
-            SqlType::Text => Value::text(self.text()?),
+            SqlType::Text | SqlType::Point => Value::text(self.text()?),
+            SqlType::Tid => Value::Tid(u64::from_be_bytes(self.array()?)),
             SqlType::Uuid => {
                 let b: [u8; 16] = self.array()?;
                 let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();

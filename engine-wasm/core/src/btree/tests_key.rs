@@ -72,6 +72,12 @@ fn value(ty: SqlType) -> BoxedStrategy<Value> {
         .prop_map(Value::Float)
         .boxed(),
         SqlType::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
+        SqlType::Tid => (any::<u32>(), any::<u16>())
+            .prop_map(|(p, o)| Value::Tid((u64::from(p) << 16) | u64::from(o)))
+            .boxed(),
+        SqlType::Point => (-3i64..3, -3i64..3)
+            .prop_map(|(x, y)| Value::text(format!("({x},{y})")))
+            .boxed(),
         SqlType::Text => prop::collection::vec(
             prop::sample::select(vec!['\0', '\u{1}', 'a', 'b', '\u{7f}', 'é', '中']),
             0..5,

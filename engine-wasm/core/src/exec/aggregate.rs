@@ -511,5 +511,6 @@ fn value_type(v: &Value) -> SqlType {
         Value::Text(_) => SqlType::Text,
         Value::Bool(_) => SqlType::Bool,
         Value::Timestamp(_) => SqlType::Timestamptz,
+        Value::Tid(_) => SqlType::Tid,
     }
 }

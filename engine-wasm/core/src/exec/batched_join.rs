@@ -102,6 +102,7 @@ pub trait BatchedJoin: SelectExec {
                 },
                 filter: inner_filter.to_vec(),
                 ordered: false,
+                system_columns: false,
             };
             let out = self.run_scan(inner.table, &plan, None)?;
             acc.loops += 1;

@@ -85,6 +85,19 @@ pub trait QueryEngine: Sized {
         (0, 0, 0)
     }
 
+    /// The columns of the rows a scan of `plan` gives: the table's, then its
+    /// system columns when the query names one (pg's `ctid`).
+    fn scan_scope(&self, table: usize, plan: &ScanPlan) -> Scope {
+        let mut scope = self.table_scope(table);
+        if plan.system_columns {
+            let t = self.planner_info(table);
+            scope
+                .columns
+                .extend(t.system.into_iter().map(|(c, ty)| (t.name.clone(), c, ty)));
+        }
+        scope
+    }
+
     /// The table's columns as expressions name them.
     fn table_scope(&self, table: usize) -> Scope {
         let t = self.planner_info(table);

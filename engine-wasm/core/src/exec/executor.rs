@@ -376,8 +376,14 @@ pub trait Executor: JoinExec {
         };
         let info = self.planner_info(table);
         let plan = plan_scan(&info, &q)?;
-        let out = self.run_scan(table, &plan, None)?;
+        let mut out = self.run_scan(table, &plan, None)?;
         *self.dml_source() = Some(out.node);
+        if plan.system_columns {
+            // The new versions are built from the table's own columns.
+            for (_, row) in &mut out.rows {
+                row.truncate(info.columns.len());
+            }
+        }
         Ok(out.rows)
     }
 }

@@ -314,6 +314,7 @@ pub trait JoinExec: SelectExec {
                                 },
                                 filter: inner_f.clone(),
                                 ordered: true,
+                                system_columns: false,
                             }
                         }
                         _ => plan_scan(

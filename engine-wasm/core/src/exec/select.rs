@@ -103,7 +103,7 @@ pub trait SelectExec: QueryEngine {
         let need_sort = !plan.ordered;
         let scan_limit = if need_sort { None } else { limit };
         let start = self.now_us();
-        let scope = self.table_scope(id);
+        let scope = self.scan_scope(id, &plan);
         let (mut node, mut rows): (PlanNode, Vec<Row>) = if execute {
             let out = self.run_scan(id, &plan, scan_limit)?;
             (out.node, out.rows.into_iter().map(|(_, r)| r).collect())
@@ -308,6 +308,9 @@ pub(super) fn projection(
         match item {
             SelectItem::Wildcard => {
                 for (i, (_, c, _)) in scope.columns.iter().enumerate() {
+                    if crate::sql::eval::is_system_column(c) {
+                        continue; // `*` is the table's own columns
+                    }
                     names.push(c.clone());
                     exprs.push(Bound::Col(i));
                 }
@@ -328,6 +331,11 @@ pub(super) fn output_name(e: &Expr) -> String {
         Expr::Column { name, .. } => name.clone(),
         Expr::Call(f) => f.name().to_string(),
         Expr::Cast { expr, .. } => output_name(expr),
+        // A subscript is named after what it subscripts (FigureColname).
+        Expr::Function {
+            func: crate::sql::functions::ScalarFunc::PointSubscript,
+            args,
+        } => output_name(&args[0]),
         Expr::Function { func, .. } => func.name().to_ascii_lowercase(),
         Expr::Aggregate { func, .. } => func.name().to_string(),
         Expr::Case { .. } => "case".to_string(),

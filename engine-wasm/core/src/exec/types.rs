@@ -105,6 +105,7 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
             }
             Value::Bool(_) => SqlType::Bool,
             Value::Timestamp(_) => SqlType::Timestamptz,
+            Value::Tid(_) => SqlType::Tid,
             // An untyped NULL or string becomes text.
             Value::Text(_) | Value::Null => SqlType::Text,
         },
@@ -128,6 +129,7 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
             use ScalarFunc::*;
             match func {
                 Length => SqlType::Int4,
+                PointSubscript => SqlType::Float8,
                 PgRelationSize | PgTableSize | PgIndexesSize | PgTotalRelationSize => SqlType::Int8,
                 Abs | Floor | Ceil | Round | Coalesce | Nullif | Greatest | Least => t(&args[0])?,
                 Mod => wider(t(&args[0])?, t(&args[1])?),

@@ -199,6 +199,7 @@ impl Catalog {
                     }
                 })
                 .collect(),
+            system: vec![("ctid".to_string(), crate::value::SqlType::Tid)],
         }
     }
 }

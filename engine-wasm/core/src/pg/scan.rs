@@ -33,6 +33,8 @@ fn as_ref(b: &Bound<Vec<u8>>) -> Bound<&[u8]> {
 
 struct ScanState {
     filter: Vec<BoundExpr>,
+    /// Append each row's `ctid` (the query names it).
+    ctid: bool,
     limit: Option<u64>,
     rows: Vec<(u64, Row)>,
     removed: u64,
@@ -42,6 +44,15 @@ struct ScanState {
 impl PgEngine {
     /// Offers a row to the scan: filter, count, keep. False once the limit is met.
     fn offer(&mut self, st: &mut ScanState, tid: u64, row: &Row) -> Result<bool, SqlError> {
+        if st.ctid {
+            let mut with_ctid = row.clone();
+            with_ctid.push(crate::value::Value::Tid(tid));
+            return self.offer_row(st, tid, &with_ctid);
+        }
+        self.offer_row(st, tid, row)
+    }
+
+    fn offer_row(&mut self, st: &mut ScanState, tid: u64, row: &Row) -> Result<bool, SqlError> {
         self.io.clock.advance_us(self.io.cost.cpu_row_us);
         for f in &st.filter {
             let mut env = self.env();
@@ -62,7 +73,7 @@ impl PgEngine {
         plan: &ScanPlan,
         limit: Option<u64>,
     ) -> Result<ScanOutput, SqlError> {
-        let scope = self.table_scope(table);
+        let scope = self.scan_scope(table, plan);
         let filter = plan
             .filter
             .iter()
@@ -70,6 +81,7 @@ impl PgEngine {
             .collect::<Result<Vec<_>, _>>()?;
         let mut st = ScanState {
             filter,
+            ctid: plan.system_columns,
             limit,
             rows: Vec::new(),
             removed: 0,

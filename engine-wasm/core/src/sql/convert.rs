@@ -521,6 +521,7 @@ pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
             expr: boxed(expr)?,
             ty: cast_type(data_type)?,
         },
+        E::CompoundFieldAccess { root, access_chain } => subscript(root, access_chain)?,
         // Out of line: this function recurses once per operator of a deep
         // chain, and its frame must stay small for the page's stack.
         other => convert_other(other)?,
@@ -610,6 +611,26 @@ fn convert_other(e: &sp::Expr) -> Result<Expr, SqlError> {
     })
 }
 
+/// `(x::point)[i]`: a point's coordinate, the one subscript IndexLab reads
+/// (`(ctid::text::point)[0]` is the page a row is on). Arrays are refused.
+#[inline(never)]
+fn subscript(root: &sp::Expr, chain: &[sp::AccessExpr]) -> Result<Expr, SqlError> {
+    let base = convert_expr(root)?;
+    let is_point = matches!(&base, Expr::Cast { ty: SqlType::Point, .. });
+    match chain {
+        [sp::AccessExpr::Subscript(sp::Subscript::Index { index })] if is_point => {
+            Ok(Expr::Function {
+                func: crate::sql::functions::ScalarFunc::PointSubscript,
+                args: vec![base, convert_expr(index)?],
+            })
+        }
+        _ => Err(unsupported(format!(
+            "the subscript {}",
+            chain.iter().map(|a| a.to_string()).collect::<String>()
+        ))),
+    }
+}
+
 fn like(
     expr: &sp::Expr,
     pattern: &sp::Expr,
@@ -635,6 +656,8 @@ fn cast_type(t: &sp::DataType) -> Result<SqlType, SqlError> {
         D::Bool | D::Boolean => SqlType::Bool,
         D::Uuid => SqlType::Uuid,
         D::Custom(n, _) if object_name(n) == "timestamptz" => SqlType::Timestamptz,
+        D::Custom(n, _) if object_name(n) == "tid" => SqlType::Tid,
+        D::Custom(n, _) if object_name(n) == "point" => SqlType::Point,
         other => return Err(unsupported(format!("a cast to {other}"))),
     })
 }

@@ -79,6 +79,10 @@ pub fn deparse(e: &Expr) -> String {
             deparse(expr),
             if *negated { "NOT " } else { "" }
         ),
+        Expr::Function {
+            func: crate::sql::functions::ScalarFunc::PointSubscript,
+            args,
+        } => format!("({})[{}]", deparse(&args[0]), deparse(&args[1])),
         Expr::Function { func, args } => {
             let args: Vec<String> = args.iter().map(deparse).collect();
             format!("{}({})", func.name(), args.join(", "))

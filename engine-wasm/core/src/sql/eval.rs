@@ -38,10 +38,18 @@ impl Scope {
     }
 }
 
+/// PostgreSQL's system columns: every table has them, so no column of a
+/// table may take one of these names.
+const SYSTEM_COLUMNS: [&str; 6] = ["ctid", "xmin", "xmax", "cmin", "cmax", "tableoid"];
+
+pub fn is_system_column(name: &str) -> bool {
+    SYSTEM_COLUMNS.contains(&name)
+}
+
 /// PostgreSQL's error for a column a query names that its tables lack; a
-/// system column (`ctid`, `xmin`…) is refused by name instead.
+/// system column IndexLab does not give (`xmin`…) is refused by name instead.
 pub fn no_such_column(full: &str, name: &str) -> SqlError {
-    if ["ctid", "xmin", "xmax", "cmin", "cmax", "tableoid"].contains(&name) {
+    if is_system_column(name) {
         return super::error::unsupported(format!("the system column {name}")).near(name);
     }
     SqlError::new(
@@ -271,6 +279,8 @@ fn typed_literal(lit: Box<Bound>, other: &Bound, scope: &Scope) -> Result<Box<Bo
             _ => return Err(bad()),
         },
         SqlType::Uuid => Value::text(crate::value::parse_uuid(t).ok_or_else(bad)?),
+        SqlType::Tid => Value::Tid(crate::value::parse_tid(t).ok_or_else(bad)?),
+        SqlType::Point => Value::text(crate::value::parse_point(t).ok_or_else(bad)?),
         SqlType::Timestamptz if is_special_timestamp(t) => return Err(unsupported_timestamp(t)),
         SqlType::Timestamptz => Value::Timestamp(parse_timestamptz(t).ok_or_else(bad)?),
     };
@@ -292,6 +302,7 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
         (Value::Timestamp(x), Value::Timestamp(y)) => Some(x.cmp(y)),
         (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
+        (Value::Tid(x), Value::Tid(y)) => Some(x.cmp(y)),
         (Value::Float(x), Value::Float(y)) => x.partial_cmp(y),
         (Value::Int(x), Value::Float(y)) => (*x as f64).partial_cmp(y),
         (Value::Float(x), Value::Int(y)) => x.partial_cmp(&(*y as f64)),
@@ -314,6 +325,7 @@ fn kind(v: &Value) -> &'static str {
         Value::Text(_) => "text",
         Value::Float(_) => "double precision",
         Value::Bool(_) => "boolean",
+        Value::Tid(_) => "tid",
     }
 }
 
@@ -415,6 +427,13 @@ fn comparison(op: BinOp, a: &Value, b: &Value) -> Result<Value, SqlError> {
     }))
 }
 
+fn invalid_input(ty: SqlType, text: &str) -> SqlError {
+    SqlError::new(
+        ErrorKind::Semantic,
+        format!("invalid input syntax for type {}: \"{text}\"", ty.pg_name()),
+    )
+}
+
 /// Converts a value to a column type, as an INSERT or a cast does.
 pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
     let bad = |v: &Value| {
@@ -464,6 +483,16 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
             }
         },
         (SqlType::Text, Value::Int(i)) => Value::text(i.to_string()),
+        (SqlType::Text, v @ Value::Tid(_)) => Value::text(v.pg_text()),
+        (SqlType::Tid, v @ Value::Tid(_)) => v,
+        (SqlType::Tid, Value::Text(s)) => match crate::value::parse_tid(&s) {
+            Some(t) => Value::Tid(t),
+            None => return Err(invalid_input(ty, &s)),
+        },
+        (SqlType::Point, Value::Text(s)) => match crate::value::parse_point(&s) {
+            Some(p) => Value::text(p),
+            None => return Err(invalid_input(ty, &s)),
+        },
         // A quoted literal into a timestamptz column (PostgreSQL reads its text).
         (SqlType::Timestamptz, Value::Text(s)) => match parse_timestamptz(&s) {
             Some(us) => Value::Timestamp(us),

@@ -33,6 +33,9 @@ pub enum ScalarFunc {
     PgTableSize,
     PgIndexesSize,
     PgTotalRelationSize,
+    /// `p[i]` of a point: its x (0) or y (1) coordinate. Written as a
+    /// subscript, never called by name.
+    PointSubscript,
 }
 
 impl ScalarFunc {
@@ -63,6 +66,7 @@ impl ScalarFunc {
             PgTableSize => "pg_table_size",
             PgIndexesSize => "pg_indexes_size",
             PgTotalRelationSize => "pg_total_relation_size",
+            PointSubscript => "point subscript",
         }
     }
 
@@ -104,7 +108,7 @@ impl ScalarFunc {
             | PgTableSize | PgIndexesSize | PgTotalRelationSize => 1..=1,
             Substr | Lpad | Rpad => 2..=3,
             PgRelationSize => 1..=2,
-            Repeat | Mod | Nullif => 2..=2,
+            Repeat | Mod | Nullif | PointSubscript => 2..=2,
             Replace => 3..=3,
             Coalesce | Greatest | Least => 1..=usize::MAX,
         }
@@ -163,6 +167,7 @@ fn type_name(v: &Value) -> &'static str {
         Value::Text(_) => "text",
         Value::Bool(_) => "boolean",
         Value::Timestamp(_) => "timestamp with time zone",
+        Value::Tid(_) => "tid",
     }
 }
 
@@ -197,6 +202,13 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
             Value::text(digest.iter().map(|b| format!("{b:02x}")).collect::<String>())
         }
         Substr => substr(text(a, func, args)?, &args[1..], args)?,
+        PointSubscript => {
+            let i = int(&args[1], func, args)?;
+            match crate::value::point_coordinate(text(a, func, args)?, i) {
+                Some(x) => Value::Float(x),
+                None => Value::Null,
+            }
+        }
         Lpad | Rpad => pad(func, text(a, func, args)?, &args[1..], args)?,
         Repeat => {
             let n = int(&args[1], func, args)?.max(0) as usize;

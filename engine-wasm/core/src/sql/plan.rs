@@ -21,6 +21,9 @@ pub struct TableInfo {
     pub name: String,
     pub columns: Vec<(String, SqlType)>,
     pub indexes: Vec<IndexInfo>,
+    /// The system columns a query may name besides `columns` (pg: `ctid`),
+    /// numbered after them. `*` never includes them; no index covers them.
+    pub system: Vec<(String, SqlType)>,
 }
 
 #[derive(Debug, Clone)]
@@ -33,6 +36,47 @@ pub struct IndexInfo {
     /// Hash-sharded on its first column (YugabyteDB): only equality finds rows
     /// by it, and it gives no order.
     pub hash: bool,
+}
+
+impl TableInfo {
+    /// A column's number: its own columns first, then the system columns.
+    pub fn column_position(&self, name: &str) -> Option<usize> {
+        self.columns
+            .iter()
+            .chain(&self.system)
+            .position(|(c, _)| c == name)
+    }
+}
+
+/// `WHERE ctid = '(0,1)'` (or `<`, `IN`…) is a Tid Scan or Tid Range Scan in
+/// PostgreSQL, which reads only the pages named; IndexLab would read the
+/// whole table instead, so it says so rather than show other buffers.
+fn refuse_tid_scan(table: &TableInfo, parts: &[Expr]) -> Result<(), SqlError> {
+    let is_system = |e: &Expr| {
+        matches!(e, Expr::Column { name, .. }
+            if table.system.iter().any(|(c, _)| c == name))
+    };
+    let is_value = |e: &Expr| {
+        let mut columns = false;
+        e.visit(&mut |x| columns |= matches!(x, Expr::Column { .. }));
+        !columns
+    };
+    for p in parts {
+        let tid_condition = match p {
+            Expr::Binary { op, left, right } if op.is_comparison() => {
+                (is_system(left) && is_value(right)) || (is_system(right) && is_value(left))
+            }
+            Expr::InList { expr, .. } => is_system(expr),
+            _ => false,
+        };
+        if tid_condition {
+            return Err(super::error::unsupported(
+                "a condition on ctid (PostgreSQL reads it with a Tid Scan)",
+            )
+            .near("ctid"));
+        }
+    }
+    Ok(())
 }
 
 impl IndexInfo {
@@ -93,6 +137,9 @@ pub struct ScanPlan {
     pub filter: Vec<Expr>,
     /// True when the scan already returns rows in ORDER BY order.
     pub ordered: bool,
+    /// Whether the query names a system column: the scan then appends the
+    /// table's system columns to each row (after its own columns).
+    pub system_columns: bool,
 }
 
 /// Splits a WHERE clause into its AND-ed parts.
@@ -253,7 +300,7 @@ fn referenced_columns(table: &TableInfo, q: &Select) -> Result<Vec<usize>, SqlEr
 
 fn collect_columns(table: &TableInfo, e: &Expr, out: &mut Vec<usize>) -> Result<(), SqlError> {
     match e {
-        Expr::Column { name, .. } => match table.columns.iter().position(|(c, _)| c == name) {
+        Expr::Column { name, .. } => match table.column_position(name) {
             Some(i) => out.push(i),
             None => return Err(super::eval::no_such_column(name, name)),
         },
@@ -336,6 +383,10 @@ pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
         conjuncts(f, &mut parts);
     }
     let referenced = referenced_columns(table, q)?;
+    let system_columns = referenced.iter().any(|&c| c >= table.columns.len());
+    if system_columns {
+        refuse_tid_scan(table, &parts)?;
+    }
     let mut best: Option<(u8, ScanPlan)> = None;
     for (i, index) in table.indexes.iter().enumerate() {
         let first = index.key[0].0;
@@ -383,6 +434,7 @@ pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
                 },
                 filter: rest,
                 ordered: direction.is_some() || q.order_by.is_empty(),
+                system_columns,
             },
         ));
     }
@@ -390,5 +442,6 @@ pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
         access: AccessPath::Seq,
         filter: parts,
         ordered: q.order_by.is_empty(),
+        system_columns,
     }))
 }

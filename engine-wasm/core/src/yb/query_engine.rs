@@ -52,6 +52,12 @@ impl QueryEngine for YbEngine {
         plan: &ScanPlan,
         limit: Option<u64>,
     ) -> Result<ScanOutput, SqlError> {
+        if plan.system_columns {
+            return Err(crate::sql::error::unsupported(
+                "the system column ctid on YugabyteDB (its rows live in DocDB, not at heap addresses)",
+            )
+            .near("ctid"));
+        }
         self.scan(table, plan, limit)
     }
 

@@ -314,6 +314,21 @@ pub(crate) fn sizes(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     )
 }
 
+/// Where each row lives on the heap (`ctid`), which IndexLab's pages must
+/// place exactly where PostgreSQL's do: after updates (HOT or not), deletes,
+/// VACUUM and the free space map's choice of page.
+pub(crate) fn heap_addresses(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let name = &schema.tables[t].name;
+    let sql = match g.below(3) {
+        0 => format!("select ctid, id from {name}"),
+        1 => format!(
+            "select (ctid::text::point)[0] as page, count(*) from {name} group by 1"
+        ),
+        _ => format!("select ctid, * from {name} where (ctid::text::point)[1] > 2"),
+    };
+    Item::same(sql, Check::PgStorage)
+}
+
 /// Uncorrelated subqueries: `IN`, `NOT IN` (NULLs included), `EXISTS`, and a
 /// subquery as a value, in a query or in a DELETE's WHERE.
 pub(crate) fn subquery(g: &mut Gen, schema: &Schema, t: usize) -> Item {

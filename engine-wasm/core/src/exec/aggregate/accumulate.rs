@@ -18,6 +18,7 @@ pub enum KeyPart {
     Text(String),
     Bool(bool),
     Timestamp(i64),
+    Tid(u64),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -35,6 +36,7 @@ impl GroupKey {
                     Value::Text(s) => KeyPart::Text(s.to_string()),
                     Value::Bool(b) => KeyPart::Bool(*b),
                     Value::Timestamp(t) => KeyPart::Timestamp(*t),
+                    Value::Tid(t) => KeyPart::Tid(*t),
                 })
                 .collect(),
         )
@@ -64,6 +66,7 @@ fn no_function(func: AggFunc, v: &Value) -> SqlError {
         Value::Timestamp(_) => "timestamp with time zone",
         Value::Int(_) => "bigint",
         Value::Float(_) => "double precision",
+        Value::Tid(_) => "tid",
         Value::Null => "unknown",
     };
     SqlError::new(

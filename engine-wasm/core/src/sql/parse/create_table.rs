@@ -23,6 +23,13 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
     for c in &t.columns {
         let (ty, serial) = convert_type(&c.data_type)?;
         let name = ident_name(&c.name);
+        if crate::sql::eval::is_system_column(&name) {
+            return Err(crate::sql::error::SqlError::new(
+                crate::sql::error::ErrorKind::Semantic,
+                format!("column name \"{name}\" conflicts with a system column name"),
+            )
+            .near(&name));
+        }
         let mut def = ColumnDef::plain(name.clone(), ty);
         def.serial = serial;
         def.not_null = serial;
