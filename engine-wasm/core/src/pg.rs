@@ -22,9 +22,12 @@ mod explain;
 mod heap_errors;
 mod index_entry;
 mod io;
+mod pg_class;
 mod query_engine;
+mod relation_stats;
 mod scan;
 mod snapshot;
+mod system_relations;
 mod wal;
 
 pub use catalog::key_column;

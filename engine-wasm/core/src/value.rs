@@ -20,6 +20,8 @@ pub enum SqlType {
     Uuid,
     /// `tid`: a heap tuple's address, the type of the `ctid` system column.
     Tid,
+    /// `real`: float4, as `pg_class.reltuples` holds it.
+    Float4,
     /// `point`: held as its text `(x,y)`; only read back by subscript
     /// (`(ctid::text::point)[0]` is the page a row is on).
     Point,
@@ -37,6 +39,7 @@ impl SqlType {
             SqlType::Bool => "boolean",
             SqlType::Uuid => "uuid",
             SqlType::Tid => "tid",
+            SqlType::Float4 => "real",
             SqlType::Point => "point",
         }
     }
@@ -58,6 +61,8 @@ pub enum Value {
     /// A `tid` (page, line pointer) packed as `page << 16 | offset`, so it
     /// compares in PostgreSQL's TID order.
     Tid(u64),
+    /// A `real` (float4), printed with float4's digits (`reltuples`).
+    Real(f32),
 }
 
 impl Value {
@@ -86,6 +91,7 @@ impl Value {
             Value::Bool(b) => if *b { "t" } else { "f" }.to_string(),
             Value::Timestamp(us) => format_timestamp(*us),
             Value::Tid(t) => format!("({},{})", t >> 16, t & 0xFFFF),
+            Value::Real(f) => format_float4(*f),
         }
     }
 }
@@ -123,15 +129,36 @@ pub fn point_coordinate(point: &str, i: i64) -> Option<f64> {
     }
 }
 
-/// PostgreSQL prints float8 with the shortest text that reads back exactly.
+/// PostgreSQL prints float8 with the shortest text that reads back exactly
+/// (`float8out`, Ryu): fixed notation for decimal exponents from -4 up to
+/// DBL_DIG (15), scientific beyond (`1e+15`, `1e-05`).
 fn format_float(f: f64) -> String {
+    shortest_float_text(f, format!("{f}"), format!("{f:e}"), 15)
+}
+
+/// `real` (float4) as `float4out` prints it: the shortest text that reads
+/// back as the same float4, scientific from FLT_DIG (6) digits on (`1e+06`).
+pub fn format_float4(f: f32) -> String {
+    shortest_float_text(f64::from(f), format!("{f}"), format!("{f:e}"), 6)
+}
+
+/// Chooses between Rust's shortest fixed and scientific texts of a float
+/// as Ryu's `to_chars` in PostgreSQL does: fixed while the decimal exponent
+/// is in [-4, `digits`), else `d.ddde+XX` with at least two exponent digits.
+fn shortest_float_text(f: f64, fixed: String, scientific: String, digits: i32) -> String {
     if f.is_nan() {
-        "NaN".into()
-    } else if f.is_infinite() {
-        if f > 0.0 { "Infinity" } else { "-Infinity" }.into()
-    } else {
-        format!("{f}")
+        return "NaN".into();
     }
+    if f.is_infinite() {
+        return if f > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    let (mantissa, exp) = scientific.split_once('e').unwrap_or((&scientific, "0"));
+    let exp: i32 = exp.parse().unwrap_or(0);
+    if f == 0.0 || (-4..digits).contains(&exp) {
+        return fixed;
+    }
+    let sign = if exp < 0 { '-' } else { '+' };
+    format!("{mantissa}e{sign}{:02}", exp.abs())
 }
 
 /// Microseconds since 2000-01-01 UTC as `YYYY-MM-DD HH:MM:SS[.ffffff]+00`.

@@ -63,10 +63,10 @@ pub fn script(seed: u64, options: Options) -> Script {
     }
     if schema.sizes_comparable && g.chance(50) {
         let t = g.below(schema.tables.len() as u64) as usize;
-        items.push(if g.chance(50) {
-            query::sizes(&mut g, &schema, t)
-        } else {
-            query::heap_addresses(&mut g, &schema, t)
+        items.push(match g.below(3) {
+            0 => query::sizes(&mut g, &schema, t),
+            1 => query::heap_addresses(&mut g, &schema, t),
+            _ => query::pg_class(&mut g, &schema),
         });
     }
     Script { items }

@@ -160,6 +160,9 @@ fn encode_column(i: usize, value: &Value, ty: SqlType, out: &mut Vec<u8>) -> Res
             out.extend_from_slice(&((*n as u64) ^ SIGN).to_be_bytes());
         }
         (SqlType::Float8, Value::Float(x)) => out.extend_from_slice(&float_bits(*x).to_be_bytes()),
+        (SqlType::Float4, Value::Real(x)) => {
+            out.extend_from_slice(&float_bits(f64::from(*x)).to_be_bytes())
+        }
         (SqlType::Bool, Value::Bool(b)) => out.push(*b as u8),
         (SqlType::Text | SqlType::Point, Value::Text(s)) => encode_text(s.as_bytes(), out),
         (SqlType::Tid, Value::Tid(t)) => out.extend_from_slice(&t.to_be_bytes()),
@@ -285,6 +288,7 @@ impl Reader<'_> {
                 Value::Timestamp((u64::from_be_bytes(self.array()?) ^ SIGN) as i64)
             }
             SqlType::Float8 => Value::Float(unfloat(u64::from_be_bytes(self.array()?))),
+            SqlType::Float4 => Value::Real(unfloat(u64::from_be_bytes(self.array()?)) as f32),
             SqlType::Bool => match self.byte()? {
                 0 => Value::Bool(false),
                 1 => Value::Bool(true),

@@ -72,6 +72,9 @@ fn value(ty: SqlType) -> BoxedStrategy<Value> {
         .prop_map(Value::Float)
         .boxed(),
         SqlType::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
+        SqlType::Float4 => prop_oneof![any::<f32>(), -2.0f32..2.0]
+            .prop_map(Value::Real)
+            .boxed(),
         SqlType::Tid => (any::<u32>(), any::<u16>())
             .prop_map(|(p, o)| Value::Tid((u64::from(p) << 16) | u64::from(o)))
             .boxed(),

@@ -512,5 +512,6 @@ fn value_type(v: &Value) -> SqlType {
         Value::Bool(_) => SqlType::Bool,
         Value::Timestamp(_) => SqlType::Timestamptz,
         Value::Tid(_) => SqlType::Tid,
+        Value::Real(_) => SqlType::Float4,
     }
 }

@@ -70,7 +70,7 @@ pub fn resolve<E: QueryEngine>(engine: &E, q: &Select) -> Result<Select, SqlErro
     }
 }
 
-fn resolve_expr<E: QueryEngine>(engine: &E, e: &Expr) -> Result<Expr, SqlError> {
+pub(super) fn resolve_expr<E: QueryEngine>(engine: &E, e: &Expr) -> Result<Expr, SqlError> {
     let mut error = None;
     let out = e.map(&mut |x| {
         let Expr::Function { func, args } = x else {

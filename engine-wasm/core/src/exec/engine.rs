@@ -65,6 +65,15 @@ pub trait QueryEngine: Sized {
         )))
     }
 
+    /// The system catalog `name` (`pg_class`) as rows, if this profile
+    /// answers queries of it ([`super::catalog_relation`]).
+    fn catalog_relation(
+        &self,
+        _name: &str,
+    ) -> Result<Option<super::catalog_relation::CatalogRelation>, SqlError> {
+        Ok(None)
+    }
+
     /// Runs an INSERT, UPDATE or DELETE (for EXPLAIN ANALYZE of one).
     fn execute_dml(
         &mut self,
@@ -74,6 +83,10 @@ pub trait QueryEngine: Sized {
     /// Where the executor leaves the plan node of the rows a DML statement
     /// read (its scan, or its VALUES or generate_series), for EXPLAIN.
     fn dml_source(&mut self) -> &mut Option<PlanNode>;
+
+    /// ANALYZE counted `live_rows` in `table`: the profile records what
+    /// PostgreSQL writes in pg_class then (pg).
+    fn analyzed(&mut self, _table: usize, _live_rows: u64) {}
 
     /// The statement's buffer counters so far (the pg profile's pool).
     fn statement_buffers(&self) -> crate::buffer_pool::BufferStats {

@@ -129,7 +129,15 @@ pub trait Executor: JoinExec {
             let resolved = super::subquery::resolve(self, q)?;
             return self.run_select(&resolved, execute);
         }
-        if super::catalog_calls::any(q) {
+        let catalog = match super::catalog_relation::reads_only(q) {
+            Some(name) => self.catalog_relation(name)?,
+            None => None,
+        };
+        if let Some(rel) = catalog.as_ref().filter(|_| !q.groups()) {
+            // Before the catalog calls are answered: each row answers its own.
+            return super::catalog_relation::run(self, rel, q, execute);
+        }
+        if catalog.is_none() && super::catalog_calls::any(q) {
             let resolved = super::catalog_calls::resolve(self, q)?;
             if !super::catalog_calls::any(&resolved) {
                 return self.run_select(&resolved, execute);

@@ -106,6 +106,7 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
             Value::Bool(_) => SqlType::Bool,
             Value::Timestamp(_) => SqlType::Timestamptz,
             Value::Tid(_) => SqlType::Tid,
+            Value::Real(_) => SqlType::Float4,
             // An untyped NULL or string becomes text.
             Value::Text(_) | Value::Null => SqlType::Text,
         },

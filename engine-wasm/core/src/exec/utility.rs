@@ -83,7 +83,8 @@ pub fn tables_named<E: Executor>(
 /// pages whole.
 pub fn analyze<E: Executor>(engine: &mut E, tables: &[usize]) -> Result<(), SqlError> {
     for &t in tables {
-        engine.scan_for_change(t, None)?;
+        let live = engine.scan_for_change(t, None)?.len() as u64;
+        engine.analyzed(t, live);
     }
     Ok(())
 }

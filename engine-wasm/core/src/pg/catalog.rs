@@ -1,6 +1,7 @@
 //! The PostgreSQL profile's catalog: tables (a heap each) and their B+tree indexes.
 
 use super::heap::Heap;
+use super::relation_stats::RelStats;
 use crate::btree::{decode_prefix, encode_key_into, index_tuple_size, BTree, KeyColumn, SortOrder};
 use crate::buffer_pool::RelId;
 use crate::profile::StatementError;
@@ -26,9 +27,23 @@ pub struct Table {
     pub vm_exists: bool,
     /// Blocks of the free space map fork ([`super::free_space_fork`]).
     pub fsm_blocks: u32,
+    /// Its row of pg_class, as VACUUM, ANALYZE and CREATE INDEX left it.
+    pub stats: RelStats,
+    /// `relhasindex`: set by CREATE INDEX, cleared only by VACUUM or ANALYZE
+    /// once the table has no index left.
+    pub has_index: bool,
 }
 
 impl Table {
+    /// The sequences of its serial columns, as PostgreSQL names them
+    /// (`table_column_seq`).
+    pub fn sequence_names(&self) -> impl Iterator<Item = String> + '_ {
+        self.columns
+            .iter()
+            .filter(|c| c.serial)
+            .map(|c| format!("{}_{}_seq", self.name, c.name))
+    }
+
     /// The table as INSERT and UPDATE check rows against it.
     pub fn shape(&self) -> crate::exec::row::TableShape<'_> {
         crate::exec::row::TableShape {
@@ -55,9 +70,21 @@ pub struct Index {
     /// The largest key ever inserted (never lowered: deletes leave it an upper bound).
     pub max_key: Option<Vec<u8>>,
     pub tree: BTree,
+    /// Its row of pg_class.
+    pub stats: RelStats,
 }
 
 impl Index {
+    /// Blocks of the index's file: PostgreSQL builds an empty B-tree as its
+    /// metapage alone and adds the root at the first insert.
+    pub fn pages(&self) -> u32 {
+        if self.max_key.is_none() {
+            1
+        } else {
+            self.tree.page_count()
+        }
+    }
+
     /// A key of this index as text, as a student reads it: `(5000)`,
     /// `(2026-…, 17)`. A separator may carry fewer columns (or a heap TID
     /// after them): the columns that decode are shown.
@@ -167,10 +194,20 @@ impl Catalog {
             .expect("index ids come from the table")
     }
 
-    /// True when a table or index already has this name (they share a namespace).
+    /// True when a table, index or sequence already has this name (they
+    /// share a namespace).
     pub fn name_taken(&self, name: &str) -> bool {
         self.tables.iter().flatten().any(|t| t.name == name)
             || self.indexes.iter().flatten().any(|i| i.name == name)
+            || self.is_sequence(name)
+    }
+
+    /// Whether `name` is the sequence of a serial column.
+    pub fn is_sequence(&self, name: &str) -> bool {
+        self.tables
+            .iter()
+            .flatten()
+            .any(|t| t.sequence_names().any(|s| s == name))
     }
 
     /// PostgreSQL's default index name: `table_col1_col2_idx`, then `…_idx1`, ….

@@ -3,6 +3,7 @@
 use super::catalog::{key_column, Index, Table};
 use super::engine::PgEngine;
 use super::heap::{Heap, HeapConfig};
+use super::relation_stats::RelStats;
 use super::tid::Tid;
 use crate::btree::{BTree, BTreeConfig};
 use crate::buffer_pool::Fork;
@@ -55,6 +56,8 @@ impl PgEngine {
             indexes: Vec::new(),
             vm_exists: false,
             fsm_blocks: 0,
+            stats: RelStats::NEW,
+            has_index: false,
         };
         self.catalog.tables.push(Some(table));
         let mut out = Outcome::tag("CREATE TABLE");
@@ -93,7 +96,14 @@ impl PgEngine {
     pub(super) fn create_index(&mut self, i: &CreateIndex) -> Result<Outcome, SqlError> {
         // The table must exist before anything else is checked, as in PostgreSQL.
         self.catalog.table_id(&i.table)?;
-        let cols: Vec<String> = i.columns.iter().map(|c| c.name.clone()).collect();
+        // PostgreSQL's default name lists every column, INCLUDE ones too
+        // (ChooseIndexColumnNames).
+        let cols: Vec<String> = i
+            .columns
+            .iter()
+            .map(|c| c.name.clone())
+            .chain(i.include.iter().cloned())
+            .collect();
         let name = match &i.name {
             Some(n) => n.clone(),
             None => self.catalog.default_index_name(&i.table, &cols, "idx"),
@@ -171,20 +181,41 @@ impl PgEngine {
             constraint: false,
             max_key: None,
             tree,
+            stats: RelStats::NEW_INDEX,
         }));
         self.catalog.table_mut(table).indexes.push(id);
-        self.backfill(id)
+        let tuples = self.backfill(id)?;
+        self.index_update_stats(id, tuples);
+        Ok(())
     }
 
-    fn backfill(&mut self, index: usize) -> Result<(), SqlError> {
+    /// Fills a new index from the table's live rows; returns how many.
+    fn backfill(&mut self, index: usize) -> Result<u64, SqlError> {
         let table = self.catalog.index(index).table;
         let (rows, _) = self.heap_rows(table)?;
+        let n = rows.len() as u64;
         for (tid, row) in rows {
             let heap = &self.catalog.table(table).heap;
             let root = heap.root_of(Tid::from_u64(tid)).to_u64();
             self.index_insert(index, &row, root)?;
         }
-        Ok(())
+        Ok(n)
+    }
+
+    /// `index_update_stats`, for the table and then the index an index build
+    /// counted `tuples` live rows of.
+    fn index_update_stats(&mut self, index: usize, tuples: u64) {
+        let table = self.catalog.index(index).table;
+        let t = self.catalog.table_mut(table);
+        t.has_index = true;
+        let (pages, visible) = (
+            t.heap.page_count(),
+            t.heap.visibility_map().all_visible_count(),
+        );
+        t.stats.after_index_build(tuples, pages, visible);
+        let ix = self.catalog.index_mut(index);
+        let pages = ix.pages();
+        ix.stats.after_index_build(tuples, pages, 0);
     }
 
     /// The index just built belongs to a constraint.
@@ -301,6 +332,9 @@ impl PgEngine {
             t.heap = heap;
             t.vm_exists = false;
             t.fsm_blocks = 0;
+            // A new file: pg_class forgets what it measured (the index
+            // builds that follow find nothing, and leave it unmeasured).
+            t.stats = RelStats::NEW;
             if restart {
                 for s in t.sequences.iter_mut().flatten() {
                     *s = 1;
@@ -316,6 +350,7 @@ impl PgEngine {
                 let ix = self.catalog.index_mut(i);
                 ix.tree = tree?;
                 ix.max_key = None;
+                ix.stats = RelStats::NEW;
             }
         }
         Ok(Outcome::tag("TRUNCATE TABLE"))

@@ -465,11 +465,13 @@ impl PgEngine {
             })?;
             self.count(irel, &stats);
         }
+        let removed_entries = !prune.dead_tids.is_empty();
         let heap = &mut self.catalog.table_mut(id).heap;
         let (report, stats) = self
             .io
             .rel(rel, Fork::Main, |io| heap.vacuum_finish(prune, io))?;
         self.count(rel, &stats);
+        self.vacuum_update_stats(id, &report, removed_entries);
         self.vm_accesses(rel, &report.vm_accesses)?;
         for p in 0..self.catalog.table(id).heap.page_count() {
             if self
@@ -494,6 +496,67 @@ impl PgEngine {
             t.fsm_blocks = t.fsm_blocks.min(kept);
         }
         Ok(())
+    }
+
+    /// What VACUUM writes in pg_class (`heap_vacuum_rel`): the table's pages
+    /// after truncation, its live tuples (estimated for the pages it skipped),
+    /// its all-visible pages; an index only when VACUUM removed entries from
+    /// it (`btvacuumcleanup` skips an index no entry left, and its figures stay).
+    fn vacuum_update_stats(
+        &mut self,
+        id: usize,
+        report: &super::heap::VacuumReport,
+        removed_entries: bool,
+    ) {
+        let t = self.catalog.table_mut(id);
+        let total = report.truncated.map_or(report.pages, |tr| tr.from_pages);
+        let tuples = t
+            .stats
+            .vacuum_estimate(total, report.pages_scanned, report.live_scanned);
+        let visible = t
+            .heap
+            .visibility_map()
+            .all_visible_count()
+            .min(report.pages);
+        t.stats = super::relation_stats::RelStats {
+            pages: report.pages,
+            tuples: tuples as f32,
+            all_visible: visible,
+        };
+        t.has_index = !t.indexes.is_empty();
+        if !removed_entries {
+            return;
+        }
+        for i in self.catalog.table(id).indexes.clone() {
+            let ix = self.catalog.index_mut(i);
+            ix.stats = super::relation_stats::RelStats {
+                pages: ix.pages(),
+                tuples: ix.tree.len() as f32,
+                all_visible: 0,
+            };
+        }
+    }
+
+    /// What ANALYZE writes in pg_class (`do_analyze_rel`): the table's pages,
+    /// live rows and all-visible pages; its indexes' pages, with the table's
+    /// rows as their tuples (PostgreSQL 15 writes them even after VACUUM
+    /// ANALYZE's VACUUM counted the index's own entries).
+    pub(super) fn analyze_update_stats(&mut self, id: usize, live_rows: u64) {
+        let t = self.catalog.table_mut(id);
+        t.stats = super::relation_stats::RelStats {
+            pages: t.heap.page_count(),
+            tuples: live_rows as f32,
+            all_visible: t.heap.visibility_map().all_visible_count(),
+        };
+        t.has_index = !t.indexes.is_empty();
+        for i in self.catalog.table(id).indexes.clone() {
+            let ix = self.catalog.index_mut(i);
+            ix.stats = super::relation_stats::RelStats {
+                pages: ix.pages(),
+                tuples: live_rows as f32,
+                all_visible: 0,
+            };
+        }
     }
 
     fn vm_accesses(&mut self, rel: u32, accesses: &[(PageNo, Access)]) -> Result<(), SqlError> {

@@ -80,6 +80,11 @@ impl QueryEngine for PgEngine {
                         .sum(),
                 }
             }
+            // A sequence is one page (its one row).
+            Err(_) if self.catalog.is_sequence(name) => RelationPages {
+                main: 1,
+                ..RelationPages::default()
+            },
             Err(not_a_table) => {
                 let index = self
                     .catalog
@@ -137,19 +142,24 @@ impl QueryEngine for PgEngine {
         (w.records, w.fpi, w.bytes)
     }
 
+    fn catalog_relation(
+        &self,
+        name: &str,
+    ) -> Result<Option<crate::exec::catalog_relation::CatalogRelation>, SqlError> {
+        Ok((name == "pg_class").then(|| super::pg_class::pg_class(&self.catalog)))
+    }
+
+    fn analyzed(&mut self, table: usize, live_rows: u64) {
+        self.analyze_update_stats(table, live_rows);
+    }
+
     fn explain_notices(&self, options: &ExplainOptions) -> Vec<String> {
         options_notices(options)
     }
 }
 
-/// Blocks of a B-tree index: PostgreSQL builds an empty index as its
-/// metapage alone and adds the root at the first insert.
 fn index_pages(ix: &super::catalog::Index) -> u64 {
-    if ix.max_key.is_none() {
-        1
-    } else {
-        u64::from(ix.tree.page_count())
-    }
+    u64::from(ix.pages())
 }
 
 /// Whether PostgreSQL gives the table a TOAST table (`needs_toast_table`):

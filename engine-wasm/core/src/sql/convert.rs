@@ -616,7 +616,13 @@ fn convert_other(e: &sp::Expr) -> Result<Expr, SqlError> {
 #[inline(never)]
 fn subscript(root: &sp::Expr, chain: &[sp::AccessExpr]) -> Result<Expr, SqlError> {
     let base = convert_expr(root)?;
-    let is_point = matches!(&base, Expr::Cast { ty: SqlType::Point, .. });
+    let is_point = matches!(
+        &base,
+        Expr::Cast {
+            ty: SqlType::Point,
+            ..
+        }
+    );
     match chain {
         [sp::AccessExpr::Subscript(sp::Subscript::Index { index })] if is_point => {
             Ok(Expr::Function {

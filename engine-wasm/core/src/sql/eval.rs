@@ -273,6 +273,7 @@ fn typed_literal(lit: Box<Bound>, other: &Bound, scope: &Scope) -> Result<Box<Bo
         SqlType::Text => return Ok(lit),
         SqlType::Int4 | SqlType::Int8 => Value::Int(t.parse().map_err(|_| bad())?),
         SqlType::Float8 => Value::Float(t.parse().map_err(|_| bad())?),
+        SqlType::Float4 => Value::Real(t.parse().map_err(|_| bad())?),
         SqlType::Bool => match t.to_ascii_lowercase().as_str() {
             "t" | "true" | "on" | "yes" | "1" => Value::Bool(true),
             "f" | "false" | "off" | "no" | "0" => Value::Bool(false),
@@ -303,6 +304,8 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
         (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
         (Value::Tid(x), Value::Tid(y)) => Some(x.cmp(y)),
+        (Value::Real(x), _) => compare(&Value::Float(f64::from(*x)), b),
+        (_, Value::Real(y)) => compare(a, &Value::Float(f64::from(*y))),
         (Value::Float(x), Value::Float(y)) => x.partial_cmp(y),
         (Value::Int(x), Value::Float(y)) => (*x as f64).partial_cmp(y),
         (Value::Float(x), Value::Int(y)) => x.partial_cmp(&(*y as f64)),
@@ -326,12 +329,32 @@ fn kind(v: &Value) -> &'static str {
         Value::Float(_) => "double precision",
         Value::Bool(_) => "boolean",
         Value::Tid(_) => "tid",
+        Value::Real(_) => "real",
     }
 }
 
 fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, SqlError> {
     let overflow = || SqlError::new(ErrorKind::Execution, "bigint out of range");
     match (a, b) {
+        // real op real is real; with any other number PostgreSQL picks the
+        // float8 operator (float48mul & co).
+        // (Exact in float8, then rounded once: float4's own result.)
+        (Value::Real(x), Value::Real(y)) => {
+            match arith(
+                op,
+                &Value::Float(f64::from(*x)),
+                &Value::Float(f64::from(*y)),
+            )? {
+                Value::Float(r) if (r as f32).is_infinite() && r.is_finite() => Err(SqlError::new(
+                    ErrorKind::Execution,
+                    "value out of range: overflow",
+                )),
+                Value::Float(r) => Ok(Value::Real(r as f32)),
+                other => Ok(other),
+            }
+        }
+        (Value::Real(x), _) => arith(op, &Value::Float(f64::from(*x)), b),
+        (_, Value::Real(y)) => arith(op, a, &Value::Float(f64::from(*y))),
         (Value::Int(x), Value::Int(y)) => {
             let r = match op {
                 BinOp::Add => x.checked_add(*y),
@@ -470,6 +493,14 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
             return coerce(Value::Int(r as i64), ty);
         }
         (SqlType::Float8, Value::Int(i)) => Value::Float(i as f64),
+        (SqlType::Float8, Value::Real(f)) => Value::Float(f64::from(f)),
+        (SqlType::Float4, Value::Int(i)) => Value::Real(i as f32),
+        (SqlType::Float4, Value::Float(f)) => Value::Real(f as f32),
+        (SqlType::Float4, v @ Value::Real(_)) => v,
+        // float4 to an integer rounds half to even (`rint`), as ftoi4 does.
+        (SqlType::Int4 | SqlType::Int8, Value::Real(f)) => {
+            return coerce(Value::Int(f.round_ties_even() as i64), ty)
+        }
         (SqlType::Float8, v @ Value::Float(_)) => v,
         (SqlType::Timestamptz, v @ Value::Timestamp(_)) => v,
         (SqlType::Text, Value::Text(s)) => Value::Text(s),

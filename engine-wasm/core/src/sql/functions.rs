@@ -168,6 +168,7 @@ fn type_name(v: &Value) -> &'static str {
         Value::Bool(_) => "boolean",
         Value::Timestamp(_) => "timestamp with time zone",
         Value::Tid(_) => "tid",
+        Value::Real(_) => "real",
     }
 }
 

@@ -155,7 +155,13 @@ impl YbEngine {
 
     pub(super) fn create_index(&mut self, i: &CreateIndex) -> Result<Outcome, SqlError> {
         let table = self.catalog.table_id(&i.table)?;
-        let cols: Vec<String> = i.columns.iter().map(|c| c.name.clone()).collect();
+        // PostgreSQL's default name lists every column, INCLUDE ones too.
+        let cols: Vec<String> = i
+            .columns
+            .iter()
+            .map(|c| c.name.clone())
+            .chain(i.include.iter().cloned())
+            .collect();
         let name = match &i.name {
             Some(n) => n.clone(),
             None => choose_relation_name(&i.table, &cols, "idx", |n| self.catalog.name_taken(n)),

@@ -61,6 +61,20 @@ impl QueryEngine for YbEngine {
         self.scan(table, plan, limit)
     }
 
+    fn catalog_relation(
+        &self,
+        name: &str,
+    ) -> Result<Option<crate::exec::catalog_relation::CatalogRelation>, SqlError> {
+        match name {
+            "pg_class" => Err(crate::sql::error::unsupported(
+                "pg_class on YugabyteDB (its tables are DocDB's tablets: relpages and \
+                 reltuples are what ANALYZE estimates there, which IndexLab does not model)",
+            )
+            .near("pg_class")),
+            _ => Ok(None),
+        }
+    }
+
     fn join_batch_size(&self) -> usize {
         self.settings.yb_bnl_batch_size().max(1) as usize
     }

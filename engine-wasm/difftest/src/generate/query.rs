@@ -321,12 +321,42 @@ pub(crate) fn heap_addresses(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     let name = &schema.tables[t].name;
     let sql = match g.below(3) {
         0 => format!("select ctid, id from {name}"),
-        1 => format!(
-            "select (ctid::text::point)[0] as page, count(*) from {name} group by 1"
-        ),
+        1 => format!("select (ctid::text::point)[0] as page, count(*) from {name} group by 1"),
         _ => format!("select ctid, * from {name} where (ctid::text::point)[1] > 2"),
     };
     Item::same(sql, Check::PgStorage)
+}
+
+/// The figures VACUUM, ANALYZE and CREATE INDEX leave in pg_class for the
+/// script's tables, indexes and sequences (PostgreSQL's own relations ruled
+/// out by name, as the query must).
+pub(crate) fn pg_class(g: &mut Gen, schema: &Schema) -> Item {
+    let columns = [
+        "relkind",
+        "relpages",
+        "reltuples",
+        "relallvisible",
+        "relhasindex",
+        "relnatts",
+        "pg_relation_size(oid)",
+    ];
+    let mut picked: Vec<&str> = columns.iter().copied().filter(|_| g.chance(50)).collect();
+    if picked.is_empty() {
+        picked.push("reltuples");
+    }
+    let names: Vec<String> = schema
+        .tables
+        .iter()
+        .map(|t| format!("relname like '{}%'", t.name))
+        .collect();
+    Item::same(
+        format!(
+            "select relname, {} from pg_class where {}",
+            picked.join(", "),
+            names.join(" or ")
+        ),
+        Check::PgStorage,
+    )
 }
 
 /// Uncorrelated subqueries: `IN`, `NOT IN` (NULLs included), `EXISTS`, and a

@@ -59,7 +59,16 @@ impl Server {
             .arg(&folder)
             .args(["-p", &port.to_string()])
             .args(["-c", "listen_addresses=", "-c", "fsync=off"])
-            .args(["-c", "synchronous_commit=off", "-c", "full_page_writes=off"])
+            // Commits stay synchronous: VACUUM marks a page all-visible only
+            // once its inserts' commit records are flushed (lazy_scan_prune
+            // needs the XMIN_COMMITTED hint), so an asynchronous commit would
+            // leave pages PostgreSQL normally marks unmarked. fsync=off keeps
+            // the flush cheap.
+            .args(["-c", "full_page_writes=off"])
+            // No autovacuum: a worker's snapshot would hold back which pages
+            // VACUUM may mark all-visible, and its own VACUUM and ANALYZE would
+            // change pg_class at moments no script chose.
+            .args(["-c", "autovacuum=off"])
             .stdin(Stdio::null())
             .stdout(Stdio::null())
             .stderr(Stdio::from(

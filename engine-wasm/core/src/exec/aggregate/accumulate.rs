@@ -37,6 +37,11 @@ impl GroupKey {
                     Value::Bool(b) => KeyPart::Bool(*b),
                     Value::Timestamp(t) => KeyPart::Timestamp(*t),
                     Value::Tid(t) => KeyPart::Tid(*t),
+                    Value::Real(f) => KeyPart::Float(if *f == 0.0 {
+                        0
+                    } else {
+                        f64::from(*f).to_bits()
+                    }),
                 })
                 .collect(),
         )
@@ -67,6 +72,7 @@ fn no_function(func: AggFunc, v: &Value) -> SqlError {
         Value::Int(_) => "bigint",
         Value::Float(_) => "double precision",
         Value::Tid(_) => "tid",
+        Value::Real(_) => "real",
         Value::Null => "unknown",
     };
     SqlError::new(
@@ -125,6 +131,13 @@ impl Accumulator {
                 Value::Float(f) => {
                     self.floats = true;
                     self.float_sum += f;
+                }
+                Value::Real(_) => {
+                    return Err(crate::sql::error::unsupported(format!(
+                        "{}() of real (float4 arithmetic); cast it: {}(x::float8)",
+                        self.func.name(),
+                        self.func.name()
+                    )))
                 }
                 other => return Err(no_function(self.func, other)),
             },

@@ -39,6 +39,9 @@ pub struct VacuumPrune {
     pub dead_tids: Vec<Tid>,
     pub pages_scanned: u32,
     pub pages_skipped: u32,
+    /// Live tuples on the pages scanned (skipped pages are not counted:
+    /// VACUUM then estimates reltuples, `vac_estimate_reltuples`).
+    pub live_scanned: u64,
     /// Dead tuples whose space was reclaimed.
     pub tuples_removed: u64,
     /// Dead pointers already made unused (one-pass mode only).
@@ -70,6 +73,7 @@ pub struct Truncation {
 pub struct VacuumReport {
     pub pages_scanned: u32,
     pub pages_skipped: u32,
+    pub live_scanned: u64,
     pub tuples_removed: u64,
     /// `LP_DEAD` pointers made unused (= index entries that had to go).
     pub dead_pointers_removed: u64,
@@ -93,6 +97,7 @@ impl<T> Heap<T> {
         let mut report = VacuumReport {
             pages_scanned: prune.pages_scanned,
             pages_skipped: prune.pages_skipped,
+            live_scanned: prune.live_scanned,
             tuples_removed: prune.tuples_removed,
             dead_pointers_removed: prune.dead_pointers_removed,
             pages_set_all_visible: prune.pages_set_all_visible,
@@ -192,6 +197,7 @@ impl<T> Heap<T> {
         io.access(p, if changed { Access::Write } else { Access::Read });
         self.fsm.record(p, page.heap_free_space(&self.geom));
         out.pages_scanned += 1;
+        out.live_scanned += u64::from(page.live);
     }
 
     /// Marks the listed `LP_DEAD` pointers of page `p` unused. Returns how many were
