@@ -3,6 +3,8 @@
 /// The SQL types the seed articles use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SqlType {
+    /// `smallint`, `int2`
+    Int2,
     /// `int`, `integer`, `int4`
     Int4,
     /// `bigint`, `int8`, `bigserial`
@@ -31,6 +33,7 @@ impl SqlType {
     /// PostgreSQL's name for the type, as EXPLAIN and errors print it.
     pub fn pg_name(self) -> &'static str {
         match self {
+            SqlType::Int2 => "smallint",
             SqlType::Int4 => "integer",
             SqlType::Int8 => "bigint",
             SqlType::Timestamptz => "timestamp with time zone",

@@ -156,6 +156,10 @@ fn encode_column(i: usize, value: &Value, ty: SqlType, out: &mut Vec<u8>) -> Res
             let n = i32::try_from(*n).map_err(|_| KeyError::OutOfRange { column: i })?;
             out.extend_from_slice(&((n as u32) ^ (1 << 31)).to_be_bytes());
         }
+        (SqlType::Int2, Value::Int(n)) => {
+            let n = i16::try_from(*n).map_err(|_| KeyError::OutOfRange { column: i })?;
+            out.extend_from_slice(&((n as u16) ^ (1 << 15)).to_be_bytes());
+        }
         (SqlType::Int8, Value::Int(n)) | (SqlType::Timestamptz, Value::Timestamp(n)) => {
             out.extend_from_slice(&((*n as u64) ^ SIGN).to_be_bytes());
         }
@@ -282,6 +286,9 @@ impl Reader<'_> {
         Ok(match ty {
             SqlType::Int4 => {
                 Value::Int(((u32::from_be_bytes(self.array()?) ^ (1 << 31)) as i32).into())
+            }
+            SqlType::Int2 => {
+                Value::Int(((u16::from_be_bytes(self.array()?) ^ (1 << 15)) as i16).into())
             }
             SqlType::Int8 => Value::Int((u64::from_be_bytes(self.array()?) ^ SIGN) as i64),
             SqlType::Timestamptz => {

@@ -56,6 +56,7 @@ fn sql_cmp(a: &[Value], b: &[Value], cols: &[KeyColumn]) -> Ordering {
 fn value(ty: SqlType) -> BoxedStrategy<Value> {
     let v = match ty {
         SqlType::Int4 => any::<i32>().prop_map(|n| Value::Int(n.into())).boxed(),
+        SqlType::Int2 => any::<i16>().prop_map(|n| Value::Int(n.into())).boxed(),
         SqlType::Int8 => any::<i64>().prop_map(Value::Int).boxed(),
         SqlType::Timestamptz => prop_oneof![any::<i64>(), -3i64..3]
             .prop_map(Value::Timestamp)

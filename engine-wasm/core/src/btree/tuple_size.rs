@@ -35,6 +35,7 @@ pub fn index_tuple_size<V: std::borrow::Borrow<Value>>(
         off = match (ty, value.borrow()) {
             (_, Value::Null) => off,
             (SqlType::Int4, Value::Int(_)) => align(off, 4) + 4,
+            (SqlType::Int2, Value::Int(_)) => align(off, 2) + 2,
             (SqlType::Int8, Value::Int(_))
             | (SqlType::Timestamptz, Value::Timestamp(_))
             | (SqlType::Float8, Value::Float(_)) => align(off, 8) + 8,

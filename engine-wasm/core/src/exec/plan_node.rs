@@ -31,6 +31,7 @@ pub struct PlanNode {
 /// PostgreSQL's typical width in bytes of a column type.
 pub fn type_width(ty: SqlType) -> u32 {
     match ty {
+        SqlType::Int2 => 2,
         SqlType::Int4 => 4,
         SqlType::Bool => 1,
         SqlType::Text => 32,

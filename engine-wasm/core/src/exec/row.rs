@@ -39,6 +39,22 @@ pub fn complete(
             "INSERT has more expressions than target columns",
         ));
     }
+    for &c in targets.iter().take(values.len()) {
+        let def = &table.columns[c];
+        if def.generated_always {
+            return Err(SqlError::new(
+                ErrorKind::Semantic,
+                format!(
+                    "cannot insert a non-DEFAULT value into column \"{}\"",
+                    def.name
+                ),
+            )
+            .with_hint(format!(
+                "Column \"{}\" is an identity column defined as GENERATED ALWAYS.",
+                def.name
+            )));
+        }
+    }
     let mut row = Row::from_elem(Value::Null, table.types.len());
     for (v, &c) in values.iter().cloned().zip(targets) {
         row[c] = coerce(v, table.types[c])?;
@@ -59,6 +75,20 @@ pub fn complete(
 /// PostgreSQL folds the cast to the column's type while planning, so
 /// `SET c = 'abc'` into a `varchar(2)` fails even when no row matches.
 pub fn check_constants(table: TableShape, sets: &[(usize, Bound)]) -> Result<(), SqlError> {
+    if let Some(def) = sets
+        .iter()
+        .map(|(c, _)| &table.columns[*c])
+        .find(|d| d.generated_always)
+    {
+        return Err(SqlError::new(
+            ErrorKind::Semantic,
+            format!("column \"{}\" can only be updated to DEFAULT", def.name),
+        )
+        .with_hint(format!(
+            "Column \"{}\" is an identity column defined as GENERATED ALWAYS.",
+            def.name
+        )));
+    }
     for (column, e) in sets {
         let Bound::Lit(value) = e else { continue };
         let v = coerce(value.clone(), table.types[*column])?;

@@ -146,7 +146,7 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
             (AggFunc::Min | AggFunc::Max, Some(a)) => t(a)?,
             (AggFunc::Sum | AggFunc::Avg, Some(a)) => match t(a)? {
                 SqlType::Float8 => SqlType::Float8,
-                SqlType::Int4 if *func == AggFunc::Sum => SqlType::Int8,
+                SqlType::Int2 | SqlType::Int4 if *func == AggFunc::Sum => SqlType::Int8,
                 _ => {
                     return Err(unsupported(format!(
                         "a column of {}() of integers (PostgreSQL's exact numeric type)",

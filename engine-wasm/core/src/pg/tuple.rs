@@ -132,6 +132,7 @@ fn data_length(values: &[Value], types: &[SqlType], text_lens: &[Option<usize>])
 fn fixed_layout(v: &Value, ty: Option<SqlType>) -> (u32, u32) {
     match (v, ty) {
         (Value::Int(_), Some(SqlType::Int4)) => (4, 4),
+        (Value::Int(_), Some(SqlType::Int2)) => (2, 2),
         (Value::Bool(_), _) => (1, 1),
         _ => (8, 8),
     }

@@ -27,8 +27,11 @@ pub struct KeyColumn {
 pub struct ColumnDef {
     pub name: String,
     pub ty: SqlType,
-    /// `serial` / `bigserial`: filled from a sequence when not given.
+    /// `serial` / `bigserial`, or an identity column: filled from a
+    /// sequence when not given.
     pub serial: bool,
+    /// `GENERATED ALWAYS AS IDENTITY`: only the sequence may fill it.
+    pub generated_always: bool,
     /// `NOT NULL`, a primary key column, or a serial one.
     pub not_null: bool,
     /// `DEFAULT`: a constant (or `now()`), filled when an INSERT names no value.
@@ -44,6 +47,7 @@ impl ColumnDef {
             name: name.into(),
             ty,
             serial: false,
+            generated_always: false,
             not_null: false,
             default: None,
             max_chars: None,

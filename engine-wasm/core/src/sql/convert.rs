@@ -654,7 +654,8 @@ fn like(
 fn cast_type(t: &sp::DataType) -> Result<SqlType, SqlError> {
     use sp::DataType as D;
     Ok(match t {
-        D::Int(_) | D::Integer(_) | D::Int4(_) | D::SmallInt(_) => SqlType::Int4,
+        D::Int(_) | D::Integer(_) | D::Int4(_) => SqlType::Int4,
+        D::SmallInt(_) | D::Int2(_) => SqlType::Int2,
         D::BigInt(_) | D::Int8(_) => SqlType::Int8,
         D::Text | D::Varchar(_) => SqlType::Text,
         D::DoublePrecision | D::Float8 | D::Float(_) => SqlType::Float8,

@@ -103,14 +103,21 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
                 // float8 would print 0.30000000000000004.
                 return Err(numeric_unsupported("arithmetic on a numeric value"));
             }
-            let both_int4 = int4_typed(&l, scope) && int4_typed(&r, scope) && !op.is_comparison();
+            let narrow = match (narrow_int(&l, scope), narrow_int(&r, scope)) {
+                _ if op.is_comparison() => None,
+                (Some(SqlType::Int2), Some(SqlType::Int2)) => Some(SqlType::Int2),
+                (Some(_), Some(_)) => Some(SqlType::Int4),
+                _ => None,
+            };
             let e = Bound::Bin(*op, l, r);
-            if both_int4 && !matches!(op, BinOp::And | BinOp::Or | BinOp::Concat) {
-                // integer op integer is an integer in PostgreSQL: past its
-                // range it is an error ("integer out of range"), not a bigint.
-                Bound::Cast(Box::new(e), SqlType::Int4)
-            } else {
-                e
+            match narrow {
+                // integer op integer is an integer in PostgreSQL (smallint op
+                // smallint a smallint): past its range it is an error
+                // ("integer out of range"), not a bigint.
+                Some(ty) if !matches!(op, BinOp::And | BinOp::Or | BinOp::Concat) => {
+                    Bound::Cast(Box::new(e), ty)
+                }
+                _ => e,
             }
         }
         Expr::Call(f) => Bound::Call(*f),
@@ -242,15 +249,16 @@ pub fn reject_numeric_output(e: &Expr) -> Result<(), SqlError> {
     }
 }
 
-/// Whether PostgreSQL types `e` as `integer` (int4): an int4 column, an
-/// integer literal within int4's range, or int4 arithmetic.
-fn int4_typed(e: &Bound, scope: &Scope) -> bool {
-    match e {
-        Bound::Col(i) => scope.columns.get(*i).is_some_and(|c| c.2 == SqlType::Int4),
-        Bound::Lit(Value::Int(v)) => i32::try_from(*v).is_ok(),
-        Bound::Cast(_, ty) => *ty == SqlType::Int4,
-        _ => false,
-    }
+/// `smallint` or `integer` when PostgreSQL types `e` so: a column or cast of
+/// that type, narrow arithmetic, or (integer) a literal within int4's range.
+fn narrow_int(e: &Bound, scope: &Scope) -> Option<SqlType> {
+    let ty = match e {
+        Bound::Col(i) => scope.columns.get(*i)?.2,
+        Bound::Lit(Value::Int(v)) if i32::try_from(*v).is_ok() => SqlType::Int4,
+        Bound::Cast(_, ty) => *ty,
+        _ => return None,
+    };
+    matches!(ty, SqlType::Int2 | SqlType::Int4).then_some(ty)
 }
 
 /// A quoted literal compared with a typed column takes the column's type, as
@@ -262,6 +270,15 @@ fn typed_literal(lit: Box<Bound>, other: &Bound, scope: &Scope) -> Result<Box<Bo
     let Some((_, _, ty)) = scope.columns.get(*i) else {
         return Ok(lit);
     };
+    if *ty == SqlType::Text {
+        return Ok(lit);
+    }
+    Ok(Box::new(Bound::Lit(parse_text_as(s, *ty)?)))
+}
+
+/// Text read as a value of `ty`, as the type's input function reads it (a
+/// quoted literal taking a column's type, or an explicit cast of text).
+pub fn parse_text_as(s: &str, ty: SqlType) -> Result<Value, SqlError> {
     let bad = || {
         SqlError::new(
             ErrorKind::Semantic,
@@ -270,8 +287,22 @@ fn typed_literal(lit: Box<Bound>, other: &Bound, scope: &Scope) -> Result<Box<Bo
     };
     let t = s.trim();
     let v = match ty {
-        SqlType::Text => return Ok(lit),
-        SqlType::Int4 | SqlType::Int8 => Value::Int(t.parse().map_err(|_| bad())?),
+        SqlType::Text => Value::text(s),
+        SqlType::Int2 | SqlType::Int4 | SqlType::Int8 => {
+            let n: i128 = t.parse().map_err(|_| bad())?;
+            let fits = match ty {
+                SqlType::Int2 => i16::try_from(n).is_ok(),
+                SqlType::Int4 => i32::try_from(n).is_ok(),
+                _ => i64::try_from(n).is_ok(),
+            };
+            if !fits {
+                return Err(SqlError::new(
+                    ErrorKind::Execution,
+                    format!("value \"{s}\" is out of range for type {}", ty.pg_name()),
+                ));
+            }
+            Value::Int(n as i64)
+        }
         SqlType::Float8 => Value::Float(t.parse().map_err(|_| bad())?),
         SqlType::Float4 => Value::Real(t.parse().map_err(|_| bad())?),
         SqlType::Bool => match t.to_ascii_lowercase().as_str() {
@@ -285,7 +316,7 @@ fn typed_literal(lit: Box<Bound>, other: &Bound, scope: &Scope) -> Result<Box<Bo
         SqlType::Timestamptz if is_special_timestamp(t) => return Err(unsupported_timestamp(t)),
         SqlType::Timestamptz => Value::Timestamp(parse_timestamptz(t).ok_or_else(bad)?),
     };
-    Ok(Box::new(Bound::Lit(v)))
+    Ok(v)
 }
 
 /// What functions need: the statement's start time (`now()`), the virtual clock
@@ -474,16 +505,19 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
         (SqlType::Int4, Value::Int(i)) if i32::try_from(i).is_err() => {
             return Err(SqlError::new(ErrorKind::Execution, "integer out of range"))
         }
-        (SqlType::Int4 | SqlType::Int8, Value::Int(i)) => Value::Int(i),
-        (SqlType::Int4 | SqlType::Int8, Value::Float(f)) => {
+        (SqlType::Int2, Value::Int(i)) if i16::try_from(i).is_err() => {
+            return Err(SqlError::new(ErrorKind::Execution, "smallint out of range"))
+        }
+        (SqlType::Int2 | SqlType::Int4 | SqlType::Int8, Value::Int(i)) => Value::Int(i),
+        (SqlType::Int2 | SqlType::Int4 | SqlType::Int8, Value::Float(f)) => {
             // `as` would saturate: a literal past bigint's range must not become
             // its largest value.
             let r = f.round();
             if !(-9.223_372_036_854_776e18..9.223_372_036_854_776e18).contains(&r) {
-                let what = if ty == SqlType::Int4 {
-                    "integer"
-                } else {
-                    "bigint"
+                let what = match ty {
+                    SqlType::Int2 => "smallint",
+                    SqlType::Int4 => "integer",
+                    _ => "bigint",
                 };
                 return Err(SqlError::new(
                     ErrorKind::Execution,
@@ -498,7 +532,7 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
         (SqlType::Float4, Value::Float(f)) => Value::Real(f as f32),
         (SqlType::Float4, v @ Value::Real(_)) => v,
         // float4 to an integer rounds half to even (`rint`), as ftoi4 does.
-        (SqlType::Int4 | SqlType::Int8, Value::Real(f)) => {
+        (SqlType::Int2 | SqlType::Int4 | SqlType::Int8, Value::Real(f)) => {
             return coerce(Value::Int(f.round_ties_even() as i64), ty)
         }
         (SqlType::Float8, v @ Value::Float(_)) => v,
@@ -595,7 +629,11 @@ pub fn eval(e: &Bound, row: &[Value], env: &mut EvalEnv) -> Result<Value, SqlErr
             }
         }
         Bound::IsNull(x, negated) => Value::Bool(eval(x, row, env)?.is_null() != *negated),
-        Bound::Cast(x, ty) => coerce(eval(x, row, env)?, *ty)?,
+        Bound::Cast(x, ty) => match eval(x, row, env)? {
+            // An explicit cast of text reads it with the type's input function.
+            Value::Text(s) => parse_text_as(&s, *ty)?,
+            v => coerce(v, *ty)?,
+        },
         // Out of line, so the frame of this recursive function stays small:
         // a 1 000-deep chain of operators must evaluate in the page's stack.
         Bound::Func(f, args) => eval_function(*f, args, row, env)?,

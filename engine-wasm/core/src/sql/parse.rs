@@ -327,6 +327,7 @@ fn convert_type(t: &sp::DataType) -> Result<(SqlType, bool), SqlError> {
     use sp::DataType as D;
     let ty = match t {
         D::Int(_) | D::Integer(_) | D::Int4(_) => SqlType::Int4,
+        D::SmallInt(_) | D::Int2(_) => SqlType::Int2,
         D::BigInt(_) | D::Int8(_) => SqlType::Int8,
         D::Timestamp(_, sp::TimezoneInfo::Tz | sp::TimezoneInfo::WithTimeZone) => {
             SqlType::Timestamptz
@@ -344,6 +345,7 @@ fn convert_type(t: &sp::DataType) -> Result<(SqlType, bool), SqlError> {
         D::Custom(name, _) => {
             return match object_name(name).as_str() {
                 "serial" | "serial4" => Ok((SqlType::Int4, true)),
+                "smallserial" | "serial2" => Ok((SqlType::Int2, true)),
                 "bigserial" | "serial8" => Ok((SqlType::Int8, true)),
                 "timestamptz" => Ok((SqlType::Timestamptz, false)),
                 other => Err(unsupported(format!("the type {other}")).near(other)),

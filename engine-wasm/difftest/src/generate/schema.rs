@@ -34,7 +34,7 @@ impl Table {
         let mut columns = vec![
             Column::new("id", Type::Int),
             Column::new("a", Type::Int),
-            Column::new("b", *g.pick(&[Type::Int, Type::BigInt])),
+            Column::new("b", *g.pick(&[Type::Int, Type::BigInt, Type::SmallInt])),
             Column::new(
                 "c",
                 *g.pick(&[Type::Text, Type::Text, Type::Text, Type::Varchar(2)]),

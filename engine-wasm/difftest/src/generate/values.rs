@@ -6,6 +6,7 @@ use super::Gen;
 pub(crate) enum Type {
     Int,
     BigInt,
+    SmallInt,
     Text,
     /// `varchar(n)`: longer texts are an error.
     Varchar(u32),
@@ -16,6 +17,7 @@ impl Type {
         match self {
             Type::Int => "int".into(),
             Type::BigInt => "bigint".into(),
+            Type::SmallInt => "smallint".into(),
             Type::Text => "text".into(),
             Type::Varchar(n) => format!("varchar({n})"),
         }

@@ -12,6 +12,32 @@ use crate::sql::error::unsupported;
 use crate::sql::error::SqlError;
 use sqlparser::ast as sp;
 
+/// `GENERATED { ALWAYS | BY DEFAULT } AS IDENTITY`: a serial column (its
+/// sequence `table_column_seq`, NOT NULL) that, when ALWAYS, no INSERT or
+/// UPDATE may set ([`crate::exec::row`]).
+fn identity(
+    def: &mut ColumnDef,
+    how: &sp::GeneratedAs,
+    options: Option<&[sp::SequenceOptions]>,
+) -> Result<(), SqlError> {
+    if options.is_some_and(|o| !o.is_empty()) {
+        return Err(unsupported(
+            "sequence options of an identity column (START WITH, INCREMENT BY…)",
+        ));
+    }
+    use crate::value::SqlType::{Int2, Int4, Int8};
+    if !matches!(def.ty, Int2 | Int4 | Int8) {
+        return Err(crate::sql::error::SqlError::new(
+            crate::sql::error::ErrorKind::Semantic,
+            "identity column type must be smallint, integer, or bigint",
+        ));
+    }
+    def.serial = true;
+    def.not_null = true;
+    def.generated_always = matches!(how, sp::GeneratedAs::Always);
+    Ok(())
+}
+
 pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, SqlError> {
     if t.query.is_some() {
         return Err(unsupported("CREATE TABLE … AS"));
@@ -53,6 +79,12 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
                 sp::ColumnOption::NotNull => def.not_null = true,
                 sp::ColumnOption::Null => {}
                 sp::ColumnOption::Default(e) => def.default = Some(default_expr(e)?),
+                sp::ColumnOption::Generated {
+                    generated_as,
+                    sequence_options,
+                    generation_expr: None,
+                    ..
+                } => identity(&mut def, generated_as, sequence_options.as_deref())?,
                 other => return Err(unsupported(format!("the column constraint {other}"))),
             }
         }
