@@ -14,6 +14,7 @@ pub mod tuple;
 pub mod visibility_map;
 
 // The profile's engine: catalog, execution, EXPLAIN (lead's modules).
+mod alter;
 mod catalog;
 mod ddl;
 mod dml;

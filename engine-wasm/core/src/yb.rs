@@ -14,6 +14,7 @@
 //! - `network`: requests as rounds of RPCs on the simulated network;
 //! - `engine`, `ddl`, `stats`, `query_engine`: the profile's façade.
 
+mod alter;
 mod catalog;
 mod ddl;
 pub mod doc_key;

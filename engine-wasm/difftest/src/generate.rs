@@ -98,6 +98,16 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
             format!("truncate {}", schema.tables[t].name),
             Check::Statement,
         ),
+        // Later inserts leave this much room: the heap's pages (and so the
+        // sizes and ctids a script may end with) must follow.
+        90 => Item::same(
+            format!(
+                "alter table {} set (fillfactor = {})",
+                schema.tables[t].name,
+                g.range(10, 100)
+            ),
+            Check::Statement,
+        ),
         74..=75 => schema.drop_index(g),
         76 => Item::same(
             format!("analyze {}", schema.tables[t].name),

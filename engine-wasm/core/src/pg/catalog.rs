@@ -67,6 +67,8 @@ pub struct Index {
     pub unique: bool,
     /// Built for a PRIMARY KEY or UNIQUE constraint: DROP INDEX refuses it.
     pub constraint: bool,
+    /// Built for the PRIMARY KEY.
+    pub primary: bool,
     /// The largest key ever inserted (never lowered: deletes leave it an upper bound).
     pub max_key: Option<Vec<u8>>,
     pub tree: BTree,

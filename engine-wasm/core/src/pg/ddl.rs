@@ -79,7 +79,7 @@ impl PgEngine {
                 .clone()
                 .unwrap_or_else(|| format!("{}_pkey", t.name));
             self.build_index(&name, &t.name, &ascending(pk), &[], true)?;
-            self.mark_constraint();
+            self.mark_constraint(true);
         }
         for (written, columns) in &t.unique {
             let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
@@ -88,7 +88,7 @@ impl PgEngine {
                 None => self.catalog.default_index_name(&t.name, &names, "key"),
             };
             self.build_index(&name, &t.name, &ascending(columns), &[], true)?;
-            self.mark_constraint();
+            self.mark_constraint(false);
         }
         Ok(out)
     }
@@ -139,7 +139,7 @@ impl PgEngine {
     /// Creates an index and fills it from the table's live rows, in heap order (a
     /// simplification of PostgreSQL's sorted bulk build: the tree's shape then
     /// follows the insert rules, which is what the lessons show).
-    fn build_index(
+    pub(super) fn build_index(
         &mut self,
         name: &str,
         table_name: &str,
@@ -179,6 +179,7 @@ impl PgEngine {
             stored_types,
             unique,
             constraint: false,
+            primary: false,
             max_key: None,
             tree,
             stats: RelStats::NEW_INDEX,
@@ -218,10 +219,11 @@ impl PgEngine {
         ix.stats.after_index_build(tuples, pages, 0);
     }
 
-    /// The index just built belongs to a constraint.
-    fn mark_constraint(&mut self) {
+    /// The index just built belongs to a constraint (the primary key or not).
+    pub(super) fn mark_constraint(&mut self, primary: bool) {
         if let Some(Some(ix)) = self.catalog.indexes.last_mut() {
             ix.constraint = true;
+            ix.primary = primary;
         }
     }
 
@@ -299,7 +301,7 @@ impl PgEngine {
 /// A key constraint's columns as PostgreSQL builds them: its grammar has no
 /// ASC or DESC there (a `CREATE INDEX` has, and keeps them), so a constraint's
 /// index is always ascending.
-fn ascending(columns: &[KeyColumn]) -> Vec<KeyColumn> {
+pub(super) fn ascending(columns: &[KeyColumn]) -> Vec<KeyColumn> {
     columns
         .iter()
         .map(|c| KeyColumn {

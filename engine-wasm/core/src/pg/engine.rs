@@ -133,6 +133,11 @@ impl PgEngine {
         match stmt {
             Statement::CreateTable(t) => self.create_table(t),
             Statement::CreateIndex(i) => self.create_index(i),
+            Statement::AlterTable {
+                table,
+                if_exists,
+                actions,
+            } => self.alter_table(table, *if_exists, actions),
             Statement::DropTable { names, if_exists } => self.drop_tables(names, *if_exists),
             Statement::DropIndex { names, if_exists } => self.drop_indexes(names, *if_exists),
             Statement::Truncate {

@@ -314,6 +314,30 @@ impl<T> Heap<T> {
         SeqScan::new(self, io)
     }
 
+    /// `ALTER TABLE … SET (fillfactor = n)`: later inserts leave that room;
+    /// pages already filled stay as they are.
+    pub fn set_fillfactor(&mut self, fillfactor: u8) -> Result<(), HeapError> {
+        self.geom = HeapGeometry::new(HeapConfig {
+            page_size: self.geom.page_size,
+            fillfactor,
+        })?;
+        Ok(())
+    }
+
+    /// `ALTER TABLE … ADD COLUMN`: every stored row, live or dead, gets the
+    /// new column's value from `f`. Its tuple keeps its size: PostgreSQL
+    /// reads a column added later as "missing" (its default), without
+    /// rewriting the tuple.
+    pub fn for_each_row_mut(&mut self, mut f: impl FnMut(&mut T)) {
+        for page in &mut self.pages {
+            for lp in &mut page.items {
+                if let LinePointer::Normal(t) = lp {
+                    f(&mut t.row);
+                }
+            }
+        }
+    }
+
     pub fn geometry(&self) -> &HeapGeometry {
         &self.geom
     }

@@ -711,6 +711,41 @@ pub enum Statement {
         name: String,
         if_not_exists: bool,
     },
+    /// `ALTER TABLE [IF EXISTS] name action, …`.
+    AlterTable {
+        table: String,
+        if_exists: bool,
+        actions: Vec<AlterAction>,
+    },
+}
+
+/// One action of ALTER TABLE, in the order written.
+#[derive(Debug, Clone, PartialEq)]
+pub enum AlterAction {
+    /// `SET (name = value, …)`: storage parameters.
+    SetOptions(Vec<(String, String)>),
+    /// `ADD [COLUMN] [IF NOT EXISTS] column`, with its inline key if any.
+    AddColumn {
+        column: ColumnDef,
+        if_not_exists: bool,
+        key: Option<AddKey>,
+    },
+    /// `ADD [CONSTRAINT name] PRIMARY KEY | UNIQUE (columns)`.
+    AddKey(AddKey),
+    /// `DROP CONSTRAINT [IF EXISTS] name`.
+    DropConstraint { name: String, if_exists: bool },
+    /// `RENAME [COLUMN] a TO b`.
+    RenameColumn { from: String, to: String },
+    /// `RENAME TO name`.
+    RenameTable { to: String },
+}
+
+/// A PRIMARY KEY or UNIQUE constraint ALTER TABLE adds.
+#[derive(Debug, Clone, PartialEq)]
+pub struct AddKey {
+    pub name: Option<String>,
+    pub columns: Vec<KeyColumn>,
+    pub primary: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -750,6 +785,7 @@ impl Statement {
             Statement::DropIndex { .. } => "DROP INDEX",
             Statement::Truncate { .. } => "TRUNCATE TABLE",
             Statement::CreateExtension { .. } => "CREATE EXTENSION",
+            Statement::AlterTable { .. } => "ALTER TABLE",
             Statement::CreateTableAs { .. } => "SELECT",
             Statement::Prepare { .. } => "PREPARE",
             Statement::Execute { .. } => "EXECUTE",

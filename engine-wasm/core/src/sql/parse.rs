@@ -14,6 +14,7 @@ use sqlparser::parser::{Parser, ParserError};
 use sqlparser::tokenizer::Tokenizer;
 use yb_syntax::strip_yb_syntax;
 
+mod alter_table;
 mod create_table;
 pub mod depth;
 mod maintenance;
@@ -176,6 +177,7 @@ fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {
     Ok(match stmt {
         sp::Statement::CreateTable(t) if t.query.is_some() => create_table_as(t)?,
         sp::Statement::CreateTable(t) => Statement::CreateTable(convert_create_table(t)?),
+        sp::Statement::AlterTable(a) => alter_table::convert_alter_table(a)?,
         sp::Statement::CreateIndex(i) => Statement::CreateIndex(convert_create_index(i)?),
         sp::Statement::Insert(i) => convert_insert(i)?,
         sp::Statement::Update(u) => convert_update(u)?,

@@ -6,7 +6,7 @@
 //! PostgreSQL would refuse would teach wrong answers.
 
 use super::{convert_type, key_columns};
-use crate::sql::ast::{ColumnDef, CreateTable, Expr, KeyColumn, Order};
+use crate::sql::ast::{AddKey, ColumnDef, CreateTable, Expr, KeyColumn, Order};
 use crate::sql::convert::{convert_expr, ident_name, object_name};
 use crate::sql::error::unsupported;
 use crate::sql::error::SqlError;
@@ -38,6 +38,56 @@ fn identity(
     Ok(())
 }
 
+/// A column as CREATE TABLE and ALTER TABLE … ADD COLUMN write it, with the
+/// PRIMARY KEY or UNIQUE written on it.
+pub(super) struct ParsedColumn {
+    pub def: ColumnDef,
+    pub keys: Vec<AddKey>,
+}
+
+pub(super) fn convert_column(c: &sp::ColumnDef) -> Result<ParsedColumn, SqlError> {
+    let (ty, serial) = convert_type(&c.data_type)?;
+    let name = ident_name(&c.name);
+    if crate::sql::eval::is_system_column(&name) {
+        return Err(crate::sql::error::SqlError::new(
+            crate::sql::error::ErrorKind::Semantic,
+            format!("column name \"{name}\" conflicts with a system column name"),
+        )
+        .near(&name));
+    }
+    let mut def = ColumnDef::plain(name.clone(), ty);
+    def.serial = serial;
+    def.not_null = serial;
+    def.max_chars = varchar_length(&c.data_type)?;
+    let mut keys = Vec::new();
+    let key = |constraint: &Option<sp::Ident>, primary: bool| AddKey {
+        name: constraint.as_ref().map(ident_name),
+        columns: vec![KeyColumn {
+            name: name.clone(),
+            order: Order::Asc,
+            hash: true,
+        }],
+        primary,
+    };
+    for opt in &c.options {
+        match &opt.option {
+            sp::ColumnOption::PrimaryKey(_) => keys.push(key(&opt.name, true)),
+            sp::ColumnOption::Unique(_) => keys.push(key(&opt.name, false)),
+            sp::ColumnOption::NotNull => def.not_null = true,
+            sp::ColumnOption::Null => {}
+            sp::ColumnOption::Default(e) => def.default = Some(default_expr(e)?),
+            sp::ColumnOption::Generated {
+                generated_as,
+                sequence_options,
+                generation_expr: None,
+                ..
+            } => identity(&mut def, generated_as, sequence_options.as_deref())?,
+            other => return Err(unsupported(format!("the column constraint {other}"))),
+        }
+    }
+    Ok(ParsedColumn { def, keys })
+}
+
 pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, SqlError> {
     if t.query.is_some() {
         return Err(unsupported("CREATE TABLE … AS"));
@@ -47,59 +97,29 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
     let mut primary_key_name = None;
     let mut unique = Vec::new();
     for c in &t.columns {
-        let (ty, serial) = convert_type(&c.data_type)?;
-        let name = ident_name(&c.name);
-        if crate::sql::eval::is_system_column(&name) {
-            return Err(crate::sql::error::SqlError::new(
-                crate::sql::error::ErrorKind::Semantic,
-                format!("column name \"{name}\" conflicts with a system column name"),
-            )
-            .near(&name));
-        }
-        let mut def = ColumnDef::plain(name.clone(), ty);
-        def.serial = serial;
-        def.not_null = serial;
-        def.max_chars = varchar_length(&c.data_type)?;
-        let one = || {
-            vec![KeyColumn {
-                name: name.clone(),
-                order: Order::Asc,
-                hash: true,
-            }]
-        };
-        for opt in &c.options {
-            match &opt.option {
-                sp::ColumnOption::PrimaryKey(_) => {
-                    primary_key = Some(one());
-                    primary_key_name = opt.name.as_ref().map(ident_name);
-                }
-                sp::ColumnOption::Unique(_) => {
-                    unique.push((opt.name.as_ref().map(ident_name), one()))
-                }
-                sp::ColumnOption::NotNull => def.not_null = true,
-                sp::ColumnOption::Null => {}
-                sp::ColumnOption::Default(e) => def.default = Some(default_expr(e)?),
-                sp::ColumnOption::Generated {
-                    generated_as,
-                    sequence_options,
-                    generation_expr: None,
-                    ..
-                } => identity(&mut def, generated_as, sequence_options.as_deref())?,
-                other => return Err(unsupported(format!("the column constraint {other}"))),
+        let parsed = convert_column(c)?;
+        for key in parsed.keys {
+            if key.primary {
+                primary_key = Some(key.columns);
+                primary_key_name = key.name;
+            } else {
+                unique.push((key.name, key.columns));
             }
         }
-        columns.push(def);
+        columns.push(parsed.def);
     }
     let mut key_order_written = false;
     let written = |cols: &[sp::IndexColumn]| cols.iter().any(|c| c.column.options.sort.is_some());
     for c in &t.constraints {
         match c {
             sp::TableConstraint::PrimaryKey(pk) => {
+                super::alter_table::refuse_deferrable(&pk.characteristics)?;
                 key_order_written |= written(&pk.columns);
                 primary_key = Some(key_columns(&pk.columns)?);
                 primary_key_name = pk.name.as_ref().map(ident_name);
             }
             sp::TableConstraint::Unique(u) => {
+                super::alter_table::refuse_deferrable(&u.characteristics)?;
                 key_order_written |= written(&u.columns);
                 unique.push((u.name.as_ref().map(ident_name), key_columns(&u.columns)?));
             }

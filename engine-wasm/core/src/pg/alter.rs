@@ -1,0 +1,345 @@
+//! ALTER TABLE on the PostgreSQL profile. Every action is checked before any
+//! is applied, so a refused statement changes nothing (PostgreSQL runs it in
+//! one transaction). What each action does to storage follows PostgreSQL 15:
+//! ADD COLUMN with a constant default rewrites nothing (old tuples read the
+//! column as "missing"), a key builds its index as CREATE INDEX does, SET
+//! (fillfactor) applies to later inserts only.
+
+use super::ddl::ascending;
+use super::engine::PgEngine;
+use crate::exec::Executor;
+use crate::profile::Outcome;
+use crate::sql::ast::{AddKey, AlterAction, ColumnDef};
+use crate::sql::error::{unsupported, ErrorKind, SqlError};
+use crate::value::Value;
+use std::collections::HashSet;
+
+impl PgEngine {
+    pub(super) fn alter_table(
+        &mut self,
+        table: &str,
+        if_exists: bool,
+        actions: &[AlterAction],
+    ) -> Result<Outcome, SqlError> {
+        let id = match self.catalog.table_id(table) {
+            Ok(id) => id,
+            Err(_) if if_exists => {
+                return Ok(Outcome::tag("ALTER TABLE")
+                    .notice(format!("relation \"{table}\" does not exist, skipping")))
+            }
+            Err(e) => return Err(e),
+        };
+        let mut out = Outcome::tag("ALTER TABLE");
+        for a in actions {
+            self.check_action(id, a)?;
+        }
+        for a in actions {
+            self.apply_action(id, a, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    /// What would make `a` fail, found before anything changes.
+    fn check_action(&mut self, id: usize, a: &AlterAction) -> Result<(), SqlError> {
+        let t = self.catalog.table(id);
+        let has_column = |n: &str| t.columns.iter().any(|c| c.name == n);
+        match a {
+            AlterAction::SetOptions(options) => options
+                .iter()
+                .try_for_each(|(k, v)| storage_parameter(k, v).map(|_| ())),
+            AlterAction::AddColumn {
+                column,
+                if_not_exists,
+                key,
+            } => {
+                if has_column(&column.name) {
+                    return match if_not_exists {
+                        true => Ok(()),
+                        false => Err(column_exists(&column.name, &t.name)),
+                    };
+                }
+                let rows = t.heap.live_rows() + t.heap.dead_tuples();
+                let volatile = column.serial
+                    || column
+                        .default
+                        .as_ref()
+                        .is_some_and(crate::exec::executor::is_volatile);
+                if volatile && rows > 0 {
+                    return Err(unsupported(
+                        "ADD COLUMN with a volatile default or a sequence on a table with rows \
+                         (PostgreSQL rewrites the table)",
+                    ));
+                }
+                if column.not_null && column.default.is_none() && t.heap.live_rows() > 0 {
+                    return Err(contains_nulls(&column.name, &t.name));
+                }
+                if key.is_some() && t.heap.live_rows() > 0 {
+                    // Every existing row would get the same default: a
+                    // duplicate (or a NULL for a primary key).
+                    return Err(unsupported(
+                        "ADD COLUMN … PRIMARY KEY or UNIQUE on a table with rows",
+                    ));
+                }
+                Ok(())
+            }
+            AlterAction::AddKey(k) => self.check_key(id, k),
+            AlterAction::DropConstraint { name, if_exists } => {
+                match (self.constraint_index(id, name), if_exists) {
+                    (Some(_), _) | (None, true) => Ok(()),
+                    (None, false) => Err(no_constraint(name, &t.name)),
+                }
+            }
+            AlterAction::RenameColumn { from, to } => {
+                if !has_column(from) {
+                    return Err(SqlError::new(
+                        ErrorKind::Semantic,
+                        format!("column \"{from}\" does not exist"),
+                    )
+                    .near(from));
+                }
+                if has_column(to) || crate::sql::eval::is_system_column(to) {
+                    return Err(column_exists(to, &t.name));
+                }
+                Ok(())
+            }
+            AlterAction::RenameTable { to } => match self.catalog.name_taken(to) {
+                true => Err(SqlError::new(
+                    ErrorKind::Semantic,
+                    format!("relation \"{to}\" already exists"),
+                )),
+                false => Ok(()),
+            },
+        }
+    }
+
+    /// A key's columns exist, the primary key is the only one, no row holds
+    /// a NULL (primary key) or a duplicate in them.
+    fn check_key(&mut self, id: usize, k: &AddKey) -> Result<(), SqlError> {
+        let t = self.catalog.table(id);
+        let table = t.name.clone();
+        let mut positions = Vec::new();
+        for c in &k.columns {
+            match t.columns.iter().position(|d| d.name == c.name) {
+                Some(i) => positions.push(i),
+                None => {
+                    return Err(SqlError::new(
+                        ErrorKind::Semantic,
+                        format!("column \"{}\" named in key does not exist", c.name),
+                    )
+                    .near(&c.name))
+                }
+            }
+        }
+        if k.primary && t.indexes.iter().any(|&i| self.catalog.index(i).primary) {
+            return Err(SqlError::new(
+                ErrorKind::Semantic,
+                format!("multiple primary keys for table \"{table}\" are not allowed"),
+            ));
+        }
+        let name = self.key_name(id, k);
+        if self.catalog.name_taken(&name) {
+            return Err(SqlError::new(
+                ErrorKind::Semantic,
+                format!("relation \"{name}\" already exists"),
+            ));
+        }
+        let (rows, _) = self.heap_rows(id)?;
+        let mut seen = HashSet::new();
+        for (_, row) in &rows {
+            let key: Vec<&Value> = positions.iter().map(|&i| &row[i]).collect();
+            if let Some(n) = positions.iter().find(|&&i| row[i].is_null()) {
+                if k.primary {
+                    let column = &self.catalog.table(id).columns[*n].name;
+                    return Err(contains_nulls(column, &table));
+                }
+                continue; // NULLs never collide in a unique index
+            }
+            let text: Vec<String> = key.iter().map(|v| v.pg_text()).collect();
+            if !seen.insert(text.clone()) {
+                let cols: Vec<&str> = k.columns.iter().map(|c| c.name.as_str()).collect();
+                return Err(SqlError::new(
+                    ErrorKind::Execution,
+                    format!("could not create unique index \"{name}\""),
+                )
+                .with_hint(format!(
+                    "Key ({})=({}) is duplicated.",
+                    cols.join(", "),
+                    text.join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn key_name(&self, id: usize, k: &AddKey) -> String {
+        let table = &self.catalog.table(id).name;
+        match (&k.name, k.primary) {
+            (Some(n), _) => n.clone(),
+            (None, true) => format!("{table}_pkey"),
+            (None, false) => {
+                let cols: Vec<String> = k.columns.iter().map(|c| c.name.clone()).collect();
+                self.catalog.default_index_name(table, &cols, "key")
+            }
+        }
+    }
+
+    /// The index of constraint `name` on table `id`.
+    fn constraint_index(&self, id: usize, name: &str) -> Option<usize> {
+        self.catalog.table(id).indexes.iter().copied().find(|&i| {
+            let ix = self.catalog.index(i);
+            ix.constraint && ix.name == name
+        })
+    }
+
+    fn apply_action(
+        &mut self,
+        id: usize,
+        a: &AlterAction,
+        out: &mut Outcome,
+    ) -> Result<(), SqlError> {
+        match a {
+            AlterAction::SetOptions(options) => {
+                for (k, v) in options {
+                    match storage_parameter(k, v)? {
+                        Parameter::Fillfactor(ff) => self
+                            .catalog
+                            .table_mut(id)
+                            .heap
+                            .set_fillfactor(ff)
+                            .map_err(|e| SqlError::new(ErrorKind::Semantic, e.to_string()))?,
+                        Parameter::Autovacuum => out.notices.push(AUTOVACUUM_NOTE.into()),
+                    }
+                }
+            }
+            AlterAction::AddColumn { column, key, .. } => {
+                let t = self.catalog.table(id);
+                if t.columns.iter().any(|c| c.name == column.name) {
+                    out.notices.push(format!(
+                        "column \"{}\" of relation \"{}\" already exists, skipping",
+                        column.name, t.name
+                    ));
+                    return Ok(());
+                }
+                self.add_column(id, column)?;
+                if let Some(k) = key {
+                    self.add_key(id, k)?;
+                }
+            }
+            AlterAction::AddKey(k) => self.add_key(id, k)?,
+            AlterAction::DropConstraint { name, .. } => match self.constraint_index(id, name) {
+                Some(i) => {
+                    if let Some(ix) = self.catalog.indexes[i].take() {
+                        self.io.pool.drop_relation(ix.rel);
+                        self.catalog.table_mut(id).indexes.retain(|&x| x != i);
+                    }
+                }
+                None => out.notices.push(format!(
+                    "constraint \"{name}\" of relation \"{}\" does not exist, skipping",
+                    self.catalog.table(id).name
+                )),
+            },
+            AlterAction::RenameColumn { from, to } => {
+                let t = self.catalog.table_mut(id);
+                if let Some(c) = t.columns.iter_mut().find(|c| &c.name == from) {
+                    c.name = to.clone();
+                }
+            }
+            AlterAction::RenameTable { to } => {
+                let t = self.catalog.table_mut(id);
+                t.name = to.clone();
+                let rel = t.rel as usize;
+                if let Some(n) = self.io.names.get_mut(rel) {
+                    *n = to.as_str().into();
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// The column joins the table; each stored row reads its default (or
+    /// NULL), with no tuple rewritten.
+    fn add_column(&mut self, id: usize, column: &ColumnDef) -> Result<(), SqlError> {
+        let value = match self.column_defaults(std::slice::from_ref(column))?.pop() {
+            Some(Some(v)) => v,
+            _ => Value::Null,
+        };
+        let t = self.catalog.table_mut(id);
+        t.columns.push(column.clone());
+        t.types.push(column.ty);
+        t.sequences.push(column.serial.then_some(1));
+        t.heap.for_each_row_mut(|row| row.push(value.clone()));
+        Ok(())
+    }
+
+    /// A key's index, built as CREATE INDEX builds one; a primary key's
+    /// columns become NOT NULL.
+    fn add_key(&mut self, id: usize, k: &AddKey) -> Result<(), SqlError> {
+        let name = self.key_name(id, k);
+        let table = self.catalog.table(id).name.clone();
+        if k.primary {
+            let t = self.catalog.table_mut(id);
+            for c in t.columns.iter_mut() {
+                if k.columns.iter().any(|k| k.name == c.name) {
+                    c.not_null = true;
+                }
+            }
+        }
+        self.build_index(&name, &table, &ascending(&k.columns), &[], true)?;
+        self.mark_constraint(k.primary);
+        Ok(())
+    }
+}
+
+enum Parameter {
+    Fillfactor(u8),
+    Autovacuum,
+}
+
+const AUTOVACUUM_NOTE: &str =
+    "IndexLab runs no autovacuum: a table is vacuumed when the script says VACUUM";
+
+/// A storage parameter of `SET (…)` that IndexLab applies or may ignore.
+fn storage_parameter(name: &str, value: &str) -> Result<Parameter, SqlError> {
+    let name = name.to_ascii_lowercase();
+    if name == "fillfactor" {
+        let n: i64 = value.parse().map_err(|_| {
+            SqlError::new(
+                ErrorKind::Semantic,
+                format!("invalid value for integer option \"fillfactor\": {value}"),
+            )
+        })?;
+        return match u8::try_from(n) {
+            Ok(ff) if (10..=100).contains(&ff) => Ok(Parameter::Fillfactor(ff)),
+            _ => Err(SqlError::new(
+                ErrorKind::Semantic,
+                format!("value {value} out of bounds for option \"fillfactor\""),
+            )
+            .with_hint("Valid values are between \"10\" and \"100\".")),
+        };
+    }
+    if name.starts_with("autovacuum_") || name.starts_with("toast.autovacuum_") {
+        return Ok(Parameter::Autovacuum);
+    }
+    Err(unsupported(format!("the storage parameter {name}")).near(name))
+}
+
+fn column_exists(column: &str, table: &str) -> SqlError {
+    SqlError::new(
+        ErrorKind::Semantic,
+        format!("column \"{column}\" of relation \"{table}\" already exists"),
+    )
+}
+
+fn contains_nulls(column: &str, table: &str) -> SqlError {
+    SqlError::new(
+        ErrorKind::Execution,
+        format!("column \"{column}\" of relation \"{table}\" contains null values"),
+    )
+}
+
+fn no_constraint(name: &str, table: &str) -> SqlError {
+    SqlError::new(
+        ErrorKind::Semantic,
+        format!("constraint \"{name}\" of relation \"{table}\" does not exist"),
+    )
+}

@@ -1,0 +1,228 @@
+//! ALTER TABLE on the YugabyteDB profile: storage parameters, a UNIQUE
+//! constraint added or dropped (a unique secondary index, built as CREATE
+//! INDEX builds one), renames. A column or a primary key added is refused by
+//! name: YugabyteDB rewrites a table for a new primary key (its rows are
+//! stored by it), and IndexLab's rows keep the column layout they were
+//! written with.
+
+use super::engine::YbEngine;
+use crate::profile::Outcome;
+use crate::sql::ast::{AddKey, AlterAction, CreateIndex};
+use crate::sql::error::{unsupported, ErrorKind, SqlError};
+use std::collections::HashSet;
+
+impl YbEngine {
+    pub(super) fn alter_table(
+        &mut self,
+        table: &str,
+        if_exists: bool,
+        actions: &[AlterAction],
+    ) -> Result<Outcome, SqlError> {
+        let id = match self.catalog.table_id(table) {
+            Ok(id) => id,
+            Err(_) if if_exists => {
+                return Ok(Outcome::tag("ALTER TABLE")
+                    .notice(format!("relation \"{table}\" does not exist, skipping")))
+            }
+            Err(e) => return Err(e),
+        };
+        for a in actions {
+            self.check_action(id, a)?;
+        }
+        let mut out = Outcome::tag("ALTER TABLE");
+        for a in actions {
+            self.apply_action(id, a, &mut out)?;
+        }
+        Ok(out)
+    }
+
+    fn check_action(&mut self, id: usize, a: &AlterAction) -> Result<(), SqlError> {
+        let t = self.catalog.table(id);
+        let has_column = |n: &str| t.columns.iter().any(|c| c.name == n);
+        match a {
+            AlterAction::SetOptions(options) => {
+                for (k, _) in options {
+                    let known = k == "fillfactor"
+                        || k.starts_with("autovacuum_")
+                        || k.starts_with("toast.autovacuum_");
+                    if !known {
+                        return Err(unsupported(format!(
+                            "the storage parameter {k} on YugabyteDB"
+                        )));
+                    }
+                }
+                Ok(())
+            }
+            AlterAction::AddColumn { .. } => Err(unsupported(
+                "ALTER TABLE … ADD COLUMN on YugabyteDB (IndexLab's DocDB rows keep the columns \
+                 they were written with)",
+            )),
+            AlterAction::AddKey(k) if k.primary => Err(unsupported(
+                "ALTER TABLE … ADD PRIMARY KEY on YugabyteDB (it rewrites the table: rows are \
+                 stored by their primary key)",
+            )),
+            AlterAction::AddKey(k) => self.check_unique(id, k),
+            AlterAction::DropConstraint { name, if_exists } => {
+                if t.key.is_some() && t.pk_name == *name {
+                    return Err(unsupported(
+                        "dropping the primary key on YugabyteDB (it rewrites the table)",
+                    ));
+                }
+                match (self.constraint_index(id, name), if_exists) {
+                    (Some(_), _) | (None, true) => Ok(()),
+                    (None, false) => Err(SqlError::new(
+                        ErrorKind::Semantic,
+                        format!(
+                            "constraint \"{name}\" of relation \"{}\" does not exist",
+                            t.name
+                        ),
+                    )),
+                }
+            }
+            AlterAction::RenameColumn { from, to } => {
+                if !has_column(from) {
+                    return Err(SqlError::new(
+                        ErrorKind::Semantic,
+                        format!("column \"{from}\" does not exist"),
+                    )
+                    .near(from));
+                }
+                if has_column(to) || crate::sql::eval::is_system_column(to) {
+                    return Err(SqlError::new(
+                        ErrorKind::Semantic,
+                        format!("column \"{to}\" of relation \"{}\" already exists", t.name),
+                    ));
+                }
+                Ok(())
+            }
+            AlterAction::RenameTable { to } => match self.catalog.name_taken(to) {
+                true => Err(SqlError::new(
+                    ErrorKind::Semantic,
+                    format!("relation \"{to}\" already exists"),
+                )),
+                false => Ok(()),
+            },
+        }
+    }
+
+    /// The key's columns exist and no two rows share a non-NULL key.
+    fn check_unique(&mut self, id: usize, k: &AddKey) -> Result<(), SqlError> {
+        let mut positions = Vec::new();
+        for c in &k.columns {
+            let t = self.catalog.table(id);
+            match t.columns.iter().position(|d| d.name == c.name) {
+                Some(i) => positions.push(i),
+                None => {
+                    return Err(SqlError::new(
+                        ErrorKind::Semantic,
+                        format!("column \"{}\" named in key does not exist", c.name),
+                    )
+                    .near(&c.name))
+                }
+            }
+        }
+        let name = self.unique_name(id, k);
+        if self.catalog.name_taken(&name) {
+            return Err(SqlError::new(
+                ErrorKind::Semantic,
+                format!("relation \"{name}\" already exists"),
+            ));
+        }
+        let rows = self.rows_for_change(id, None)?;
+        let mut seen = HashSet::new();
+        for (_, row) in &rows {
+            if positions.iter().any(|&i| row[i].is_null()) {
+                continue;
+            }
+            let key: Vec<String> = positions.iter().map(|&i| row[i].pg_text()).collect();
+            if !seen.insert(key.clone()) {
+                let cols: Vec<&str> = k.columns.iter().map(|c| c.name.as_str()).collect();
+                return Err(SqlError::new(
+                    ErrorKind::Execution,
+                    format!("could not create unique index \"{name}\""),
+                )
+                .with_hint(format!(
+                    "Key ({})=({}) is duplicated.",
+                    cols.join(", "),
+                    key.join(", ")
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    fn unique_name(&self, id: usize, k: &AddKey) -> String {
+        let table = &self.catalog.table(id).name;
+        k.name.clone().unwrap_or_else(|| {
+            let cols: Vec<String> = k.columns.iter().map(|c| c.name.clone()).collect();
+            crate::exec::relation_name::choose_relation_name(table, &cols, "key", |n| {
+                self.catalog.name_taken(n)
+            })
+        })
+    }
+
+    fn constraint_index(&self, id: usize, name: &str) -> Option<usize> {
+        self.catalog.table(id).indexes.iter().copied().find(|&i| {
+            let ix = self.catalog.index(i);
+            ix.constraint && ix.name == name
+        })
+    }
+
+    fn apply_action(
+        &mut self,
+        id: usize,
+        a: &AlterAction,
+        out: &mut Outcome,
+    ) -> Result<(), SqlError> {
+        match a {
+            AlterAction::SetOptions(options) => {
+                for (k, _) in options {
+                    out.notices.push(if k == "fillfactor" {
+                        "fillfactor changes nothing on YugabyteDB: its rows live in DocDB's \
+                         SST files, not on heap pages"
+                            .into()
+                    } else {
+                        format!(
+                            "{k}: IndexLab runs no autovacuum (and YugabyteDB needs none: \
+                             compaction removes old versions)"
+                        )
+                    });
+                }
+            }
+            AlterAction::AddKey(k) => {
+                let name = self.unique_name(id, k);
+                let table = self.catalog.table(id).name.clone();
+                self.create_index(&CreateIndex {
+                    name: Some(name),
+                    table,
+                    columns: k.columns.clone(),
+                    include: Vec::new(),
+                    unique: true,
+                    if_not_exists: false,
+                })?;
+                if let Some(Some(ix)) = self.catalog.indexes.last_mut() {
+                    ix.constraint = true;
+                }
+            }
+            AlterAction::DropConstraint { name, .. } => match self.constraint_index(id, name) {
+                Some(i) => {
+                    self.catalog.indexes[i] = None;
+                    self.catalog.table_mut(id).indexes.retain(|&x| x != i);
+                }
+                None => out.notices.push(format!(
+                    "constraint \"{name}\" of relation \"{}\" does not exist, skipping",
+                    self.catalog.table(id).name
+                )),
+            },
+            AlterAction::RenameColumn { from, to } => {
+                let t = self.catalog.table_mut(id);
+                if let Some(c) = t.columns.iter_mut().find(|c| &c.name == from) {
+                    c.name = to.clone();
+                }
+            }
+            AlterAction::RenameTable { to } => self.catalog.table_mut(id).name = to.clone(),
+            AlterAction::AddColumn { .. } => unreachable!("refused by check_action"),
+        }
+        Ok(())
+    }
+}

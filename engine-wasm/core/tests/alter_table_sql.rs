@@ -1,0 +1,141 @@
+//! ALTER TABLE as experiments use it. Each expected answer is PostgreSQL 15's
+//! for the same script.
+
+use indexlab_engine::scenario::{run_pg, run_yb, Report};
+
+fn rows(r: &Report, statement: usize) -> Vec<Vec<String>> {
+    r.statements[statement]
+        .outcome
+        .rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|c| c.clone().unwrap_or_else(|| "NULL".into()))
+                .collect()
+        })
+        .collect()
+}
+
+fn error(r: &Report) -> String {
+    r.error
+        .as_ref()
+        .map(|e| e.message.clone())
+        .unwrap_or_default()
+}
+
+const TABLE: &str = "create table t (id int, v text, n int);
+insert into t select i, 'v' || i, i % 3 from generate_series(1, 500) i;\n";
+
+#[test]
+fn keys_columns_renames_and_fillfactor_as_postgresql_applies_them() {
+    let script = format!(
+        "{TABLE}alter table t add constraint t_pk primary key (id);
+alter table t set (autovacuum_enabled = false, fillfactor = 50);
+alter table t add column w int default 7;
+alter table t add column z text;
+insert into t values (501, 'x', 1, 8, 'zz');
+select id, v, n, w, z from t where id in (1, 501) order by id;
+select pg_relation_size('t'), count(*) from t;
+select relname, relnatts from pg_class where relname in ('t', 't_pk') order by 1;
+alter table t add unique (v);
+alter table t rename column n to m;
+select m from t where id = 2;
+alter table t rename to t2;
+alter table t2 drop constraint t_v_key;
+insert into t2 select i, 'q', 1 from generate_series(1000, 1400) i;
+select pg_relation_size('t2');\n"
+    );
+    let r = run_pg(&script, &[]).0;
+    assert_eq!(r.error, None, "{:?}", r.error);
+    // The added column reads its default on old rows; no tuple was rewritten.
+    assert_eq!(
+        rows(&r, 7),
+        [["1", "v1", "1", "7", "NULL"], ["501", "x", "1", "8", "zz"]]
+    );
+    assert_eq!(rows(&r, 8), [["32768", "501"]]);
+    assert_eq!(rows(&r, 9), [["t", "5"], ["t_pk", "1"]]);
+    assert_eq!(rows(&r, 12), [["2"]]);
+    // Inserts after SET (fillfactor = 50) leave half of each new page free.
+    assert_eq!(rows(&r, 16), [["65536"]]);
+    assert!(r.statements[3].outcome.notices[0].contains("no autovacuum"));
+}
+
+#[test]
+fn alter_table_refuses_what_postgresql_refuses_before_changing_anything() {
+    for (action, expected) in [
+        (
+            "alter table t add primary key (n)",
+            "could not create unique index \"t_pkey\"",
+        ),
+        (
+            "alter table t add column id int",
+            "column \"id\" of relation \"t\" already exists",
+        ),
+        (
+            "alter table t add column q int not null",
+            "column \"q\" of relation \"t\" contains null values",
+        ),
+        (
+            "alter table t drop constraint nope",
+            "constraint \"nope\" of relation \"t\" does not exist",
+        ),
+        (
+            "alter table t rename column nope to x",
+            "column \"nope\" does not exist",
+        ),
+        (
+            "alter table t set (fillfactor = 5)",
+            "value 5 out of bounds for option \"fillfactor\"",
+        ),
+        ("alter table t add unique (v) deferrable", "DEFERRABLE"),
+        (
+            "alter table t add column s serial",
+            "volatile default or a sequence",
+        ),
+    ] {
+        let r = run_pg(&format!("{TABLE}{action};\n"), &[]).0;
+        assert!(error(&r).contains(expected), "{action}: {}", error(&r));
+    }
+    // Two primary keys.
+    let r = run_pg(
+        &format!(
+            "{TABLE}alter table t add primary key (id);\nalter table t add primary key (v);\n"
+        ),
+        &[],
+    )
+    .0;
+    assert_eq!(
+        error(&r),
+        "multiple primary keys for table \"t\" are not allowed"
+    );
+    // Every action is checked before any is applied.
+    let r = run_pg(
+        &format!("{TABLE}alter table t add column k int, add primary key (n);\n"),
+        &[],
+    )
+    .0;
+    assert!(error(&r).contains("could not create unique index"));
+}
+
+#[test]
+fn yugabytedb_adds_unique_keys_and_renames_and_names_what_it_refuses() {
+    let r = run_yb(
+        &format!(
+            "{TABLE}alter table t add unique (v);
+alter table t rename column n to m;
+select m from t where v = 'v2';
+alter table t drop constraint t_v_key;
+alter table t set (fillfactor = 70);\n"
+        ),
+        &[],
+    )
+    .0;
+    assert_eq!(r.error, None, "{:?}", r.error);
+    assert_eq!(rows(&r, 4), [["2"]]);
+    let r = run_yb(&format!("{TABLE}alter table t add column w int;\n"), &[]).0;
+    assert!(
+        error(&r).contains("ADD COLUMN on YugabyteDB"),
+        "{}",
+        error(&r)
+    );
+}
