@@ -191,13 +191,27 @@ impl PgEngine {
     }
 
     /// Fills a new index from the table's live rows; returns how many.
+    ///
+    /// PostgreSQL's CREATE INDEX sorts the entries (key, then heap TID) and
+    /// loads them in that order (nbtsort.c), filling each leaf to the
+    /// fillfactor before starting the next. Inserting the sorted entries one
+    /// by one does the same here: every insert goes to the rightmost leaf,
+    /// whose splits leave the fillfactor behind, so a random key's index is
+    /// as compact as a serial one's.
     fn backfill(&mut self, index: usize) -> Result<u64, SqlError> {
         let table = self.catalog.index(index).table;
         let (rows, _) = self.heap_rows(table)?;
         let n = rows.len() as u64;
+        let mut entries = Vec::with_capacity(rows.len());
         for (tid, row) in rows {
             let heap = &self.catalog.table(table).heap;
             let root = heap.root_of(Tid::from_u64(tid)).to_u64();
+            let mut key = Vec::new();
+            self.catalog.index(index).entry_of(&row, &mut key)?;
+            entries.push((key, root, row));
+        }
+        entries.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+        for (_, root, row) in entries {
             self.index_insert(index, &row, root)?;
         }
         Ok(n)
