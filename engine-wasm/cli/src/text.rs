@@ -3,62 +3,18 @@
 use indexlab_engine::scenario::{Outcome, Report};
 use std::fmt::Write;
 
-enum Align {
-    Left,
-    Right,
-}
-
-/// `text` padded with spaces to `width` characters. Not `format!("{v:<w$}")`:
-/// a width over 65 535 (a long text value sets its column's) makes `format!`
-/// panic.
-fn pad(text: &str, width: usize, align: Align) -> String {
+/// `text` right-aligned in `width` characters. Not `format!("{v:>w$}")`: a
+/// width over 65 535 (a long text value sets its column's) makes `format!`
+/// panic. (Result tables are printed by the engine's `profile::aligned`.)
+fn pad(text: &str, width: usize) -> String {
     let fill = " ".repeat(width.saturating_sub(text.chars().count()));
-    match align {
-        Align::Left => format!("{text}{fill}"),
-        Align::Right => format!("{fill}{text}"),
-    }
+    format!("{fill}{text}")
 }
 
-/// A result table as psql aligns it: header, dashes, rows, `(N rows)`.
+/// A result table as psql aligns it: its title, header, dashes, rows, then
+/// its footers (`\d`'s `Indexes:`) or `(N rows)`.
 fn table(o: &Outcome, out: &mut String) {
-    let lines: Vec<Vec<String>> = match &o.explain {
-        Some(plan) => plan.iter().map(|l| vec![l.clone()]).collect(),
-        // psql prints NULL as nothing (its default `\pset null ''`).
-        None => o
-            .rows
-            .iter()
-            .map(|r| r.iter().map(|c| c.clone().unwrap_or_default()).collect())
-            .collect(),
-    };
-    let ncol = o.columns.len();
-    let mut widths: Vec<usize> = o.columns.iter().map(|c| c.chars().count()).collect();
-    for r in &lines {
-        for (i, v) in r.iter().enumerate().take(ncol) {
-            widths[i] = widths[i].max(v.chars().count());
-        }
-    }
-    let header: Vec<String> = o
-        .columns
-        .iter()
-        .zip(&widths)
-        .map(|(c, w)| {
-            let pad = w - c.chars().count();
-            format!("{}{c}{}", " ".repeat(pad / 2), " ".repeat(pad - pad / 2))
-        })
-        .collect();
-    let _ = writeln!(out, " {} ", header.join(" | ").trim_end());
-    let dashes: Vec<String> = widths.iter().map(|w| "-".repeat(w + 2)).collect();
-    let _ = writeln!(out, "{}", dashes.join("+"));
-    for r in &lines {
-        let cells: Vec<String> = r
-            .iter()
-            .zip(&widths)
-            .map(|(v, w)| pad(v, *w, Align::Left))
-            .collect();
-        let _ = writeln!(out, " {}", cells.join(" | ").trim_end());
-    }
-    let n = o.row_count;
-    let _ = writeln!(out, "({n} row{})", if n == 1 { "" } else { "s" });
+    out.push_str(&indexlab_engine::profile::aligned(o));
 }
 
 pub fn report(r: &Report) -> String {
@@ -117,11 +73,7 @@ pub fn sweep_table(setting: &str, points: &[indexlab_engine::sweep::SweepPoint])
     }
     let mut out = String::new();
     let line = |cells: Vec<&str>, out: &mut String| {
-        let cells: Vec<String> = cells
-            .iter()
-            .zip(&widths)
-            .map(|(c, w)| pad(c, *w, Align::Right))
-            .collect();
+        let cells: Vec<String> = cells.iter().zip(&widths).map(|(c, w)| pad(c, *w)).collect();
         let _ = writeln!(out, " {}", cells.join(" | "));
     };
     line(head.to_vec(), &mut out);
@@ -139,10 +91,9 @@ mod tests {
 
     #[test]
     fn padding_counts_characters_and_takes_any_width() {
-        assert_eq!(pad("é", 3, Align::Left), "é  ");
-        assert_eq!(pad("é", 3, Align::Right), "  é");
-        assert_eq!(pad("abcd", 2, Align::Left), "abcd");
-        assert_eq!(pad("", 70_000, Align::Left).len(), 70_000);
+        assert_eq!(pad("é", 3), "  é");
+        assert_eq!(pad("abcd", 2), "abcd");
+        assert_eq!(pad("", 70_000).len(), 70_000);
     }
 
     #[test]

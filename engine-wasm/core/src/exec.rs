@@ -16,6 +16,7 @@ pub mod aggregate;
 pub mod batched_join;
 pub mod catalog_calls;
 pub mod catalog_relation;
+pub mod describe;
 pub mod engine;
 pub mod executor;
 pub mod explain;

@@ -17,6 +17,7 @@ pub mod visibility_map;
 mod alter;
 mod catalog;
 mod ddl;
+mod describe;
 mod dml;
 mod engine;
 mod explain;
@@ -33,3 +34,4 @@ mod wal;
 
 pub use catalog::key_column;
 pub use engine::{cost_model, PgEngine};
+pub use system_relations::SYSTEM_RELATION_NAMES;

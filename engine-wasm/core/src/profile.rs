@@ -5,9 +5,11 @@
 //! The profiles (`pg`, `yb`) and the executor build on this module; the
 //! scenario runner (`scenario`) drives profiles through it.
 
+mod aligned;
 mod statement_error;
 mod storage_errors;
 
+pub use aligned::aligned;
 pub use statement_error::StatementError;
 
 use crate::metrics::{Metrics, RelationMetrics};
@@ -35,6 +37,16 @@ pub struct Outcome {
     /// EXPLAIN output, one line per plan line.
     pub explain: Option<Vec<String>>,
     pub notices: Vec<String>,
+    /// The title psql prints centred above the table (its printTable's
+    /// `title`): `Table "public.t"`, `List of relations`.
+    pub title: Option<String>,
+    /// The lines psql prints under the table (printTable's footers):
+    /// `Indexes:`, `    "t_pkey" PRIMARY KEY, btree (id)`. psql prints them
+    /// instead of its `(N rows)` line.
+    pub footers: Vec<String>,
+    /// psql's `default_footer` off (`\d`'s descriptions): no `(N rows)` line
+    /// under the table even when there are no footers.
+    pub hide_rows_line: bool,
 }
 
 impl Outcome {
@@ -48,6 +60,15 @@ impl Outcome {
     pub fn notice(mut self, n: impl Into<String>) -> Self {
         self.notices.push(n.into());
         self
+    }
+
+    /// psql's `(N rows)` under the table, unless footers stand in its place
+    /// or the command prints none.
+    pub fn rows_line(&self) -> Option<String> {
+        (self.footers.is_empty() && !self.hide_rows_line).then(|| {
+            let n = self.row_count;
+            format!("({n} row{})", if n == 1 { "" } else { "s" })
+        })
     }
 
     pub fn with_count(mut self, n: u64) -> Self {

@@ -43,6 +43,14 @@ pub struct StatementJson {
     /// EXPLAIN's output, lines joined by newlines.
     pub explain: Option<String>,
     pub notices: Vec<String>,
+    /// The title psql centres above the table (`\d t`: `Table "public.t"`).
+    pub title: Option<String>,
+    /// The lines psql prints under the table (`\d t`: `Indexes:` and one
+    /// line per index), in place of `(N rows)`.
+    pub footers: Vec<String>,
+    /// Whether psql prints `(N rows)` under the table (not when there are
+    /// footers, nor under `\d`'s descriptions).
+    pub rows_line: bool,
     #[cfg_attr(feature = "ts", ts(type = "Record<string, number>"))]
     pub metrics: MetricsJson,
     /// The same counters per relation.
@@ -111,6 +119,9 @@ impl From<&StatementReport> for StatementJson {
             row_count: s.outcome.row_count,
             explain: s.outcome.explain.as_ref().map(|l| l.join("\n")),
             notices: s.outcome.notices.clone(),
+            title: s.outcome.title.clone(),
+            footers: s.outcome.footers.clone(),
+            rows_line: s.outcome.rows_line().is_some(),
             metrics: metrics(&s.metrics),
             relations: s
                 .relations

@@ -115,6 +115,7 @@ impl ScenarioEngine for PgEngine {
     fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError> {
         Ok(match m {
             MetaCommand::Checkpoint => self.checkpoint(),
+            MetaCommand::Describe(d) => return self.describe(d),
             _ => Outcome::tag("")
                 .notice("\\flush and \\compact act on LSM storage; the pg profile ignores them"),
         })
@@ -151,6 +152,7 @@ impl ScenarioEngine for YbEngine {
         match m {
             MetaCommand::Flush(t) => self.flush(t.as_deref()),
             MetaCommand::Compact(t) => self.compact(t.as_deref()),
+            MetaCommand::Describe(d) => self.describe(d),
             _ => Ok(Outcome::tag("")
                 .notice("\\checkpoint writes PostgreSQL's dirty buffers; YugabyteDB has none")),
         }
@@ -490,6 +492,7 @@ fn meta_text(m: &MetaCommand) -> String {
             .to_string(),
         MetaCommand::Checkpoint => "\\checkpoint".to_string(),
         MetaCommand::Echo(t) => format!("\\echo {t}"),
+        MetaCommand::Describe(d) => d.text.clone(),
         MetaCommand::Unsupported(message) => format!("-- {message}"),
         MetaCommand::Display { command, args } => format!("\\{command} {}", args.join(" "))
             .trim_end()

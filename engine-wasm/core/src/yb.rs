@@ -17,6 +17,7 @@
 mod alter;
 mod catalog;
 mod ddl;
+mod describe;
 pub mod doc_key;
 mod engine;
 mod explain;

@@ -111,6 +111,7 @@ impl Script {
                     MetaCommand::Compact(t) => format!("\\compact {}", t.unwrap_or_default()),
                     MetaCommand::Checkpoint => "\\checkpoint".to_string(),
                     MetaCommand::Echo(t) => format!("\\echo {t}"),
+                    MetaCommand::Describe(d) => d.text,
                     MetaCommand::Unsupported(m) => format!("-- {m}"),
                     MetaCommand::Display { command, args } => {
                         format!("\\{command} {}", args.join(" "))

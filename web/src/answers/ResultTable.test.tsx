@@ -107,6 +107,43 @@ describe('ResultTable', () => {
     expect(long?.getAttribute('title')).toBe(evil);
   });
 
+  it("shows psql's title centred above and its footers below, as text, in place of the row count", () => {
+    const host = render(
+      <ResultTable
+        columns={['Column', 'Type']}
+        rows={[['id', 'integer']]}
+        rowCount={1}
+        label="rows"
+        title={'Table "public.t"'}
+        footers={['Indexes:', '    "t_pkey" PRIMARY KEY, btree (id)', '    "<b>x</b>" btree (v)']}
+        rowsLine={false}
+      />,
+    );
+    const caption = host.querySelector('caption');
+    expect(caption?.textContent).toBe('Table "public.t"');
+    // Inside the table, above its header: a screen reader names the table by it.
+    expect(caption?.parentElement?.tagName).toBe('TABLE');
+    const footers = host.querySelector('[data-testid="result-footers"]');
+    expect(footers?.textContent).toBe('Indexes:\n    "t_pkey" PRIMARY KEY, btree (id)\n    "<b>x</b>" btree (v)');
+    expect(footers?.querySelector('b')).toBeNull();
+    // In the table's scrolling box, under the table.
+    expect(footers?.parentElement?.className).toBe('result-scroll');
+    expect(footers?.previousElementSibling?.tagName).toBe('TABLE');
+    expect(host.querySelector('.rows-line')).toBeNull();
+  });
+
+  it('keeps "(N rows)" under a titled list, and shows no caption or footers without them', () => {
+    const titled = render(
+      <ResultTable columns={['Name']} rows={[['t']]} rowCount={1} label="rows" title="List of relations" />,
+    );
+    expect(titled.querySelector('caption')?.textContent).toBe('List of relations');
+    expect(titled.querySelector('.rows-line')?.textContent).toBe('(1 row)');
+    expect(titled.querySelector('[data-testid="result-footers"]')).toBeNull();
+    act(() => root?.render(<ResultTable columns={['n']} rows={numbered(2)} rowCount={2} label="rows" />));
+    expect(titled.querySelector('caption')).toBeNull();
+    expect(titled.querySelector('.rows-line')?.textContent).toBe('(2 rows)');
+  });
+
   it("opens folded again on another statement's rows", () => {
     const a = numbered(60);
     const host = render(<ResultTable columns={['n']} rows={a} rowCount={60} label="rows" />);
@@ -137,6 +174,9 @@ function statement(over: Partial<StatementReport>): StatementReport {
     row_count: 0,
     explain: null,
     notices: [],
+    title: null,
+    footers: [],
+    rows_line: true,
     metrics: {},
     relations: {},
     replicas: [],
@@ -182,6 +222,33 @@ describe('StatementAnswer', () => {
       ),
     );
     expect(insert.querySelector('table')).toBeNull();
+  });
+
+  it("shows a describe command's title and footers, and no row count when psql prints none", () => {
+    const host = render(
+      <StatementAnswer
+        id="yb"
+        index={4}
+        statement={statement({
+          sql: '\\d t',
+          line: 5,
+          tag: '',
+          columns: ['Column', 'Type', 'Collation', 'Nullable', 'Default'],
+          rows: [['id', 'integer', '', 'not null', '']],
+          row_count: 1,
+          title: 'Table "public.t"',
+          footers: ['Indexes:', '    "t_pkey" PRIMARY KEY, lsm (id HASH)'],
+          rows_line: false,
+        })}
+      />,
+    );
+    expect(host.querySelector('caption')?.textContent).toBe('Table "public.t"');
+    expect(host.querySelector('[data-testid="result-footers"]')?.textContent).toBe(
+      'Indexes:\n    "t_pkey" PRIMARY KEY, lsm (id HASH)',
+    );
+    expect(host.querySelector('.rows-line')).toBeNull();
+    expect(host.querySelector('[data-testid="tag-yb"]')).toBeNull();
+    expect(cells(host)).toHaveLength(1);
   });
 
   it('folds at 10 rows in a lesson or an embed', () => {

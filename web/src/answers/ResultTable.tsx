@@ -1,7 +1,9 @@
-// One statement's result rows as psql prints them: the column names, a row a
-// line, then "(N rows)". Text only: every value is a React text node, never
-// HTML. NULL is shown as a muted, italic NULL (psql prints an empty cell for
-// both, but a student must tell them apart); the empty string stays empty.
+// One statement's result rows as psql prints them: its title centred above
+// (\d's `Table "public.t"`), the column names, a row a line, then its footers
+// (\d's `Indexes:`) or "(N rows)". Text only: every value, the title and the
+// footers are React text nodes, never HTML. NULL is shown as a muted, italic
+// NULL (psql prints an empty cell for both, but a student must tell them
+// apart); the empty string stays empty.
 import { useState } from 'react';
 import { count } from '../views/shared/format';
 
@@ -60,6 +62,9 @@ export function ResultTable({
   rowCount,
   label,
   fold = FOLD,
+  title = null,
+  footers = [],
+  rowsLine: showRowsLine = true,
 }: {
   columns: readonly string[];
   /** The rows the report holds (the engine keeps the first 1000). */
@@ -69,6 +74,12 @@ export function ResultTable({
   /** What the table is, for a screen reader ("Rows of line 3 (pg)"). */
   label: string;
   fold?: number;
+  /** psql's title, centred above the table (`Table "public.t"`, `List of relations`). */
+  title?: string | null;
+  /** psql's lines under the table (`Indexes:`, one per index), as they are: leading spaces kept. */
+  footers?: readonly string[];
+  /** Whether psql prints "(N rows)" under it (not under \d's descriptions). */
+  rowsLine?: boolean;
 }) {
   // "Show all" holds for the rows it was pressed on: another statement's rows open folded.
   const [unfolded, setUnfolded] = useState<readonly unknown[] | null>(null);
@@ -82,6 +93,7 @@ export function ResultTable({
       {/* Its own box scrolls sideways: a wide result never widens the page. Focusable, so a keyboard can scroll it. */}
       <div className="result-scroll" tabIndex={0} role="region" aria-label={label}>
         <table>
+          {title !== null && <caption className="result-title">{title}</caption>}
           <thead>
             <tr>
               {columns.map((name, c) => (
@@ -101,9 +113,14 @@ export function ResultTable({
             ))}
           </tbody>
         </table>
+        {footers.length > 0 && (
+          <pre className="result-footers" data-testid="result-footers">
+            {footers.join('\n')}
+          </pre>
+        )}
       </div>
       <p className="result-foot">
-        <span className="rows-line">{rowsLine(rowCount)}</span>
+        {showRowsLine && <span className="rows-line">{rowsLine(rowCount)}</span>}
         {rows.length > fold &&
           (all ? (
             <button type="button" className="secondary" onClick={() => setUnfolded(null)}>

@@ -1,7 +1,8 @@
 // What one statement answered, as psql shows it: its notices, its rows (when
 // it returned some and is not an EXPLAIN, whose plan the column lists with the
-// others) and its command tag. A column's replay shows it for the statement
-// under the player, so each variant shows its own.
+// others; with psql's title and footers, as \d prints them) and its command
+// tag. A column's replay shows it for the statement under the player, so each
+// variant shows its own.
 import type { StatementReport } from '../engine/schema.gen';
 import { firstLine } from '../workbench/report';
 import { FOLD, ResultTable } from './ResultTable';
@@ -49,6 +50,9 @@ export function StatementAnswer({
           rowCount={s.row_count}
           label={`Rows of line ${s.line} (${id})`}
           fold={compact ? COMPACT_FOLD : FOLD}
+          title={s.title}
+          footers={s.footers}
+          rowsLine={s.rows_line}
         />
       )}
     </section>

@@ -165,7 +165,21 @@ rows: Array<Array<string | null>>, row_count: number,
 /**
  * EXPLAIN's output, lines joined by newlines.
  */
-explain: string | null, notices: Array<string>, metrics: Record<string, number>, 
+explain: string | null, notices: Array<string>, 
+/**
+ * The title psql centres above the table (`\d t`: `Table "public.t"`).
+ */
+title: string | null, 
+/**
+ * The lines psql prints under the table (`\d t`: `Indexes:` and one
+ * line per index), in place of `(N rows)`.
+ */
+footers: Array<string>, 
+/**
+ * Whether psql prints `(N rows)` under the table (not when there are
+ * footers, nor under `\d`'s descriptions).
+ */
+rows_line: boolean, metrics: Record<string, number>, 
 /**
  * The same counters per relation.
  */

@@ -21,6 +21,7 @@
 //! - Text left without `;` at the end of the script is run, as psql does for a
 //!   script file; the statement says so ([`Trigger::EndOfScript`]).
 
+mod describe;
 mod encoding;
 mod lexer;
 mod meta;
@@ -33,6 +34,7 @@ mod tests;
 use std::fmt;
 
 use super::error::{ErrorKind, Position, SqlError};
+pub use describe::Describe;
 pub use encoding::decode_script;
 pub use meta::{DEFAULT_WATCH_INTERVAL_SECS, MAX_WATCH_COUNT};
 use splitter::Splitter;
@@ -107,6 +109,8 @@ pub enum MetaCommand {
     /// A psql setting that changes only how psql prints (`\timing`, `\x`,
     /// `\pset`, `\set`): accepted and answered in words, nothing run.
     Display { command: String, args: Vec<String> },
+    /// psql's describe commands: `\d [pattern]`, `\dt`, `\di`, `\ds`, with `+`.
+    Describe(Describe),
     /// A meta-command IndexLab does not run: the error it gives when reached.
     Unsupported(String),
 }

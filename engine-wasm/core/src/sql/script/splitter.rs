@@ -1,6 +1,7 @@
 //! The state machine behind [`split_script`](super::split_script): psql's query
 //! buffer, its *previous* buffer, and the scan that feeds them.
 
+use super::describe;
 use super::lexer::{self, LexError};
 use super::meta::{self, MetaLine, WatchOptions};
 use super::{Meta, MetaCommand, ScriptError, ScriptItem, Segment, Statement, Trigger, Watch};
@@ -197,7 +198,8 @@ impl<'a> Splitter<'a> {
             },
             // psql runs what comes before an unknown command and reports it
             // when reached: so does a script here.
-            name => MetaCommand::Unsupported(unsupported_message(name)),
+            name => describe::command(line)
+                .unwrap_or_else(|| MetaCommand::Unsupported(unsupported_message(name))),
         };
         let at = self.position(at);
         self.items.push(ScriptItem::Meta(Meta { command, at }));
@@ -364,11 +366,13 @@ fn unsupported_message(name: &str) -> String {
             " (it reads or writes files on the client; IndexLab has none)"
         }
         "c" | "connect" => " (IndexLab runs one session on one database)",
-        _ if name.starts_with('d') => " (describing objects: not yet)",
+        _ if name.starts_with('d') => {
+            " (of psql's describe commands IndexLab runs \\d, \\dt, \\di and \\ds, with + and a pattern)"
+        }
         _ => "",
     };
     format!(
         "the meta-command \\{name} is not supported by IndexLab{why}; scripts accept \\watch, \\flush, \
-         \\compact, \\checkpoint, \\echo, \\timing, \\x, \\pset and \\set"
+         \\compact, \\checkpoint, \\echo, \\d, \\timing, \\x, \\pset and \\set"
     )
 }

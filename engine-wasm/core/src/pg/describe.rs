@@ -1,0 +1,80 @@
+//! psql's describe commands (`\d`, `\dt+`…) on the pg profile: its catalog
+//! as psql's queries read it, sizes counted from the model's own pages as
+//! `pg_table_size()` answers them ([`QueryEngine::catalog_call`]).
+
+use super::engine::PgEngine;
+use crate::exec::describe::{self, Catalog, Flavor, Index, KeyPart, Sequence, Table};
+use crate::exec::QueryEngine;
+use crate::profile::Outcome;
+use crate::sql::error::SqlError;
+use crate::sql::functions::ScalarFunc;
+use crate::sql::script::Describe;
+use crate::value::Value;
+
+impl PgEngine {
+    /// Runs a describe command on this engine's catalog.
+    pub fn describe(&self, d: &Describe) -> Result<Outcome, SqlError> {
+        describe::run(&self.described(), d)
+    }
+
+    fn described(&self) -> Catalog {
+        // `pg_table_size()`, as psql's `\dt+` and `\di+` ask for it.
+        let size = |name: &str| match self.catalog_call(ScalarFunc::PgTableSize, name, None) {
+            Ok(Value::Int(bytes)) => Some(bytes),
+            _ => None,
+        };
+        let tables: Vec<&super::catalog::Table> = self.catalog.tables.iter().flatten().collect();
+        let indexes = self
+            .catalog
+            .indexes
+            .iter()
+            .flatten()
+            .map(|ix| {
+                let t = self.catalog.table(ix.table);
+                Index {
+                    name: ix.name.clone(),
+                    table: t.name.clone(),
+                    key: ix
+                        .key
+                        .iter()
+                        .map(|&(c, order)| KeyPart {
+                            column: t.columns[c].name.clone(),
+                            order,
+                            hash: false,
+                        })
+                        .collect(),
+                    include: ix
+                        .include
+                        .iter()
+                        .map(|&c| t.columns[c].name.clone())
+                        .collect(),
+                    primary: ix.primary,
+                    unique: ix.unique,
+                    constraint: ix.constraint,
+                    size: size(&ix.name),
+                }
+            })
+            .collect();
+        Catalog {
+            flavor: Flavor::Pg,
+            system_names: super::system_relations::SYSTEM_RELATION_NAMES,
+            tables: tables
+                .iter()
+                .map(|t| Table {
+                    name: t.name.clone(),
+                    columns: t.columns.clone(),
+                    size: size(&t.name),
+                })
+                .collect(),
+            indexes,
+            sequences: tables
+                .iter()
+                .flat_map(|t| t.sequence_names())
+                .map(|name| Sequence {
+                    size: size(&name),
+                    name,
+                })
+                .collect(),
+        }
+    }
+}
