@@ -139,3 +139,29 @@ alter table t set (fillfactor = 70);\n"
         error(&r)
     );
 }
+
+#[test]
+fn create_table_with_fillfactor_leaves_room_as_postgresql_does() {
+    let r = run_pg(
+        "create table f (id int, v text) with (fillfactor = 30, autovacuum_enabled = false);
+insert into f select i, 'x' from generate_series(1, 1000) i;
+select pg_relation_size('f');\n",
+        &[],
+    )
+    .0;
+    assert_eq!(r.error, None, "{:?}", r.error);
+    // PostgreSQL 15: 15 pages for 1000 rows at 30 %.
+    assert_eq!(rows(&r, 2), [["122880"]]);
+    let r = run_pg(
+        "create table g (id int) with (parallel_workers = 2);\n",
+        &[],
+    )
+    .0;
+    assert!(error(&r).contains("parallel_workers"), "{}", error(&r));
+    let r = run_pg(
+        "create table h (id int);\ncreate index on h (id) with (fillfactor = 70);\n",
+        &[],
+    )
+    .0;
+    assert!(error(&r).contains("CREATE INDEX … WITH"), "{}", error(&r));
+}

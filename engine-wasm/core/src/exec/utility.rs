@@ -179,6 +179,7 @@ pub fn create_table_as<E: Executor>(
             primary_key: None,
             primary_key_name: None,
             unique: Vec::new(),
+            options: Vec::new(),
             split_into: None,
             key_order_written: false,
             if_not_exists: false,

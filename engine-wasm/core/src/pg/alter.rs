@@ -290,6 +290,23 @@ impl PgEngine {
     }
 }
 
+/// CREATE TABLE's `WITH (…)`: the fillfactor it sets, and the notices of
+/// what IndexLab accepts without effect.
+pub(super) fn table_options(
+    options: &[(String, String)],
+) -> Result<(Option<u8>, Vec<String>), SqlError> {
+    let mut fillfactor = None;
+    let mut notices = Vec::new();
+    for (k, v) in options {
+        match storage_parameter(k, v)? {
+            Parameter::Fillfactor(ff) => fillfactor = Some(ff),
+            Parameter::Autovacuum => notices.push(AUTOVACUUM_NOTE.to_string()),
+        }
+    }
+    notices.dedup();
+    Ok((fillfactor, notices))
+}
+
 enum Parameter {
     Fillfactor(u8),
     Autovacuum,

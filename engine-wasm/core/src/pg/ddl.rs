@@ -40,10 +40,14 @@ impl PgEngine {
             }
             .into());
         }
-        let fillfactor = self.settings.get_int("heap_fillfactor")?;
+        let (fillfactor, notices) = super::alter::table_options(&t.options)?;
+        let fillfactor = match fillfactor {
+            Some(ff) => ff,
+            None => self.settings.get_int("heap_fillfactor")?.clamp(10, 100) as u8,
+        };
         let heap = Heap::new(HeapConfig {
             page_size: self.page_size(),
-            fillfactor: fillfactor.clamp(10, 100) as u8,
+            fillfactor,
         })?;
         let rel = self.io.add_relation(&t.name);
         let table = Table {
@@ -61,6 +65,7 @@ impl PgEngine {
         };
         self.catalog.tables.push(Some(table));
         let mut out = Outcome::tag("CREATE TABLE");
+        out.notices.extend(notices);
         if let Some(n) = t.split_into {
             out.notices.push(format!(
                 "SPLIT INTO {n} TABLETS is YugabyteDB syntax: PostgreSQL refuses it; the pg profile ignores it"

@@ -72,6 +72,8 @@ pub struct CreateTable {
     /// YugabyteDB's range keys, which PostgreSQL's grammar does not have.
     pub key_order_written: bool,
     pub if_not_exists: bool,
+    /// `WITH (name = value, …)`: storage parameters, as ALTER TABLE … SET has them.
+    pub options: Vec<(String, String)>,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -388,6 +388,11 @@ fn convert_create_index(i: sp::CreateIndex) -> Result<CreateIndex, SqlError> {
     if i.predicate.is_some() {
         return Err(unsupported("a partial index (CREATE INDEX … WHERE)"));
     }
+    if !i.with.is_empty() {
+        return Err(unsupported(
+            "an index's storage parameters (CREATE INDEX … WITH)",
+        ));
+    }
     Ok(CreateIndex {
         name: i.name.as_ref().map(object_name),
         table: object_name(&i.table_name),

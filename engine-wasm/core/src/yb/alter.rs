@@ -11,6 +11,30 @@ use crate::sql::ast::{AddKey, AlterAction, CreateIndex};
 use crate::sql::error::{unsupported, ErrorKind, SqlError};
 use std::collections::HashSet;
 
+/// Storage parameters (CREATE TABLE's `WITH`, ALTER TABLE's `SET`): the
+/// ones YugabyteDB accepts change nothing here, and say so.
+pub(super) fn storage_notices(options: &[(String, String)]) -> Result<Vec<String>, SqlError> {
+    let mut notices = Vec::new();
+    for (k, _) in options {
+        let note = if k == "fillfactor" {
+            "fillfactor changes nothing on YugabyteDB: its rows live in DocDB's SST files, \
+             not on heap pages"
+                .to_string()
+        } else if k.starts_with("autovacuum_") || k.starts_with("toast.autovacuum_") {
+            format!(
+                "{k}: IndexLab runs no autovacuum (and YugabyteDB needs none: compaction \
+                 removes old versions)"
+            )
+        } else {
+            return Err(unsupported(format!(
+                "the storage parameter {k} on YugabyteDB"
+            )));
+        };
+        notices.push(note);
+    }
+    Ok(notices)
+}
+
 impl YbEngine {
     pub(super) fn alter_table(
         &mut self,
@@ -40,19 +64,7 @@ impl YbEngine {
         let t = self.catalog.table(id);
         let has_column = |n: &str| t.columns.iter().any(|c| c.name == n);
         match a {
-            AlterAction::SetOptions(options) => {
-                for (k, _) in options {
-                    let known = k == "fillfactor"
-                        || k.starts_with("autovacuum_")
-                        || k.starts_with("toast.autovacuum_");
-                    if !known {
-                        return Err(unsupported(format!(
-                            "the storage parameter {k} on YugabyteDB"
-                        )));
-                    }
-                }
-                Ok(())
-            }
+            AlterAction::SetOptions(options) => storage_notices(options).map(|_| ()),
             AlterAction::AddColumn { .. } => Err(unsupported(
                 "ALTER TABLE … ADD COLUMN on YugabyteDB (IndexLab's DocDB rows keep the columns \
                  they were written with)",
@@ -175,20 +187,7 @@ impl YbEngine {
         out: &mut Outcome,
     ) -> Result<(), SqlError> {
         match a {
-            AlterAction::SetOptions(options) => {
-                for (k, _) in options {
-                    out.notices.push(if k == "fillfactor" {
-                        "fillfactor changes nothing on YugabyteDB: its rows live in DocDB's \
-                         SST files, not on heap pages"
-                            .into()
-                    } else {
-                        format!(
-                            "{k}: IndexLab runs no autovacuum (and YugabyteDB needs none: \
-                             compaction removes old versions)"
-                        )
-                    });
-                }
-            }
+            AlterAction::SetOptions(options) => out.notices.extend(storage_notices(options)?),
             AlterAction::AddKey(k) => {
                 let name = self.unique_name(id, k);
                 let table = self.catalog.table(id).name.clone();

@@ -88,6 +88,7 @@ impl YbEngine {
     }
 
     pub(super) fn create_table(&mut self, t: &CreateTable) -> Result<Outcome, SqlError> {
+        let notices = super::alter::storage_notices(&t.options)?;
         if self.catalog.name_taken(&t.name) {
             if t.if_not_exists {
                 return Ok(Outcome::tag("CREATE TABLE")
@@ -150,7 +151,9 @@ impl YbEngine {
                 ix.constraint = true;
             }
         }
-        Ok(Outcome::tag("CREATE TABLE"))
+        let mut out = Outcome::tag("CREATE TABLE");
+        out.notices = notices;
+        Ok(out)
     }
 
     pub(super) fn create_index(&mut self, i: &CreateIndex) -> Result<Outcome, SqlError> {

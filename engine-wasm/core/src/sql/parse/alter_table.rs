@@ -72,7 +72,7 @@ fn action(op: &sp::AlterTableOperation) -> Result<AlterAction, SqlError> {
 }
 
 /// `name = value` of `SET (…)`, both as written (lower-case name).
-fn option(o: &sp::SqlOption) -> Result<(String, String), SqlError> {
+pub(super) fn option(o: &sp::SqlOption) -> Result<(String, String), SqlError> {
     match o {
         sp::SqlOption::KeyValue { key, value } => Ok((
             ident_name(key),

@@ -141,6 +141,14 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
         split_into: None,
         key_order_written,
         if_not_exists: t.if_not_exists,
+        options: match &t.table_options {
+            sp::CreateTableOptions::None => Vec::new(),
+            sp::CreateTableOptions::With(options) => options
+                .iter()
+                .map(super::alter_table::option)
+                .collect::<Result<_, _>>()?,
+            other => return Err(unsupported(format!("the table options {other}"))),
+        },
     })
 }
 
