@@ -13,6 +13,7 @@
 //!   of any shape, INSERT's row sources) and [`explain`].
 
 pub mod aggregate;
+pub mod alter_checks;
 pub mod batched_join;
 pub mod catalog_calls;
 pub mod catalog_relation;

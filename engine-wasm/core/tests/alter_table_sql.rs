@@ -1,27 +1,10 @@
 //! ALTER TABLE as experiments use it. Each expected answer is PostgreSQL 15's
 //! for the same script.
 
-use indexlab_engine::scenario::{run_pg, run_yb, Report};
+mod common;
 
-fn rows(r: &Report, statement: usize) -> Vec<Vec<String>> {
-    r.statements[statement]
-        .outcome
-        .rows
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|c| c.clone().unwrap_or_else(|| "NULL".into()))
-                .collect()
-        })
-        .collect()
-}
-
-fn error(r: &Report) -> String {
-    r.error
-        .as_ref()
-        .map(|e| e.message.clone())
-        .unwrap_or_default()
-}
+use common::{error, rows};
+use indexlab_engine::scenario::{run_pg, run_yb};
 
 const TABLE: &str = "create table t (id int, v text, n int);
 insert into t select i, 'v' || i, i % 3 from generate_series(1, 500) i;\n";

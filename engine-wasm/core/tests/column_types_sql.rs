@@ -2,24 +2,10 @@
 //! page), identity columns, and explicit casts of text. Each expected answer
 //! is PostgreSQL 15's for the same script.
 
-use indexlab_engine::scenario::{run_pg, run_yb, Report};
+mod common;
 
-fn both(script: &str) -> Vec<Report> {
-    vec![run_pg(script, &[]).0, run_yb(script, &[]).0]
-}
-
-fn rows(r: &Report, statement: usize) -> Vec<Vec<String>> {
-    r.statements[statement]
-        .outcome
-        .rows
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|c| c.clone().unwrap_or_else(|| "NULL".into()))
-                .collect()
-        })
-        .collect()
-}
+use common::{both, rows};
+use indexlab_engine::scenario::{run_pg, Report};
 
 fn error(r: &Report) -> (String, String) {
     let e = r.error.as_ref().expect("an error");

@@ -3,27 +3,10 @@
 //! `(ctid::text::point)[0]`). Each expected answer is PostgreSQL 15's for the
 //! same script; the differential tester checks the same on random scripts.
 
-use indexlab_engine::scenario::{run_pg, run_yb, Report};
+mod common;
 
-fn rows(r: &Report, statement: usize) -> Vec<Vec<String>> {
-    r.statements[statement]
-        .outcome
-        .rows
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|c| c.clone().unwrap_or_else(|| "NULL".into()))
-                .collect()
-        })
-        .collect()
-}
-
-fn error(r: &Report) -> String {
-    r.error
-        .as_ref()
-        .map(|e| e.message.clone())
-        .unwrap_or_default()
-}
+use common::{error, rows};
+use indexlab_engine::scenario::{run_pg, run_yb};
 
 #[test]
 fn ctid_is_where_the_heap_put_the_row() {

@@ -7,12 +7,12 @@
 
 use super::ddl::ascending;
 use super::engine::PgEngine;
+use crate::exec::alter_checks as checks;
 use crate::exec::Executor;
 use crate::profile::Outcome;
 use crate::sql::ast::{AddKey, AlterAction, ColumnDef};
 use crate::sql::error::{unsupported, ErrorKind, SqlError};
 use crate::value::Value;
-use std::collections::HashSet;
 
 impl PgEngine {
     pub(super) fn alter_table(
@@ -55,7 +55,7 @@ impl PgEngine {
                 if has_column(&column.name) {
                     return match if_not_exists {
                         true => Ok(()),
-                        false => Err(column_exists(&column.name, &t.name)),
+                        false => Err(checks::column_exists(&column.name, &t.name)),
                     };
                 }
                 let rows = t.heap.live_rows() + t.heap.dead_tuples();
@@ -71,7 +71,7 @@ impl PgEngine {
                     ));
                 }
                 if column.not_null && column.default.is_none() && t.heap.live_rows() > 0 {
-                    return Err(contains_nulls(&column.name, &t.name));
+                    return Err(checks::contains_nulls(&column.name, &t.name));
                 }
                 if key.is_some() && t.heap.live_rows() > 0 {
                     // Every existing row would get the same default: a
@@ -86,29 +86,15 @@ impl PgEngine {
             AlterAction::DropConstraint { name, if_exists } => {
                 match (self.constraint_index(id, name), if_exists) {
                     (Some(_), _) | (None, true) => Ok(()),
-                    (None, false) => Err(no_constraint(name, &t.name)),
+                    (None, false) => Err(checks::no_constraint(name, &t.name)),
                 }
             }
             AlterAction::RenameColumn { from, to } => {
-                if !has_column(from) {
-                    return Err(SqlError::new(
-                        ErrorKind::Semantic,
-                        format!("column \"{from}\" does not exist"),
-                    )
-                    .near(from));
-                }
-                if has_column(to) || crate::sql::eval::is_system_column(to) {
-                    return Err(column_exists(to, &t.name));
-                }
-                Ok(())
+                checks::rename_column(&t.columns, &t.name, from, to)
             }
-            AlterAction::RenameTable { to } => match self.catalog.name_taken(to) {
-                true => Err(SqlError::new(
-                    ErrorKind::Semantic,
-                    format!("relation \"{to}\" already exists"),
-                )),
-                false => Ok(()),
-            },
+            AlterAction::RenameTable { to } => {
+                checks::rename_table(self.catalog.name_taken(to), to)
+            }
         }
     }
 
@@ -116,20 +102,8 @@ impl PgEngine {
     /// a NULL (primary key) or a duplicate in them.
     fn check_key(&mut self, id: usize, k: &AddKey) -> Result<(), SqlError> {
         let t = self.catalog.table(id);
-        let table = t.name.clone();
-        let mut positions = Vec::new();
-        for c in &k.columns {
-            match t.columns.iter().position(|d| d.name == c.name) {
-                Some(i) => positions.push(i),
-                None => {
-                    return Err(SqlError::new(
-                        ErrorKind::Semantic,
-                        format!("column \"{}\" named in key does not exist", c.name),
-                    )
-                    .near(&c.name))
-                }
-            }
-        }
+        let (table, columns) = (t.name.clone(), t.columns.clone());
+        checks::key_positions(&columns, k)?;
         if k.primary && t.indexes.iter().any(|&i| self.catalog.index(i).primary) {
             return Err(SqlError::new(
                 ErrorKind::Semantic,
@@ -137,38 +111,9 @@ impl PgEngine {
             ));
         }
         let name = self.key_name(id, k);
-        if self.catalog.name_taken(&name) {
-            return Err(SqlError::new(
-                ErrorKind::Semantic,
-                format!("relation \"{name}\" already exists"),
-            ));
-        }
+        checks::rename_table(self.catalog.name_taken(&name), &name)?;
         let (rows, _) = self.heap_rows(id)?;
-        let mut seen = HashSet::new();
-        for (_, row) in &rows {
-            let key: Vec<&Value> = positions.iter().map(|&i| &row[i]).collect();
-            if let Some(n) = positions.iter().find(|&&i| row[i].is_null()) {
-                if k.primary {
-                    let column = &self.catalog.table(id).columns[*n].name;
-                    return Err(contains_nulls(column, &table));
-                }
-                continue; // NULLs never collide in a unique index
-            }
-            let text: Vec<String> = key.iter().map(|v| v.pg_text()).collect();
-            if !seen.insert(text.clone()) {
-                let cols: Vec<&str> = k.columns.iter().map(|c| c.name.as_str()).collect();
-                return Err(SqlError::new(
-                    ErrorKind::Execution,
-                    format!("could not create unique index \"{name}\""),
-                )
-                .with_hint(format!(
-                    "Key ({})=({}) is duplicated.",
-                    cols.join(", "),
-                    text.join(", ")
-                )));
-            }
-        }
-        Ok(())
+        checks::rows_fit_key(rows.iter().map(|(_, r)| r), &columns, &table, k, &name)
     }
 
     fn key_name(&self, id: usize, k: &AddKey) -> String {
@@ -338,25 +283,4 @@ fn storage_parameter(name: &str, value: &str) -> Result<Parameter, SqlError> {
         return Ok(Parameter::Autovacuum);
     }
     Err(unsupported(format!("the storage parameter {name}")).near(name))
-}
-
-fn column_exists(column: &str, table: &str) -> SqlError {
-    SqlError::new(
-        ErrorKind::Semantic,
-        format!("column \"{column}\" of relation \"{table}\" already exists"),
-    )
-}
-
-fn contains_nulls(column: &str, table: &str) -> SqlError {
-    SqlError::new(
-        ErrorKind::Execution,
-        format!("column \"{column}\" of relation \"{table}\" contains null values"),
-    )
-}
-
-fn no_constraint(name: &str, table: &str) -> SqlError {
-    SqlError::new(
-        ErrorKind::Semantic,
-        format!("constraint \"{name}\" of relation \"{table}\" does not exist"),
-    )
 }

@@ -6,10 +6,10 @@
 //! written with.
 
 use super::engine::YbEngine;
+use crate::exec::alter_checks as checks;
 use crate::profile::Outcome;
 use crate::sql::ast::{AddKey, AlterAction, CreateIndex};
 use crate::sql::error::{unsupported, ErrorKind, SqlError};
-use std::collections::HashSet;
 
 /// Storage parameters (CREATE TABLE's `WITH`, ALTER TABLE's `SET`): the
 /// ones YugabyteDB accepts change nothing here, and say so.
@@ -62,7 +62,6 @@ impl YbEngine {
 
     fn check_action(&mut self, id: usize, a: &AlterAction) -> Result<(), SqlError> {
         let t = self.catalog.table(id);
-        let has_column = |n: &str| t.columns.iter().any(|c| c.name == n);
         match a {
             AlterAction::SetOptions(options) => storage_notices(options).map(|_| ()),
             AlterAction::AddColumn { .. } => Err(unsupported(
@@ -92,75 +91,23 @@ impl YbEngine {
                 }
             }
             AlterAction::RenameColumn { from, to } => {
-                if !has_column(from) {
-                    return Err(SqlError::new(
-                        ErrorKind::Semantic,
-                        format!("column \"{from}\" does not exist"),
-                    )
-                    .near(from));
-                }
-                if has_column(to) || crate::sql::eval::is_system_column(to) {
-                    return Err(SqlError::new(
-                        ErrorKind::Semantic,
-                        format!("column \"{to}\" of relation \"{}\" already exists", t.name),
-                    ));
-                }
-                Ok(())
+                checks::rename_column(&t.columns, &t.name, from, to)
             }
-            AlterAction::RenameTable { to } => match self.catalog.name_taken(to) {
-                true => Err(SqlError::new(
-                    ErrorKind::Semantic,
-                    format!("relation \"{to}\" already exists"),
-                )),
-                false => Ok(()),
-            },
+            AlterAction::RenameTable { to } => {
+                checks::rename_table(self.catalog.name_taken(to), to)
+            }
         }
     }
 
     /// The key's columns exist and no two rows share a non-NULL key.
     fn check_unique(&mut self, id: usize, k: &AddKey) -> Result<(), SqlError> {
-        let mut positions = Vec::new();
-        for c in &k.columns {
-            let t = self.catalog.table(id);
-            match t.columns.iter().position(|d| d.name == c.name) {
-                Some(i) => positions.push(i),
-                None => {
-                    return Err(SqlError::new(
-                        ErrorKind::Semantic,
-                        format!("column \"{}\" named in key does not exist", c.name),
-                    )
-                    .near(&c.name))
-                }
-            }
-        }
+        let t = self.catalog.table(id);
+        let (table, columns) = (t.name.clone(), t.columns.clone());
+        checks::key_positions(&columns, k)?;
         let name = self.unique_name(id, k);
-        if self.catalog.name_taken(&name) {
-            return Err(SqlError::new(
-                ErrorKind::Semantic,
-                format!("relation \"{name}\" already exists"),
-            ));
-        }
+        checks::rename_table(self.catalog.name_taken(&name), &name)?;
         let rows = self.rows_for_change(id, None)?;
-        let mut seen = HashSet::new();
-        for (_, row) in &rows {
-            if positions.iter().any(|&i| row[i].is_null()) {
-                continue;
-            }
-            let key: Vec<String> = positions.iter().map(|&i| row[i].pg_text()).collect();
-            if !seen.insert(key.clone()) {
-                let cols: Vec<&str> = k.columns.iter().map(|c| c.name.as_str()).collect();
-                return Err(SqlError::new(
-                    ErrorKind::Execution,
-                    format!("could not create unique index \"{name}\""),
-                )
-                .with_hint(format!(
-                    "Key ({})=({}) is duplicated.",
-                    cols.join(", "),
-                    key.join(", ")
-                )));
-            }
-        }
-        Ok(())
+        checks::rows_fit_key(rows.iter().map(|(_, r)| r), &columns, &table, k, &name)
     }
 
     fn unique_name(&self, id: usize, k: &AddKey) -> String {

@@ -2,7 +2,7 @@
 //! fail, and reading EXPLAIN's lines.
 #![allow(dead_code)]
 
-use indexlab_engine::scenario::{run_yb, Report, StatementReport};
+use indexlab_engine::scenario::{run_pg, run_yb, Report, StatementReport};
 
 /// A script of `tests/fidelity/`.
 pub fn script(name: &str) -> String {
@@ -46,4 +46,31 @@ pub fn number_after(line: &str, key: &str) -> Option<f64> {
         .take_while(|c| c.is_ascii_digit() || *c == '.')
         .collect();
     n.parse().ok()
+}
+
+/// A script run on both profiles (pg first).
+pub fn both(script: &str) -> Vec<Report> {
+    vec![run_pg(script, &[]).0, run_yb(script, &[]).0]
+}
+
+/// A statement's rows as psql shows them, NULL written out.
+pub fn rows(r: &Report, statement: usize) -> Vec<Vec<String>> {
+    r.statements[statement]
+        .outcome
+        .rows
+        .iter()
+        .map(|row| {
+            row.iter()
+                .map(|c| c.clone().unwrap_or_else(|| "NULL".into()))
+                .collect()
+        })
+        .collect()
+}
+
+/// The run's error message, or "" when it ran to the end.
+pub fn error(r: &Report) -> String {
+    r.error
+        .as_ref()
+        .map(|e| e.message.clone())
+        .unwrap_or_default()
 }

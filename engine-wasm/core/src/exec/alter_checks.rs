@@ -1,0 +1,115 @@
+//! The checks ALTER TABLE makes the same way on both profiles, with
+//! PostgreSQL's errors: a rename's names, a key's columns and the rows that
+//! would break it. Each profile's `alter.rs` runs them before changing
+//! anything.
+
+use super::row::Row;
+use crate::sql::ast::{AddKey, ColumnDef};
+use crate::sql::error::{ErrorKind, SqlError};
+
+/// `RENAME COLUMN from TO to`: `from` exists, `to` is free.
+pub fn rename_column(
+    columns: &[ColumnDef],
+    table: &str,
+    from: &str,
+    to: &str,
+) -> Result<(), SqlError> {
+    let has = |n: &str| columns.iter().any(|c| c.name == n);
+    if !has(from) {
+        return Err(SqlError::new(
+            ErrorKind::Semantic,
+            format!("column \"{from}\" does not exist"),
+        )
+        .near(from));
+    }
+    if has(to) || crate::sql::eval::is_system_column(to) {
+        return Err(column_exists(to, table));
+    }
+    Ok(())
+}
+
+/// `RENAME TO to`: no relation has that name yet.
+pub fn rename_table(taken: bool, to: &str) -> Result<(), SqlError> {
+    match taken {
+        true => Err(SqlError::new(
+            ErrorKind::Semantic,
+            format!("relation \"{to}\" already exists"),
+        )),
+        false => Ok(()),
+    }
+}
+
+pub fn column_exists(column: &str, table: &str) -> SqlError {
+    SqlError::new(
+        ErrorKind::Semantic,
+        format!("column \"{column}\" of relation \"{table}\" already exists"),
+    )
+}
+
+pub fn no_constraint(name: &str, table: &str) -> SqlError {
+    SqlError::new(
+        ErrorKind::Semantic,
+        format!("constraint \"{name}\" of relation \"{table}\" does not exist"),
+    )
+}
+
+pub fn contains_nulls(column: &str, table: &str) -> SqlError {
+    SqlError::new(
+        ErrorKind::Execution,
+        format!("column \"{column}\" of relation \"{table}\" contains null values"),
+    )
+}
+
+/// The positions of a key's columns in the table.
+pub fn key_positions(columns: &[ColumnDef], k: &AddKey) -> Result<Vec<usize>, SqlError> {
+    k.columns
+        .iter()
+        .map(|c| {
+            columns
+                .iter()
+                .position(|d| d.name == c.name)
+                .ok_or_else(|| {
+                    SqlError::new(
+                        ErrorKind::Semantic,
+                        format!("column \"{}\" named in key does not exist", c.name),
+                    )
+                    .near(&c.name)
+                })
+        })
+        .collect()
+}
+
+/// The table's rows can take key `k` (index `name`): no NULL in a primary
+/// key's columns, no two rows with the same non-NULL key.
+pub fn rows_fit_key<'a>(
+    rows: impl Iterator<Item = &'a Row>,
+    columns: &[ColumnDef],
+    table: &str,
+    k: &AddKey,
+    name: &str,
+) -> Result<(), SqlError> {
+    let positions = key_positions(columns, k)?;
+    let mut seen = std::collections::HashSet::new();
+    for row in rows {
+        if let Some(&n) = positions.iter().find(|&&i| row[i].is_null()) {
+            if k.primary {
+                return Err(contains_nulls(&columns[n].name, table));
+            }
+            continue; // NULLs never collide in a unique index
+        }
+        let key: Vec<String> = positions.iter().map(|&i| row[i].pg_text()).collect();
+        if !seen.insert(key.clone()) {
+            let cols: Vec<&str> = k.columns.iter().map(|c| c.name.as_str()).collect();
+            return Err(SqlError::new(
+                ErrorKind::Execution,
+                format!("could not create unique index \"{name}\""),
+            )
+            .with_hint(format!(
+                "Key ({})=({}) is duplicated.",
+                cols.join(", "),
+                key.join(", ")
+            )));
+        }
+    }
+    Ok(())
+}
