@@ -206,6 +206,11 @@ pub trait ScenarioEngine: Sized {
     fn snapshot(&self) -> crate::trace::EngineSnapshot;
     /// A backslash command other than `\watch` and `\echo`.
     fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError>;
+    /// The columns of table `name`, if it exists (a DO block tells its
+    /// variables from columns of the same name with them).
+    fn table_columns(&self, _name: &str) -> Option<Vec<String>> {
+        None
+    }
     /// Whole-run figures that are ratios, not sums of per-statement counters
     /// (set in the report's totals after the run).
     fn run_ratios(&self) -> Vec<(&'static str, f64)> {

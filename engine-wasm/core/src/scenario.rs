@@ -4,6 +4,7 @@
 //! The script runs like psql with `ON_ERROR_STOP`: the first error stops it, and
 //! the report says where (line and column in the script).
 
+mod plpgsql;
 mod prepared;
 mod row_budget;
 
@@ -109,6 +110,9 @@ impl ScenarioEngine for PgEngine {
     fn trace_mut(&mut self) -> &mut crate::trace::Trace {
         PgEngine::trace_mut(self)
     }
+    fn table_columns(&self, name: &str) -> Option<Vec<String>> {
+        plpgsql::table_columns(self, name)
+    }
     fn snapshot(&self) -> crate::trace::EngineSnapshot {
         crate::trace::EngineSnapshot::Pg(PgEngine::snapshot(self))
     }
@@ -144,6 +148,9 @@ impl ScenarioEngine for YbEngine {
     }
     fn trace_mut(&mut self) -> &mut crate::trace::Trace {
         YbEngine::trace_mut(self)
+    }
+    fn table_columns(&self, name: &str) -> Option<Vec<String>> {
+        plpgsql::table_columns(self, name)
     }
     fn snapshot(&self) -> crate::trace::EngineSnapshot {
         crate::trace::EngineSnapshot::Yb(YbEngine::snapshot(self))
@@ -324,6 +331,9 @@ fn run_item<E: ScenarioEngine>(
 ) -> Result<(), ReportError> {
     {
         match item {
+            ScriptItem::Statement(s) if plpgsql::is_do_block(&s.sql) => {
+                plpgsql::run_item(&s, engine, report, rows, tick)?;
+            }
             ScriptItem::Statement(s) => {
                 let stmt = parse_statement(&s.sql).map_err(|mut e| {
                     // Parser positions are relative to the statement: map them

@@ -3,7 +3,7 @@
 //! neither, which YugabyteDB hashes), zero to three secondary indexes (unique or not), inserts with NULLs and
 //! the odd duplicate key, updates (key columns too), deletes, VACUUM, and queries
 //! with WHERE (comparisons, IN, NOT IN, BETWEEN, IS NULL), ORDER BY, LIMIT,
-//! joins and CTEs.
+//! joins and CTEs, and DO blocks (a FOR loop inserting rows, a PERFORM loop).
 //!
 //! Values are drawn from small ranges so that conditions match, keys collide and
 //! NULLs meet every operator. Text values are never empty: IndexLab's report
@@ -108,6 +108,8 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
             ),
             Check::Statement,
         ),
+        91 => schema.do_insert_loop(g, t),
+        92 => schema.do_perform_loop(g, t),
         74..=75 => schema.drop_index(g),
         76 => Item::same(
             format!("analyze {}", schema.tables[t].name),
@@ -243,6 +245,9 @@ mod tests {
             "exists (select",
             "_copy",
             "truncate ",
+            "do $$ ",
+            " loop perform ",
+            "reverse ",
         ] {
             assert!(text.contains(needle), "no generated script has {needle:?}");
         }

@@ -464,6 +464,28 @@ impl FromItem {
             FromItem::Series { alias, .. } => alias.as_deref().unwrap_or("generate_series"),
         }
     }
+
+    /// A copy with `f` applied to `generate_series`'s arguments (see
+    /// [`Expr::map`]): a prepared statement's `$1` or a DO block's variable
+    /// may be one.
+    pub fn map_exprs(&self, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> FromItem {
+        match self {
+            FromItem::Table { .. } => self.clone(),
+            FromItem::Series {
+                start,
+                stop,
+                step,
+                alias,
+                column,
+            } => FromItem::Series {
+                start: start.map(&mut *f),
+                stop: stop.map(&mut *f),
+                step: step.as_ref().map(|e| e.map(&mut *f)),
+                alias: alias.clone(),
+                column: column.clone(),
+            },
+        }
+    }
 }
 
 /// An explicit join: `JOIN b USING (id)` or `JOIN b ON a.id = b.id`.
@@ -550,11 +572,12 @@ impl Select {
                     SelectItem::Wildcard => SelectItem::Wildcard,
                 })
                 .collect(),
-            from: self.from.clone(),
+            from: self.from.iter().map(|i| i.map_exprs(&mut *f)).collect(),
             joins: self
                 .joins
                 .iter()
                 .map(|j| Join {
+                    item: j.item.map_exprs(&mut *f),
                     on: j.on.as_ref().map(|e| e.map(&mut *f)),
                     ..j.clone()
                 })

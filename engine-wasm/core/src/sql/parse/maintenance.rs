@@ -1,7 +1,8 @@
 //! VACUUM and ANALYZE in PostgreSQL's own grammar (`gram.y`'s VacuumStmt and
 //! AnalyzeStmt), read here because `sqlparser` knows Redshift's VACUUM: it
 //! reads `VACUUM ANALYZE t` as a table named `analyze`, and refuses
-//! `VACUUM (ANALYZE) t`. Also `DO $$ … $$`, refused by name.
+//! `VACUUM (ANALYZE) t`. Also `DO $$ … $$`, refused by name here: a script's
+//! DO blocks never reach this parser (`scenario/plpgsql` runs them).
 //!
 //! ```text
 //! VACUUM [ ( option [, …] ) ] [ table [ (column, …) ] [, …] ]
