@@ -3,7 +3,7 @@
 //! neither, which YugabyteDB hashes), zero to three secondary indexes (unique or not), inserts with NULLs and
 //! the odd duplicate key, updates (key columns too), deletes, VACUUM, and queries
 //! with WHERE (comparisons, IN, NOT IN, BETWEEN, IS NULL), ORDER BY, LIMIT,
-//! joins and CTEs, and DO blocks (a FOR loop inserting rows, a PERFORM loop).
+//! joins, CTEs and set operations (UNION, INTERSECT, EXCEPT), and DO blocks (a FOR loop inserting rows, a PERFORM loop).
 //!
 //! Values are drawn from small ranges so that conditions match, keys collide and
 //! NULLs meet every operator. Text values are never empty: IndexLab's report
@@ -124,9 +124,11 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
             Item::meta(format!("{which} {}", schema.tables[t].name))
         }
         47..=55 if schema.tables.len() > 1 => query::join(g, schema, t),
-        56..=60 => query::cte(g, schema, t),
+        56..=57 => query::set_operation(g, schema, t),
+        58..=60 => query::cte(g, schema, t),
         61..=62 => query::constant(g),
         63..=64 => query::arithmetic(g, schema, t),
+        65 => schema.returning(g, t),
         _ => query::select(g, schema, t),
     }
 }
@@ -248,6 +250,13 @@ mod tests {
             "do $$ ",
             " loop perform ",
             "reverse ",
+            " union ",
+            " intersect all ",
+            " except ",
+            " on conflict (",
+            " do update set ",
+            " do nothing",
+            " returning ",
         ] {
             assert!(text.contains(needle), "no generated script has {needle:?}");
         }

@@ -71,10 +71,17 @@ pub fn from_indexlab(o: &EngineOutcome) -> Outcome {
             count: o.row_count,
         };
     }
-    if ["INSERT", "UPDATE", "DELETE"]
+    let dml = ["INSERT", "UPDATE", "DELETE"]
         .iter()
-        .any(|t| tag.starts_with(t))
-    {
+        .any(|t| tag.starts_with(t));
+    // RETURNING: the rows written, as PostgreSQL sends them.
+    if dml && !o.columns.is_empty() {
+        return Outcome::Rows {
+            rows: o.rows.clone(),
+            count: o.row_count,
+        };
+    }
+    if dml {
         if let Some(n) = count() {
             return Outcome::Count(n);
         }

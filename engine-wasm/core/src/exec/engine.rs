@@ -80,6 +80,17 @@ pub trait QueryEngine: Sized {
         stmt: &crate::sql::ast::Statement,
     ) -> Result<crate::profile::Outcome, SqlError>;
 
+    /// Runs `INSERT … ON CONFLICT` when `execute`, or only chooses its
+    /// arbiters (EXPLAIN without ANALYZE): [`super::on_conflict::run`] over
+    /// the profile's writes.
+    fn insert_on_conflict(
+        &mut self,
+        _stmt: &super::on_conflict::ConflictInsert,
+        _execute: bool,
+    ) -> Result<(crate::profile::Outcome, super::on_conflict::ConflictReport), SqlError> {
+        Err(crate::sql::error::unsupported("INSERT … ON CONFLICT here"))
+    }
+
     /// Where the executor leaves the plan node of the rows a DML statement
     /// read (its scan, or its VALUES or generate_series), for EXPLAIN.
     fn dml_source(&mut self) -> &mut Option<PlanNode>;
@@ -109,6 +120,13 @@ pub trait QueryEngine: Sized {
                 .extend(t.system.into_iter().map(|(c, ty)| (t.name.clone(), c, ty)));
         }
         scope
+    }
+
+    /// Whether column `column` of `table` was declared `varchar(n)`: its
+    /// type is text to the executor, but PostgreSQL names it `character
+    /// varying` in its messages (a set operation's type mismatch).
+    fn is_varchar(&self, _table: usize, _column: &str) -> bool {
+        false
     }
 
     /// The table's columns as expressions name them.

@@ -119,6 +119,9 @@ pub trait Executor: JoinExec {
         q: &Select,
         execute: bool,
     ) -> Result<(PlanNode, QueryResult), SqlError> {
+        if q.set_operation.is_some() {
+            return super::set_operation::run(self, q, execute);
+        }
         if let Some(t) = super::subquery::foreign_qualifier(q) {
             return Err(SqlError::new(
                 ErrorKind::Semantic,
@@ -248,6 +251,15 @@ pub trait Executor: JoinExec {
         sink: &mut RowSink<Self>,
     ) -> Result<(), SqlError> {
         let max_rows = self.settings().max_rows() as u64;
+        if q.set_operation.is_some() {
+            let (node, result) = self.run_select(q, true)?;
+            *columns = result.columns;
+            for r in result.rows {
+                sink(self, &r)?;
+            }
+            *self.dml_source() = Some(node);
+            return Ok(());
+        }
         if let Some(rows) = &q.values {
             if rows.len() as u64 > max_rows {
                 return Err(limit_error(format!(

@@ -15,6 +15,7 @@ pub fn explain<E: QueryEngine>(
     statement: &Statement,
 ) -> Result<Outcome, SqlError> {
     super::explain_dml::check_options(options)?;
+    super::set_operation::refuse_explain(statement)?;
     let start = engine.now_us();
     let node = match statement {
         Statement::Select(q) => engine.run_select(q, options.analyze)?.0,

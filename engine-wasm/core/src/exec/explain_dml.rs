@@ -5,10 +5,11 @@
 //! inclusive of children), its WAL line what it logged.
 
 use super::executor::{source_node, Executor};
+use super::on_conflict::{ConflictInsert, ConflictReport};
 use super::plan_node::PlanNode;
 use crate::buffer_pool::BufferStats;
-use crate::sql::ast::{ExplainOptions, Select, SelectItem, Statement};
-use crate::sql::error::SqlError;
+use crate::sql::ast::{ConflictAction, ExplainOptions, OnConflict, Select, SelectItem, Statement};
+use crate::sql::error::{unsupported, SqlError};
 
 /// The statement's ModifyTable node, run when `analyze`.
 pub fn dml_node<E: Executor>(
@@ -23,11 +24,17 @@ pub fn dml_node<E: Executor>(
         _ => unreachable!("only DML reaches EXPLAIN's ModifyTable"),
     };
     engine.table_id(table)?;
+    refuse_unshown(stmt)?;
     let title = format!("{verb} on {table}");
     if !options.analyze {
         let child = plan_only(engine, stmt)?;
+        let details = match conflict_insert(stmt) {
+            Some(c) => conflict_lines(&engine.insert_on_conflict(&c, false)?.1, false),
+            None => Vec::new(),
+        };
         return Ok(PlanNode {
             title,
+            details,
             loops: 1,
             est_cost: child.est_cost,
             children: vec![child],
@@ -40,11 +47,16 @@ pub fn dml_node<E: Executor>(
         engine.now_us(),
     );
     *engine.dml_source() = None;
-    engine.execute_dml(stmt)?;
+    let mut details = match conflict_insert(stmt) {
+        Some(c) => conflict_lines(&engine.insert_on_conflict(&c, true)?.1, true),
+        None => {
+            engine.execute_dml(stmt)?;
+            Vec::new()
+        }
+    };
     let elapsed = engine.now_us() - t0;
     let buffers = minus(&engine.statement_buffers(), &b0);
     let w1 = engine.statement_wal();
-    let mut details = Vec::new();
     if options.wal {
         let parts: Vec<String> = [
             ("records", w1.0 - w0.0),
@@ -74,6 +86,77 @@ pub fn dml_node<E: Executor>(
     })
 }
 
+/// What IndexLab's EXPLAIN cannot print as PostgreSQL does: a RETURNING
+/// list changes the ModifyTable node's estimates (rows and width), and a DO
+/// UPDATE's WHERE is printed as a `Conflict Filter` in PostgreSQL's deparsed
+/// form.
+fn refuse_unshown(stmt: &Statement) -> Result<(), SqlError> {
+    let (returning, on_conflict) = match stmt {
+        Statement::Insert {
+            returning,
+            on_conflict,
+            ..
+        } => (returning, on_conflict.as_deref()),
+        Statement::Update { returning, .. } | Statement::Delete { returning, .. } => {
+            (returning, None)
+        }
+        _ => return Ok(()),
+    };
+    if !returning.is_empty() {
+        return Err(unsupported("EXPLAIN of INSERT/UPDATE/DELETE … RETURNING"));
+    }
+    if let Some(OnConflict {
+        action: ConflictAction::Update {
+            filter: Some(_), ..
+        },
+        ..
+    }) = on_conflict
+    {
+        return Err(unsupported(
+            "EXPLAIN of INSERT … ON CONFLICT DO UPDATE … WHERE",
+        ));
+    }
+    Ok(())
+}
+
+/// The statement as [`crate::exec::on_conflict`] runs it, if it is an
+/// `INSERT … ON CONFLICT`.
+fn conflict_insert(stmt: &Statement) -> Option<ConflictInsert<'_>> {
+    match stmt {
+        Statement::Insert {
+            table,
+            columns,
+            source,
+            on_conflict: Some(oc),
+            returning,
+        } => Some(ConflictInsert {
+            table,
+            columns: columns.as_deref(),
+            source,
+            on_conflict: oc,
+            returning,
+        }),
+        _ => None,
+    }
+}
+
+/// show_modifytable_info's lines: the resolution, the arbiters (when the
+/// statement named a target), and with ANALYZE what the rows met.
+fn conflict_lines(r: &ConflictReport, analyze: bool) -> Vec<String> {
+    let mut lines = vec![format!("Conflict Resolution: {}", r.resolution)];
+    if !r.arbiter_names.is_empty() {
+        lines.push(format!(
+            "Conflict Arbiter Indexes: {}",
+            r.arbiter_names.join(", ")
+        ));
+    }
+    if analyze {
+        lines.push(format!("Tuples Inserted: {}", r.inserted));
+        lines.push(format!("Conflicting Tuples: {}", r.conflicting));
+    }
+    lines
+}
+
 /// The plan of the rows the statement would read, without running it.
 fn plan_only<E: Executor>(engine: &mut E, stmt: &Statement) -> Result<PlanNode, SqlError> {
     match stmt {
@@ -85,7 +168,7 @@ fn plan_only<E: Executor>(engine: &mut E, stmt: &Statement) -> Result<PlanNode, 
                 Ok(engine.run_select(source, false)?.0)
             }
         }
-        Statement::Update { table, filter, .. } | Statement::Delete { table, filter } => {
+        Statement::Update { table, filter, .. } | Statement::Delete { table, filter, .. } => {
             let q = Select {
                 items: vec![SelectItem::Wildcard],
                 from: vec![crate::sql::ast::FromItem::Table {

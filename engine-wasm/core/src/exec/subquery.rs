@@ -79,7 +79,8 @@ pub fn resolve<E: Executor>(engine: &mut E, q: &Select) -> Result<Select, SqlErr
 /// own column's, or `exists`.
 fn column_name(e: &Expr) -> Option<String> {
     match e {
-        Expr::ScalarSubquery(q) => match q.items.first() {
+        // A set operation's column is named by its first branch.
+        Expr::ScalarSubquery(q) => match super::set_operation::branches(q)[0].items.first() {
             Some(SelectItem::Expr { alias: Some(a), .. }) => Some(a.clone()),
             Some(SelectItem::Expr { expr, .. }) => Some(super::select::output_name(expr)),
             _ => None,
@@ -205,7 +206,8 @@ fn scalar<E: Executor>(engine: &mut E, q: &Select) -> Result<Expr, SqlError> {
 
 /// A subquery that qualifies a column by a table of the outer query.
 fn refuse_correlated(q: &Select) -> Result<(), SqlError> {
-    match foreign_qualifier(q) {
+    let branches = super::set_operation::branches(q);
+    match branches.into_iter().find_map(foreign_qualifier) {
         Some(t) => Err(unsupported(format!(
             "a correlated subquery (it reads \"{t}\", a table of the outer query)"
         ))),

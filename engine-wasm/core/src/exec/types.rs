@@ -15,6 +15,9 @@ pub fn output_columns<E: QueryEngine>(
     engine: &E,
     q: &Select,
 ) -> Result<Vec<(String, SqlType)>, SqlError> {
+    if q.set_operation.is_some() {
+        return super::set_operation::output_columns(engine, q);
+    }
     if let Some(rows) = &q.values {
         let first = rows.first().map(Vec::as_slice).unwrap_or_default();
         return first
@@ -27,9 +30,7 @@ pub fn output_columns<E: QueryEngine>(
     let mut out = Vec::new();
     for item in &q.items {
         match item {
-            SelectItem::Wildcard => {
-                out.extend(scope.columns.iter().map(|(_, c, ty)| (c.clone(), *ty)))
-            }
+            SelectItem::Wildcard => out.extend(wildcard(q, &scope)),
             SelectItem::Expr { expr, alias } => out.push((
                 alias
                     .clone()
@@ -41,14 +42,52 @@ pub fn output_columns<E: QueryEngine>(
     Ok(out)
 }
 
+/// `*` over the FROM items as PostgreSQL expands it: with `JOIN … USING
+/// (cols)`, each USING column once, first, then each side's other columns.
+fn wildcard(q: &Select, scope: &Scope) -> Vec<(String, SqlType)> {
+    let of = |item: &FromItem| -> Vec<(String, SqlType)> {
+        scope
+            .columns
+            .iter()
+            .filter(|(t, ..)| t == item.visible_name())
+            .map(|(_, c, ty)| (c.clone(), *ty))
+            .collect()
+    };
+    let mut all: Vec<(String, SqlType)> = q.from.iter().flat_map(of).collect();
+    for j in &q.joins {
+        let right = of(&j.item);
+        if j.using.is_empty() {
+            all.extend(right);
+            continue;
+        }
+        let used = |c: &String| j.using.contains(c);
+        let mut merged: Vec<(String, SqlType)> = j
+            .using
+            .iter()
+            .filter_map(|u| all.iter().find(|(c, _)| c == u).cloned())
+            .collect();
+        merged.extend(all.into_iter().filter(|(c, _)| !used(c)));
+        merged.extend(right.into_iter().filter(|(c, _)| !used(c)));
+        all = merged;
+    }
+    all
+}
+
 /// The columns the FROM items make visible, qualified by their names.
 fn from_scope<E: QueryEngine>(engine: &E, q: &Select) -> Result<Scope, SqlError> {
     let mut scope = Scope::default();
     for item in q.from.iter().chain(q.joins.iter().map(|j| &j.item)) {
-        match item {
+        // A WITH query is typed as the executor runs it: inlined, its
+        // table's columns under the WITH query's name (others are refused).
+        let inlined;
+        let item = match item {
             FromItem::Table { name, .. } if q.with.iter().any(|(n, _)| n == name) => {
-                return Err(unsupported("CREATE TABLE AS over a WITH query"))
+                inlined = crate::sql::rewrite::inline_cte(item, &q.with)?.0;
+                &inlined
             }
+            _ => item,
+        };
+        match item {
             FromItem::Table { name, .. } => {
                 let id = engine.table_id(name)?;
                 let visible = item.visible_name().to_string();

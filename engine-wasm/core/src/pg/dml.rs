@@ -5,6 +5,8 @@
 //! DELETE only marks; VACUUM removes dead tuples, their index entries, and sets the
 //! visibility map.
 
+mod on_conflict;
+
 use super::catalog::Row;
 use super::engine::PgEngine;
 use super::held_page::HeldPage;
@@ -14,10 +16,11 @@ use super::tid::Tid;
 use super::tuple::heap_tuple_size_for_page;
 use crate::btree::Direction;
 use crate::buffer_pool::Fork;
+use crate::exec::returning::{finish, project, Returning};
 use crate::exec::row::{check as check_row, check_constants, complete, TableShape};
 use crate::exec::{Executor, QueryEngine};
 use crate::profile::{Outcome, StatementError};
-use crate::sql::ast::{Expr, Select};
+use crate::sql::ast::{Expr, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, coerce, eval};
 use crate::storage::{Access, NoAccounting, PageAccess, PageNo};
@@ -203,8 +206,8 @@ impl PgEngine {
     }
 
     /// Inserts one full row: heap tuple, then every index entry. Keys are encoded
-    /// first, so the row moves into the heap without a copy.
-    pub(super) fn insert_row(&mut self, table: usize, row: Row) -> Result<(), SqlError> {
+    /// first, so the row moves into the heap without a copy. Returns its TID.
+    pub(super) fn insert_row(&mut self, table: usize, row: Row) -> Result<u64, SqlError> {
         let nindex = self.catalog.table(table).indexes.len();
         // Reused buffers (key bytes + sizes per index): nothing allocated per row.
         let mut keys = std::mem::take(&mut self.key_bufs);
@@ -247,7 +250,7 @@ impl PgEngine {
         }
         self.key_bufs = keys;
         self.io.clock.advance_us(self.io.cost.cpu_row_us);
-        result
+        result.map(|()| tid)
     }
 
     pub(super) fn insert(
@@ -255,6 +258,7 @@ impl PgEngine {
         table: &str,
         columns: Option<&[String]>,
         source: &Select,
+        returning: &[SelectItem],
     ) -> Result<Outcome, SqlError> {
         let id = self.catalog.table_id(table)?;
         let targets: Vec<usize> = match columns {
@@ -279,6 +283,7 @@ impl PgEngine {
         let columns = self.catalog.table(id).columns.clone();
         let defaults = self.column_defaults(&columns)?;
         let volatile = self.volatile_defaults(&columns, &targets)?;
+        let mut returning = Returning::bind(self, returning, id)?;
         let mut count = 0u64;
         self.produce(source, &mut |engine, values| {
             let row_defaults;
@@ -295,12 +300,16 @@ impl PgEngine {
                 types: &t.types,
             };
             let row = complete(shape, &mut t.sequences, defaults, &targets, values)?;
-            engine.insert_row(id, row)?;
+            let returned = returning.is_some().then(|| row.clone());
+            let tid = engine.insert_row(id, row)?;
             count += 1;
+            if let Some(r) = returned {
+                project(&mut returning, engine, &r, tid)?;
+            }
             Ok(())
         })?;
         self.fsm_after_writes(id);
-        Ok(Outcome::tag(format!("INSERT 0 {count}")).with_count(count))
+        Ok(finish(returning, format!("INSERT 0 {count}"), count))
     }
 
     pub(super) fn update(
@@ -308,18 +317,18 @@ impl PgEngine {
         table: &str,
         assignments: &[(String, Expr)],
         filter: Option<&Expr>,
+        returning: &[SelectItem],
     ) -> Result<Outcome, SqlError> {
         let id = self.catalog.table_id(table)?;
         let scope = self.table_scope(id);
+        let mut returning = Returning::bind(self, returning, id)?;
         let sets = assignments
             .iter()
             .map(|(c, e)| Ok((scope.resolve(None, c)?, bind(e, &scope)?)))
             .collect::<Result<Vec<_>, SqlError>>()?;
         check_constants(self.catalog.table(id).shape(), &sets)?;
-        let indexed: HashSet<usize> = self.indexed_columns(id);
-        let hot_allowed = sets.iter().all(|(c, _)| !indexed.contains(c));
+        let indexed = self.indexed_columns(id);
         let targets = self.scan_for_change(id, filter)?;
-        let page_size = self.io.pool.page_size();
         for (tid, old) in &targets {
             let mut row = old.clone();
             for (c, e) in &sets {
@@ -327,42 +336,63 @@ impl PgEngine {
                 row[*c] = coerce(v, self.catalog.table(id).types[*c])?;
             }
             check_row(self.catalog.table(id).shape(), &row)?;
-            let t = self.catalog.table_mut(id);
-            let size = heap_tuple_size_for_page(&row, &t.types, page_size);
-            let (rel, heap) = (t.rel, &mut t.heap);
-            let new_row = row.clone();
-            let (out, stats) = self.io.rel(rel, Fork::Main, |io| {
-                heap.update(Tid::from_u64(*tid), row, size, hot_allowed, io)
-            })?;
-            self.count(rel, &stats);
-            let out = out?;
-            self.log_heap(id, out.old_tid.page, 8);
-            if !out.same_page {
-                self.log_heap(id, out.new_tid.page, u64::from(size));
+            let returned = returning.is_some().then(|| row.clone());
+            let hot_allowed = hot_allowed(&indexed, old, &row);
+            let new_tid = self.update_row(id, *tid, row, hot_allowed)?;
+            if let Some(r) = returned {
+                project(&mut returning, self, &r, new_tid)?;
             }
-            let [old_vm, new_vm] = out.vm_cleared;
-            self.vm_write(id, out.old_tid.page, old_vm)?;
-            self.vm_write(id, out.new_tid.page, new_vm)?;
-            if !out.hot {
-                for i in self.catalog.table(id).indexes.clone() {
-                    self.index_insert(i, &new_row, out.new_tid.to_u64())?;
-                }
-            }
-            self.io.clock.advance_us(self.io.cost.cpu_row_us);
         }
         let n = targets.len() as u64;
         self.fsm_after_writes(id);
-        Ok(Outcome::tag(format!("UPDATE {n}")).with_count(n))
+        Ok(finish(returning, format!("UPDATE {n}"), n))
+    }
+
+    /// Writes `row` as the new version of the tuple at `tid` (and, unless
+    /// HOT, its index entries); returns the new version's TID.
+    fn update_row(
+        &mut self,
+        id: usize,
+        tid: u64,
+        row: Row,
+        hot_allowed: bool,
+    ) -> Result<u64, SqlError> {
+        let page_size = self.io.pool.page_size();
+        let t = self.catalog.table_mut(id);
+        let size = heap_tuple_size_for_page(&row, &t.types, page_size);
+        let (rel, heap) = (t.rel, &mut t.heap);
+        let new_row = row.clone();
+        let (out, stats) = self.io.rel(rel, Fork::Main, |io| {
+            heap.update(Tid::from_u64(tid), row, size, hot_allowed, io)
+        })?;
+        self.count(rel, &stats);
+        let out = out?;
+        self.log_heap(id, out.old_tid.page, 8);
+        if !out.same_page {
+            self.log_heap(id, out.new_tid.page, u64::from(size));
+        }
+        let [old_vm, new_vm] = out.vm_cleared;
+        self.vm_write(id, out.old_tid.page, old_vm)?;
+        self.vm_write(id, out.new_tid.page, new_vm)?;
+        if !out.hot {
+            for i in self.catalog.table(id).indexes.clone() {
+                self.index_insert(i, &new_row, out.new_tid.to_u64())?;
+            }
+        }
+        self.io.clock.advance_us(self.io.cost.cpu_row_us);
+        Ok(out.new_tid.to_u64())
     }
 
     pub(super) fn delete(
         &mut self,
         table: &str,
         filter: Option<&Expr>,
+        returning: &[SelectItem],
     ) -> Result<Outcome, SqlError> {
         let id = self.catalog.table_id(table)?;
+        let mut returning = Returning::bind(self, returning, id)?;
         let targets = self.scan_for_change(id, filter)?;
-        for (tid, _) in &targets {
+        for (tid, old) in &targets {
             let t = self.catalog.table_mut(id);
             let (rel, heap) = (t.rel, &mut t.heap);
             let (out, stats) = self
@@ -373,12 +403,13 @@ impl PgEngine {
             self.log_heap(id, out.tid.page, 8);
             self.vm_write(id, out.tid.page, out.vm_cleared)?;
             self.io.clock.advance_us(self.io.cost.cpu_row_us);
+            project(&mut returning, self, old, *tid)?;
         }
         let n = targets.len() as u64;
-        Ok(Outcome::tag(format!("DELETE {n}")).with_count(n))
+        Ok(finish(returning, format!("DELETE {n}"), n))
     }
 
-    fn indexed_columns(&self, table: usize) -> HashSet<usize> {
+    pub(super) fn indexed_columns(&self, table: usize) -> HashSet<usize> {
         let t = self.catalog.table(table);
         t.indexes
             .iter()
@@ -568,6 +599,14 @@ impl PgEngine {
         self.count(rel, &stats);
         Ok(())
     }
+}
+
+/// Whether the new version `new` of `old` may be HOT: heap_update compares
+/// each column an index stores (HeapDetermineModifiedColumns), so a SET
+/// that leaves an indexed column's value as it was (`SET c = c`, DO UPDATE
+/// `SET c = excluded.c` with the same value) does not block HOT.
+pub(super) fn hot_allowed(indexed: &HashSet<usize>, old: &[Value], new: &[Value]) -> bool {
+    indexed.iter().all(|&c| old[c] == new[c])
 }
 
 fn key_has_null(row: &[Value], index: usize, engine: &PgEngine) -> bool {

@@ -154,7 +154,7 @@ impl PgEngine {
                 (name, columns, query, *if_not_exists),
                 |e, t| e.create_table(t),
                 |e, t, q| {
-                    let out = e.insert(t, None, q);
+                    let out = e.insert(t, None, q, &[]);
                     // CREATE TABLE AS writes with TABLE_INSERT_SKIP_FSM: no
                     // free space map until something else records a page.
                     if let Ok(id) = e.catalog.table_id(t) {

@@ -530,6 +530,39 @@ pub struct Select {
     pub offset: Option<Expr>,
     /// `VALUES (…), (…)` instead of a SELECT.
     pub values: Option<Vec<Vec<Expr>>>,
+    /// `left UNION|INTERSECT|EXCEPT [ALL] right` instead of a SELECT: the
+    /// query's own select list, FROM… are then empty, and its WITH, ORDER BY,
+    /// LIMIT and OFFSET apply to the whole result (`exec::set_operation`).
+    pub set_operation: Option<Box<SetOperation>>,
+}
+
+/// Which set operation, as PostgreSQL names it in its messages.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum SetOp {
+    Union,
+    Intersect,
+    Except,
+}
+
+impl SetOp {
+    pub fn name(self) -> &'static str {
+        match self {
+            SetOp::Union => "UNION",
+            SetOp::Intersect => "INTERSECT",
+            SetOp::Except => "EXCEPT",
+        }
+    }
+}
+
+/// `left op [ALL] right`: each side a query of its own (a SELECT, VALUES, a
+/// parenthesized query with its own ORDER BY/LIMIT, or another set operation).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SetOperation {
+    pub op: SetOp,
+    /// `ALL`: duplicates kept (by counts, for INTERSECT and EXCEPT).
+    pub all: bool,
+    pub left: Select,
+    pub right: Select,
 }
 
 impl Select {
@@ -548,6 +581,7 @@ impl Select {
             limit: None,
             offset: None,
             values: None,
+            set_operation: None,
         }
     }
 
@@ -601,6 +635,14 @@ impl Select {
                     .map(|r| r.iter().map(|e| e.map(&mut *f)).collect())
                     .collect()
             }),
+            set_operation: self.set_operation.as_ref().map(|s| {
+                Box::new(SetOperation {
+                    op: s.op,
+                    all: s.all,
+                    left: s.left.map_exprs(&mut *f),
+                    right: s.right.map_exprs(&mut *f),
+                })
+            }),
         }
     }
 
@@ -650,6 +692,66 @@ impl Default for ExplainOptions {
     }
 }
 
+/// `INSERT … ON CONFLICT [target] DO NOTHING | DO UPDATE SET … [WHERE …]`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct OnConflict {
+    pub target: ConflictTarget,
+    pub action: ConflictAction,
+}
+
+/// Which unique indexes are the arbiters (PostgreSQL's inference).
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConflictTarget {
+    /// No target: every unique index (DO NOTHING only).
+    Any,
+    /// `(a, b)`: the unique indexes on exactly these columns.
+    Columns(Vec<String>),
+    /// `ON CONSTRAINT name`: a PRIMARY KEY or UNIQUE constraint.
+    Constraint(String),
+}
+
+#[derive(Debug, Clone, PartialEq)]
+pub enum ConflictAction {
+    Nothing,
+    /// `DO UPDATE SET … [WHERE …]`, over the existing row and `excluded`.
+    Update {
+        assignments: Vec<(String, Expr)>,
+        filter: Option<Expr>,
+    },
+}
+
+impl ConflictAction {
+    fn map_exprs(&self, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> ConflictAction {
+        match self {
+            ConflictAction::Nothing => ConflictAction::Nothing,
+            ConflictAction::Update {
+                assignments,
+                filter,
+            } => ConflictAction::Update {
+                assignments: assignments
+                    .iter()
+                    .map(|(c, e)| (c.clone(), e.map(&mut *f)))
+                    .collect(),
+                filter: filter.as_ref().map(|e| e.map(&mut *f)),
+            },
+        }
+    }
+}
+
+/// A RETURNING list with `f` applied to its expressions.
+fn map_items(items: &[SelectItem], f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Vec<SelectItem> {
+    items
+        .iter()
+        .map(|i| match i {
+            SelectItem::Expr { expr, alias } => SelectItem::Expr {
+                expr: expr.map(&mut *f),
+                alias: alias.clone(),
+            },
+            SelectItem::Wildcard => SelectItem::Wildcard,
+        })
+        .collect()
+}
+
 #[derive(Debug, Clone, PartialEq)]
 pub enum Statement {
     CreateTable(CreateTable),
@@ -658,15 +760,21 @@ pub enum Statement {
         table: String,
         columns: Option<Vec<String>>,
         source: Select,
+        /// `ON CONFLICT …` (boxed: most INSERTs have none).
+        on_conflict: Option<Box<OnConflict>>,
+        /// `RETURNING …`; empty when the statement has none.
+        returning: Vec<SelectItem>,
     },
     Update {
         table: String,
         assignments: Vec<(String, Expr)>,
         filter: Option<Expr>,
+        returning: Vec<SelectItem>,
     },
     Delete {
         table: String,
         filter: Option<Expr>,
+        returning: Vec<SelectItem>,
     },
     Select(Select),
     Explain {
@@ -832,15 +940,25 @@ impl Statement {
                 table,
                 columns,
                 source,
+                on_conflict,
+                returning,
             } => Statement::Insert {
                 table: table.clone(),
                 columns: columns.clone(),
                 source: source.map_exprs(f),
+                on_conflict: on_conflict.as_ref().map(|c| {
+                    Box::new(OnConflict {
+                        target: c.target.clone(),
+                        action: c.action.map_exprs(&mut *f),
+                    })
+                }),
+                returning: map_items(returning, f),
             },
             Statement::Update {
                 table,
                 assignments,
                 filter,
+                returning,
             } => Statement::Update {
                 table: table.clone(),
                 assignments: assignments
@@ -848,10 +966,16 @@ impl Statement {
                     .map(|(c, e)| (c.clone(), e.map(&mut *f)))
                     .collect(),
                 filter: filter.as_ref().map(|e| e.map(&mut *f)),
+                returning: map_items(returning, f),
             },
-            Statement::Delete { table, filter } => Statement::Delete {
+            Statement::Delete {
+                table,
+                filter,
+                returning,
+            } => Statement::Delete {
                 table: table.clone(),
                 filter: filter.as_ref().map(|e| e.map(&mut *f)),
+                returning: map_items(returning, f),
             },
             Statement::Explain { options, statement } => Statement::Explain {
                 options: *options,

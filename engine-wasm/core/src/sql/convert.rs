@@ -24,27 +24,34 @@ pub(super) fn object_name(name: &sp::ObjectName) -> String {
 }
 
 pub(super) fn convert_select_query(q: sp::Query) -> Result<Select, SqlError> {
+    convert_query(&q)
+}
+
+/// A query read where it lies: a subquery is converted without copying
+/// sqlparser's tree first (a copy of a 450-branch UNION recurses as deep).
+fn convert_query(q: &sp::Query) -> Result<Select, SqlError> {
     let mut with = Vec::new();
-    if let Some(w) = q.with {
+    if let Some(w) = &q.with {
         if w.recursive {
             return Err(unsupported("WITH RECURSIVE"));
         }
-        for cte in w.cte_tables {
-            with.push((
-                ident_name(&cte.alias.name),
-                convert_select_query(*cte.query)?,
-            ));
+        for cte in &w.cte_tables {
+            with.push((ident_name(&cte.alias.name), convert_query(&cte.query)?));
         }
     }
-    let mut select = match *q.body {
-        sp::SetExpr::Select(s) => convert_select(*s)?,
+    let mut select = match &*q.body {
+        sp::SetExpr::Select(s) => convert_select(s)?,
         sp::SetExpr::Values(v) => values_select(v)?,
-        sp::SetExpr::Query(inner) => convert_select_query(*inner)?,
+        sp::SetExpr::Query(inner) => convert_query(inner)?,
+        body @ sp::SetExpr::SetOperation { .. } => convert_set_operation(body)?,
         other => return Err(unsupported(format!("the query form \"{other}\""))),
     };
     select.with = with;
-    if let Some(ob) = q.order_by {
-        select.order_by = match ob.kind {
+    // A set operation's ORDER BY names its output columns, which only its
+    // first branch knows: `exec::set_operation` resolves it.
+    let set_operation = select.set_operation.is_some();
+    if let Some(ob) = &q.order_by {
+        select.order_by = match &ob.kind {
             sp::OrderByKind::Expressions(items) => items
                 .iter()
                 .map(|o| {
@@ -61,11 +68,11 @@ pub(super) fn convert_select_query(q: sp::Query) -> Result<Select, SqlError> {
                 .collect::<Result<_, SqlError>>()?,
             sp::OrderByKind::All(_) => return Err(unsupported("ORDER BY ALL")),
         };
-        for o in &mut select.order_by {
+        for o in select.order_by.iter_mut().filter(|_| !set_operation) {
             o.expr = output_column(&o.expr, &select.items)?;
         }
     }
-    if let Some(limit) = q.limit_clause {
+    if let Some(limit) = &q.limit_clause {
         match limit {
             sp::LimitClause::LimitOffset {
                 limit,
@@ -88,6 +95,77 @@ pub(super) fn convert_select_query(q: sp::Query) -> Result<Select, SqlError> {
         *g = output_column(g, &select.items)?;
     }
     Ok(select)
+}
+
+/// `a UNION b INTERSECT c …`. A chain is a left-deep tree as long as the
+/// chain (sqlparser loops over it): walked down its left side in a loop, so
+/// only a right side (an INTERSECT binding tighter, or parentheses, which
+/// the parser bounds) recurses, and a 500-branch chain fits a small stack.
+#[inline(never)]
+fn convert_set_operation(body: &sp::SetExpr) -> Result<Select, SqlError> {
+    let mut spine = Vec::new();
+    let mut at = body;
+    while let sp::SetExpr::SetOperation {
+        left,
+        op,
+        set_quantifier,
+        right,
+    } = at
+    {
+        let op = match op {
+            sp::SetOperator::Union => SetOp::Union,
+            sp::SetOperator::Intersect => SetOp::Intersect,
+            sp::SetOperator::Except => SetOp::Except,
+            sp::SetOperator::Minus => {
+                return Err(SqlError::new(
+                    ErrorKind::Syntax,
+                    "syntax error at or near \"minus\" (PostgreSQL writes EXCEPT)",
+                ))
+            }
+        };
+        let all = match set_quantifier {
+            sp::SetQuantifier::All => true,
+            sp::SetQuantifier::Distinct | sp::SetQuantifier::None => false,
+            _ => {
+                return Err(SqlError::new(
+                    ErrorKind::Syntax,
+                    format!("syntax error at or near \"{set_quantifier}\""),
+                ))
+            }
+        };
+        spine.push((op, all, right.as_ref()));
+        at = left;
+    }
+    let mut acc = convert_set_branch(at)?;
+    for (op, all, right) in spine.into_iter().rev() {
+        let right = convert_set_operation(right)?;
+        acc = Select {
+            set_operation: Some(Box::new(SetOperation {
+                op,
+                all,
+                left: acc,
+                right,
+            })),
+            ..Select::empty()
+        };
+    }
+    Ok(acc)
+}
+
+/// One branch of a set operation that is not itself one.
+#[inline(never)]
+fn convert_set_branch(body: &sp::SetExpr) -> Result<Select, SqlError> {
+    match body {
+        // `SELECT … INTO t … UNION …` makes a table of the whole result:
+        // not read here, so refused rather than run as a plain query.
+        sp::SetExpr::Select(s) if s.into.is_some() => Err(unsupported(
+            "SELECT … INTO with UNION, INTERSECT or EXCEPT (write CREATE TABLE … AS)",
+        )),
+        sp::SetExpr::Select(s) => convert_select(s),
+        sp::SetExpr::Values(v) => values_select(v),
+        sp::SetExpr::Query(inner) => convert_query(inner),
+        other => Err(unsupported(format!("the query form \"{other}\""))),
+    }
 }
 
 /// What an ORDER BY item names among the select list's outputs: a position
@@ -125,7 +203,7 @@ fn output_column(e: &Expr, items: &[SelectItem]) -> Result<Expr, SqlError> {
     }
 }
 
-fn values_select(v: sp::Values) -> Result<Select, SqlError> {
+fn values_select(v: &sp::Values) -> Result<Select, SqlError> {
     let rows = v
         .rows
         .iter()
@@ -137,7 +215,7 @@ fn values_select(v: sp::Values) -> Result<Select, SqlError> {
     })
 }
 
-fn convert_select(s: sp::Select) -> Result<Select, SqlError> {
+fn convert_select(s: &sp::Select) -> Result<Select, SqlError> {
     let distinct = match &s.distinct {
         None | Some(sp::Distinct::All) => false,
         Some(sp::Distinct::Distinct) => true,
@@ -155,20 +233,7 @@ fn convert_select(s: sp::Select) -> Result<Select, SqlError> {
     let items: Vec<SelectItem> = s
         .projection
         .iter()
-        .map(|item| match item {
-            sp::SelectItem::Wildcard(_) | sp::SelectItem::QualifiedWildcard(..) => {
-                Ok(SelectItem::Wildcard)
-            }
-            sp::SelectItem::UnnamedExpr(e) => Ok(SelectItem::Expr {
-                expr: convert_expr(e)?,
-                alias: None,
-            }),
-            sp::SelectItem::ExprWithAlias { expr, alias } => Ok(SelectItem::Expr {
-                expr: convert_expr(expr)?,
-                alias: Some(ident_name(alias)),
-            }),
-            other => Err(unsupported(format!("the select item {other}"))),
-        })
+        .map(convert_select_item)
         .collect::<Result<_, SqlError>>()?;
     let mut from = Vec::new();
     let mut joins = Vec::new();
@@ -533,9 +598,9 @@ pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
 fn convert_other(e: &sp::Expr) -> Result<Expr, SqlError> {
     use sp::Expr as E;
     Ok(match e {
-        E::Subquery(q) => Expr::ScalarSubquery(Box::new(convert_select_query((**q).clone())?)),
+        E::Subquery(q) => Expr::ScalarSubquery(Box::new(convert_query(q)?)),
         E::Exists { subquery, negated } => Expr::Exists {
-            query: Box::new(convert_select_query((**subquery).clone())?),
+            query: Box::new(convert_query(subquery)?),
             negated: *negated,
         },
         E::InSubquery {
@@ -544,7 +609,7 @@ fn convert_other(e: &sp::Expr) -> Result<Expr, SqlError> {
             negated,
         } => Expr::InSubquery {
             expr: boxed(expr)?,
-            query: Box::new(convert_select_query((**subquery).clone())?),
+            query: Box::new(convert_query(subquery)?),
             negated: *negated,
         },
         E::Like {
@@ -667,4 +732,22 @@ fn cast_type(t: &sp::DataType) -> Result<SqlType, SqlError> {
         D::Custom(n, _) if object_name(n) == "point" => SqlType::Point,
         other => return Err(unsupported(format!("a cast to {other}"))),
     })
+}
+
+/// One item of a select list (or of a RETURNING list).
+pub(crate) fn convert_select_item(item: &sp::SelectItem) -> Result<SelectItem, SqlError> {
+    match item {
+        sp::SelectItem::Wildcard(_) | sp::SelectItem::QualifiedWildcard(..) => {
+            Ok(SelectItem::Wildcard)
+        }
+        sp::SelectItem::UnnamedExpr(e) => Ok(SelectItem::Expr {
+            expr: convert_expr(e)?,
+            alias: None,
+        }),
+        sp::SelectItem::ExprWithAlias { expr, alias } => Ok(SelectItem::Expr {
+            expr: convert_expr(expr)?,
+            alias: Some(ident_name(alias)),
+        }),
+        other => Err(unsupported(format!("the select item {other}"))),
+    }
 }

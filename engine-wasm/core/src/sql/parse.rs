@@ -18,6 +18,7 @@ mod alter_table;
 mod create_table;
 pub mod depth;
 mod maintenance;
+mod on_conflict;
 mod yb_syntax;
 
 use create_table::convert_create_table;
@@ -411,9 +412,13 @@ fn table_object(t: &sp::TableObject) -> Result<String, SqlError> {
 }
 
 fn convert_insert(i: sp::Insert) -> Result<Statement, SqlError> {
-    if i.on.is_some() || i.returning.is_some() {
-        return Err(unsupported("INSERT … ON CONFLICT / RETURNING"));
+    if i.table_alias.is_some() {
+        return Err(unsupported(
+            "an alias for INSERT's table (INSERT INTO t AS x)",
+        ));
     }
+    let on_conflict = i.on.map(on_conflict::convert).transpose()?.map(Box::new);
+    let returning = on_conflict::returning(i.returning.as_deref())?;
     let source = match i.source {
         Some(q) => convert_select_query(*q)?,
         None => return Err(unsupported("INSERT without VALUES or SELECT")),
@@ -427,6 +432,8 @@ fn convert_insert(i: sp::Insert) -> Result<Statement, SqlError> {
         table: table_object(&i.table)?,
         columns,
         source,
+        on_conflict,
+        returning,
     })
 }
 
@@ -438,9 +445,10 @@ fn single_table(from: &sp::TableWithJoins) -> Result<String, SqlError> {
 }
 
 fn convert_update(u: sp::Update) -> Result<Statement, SqlError> {
-    if u.from.is_some() || u.returning.is_some() {
-        return Err(unsupported("UPDATE … FROM / RETURNING"));
+    if u.from.is_some() {
+        return Err(unsupported("UPDATE … FROM"));
     }
+    let returning = on_conflict::returning(u.returning.as_deref())?;
     let assignments = u
         .assignments
         .iter()
@@ -456,6 +464,7 @@ fn convert_update(u: sp::Update) -> Result<Statement, SqlError> {
         table: single_table(&u.table)?,
         assignments,
         filter: u.selection.as_ref().map(convert_expr).transpose()?,
+        returning,
     })
 }
 
@@ -463,14 +472,13 @@ fn convert_delete(d: sp::Delete) -> Result<Statement, SqlError> {
     let tables = match &d.from {
         sp::FromTable::WithFromKeyword(t) | sp::FromTable::WithoutKeyword(t) => t,
     };
-    if tables.len() != 1 || d.using.is_some() || d.returning.is_some() {
-        return Err(unsupported(
-            "DELETE with USING, RETURNING or several tables",
-        ));
+    if tables.len() != 1 || d.using.is_some() {
+        return Err(unsupported("DELETE with USING or several tables"));
     }
     Ok(Statement::Delete {
         table: single_table(&tables[0])?,
         filter: d.selection.as_ref().map(convert_expr).transpose()?,
+        returning: on_conflict::returning(d.returning.as_deref())?,
     })
 }
 

@@ -236,7 +236,7 @@ impl YbEngine {
                 self,
                 (name, columns, query, *if_not_exists),
                 |e, t| e.create_table(t),
-                |e, t, q| e.insert(t, None, q),
+                |e, t, q| e.insert(t, None, q, &[]),
             ),
             // The script's session runs these (scenario::prepared).
             Statement::Prepare { .. }

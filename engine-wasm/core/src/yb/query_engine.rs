@@ -46,6 +46,13 @@ impl QueryEngine for YbEngine {
         self.catalog.planner_info(table)
     }
 
+    fn is_varchar(&self, table: usize, column: &str) -> bool {
+        let columns = &self.catalog.table(table).columns;
+        columns
+            .iter()
+            .any(|c| c.name == column && c.max_chars.is_some())
+    }
+
     fn run_scan(
         &mut self,
         table: usize,
@@ -115,15 +122,52 @@ impl QueryEngine for YbEngine {
                 table,
                 columns,
                 source,
-            } => self.insert(table, columns.as_deref(), source),
+                on_conflict: Some(oc),
+                returning,
+            } => {
+                let stmt = crate::exec::on_conflict::ConflictInsert {
+                    table,
+                    columns: columns.as_deref(),
+                    source,
+                    on_conflict: oc,
+                    returning,
+                };
+                self.insert_on_conflict(&stmt, true).map(|(out, _)| out)
+            }
+            Statement::Insert {
+                table,
+                columns,
+                source,
+                on_conflict: None,
+                returning,
+            } => self.insert(table, columns.as_deref(), source, returning),
             Statement::Update {
                 table,
                 assignments,
                 filter,
-            } => self.update(table, assignments, filter.as_ref()),
-            Statement::Delete { table, filter } => self.delete(table, filter.as_ref()),
+                returning,
+            } => self.update(table, assignments, filter.as_ref(), returning),
+            Statement::Delete {
+                table,
+                filter,
+                returning,
+            } => self.delete(table, filter.as_ref(), returning),
             _ => Err(crate::sql::error::unsupported("EXPLAIN of this statement")),
         }
+    }
+
+    fn insert_on_conflict(
+        &mut self,
+        stmt: &crate::exec::on_conflict::ConflictInsert,
+        execute: bool,
+    ) -> Result<
+        (
+            crate::profile::Outcome,
+            crate::exec::on_conflict::ConflictReport,
+        ),
+        SqlError,
+    > {
+        crate::exec::on_conflict::run(self, stmt, execute)
     }
 
     fn dml_source(&mut self) -> &mut Option<crate::exec::PlanNode> {

@@ -9,14 +9,17 @@
 //! row insert costs 3 seeks on the table, 3 on each unique index and 1 on each
 //! non-unique index (article 004).
 
+mod on_conflict;
+
 use super::doc_key::{push_hybrid_time, push_suffix, COLUMN, LIVENESS};
 use super::engine::{add_reads, rel_entry, tablet_entry, BufferPair, WriteBuffers, YbEngine};
 use super::network::read_time_us;
 use super::packing::{live_row, LIVENESS_VALUE, TOMBSTONE};
+use crate::exec::returning::{finish, project, Returning};
 use crate::exec::row::{check as check_row, check_constants, complete, TableShape};
 use crate::exec::{Executor, QueryEngine, Row};
 use crate::profile::{Outcome, StatementError};
-use crate::sql::ast::{Expr, Select};
+use crate::sql::ast::{Expr, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, coerce, eval};
 use crate::value::Value;
@@ -353,12 +356,14 @@ impl YbEngine {
         table: &str,
         columns: Option<&[String]>,
         source: &Select,
+        returning: &[SelectItem],
     ) -> Result<Outcome, SqlError> {
         let id = self.catalog.table_id(table)?;
         let targets = super::row::targets(self.catalog.table(id), columns)?;
         let columns = self.catalog.table(id).columns.clone();
         let defaults = self.column_defaults(&columns)?;
         let volatile = self.volatile_defaults(&columns, &targets)?;
+        let mut returning = Returning::bind(self, returning, id)?;
         let mut count = 0u64;
         self.produce(source, &mut |engine, values| {
             let row_defaults;
@@ -377,9 +382,9 @@ impl YbEngine {
             let row = complete(shape, &mut t.sequences, defaults, &targets, values)?;
             engine.insert_row(id, &row)?;
             count += 1;
-            Ok(())
+            project(&mut returning, engine, &row, 0)
         })?;
-        Ok(Outcome::tag(format!("INSERT 0 {count}")).with_count(count))
+        Ok(finish(returning, format!("INSERT 0 {count}"), count))
     }
 
     pub(super) fn update(
@@ -387,16 +392,17 @@ impl YbEngine {
         table: &str,
         assignments: &[(String, Expr)],
         filter: Option<&Expr>,
+        returning: &[SelectItem],
     ) -> Result<Outcome, SqlError> {
         let id = self.catalog.table_id(table)?;
         let scope = self.table_scope(id);
+        let mut returning = Returning::bind(self, returning, id)?;
         let sets = assignments
             .iter()
             .map(|(c, e)| Ok((scope.resolve(None, c)?, bind(e, &scope)?)))
             .collect::<Result<Vec<_>, SqlError>>()?;
         check_constants(self.catalog.table(id).shape(), &sets)?;
         let targets = self.rows_for_change(id, filter)?;
-        let txn = self.transactional(id);
         for (base, old) in &targets {
             let mut row = old.to_vec();
             for (c, e) in &sets {
@@ -404,61 +410,79 @@ impl YbEngine {
                 row[*c] = coerce(v, self.catalog.table(id).types[*c])?;
             }
             check_row(self.catalog.table(id).shape(), &row)?;
-            let key_changed =
-                self.catalog.table(id).key.is_some() && self.base_key(id, &row)? != *base;
-            if key_changed {
-                // A new primary key is a new document: YugabyteDB deletes the
-                // row and inserts it under its new key (checking that key).
-                self.delete_row(id, base, old)?;
-                self.insert_row(id, &Row::from_vec(row))?;
-                continue;
-            }
-            let tablet = self.catalog.table(id).tablets.for_key(base);
-            self.probe(tablet, base, WriteKind::Upsert);
-            self.put_row(
-                id,
-                tablet,
-                base,
-                &row,
-                RowWrite::replacing(txn),
-                &mut Vec::new(),
-            )?;
-            for i in self.catalog.table(id).indexes.clone() {
-                let (old_tablet, old_doc) = self.index_doc(i, old, base)?;
-                let (_, new_doc) = self.index_doc(i, &row, base)?;
-                if old_doc != new_doc {
-                    self.tombstone(old_tablet, &old_doc)?;
-                    self.write_index_entry(i, &row, base, RowWrite::new(txn))?;
-                } else if self
-                    .catalog
-                    .index(i)
-                    .include
-                    .iter()
-                    .any(|&c| old[c] != row[c])
-                {
-                    // Same key, new INCLUDE values: the entry is written again
-                    // (an upsert of its document), or an index-only scan would
-                    // read the old values.
-                    self.write_index_entry(i, &row, base, RowWrite::replacing(txn))?;
-                }
-            }
+            let row = Row::from_vec(row);
+            self.update_row(id, base, old, &row)?;
+            project(&mut returning, self, &row, 0)?;
         }
         let n = targets.len() as u64;
-        Ok(Outcome::tag(format!("UPDATE {n}")).with_count(n))
+        Ok(finish(returning, format!("UPDATE {n}"), n))
+    }
+
+    /// Writes `row` over the row `old` at document `base`; returns the
+    /// document the row now has (a new one when its primary key changed).
+    fn update_row(
+        &mut self,
+        id: usize,
+        base: &[u8],
+        old: &[Value],
+        row: &Row,
+    ) -> Result<Vec<u8>, SqlError> {
+        let txn = self.transactional(id);
+        let key_changed = self.catalog.table(id).key.is_some() && self.base_key(id, row)? != *base;
+        if key_changed {
+            // A new primary key is a new document: YugabyteDB deletes the
+            // row and inserts it under its new key (checking that key).
+            self.delete_row(id, base, old)?;
+            self.insert_row(id, row)?;
+            return self.base_key(id, row);
+        }
+        let tablet = self.catalog.table(id).tablets.for_key(base);
+        self.probe(tablet, base, WriteKind::Upsert);
+        self.put_row(
+            id,
+            tablet,
+            base,
+            row,
+            RowWrite::replacing(txn),
+            &mut Vec::new(),
+        )?;
+        for i in self.catalog.table(id).indexes.clone() {
+            let (old_tablet, old_doc) = self.index_doc(i, old, base)?;
+            let (_, new_doc) = self.index_doc(i, row, base)?;
+            if old_doc != new_doc {
+                self.tombstone(old_tablet, &old_doc)?;
+                self.write_index_entry(i, row, base, RowWrite::new(txn))?;
+            } else if self
+                .catalog
+                .index(i)
+                .include
+                .iter()
+                .any(|&c| old[c] != row[c])
+            {
+                // Same key, new INCLUDE values: the entry is written again
+                // (an upsert of its document), or an index-only scan would
+                // read the old values.
+                self.write_index_entry(i, row, base, RowWrite::replacing(txn))?;
+            }
+        }
+        Ok(base.to_vec())
     }
 
     pub(super) fn delete(
         &mut self,
         table: &str,
         filter: Option<&Expr>,
+        returning: &[SelectItem],
     ) -> Result<Outcome, SqlError> {
         let id = self.catalog.table_id(table)?;
+        let mut returning = Returning::bind(self, returning, id)?;
         let targets = self.rows_for_change(id, filter)?;
         for (base, row) in &targets {
             self.delete_row(id, base, row)?;
+            project(&mut returning, self, row, 0)?;
         }
         let n = targets.len() as u64;
-        Ok(Outcome::tag(format!("DELETE {n}")).with_count(n))
+        Ok(finish(returning, format!("DELETE {n}"), n))
     }
 
     /// Tombstones for a row's document and each of its index entries.

@@ -433,3 +433,110 @@ pub(crate) fn create_table_as(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     };
     Item::same(sql, Check::Statement)
 }
+
+/// `UNION`, `INTERSECT` and `EXCEPT` [ALL] of two or three selects of the
+/// script's tables (the same table or others), column for column of the same
+/// kind (integers of any width, texts and varchars, now and then a literal or
+/// NULL); the first two sometimes in parentheses, the result sometimes
+/// ordered by every column (positions), limited, or used by an IN subquery.
+pub(crate) fn set_operation(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let width = 1 + g.below(3) as usize;
+    // Per output column: true for text, false for an integer.
+    let kinds: Vec<bool> = (0..width).map(|_| g.chance(30)).collect();
+    let branches = 2 + g.below(2) as usize;
+    let mut selects = Vec::new();
+    for i in 0..branches {
+        let table = if i == 0 {
+            &schema.tables[t]
+        } else {
+            g.pick(&schema.tables)
+        };
+        let items: Vec<String> = kinds
+            .iter()
+            .map(|&text| {
+                let has_c = table.columns.iter().any(|c| c.name == "c");
+                match (text, g.below(10)) {
+                    (_, 0) => "null".to_string(),
+                    (true, 1) => "'x'".to_string(),
+                    (false, 1) => g.range(-1, 3).to_string(),
+                    (true, _) if has_c => "c".to_string(),
+                    (true, _) => "a::text".to_string(),
+                    (false, _) => g.pick(&["id", "a", "b"]).to_string(),
+                }
+            })
+            .collect();
+        let filter = if g.chance(60) {
+            format!(" where {}", condition(g, &table.columns, None, 1))
+        } else {
+            String::new()
+        };
+        selects.push(format!(
+            "select {} from {}{filter}",
+            items.join(", "),
+            table.name
+        ));
+    }
+    let op = |g: &mut Gen| {
+        *g.pick(&[
+            "union",
+            "union all",
+            "intersect",
+            "intersect all",
+            "except",
+            "except all",
+        ])
+    };
+    let mut sql = selects[0].clone();
+    for (i, s) in selects.iter().enumerate().skip(1) {
+        sql = format!("{sql} {} {s}", op(g));
+        if i == 1 && branches == 3 && g.chance(30) {
+            sql = format!("({sql})");
+        }
+    }
+    if g.chance(15) {
+        // In an IN subquery, whose first column the outer `a` compares with.
+        let outer = &schema.tables[t].name;
+        let not = if g.chance(40) { "not " } else { "" };
+        let one_column: Vec<String> = selects
+            .iter()
+            .map(|s| {
+                let from = s.find(" from ").unwrap_or(s.len());
+                let items = &s["select ".len()..from];
+                let first = items.split(", ").next().unwrap_or("a");
+                let first = if kinds[0] { "a" } else { first };
+                format!("select {first}{}", &s[from..])
+            })
+            .collect();
+        let mut inner = one_column[0].clone();
+        for s in &one_column[1..] {
+            inner = format!("{inner} {} {s}", op(g));
+        }
+        return Item::same(
+            format!("select id, a from {outer} where a {not}in ({inner})"),
+            Check::Unordered,
+        );
+    }
+    let limit = if g.chance(30) {
+        format!(" limit {}", g.range(0, 5))
+    } else {
+        String::new()
+    };
+    if g.chance(50) {
+        let order: Vec<String> = (1..=width)
+            .map(|i| {
+                let dir = *g.pick(&["", " desc"]);
+                let nulls = *g.pick(&["", "", " nulls first", " nulls last"]);
+                format!("{i}{dir}{nulls}")
+            })
+            .collect();
+        let offset = if g.chance(20) { " offset 1" } else { "" };
+        Item::same(
+            format!("{sql} order by {}{limit}{offset}", order.join(", ")),
+            Check::Ordered,
+        )
+    } else if limit.is_empty() {
+        Item::same(sql, Check::Unordered)
+    } else {
+        Item::same(format!("{sql}{limit}"), Check::CountOnly)
+    }
+}

@@ -1,6 +1,7 @@
 //! The tables a script has made so far, and the statements that change them.
 
 mod do_block;
+mod returning;
 
 use super::values::{condition, fresh_value, literal, value, Column, Type};
 use super::Gen;

@@ -598,6 +598,11 @@ fn sources(statement: &Statement) -> (Vec<String>, Vec<String>) {
 }
 
 fn from_clause(q: &Select, tables: &mut Vec<String>, columns: &mut Vec<String>) {
+    if q.set_operation.is_some() {
+        for b in crate::exec::set_operation::branches(q) {
+            from_clause(b, tables, columns);
+        }
+    }
     for (_, cte) in &q.with {
         from_clause(cte, tables, columns);
     }

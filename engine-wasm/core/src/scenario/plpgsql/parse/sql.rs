@@ -246,8 +246,31 @@ impl Parser<'_> {
                     "query has no destination for result data",
                 )
                 .with_hint("If you want to discard the results of a SELECT, use PERFORM instead.")),
+            // RETURNING's rows, like a SELECT's, need INTO (plpgsql's
+            // exec_stmt_execsql; no PERFORM hint for DML).
+            Statement::Insert { returning, .. }
+            | Statement::Update { returning, .. }
+            | Statement::Delete { returning, .. }
+                if !returning.is_empty() =>
+            {
+                Err(self.error_at(
+                    first,
+                    ErrorKind::Semantic,
+                    "query has no destination for result data",
+                ))
+            }
             Statement::Update { .. } | Statement::Delete { .. } if !self.one_transaction_writes => {
                 Err(one_transaction(statement.tag()).at(self.position(self.toks[first].start)))
+            }
+            // DO UPDATE replaces row versions as UPDATE does.
+            Statement::Insert {
+                on_conflict: Some(oc),
+                ..
+            } if !self.one_transaction_writes
+                && matches!(oc.action, crate::sql::ast::ConflictAction::Update { .. }) =>
+            {
+                Err(one_transaction("INSERT … ON CONFLICT DO UPDATE")
+                    .at(self.position(self.toks[first].start)))
             }
             Statement::Vacuum(_) => Err(self.error_at(
                 first,
