@@ -91,6 +91,8 @@ pub struct Index {
     /// Built for a UNIQUE constraint (psql's `UNIQUE CONSTRAINT`).
     pub constraint: bool,
     pub size: Option<i64>,
+    /// A partial index's WHERE, as `pg_get_indexdef` prints it.
+    pub predicate: Option<String>,
 }
 
 /// One key column of an index.
@@ -479,6 +481,9 @@ fn index_definition(flavor: Flavor, i: &Index) -> String {
     if !i.include.is_empty() {
         let included: Vec<String> = i.include.iter().map(|c| quote_ident(c)).collect();
         def.push_str(&format!(" INCLUDE ({})", included.join(", ")));
+    }
+    if let Some(p) = &i.predicate {
+        def.push_str(&format!(" WHERE {p}"));
     }
     def
 }

@@ -4,6 +4,7 @@ use super::heap::Heap;
 use super::relation_stats::RelStats;
 use crate::btree::{decode_prefix, encode_key_into, index_tuple_size, BTree, KeyColumn, SortOrder};
 use crate::buffer_pool::RelId;
+use crate::exec::index_predicate::IndexPredicate;
 use crate::profile::StatementError;
 use crate::sql::ast::{ColumnDef, Order};
 use crate::sql::error::{ErrorKind, SqlError};
@@ -74,6 +75,8 @@ pub struct Index {
     pub tree: BTree,
     /// Its row of pg_class.
     pub stats: RelStats,
+    /// A partial index's WHERE: only the rows it holds for have entries.
+    pub predicate: Option<IndexPredicate>,
 }
 
 impl Index {
@@ -235,6 +238,11 @@ impl Catalog {
                         key: ix.key.clone(),
                         include: ix.include.clone(),
                         hash: false,
+                        predicate: ix
+                            .predicate
+                            .as_ref()
+                            .map(|p| p.conjuncts())
+                            .unwrap_or_default(),
                     }
                 })
                 .collect(),

@@ -6,6 +6,7 @@ use super::engine::PgEngine;
 use crate::exec::describe::{self, Catalog, Flavor, Index, KeyPart, Sequence, Table};
 use crate::exec::QueryEngine;
 use crate::profile::Outcome;
+use crate::sql::deparse_pretty::deparse_pretty;
 use crate::sql::error::SqlError;
 use crate::sql::functions::ScalarFunc;
 use crate::sql::script::Describe;
@@ -52,6 +53,7 @@ impl PgEngine {
                     unique: ix.unique,
                     constraint: ix.constraint,
                     size: size(&ix.name),
+                    predicate: ix.predicate.as_ref().map(|p| deparse_pretty(&p.expr)),
                 }
             })
             .collect();

@@ -14,6 +14,7 @@ use super::tid::Tid;
 use super::tuple::heap_tuple_size_for_page;
 use crate::btree::Direction;
 use crate::buffer_pool::Fork;
+use crate::exec::index_predicate::{row_in_index, IndexPredicate};
 use crate::exec::row::{check as check_row, check_constants, complete, TableShape};
 use crate::exec::{Executor, QueryEngine};
 use crate::profile::{Outcome, StatementError};
@@ -92,10 +93,12 @@ impl PgEngine {
         row: &[Value],
         key: &mut Vec<u8>,
     ) -> Result<Prepared, SqlError> {
-        let size = self.catalog.index(index).entry_of(row, key)?;
+        let ix = self.catalog.index(index);
+        let size = ix.entry_of(row, key)?;
         Ok(Prepared {
             size,
             null_key: key_has_null(row, index, self),
+            skip: !row_in_index(ix.predicate.as_ref(), row)?,
         })
     }
 
@@ -107,6 +110,9 @@ impl PgEngine {
         p: Prepared,
         tid: u64,
     ) -> Result<(), SqlError> {
+        if p.skip {
+            return Ok(());
+        }
         let ix = self.catalog.index(index);
         // A key above every key ever inserted cannot collide (the common case of a
         // serial primary key), so the probe is skipped, like nbtree's fastpath.
@@ -317,7 +323,6 @@ impl PgEngine {
             .collect::<Result<Vec<_>, SqlError>>()?;
         check_constants(self.catalog.table(id).shape(), &sets)?;
         let indexed: HashSet<usize> = self.indexed_columns(id);
-        let hot_allowed = sets.iter().all(|(c, _)| !indexed.contains(c));
         let targets = self.scan_for_change(id, filter)?;
         let page_size = self.io.pool.page_size();
         for (tid, old) in &targets {
@@ -327,6 +332,12 @@ impl PgEngine {
                 row[*c] = coerce(v, self.catalog.table(id).types[*c])?;
             }
             check_row(self.catalog.table(id).shape(), &row)?;
+            // HOT unless an indexed column's value changed: PostgreSQL
+            // compares the old and new values (`HeapDetermineModifiedColumns`),
+            // so `SET c = c` on an indexed column may still be HOT.
+            let hot_allowed = sets
+                .iter()
+                .all(|(c, _)| !indexed.contains(c) || same_datum(&row[*c], &old[*c]));
             let t = self.catalog.table_mut(id);
             let size = heap_tuple_size_for_page(&row, &t.types, page_size);
             let (rel, heap) = (t.rel, &mut t.heap);
@@ -378,11 +389,20 @@ impl PgEngine {
         Ok(Outcome::tag(format!("DELETE {n}")).with_count(n))
     }
 
+    /// The columns an UPDATE must leave alone to be HOT: every index's
+    /// stored columns, and the columns a partial index's WHERE reads
+    /// (`RelationGetIndexAttrBitmap`), since the new version may belong in
+    /// an index the old one was not in.
     fn indexed_columns(&self, table: usize) -> HashSet<usize> {
         let t = self.catalog.table(table);
         t.indexes
             .iter()
-            .flat_map(|&i| self.catalog.index(i).stored_columns().collect::<Vec<_>>())
+            .flat_map(|&i| {
+                let ix = self.catalog.index(i);
+                let mut cols: Vec<usize> = ix.stored_columns().collect();
+                cols.extend(ix.predicate.iter().flat_map(|p| p.columns()));
+                cols
+            })
             .collect()
     }
 
@@ -550,13 +570,27 @@ impl PgEngine {
         };
         t.has_index = !t.indexes.is_empty();
         for i in self.catalog.table(id).indexes.clone() {
+            let tuples = match &self.catalog.index(i).predicate {
+                None => live_rows,
+                Some(p) => self.rows_matching(id, p),
+            };
             let ix = self.catalog.index_mut(i);
             ix.stats = super::relation_stats::RelStats {
                 pages: ix.pages(),
-                tuples: live_rows as f32,
+                tuples: tuples as f32,
                 all_visible: 0,
             };
         }
+    }
+
+    /// How many live rows of table `id` a partial index's WHERE holds for:
+    /// ANALYZE's `tupleFract` of the table's rows, with every row sampled.
+    /// The rows were just read by ANALYZE, so they are not counted again.
+    fn rows_matching(&self, id: usize, p: &IndexPredicate) -> u64 {
+        let heap = &self.catalog.table(id).heap;
+        heap.scan(&mut NoAccounting)
+            .filter(|(_, row)| p.holds(row).unwrap_or(false))
+            .count() as u64
     }
 
     fn vm_accesses(&mut self, rel: u32, accesses: &[(PageNo, Access)]) -> Result<(), SqlError> {
@@ -577,4 +611,14 @@ fn key_has_null(row: &[Value], index: usize, engine: &PgEngine) -> bool {
         .key
         .iter()
         .any(|(c, _)| row[*c].is_null())
+}
+
+/// `heap_attr_equals`: the same stored bytes (two NULLs are equal; a float
+/// compares by its bits, so -0 and 0 differ as they do on disk).
+fn same_datum(a: &Value, b: &Value) -> bool {
+    match (a, b) {
+        (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
+        (Value::Real(x), Value::Real(y)) => x.to_bits() == y.to_bits(),
+        _ => a == b,
+    }
 }

@@ -84,6 +84,8 @@ pub struct CreateIndex {
     pub include: Vec<String>,
     pub unique: bool,
     pub if_not_exists: bool,
+    /// `WHERE …`: a partial index holds only the rows it is true for.
+    pub predicate: Option<Expr>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

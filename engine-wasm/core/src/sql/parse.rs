@@ -385,9 +385,6 @@ fn key_columns(cols: &[sp::IndexColumn]) -> Result<Vec<KeyColumn>, SqlError> {
 }
 
 fn convert_create_index(i: sp::CreateIndex) -> Result<CreateIndex, SqlError> {
-    if i.predicate.is_some() {
-        return Err(unsupported("a partial index (CREATE INDEX … WHERE)"));
-    }
     if !i.with.is_empty() {
         return Err(unsupported(
             "an index's storage parameters (CREATE INDEX … WITH)",
@@ -400,6 +397,7 @@ fn convert_create_index(i: sp::CreateIndex) -> Result<CreateIndex, SqlError> {
         include: i.include.iter().map(ident_name).collect(),
         unique: i.unique,
         if_not_exists: i.if_not_exists,
+        predicate: i.predicate.as_ref().map(convert_expr).transpose()?,
     })
 }
 

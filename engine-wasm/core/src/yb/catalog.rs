@@ -4,6 +4,7 @@
 use super::doc_key::{doc_key, key_hash, push_escaped};
 use super::packing::{Packing, PACKED};
 use crate::btree::KeyColumn;
+use crate::exec::index_predicate::IndexPredicate;
 use crate::pg::key_column;
 use crate::profile::StatementError;
 use crate::sql::ast::{ColumnDef, Order};
@@ -142,6 +143,8 @@ pub struct YbIndex {
     pub include_columns: Vec<KeyColumn>,
     pub tablets: Tablets,
     pub rel: usize,
+    /// A partial index's WHERE: only the rows it holds for have entries.
+    pub predicate: Option<IndexPredicate>,
 }
 
 impl YbIndex {
@@ -238,6 +241,7 @@ impl YbCatalog {
                 .collect(),
             include: (0..t.columns.len()).collect(),
             hash: k.is_hash(),
+            predicate: Vec::new(),
         });
         let pk = pk.map(|mut p| {
             // Key order as declared (DESC columns scan forward in DESC order).
@@ -259,6 +263,11 @@ impl YbCatalog {
                         key: ix.key.iter().map(|(c, o, _)| (*c, *o)).collect(),
                         include: ix.include.clone(),
                         hash: ix.key.first().is_some_and(|k| k.2),
+                        predicate: ix
+                            .predicate
+                            .as_ref()
+                            .map(|p| p.conjuncts())
+                            .unwrap_or_default(),
                     }
                 }))
                 .collect(),

@@ -5,7 +5,9 @@
 use super::catalog::{KeySpec, Tablets, YbIndex, YbTable};
 use super::engine::YbEngine;
 use super::tablet::Tablet;
+use crate::exec::index_predicate::{row_in_index, IndexPredicate};
 use crate::exec::relation_name::choose_relation_name;
+use crate::exec::QueryEngine;
 use crate::lsm::Lsm;
 use crate::profile::{Outcome, StatementError};
 use crate::sql::ast::{CreateIndex, CreateTable, KeyColumn, Order};
@@ -146,6 +148,7 @@ impl YbEngine {
                 include: Vec::new(),
                 unique: true,
                 if_not_exists: false,
+                predicate: None,
             })?;
             if let Some(Some(ix)) = self.catalog.indexes.last_mut() {
                 ix.constraint = true;
@@ -180,6 +183,11 @@ impl YbEngine {
             .into());
         }
         let key = self.key_of(table, &i.columns)?;
+        let predicate = i
+            .predicate
+            .as_ref()
+            .map(|p| IndexPredicate::new(p, &self.table_scope(table)))
+            .transpose()?;
         let include = i
             .include
             .iter()
@@ -212,6 +220,7 @@ impl YbEngine {
             include_columns: include_types,
             tablets,
             rel,
+            predicate,
         }));
         self.catalog.table_mut(table).indexes.push(id);
         self.backfill(id)?;
@@ -224,6 +233,9 @@ impl YbEngine {
         // Each row with its document key: its primary key, or the ybctid it
         // was given (which can't be derived from the row again).
         for (base, row) in self.rows_for_change(table, None)? {
+            if !row_in_index(self.catalog.index(index).predicate.as_ref(), &row)? {
+                continue;
+            }
             self.write_index_entry(index, &row, &base, super::write::RowWrite::new(false))?;
         }
         Ok(())

@@ -8,6 +8,7 @@ use crate::btree::SortOrder;
 use crate::exec::describe::{self, Catalog, Flavor, Index, KeyPart, Sequence, Table};
 use crate::profile::Outcome;
 use crate::sql::ast::Order;
+use crate::sql::deparse_pretty::deparse_pretty;
 use crate::sql::error::SqlError;
 use crate::sql::script::Describe;
 
@@ -56,6 +57,7 @@ impl YbEngine {
                     unique: true,
                     constraint: true,
                     size: None,
+                    predicate: None,
                 });
             }
             catalog
@@ -93,6 +95,7 @@ impl YbEngine {
                 unique: ix.unique,
                 constraint: ix.constraint,
                 size: None,
+                predicate: ix.predicate.as_ref().map(|p| deparse_pretty(&p.expr)),
             });
         }
         catalog

@@ -13,6 +13,8 @@ pub(crate) struct Schema {
     pub tables: Vec<Table>,
     /// Index names used so far (they share one namespace in PostgreSQL).
     index_names: Vec<String>,
+    /// Draws for the newer features (see `Gen::features`).
+    pub features: Gen,
 }
 
 #[derive(Debug)]
@@ -29,6 +31,9 @@ pub(crate) struct Table {
     /// constant, never to `col + k`, whose outcome depends on the order rows
     /// are visited in (PostgreSQL checks uniqueness row by row).
     unique_columns: Vec<usize>,
+    /// The WHERE clauses of its partial indexes: a query that repeats one
+    /// may use the index.
+    pub partial_predicates: Vec<String>,
 }
 
 impl Table {
@@ -68,6 +73,7 @@ impl Table {
             split_into,
             next_id: g.range(-3, 5),
             unique_columns,
+            partial_predicates: Vec::new(),
         }
     }
 
@@ -201,9 +207,18 @@ impl Schema {
             Some(c) if g.chance(20) => format!(" include ({})", table.columns[c].name),
             _ => String::new(),
         };
+        // A partial index: only the rows its WHERE holds for have entries.
+        let partial = if self.features.chance(25) {
+            let p = condition(&mut self.features, &table.columns, None, 1);
+            self.tables[t].partial_predicates.push(p.clone());
+            format!(" where {p}")
+        } else {
+            String::new()
+        };
+        let table = &self.tables[t];
         Some(Item::same(
             format!(
-                "create {unique}index {named}on {} ({}){include}",
+                "create {unique}index {named}on {} ({}){include}{partial}",
                 table.name,
                 keys.join(", ")
             ),
