@@ -272,6 +272,7 @@ mod tests {
             " loop perform ",
             "reverse ",
             ") where ",
+            "lower(c)",
         ] {
             assert!(text.contains(needle), "no generated script has {needle:?}");
         }

@@ -26,7 +26,7 @@ pub struct IndexPredicate {
 impl IndexPredicate {
     /// Checks `expr` as the predicate of an index on the table of `scope`.
     pub fn new(expr: &Expr, scope: &Scope) -> Result<IndexPredicate, SqlError> {
-        refuse_forms(expr)?;
+        refuse_forms(expr, "predicate")?;
         let bound = bind(expr, scope)?;
         let ty = type_of(expr, scope)?;
         if ty != SqlType::Bool {
@@ -38,14 +38,9 @@ impl IndexPredicate {
                 ),
             ));
         }
-        if !is_immutable(expr) {
-            // The entries must stay right as time passes: `now()` in a
-            // predicate would leave rows in an index they no longer match.
-            return Err(SqlError::new(
-                ErrorKind::Semantic,
-                "functions in index predicate must be marked IMMUTABLE",
-            ));
-        }
+        // The entries must stay right as time passes: `now()` in a
+        // predicate would leave rows in an index they no longer match.
+        refuse_mutable(expr, "predicate")?;
         Ok(IndexPredicate {
             expr: expr.clone(),
             bound,
@@ -88,8 +83,9 @@ pub fn row_in_index(p: Option<&IndexPredicate>, row: &[Value]) -> Result<bool, S
     p.map_or(Ok(true), |p| p.holds(row))
 }
 
-/// Subqueries, aggregates and parameters have no place in a predicate.
-fn refuse_forms(expr: &Expr) -> Result<(), SqlError> {
+/// Subqueries, aggregates and parameters have no place in an index's
+/// `what` ("predicate" or "expression").
+pub(super) fn refuse_forms(expr: &Expr, what: &str) -> Result<(), SqlError> {
     let mut error = None;
     expr.visit(&mut |e| {
         if error.is_some() {
@@ -99,18 +95,30 @@ fn refuse_forms(expr: &Expr) -> Result<(), SqlError> {
             Expr::ScalarSubquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. } => {
                 Some(SqlError::new(
                     ErrorKind::Semantic,
-                    "cannot use subquery in index predicate",
+                    format!("cannot use subquery in index {what}"),
                 ))
             }
             Expr::Aggregate { .. } => Some(SqlError::new(
                 ErrorKind::Semantic,
-                "aggregate functions are not allowed in index predicates",
+                format!("aggregate functions are not allowed in index {what}s"),
             )),
             Expr::Param(n) => Some(crate::exec::types::no_parameter(*n)),
             _ => None,
         };
     });
     error.map_or(Ok(()), Err)
+}
+
+/// PostgreSQL's error for a function that is not IMMUTABLE in an index's
+/// `what`.
+pub(super) fn refuse_mutable(expr: &Expr, what: &str) -> Result<(), SqlError> {
+    if is_immutable(expr) {
+        return Ok(());
+    }
+    Err(SqlError::new(
+        ErrorKind::Semantic,
+        format!("functions in index {what} must be marked IMMUTABLE"),
+    ))
 }
 
 /// `contain_mutable_functions`: now(), random() and the size functions give
@@ -135,7 +143,7 @@ fn is_immutable(expr: &Expr) -> bool {
     immutable
 }
 
-fn collect_columns(b: &Bound, out: &mut Vec<usize>) {
+pub(super) fn collect_columns(b: &Bound, out: &mut Vec<usize>) {
     match b {
         Bound::Col(c) => out.push(*c),
         Bound::Lit(_) | Bound::Call(_) => {}

@@ -7,6 +7,7 @@ use super::relation_stats::RelStats;
 use super::tid::Tid;
 use crate::btree::{BTree, BTreeConfig};
 use crate::buffer_pool::Fork;
+use crate::exec::index_expression::{IndexExpression, FIRST_EXPRESSION};
 use crate::exec::index_predicate::{row_in_index, IndexPredicate};
 use crate::exec::QueryEngine;
 use crate::profile::{Outcome, StatementError};
@@ -166,19 +167,35 @@ impl PgEngine {
         let predicate = predicate
             .map(|p| IndexPredicate::new(p, &self.table_scope(table)))
             .transpose()?;
-        let key: Vec<(usize, Order)> = columns
-            .iter()
-            .map(|c| Ok((self.column_position(table, &c.name)?, c.order)))
-            .collect::<Result<_, SqlError>>()?;
+        // A key is a column, or an expression numbered from FIRST_EXPRESSION.
+        let mut expressions = Vec::new();
+        let mut key: Vec<(usize, Order)> = Vec::with_capacity(columns.len());
+        for c in columns {
+            let position = match &c.expr {
+                Some(e) => {
+                    expressions.push(IndexExpression::new(e, &self.table_scope(table))?);
+                    FIRST_EXPRESSION + expressions.len() - 1
+                }
+                None => self.column_position(table, &c.name)?,
+            };
+            key.push((position, c.order));
+        }
         let include: Vec<usize> = include
             .iter()
             .map(|c| self.column_position(table, c))
             .collect::<Result<_, _>>()?;
         let types = self.catalog.table(table).types.clone();
-        let key_columns = key.iter().map(|(c, o)| key_column(types[*c], *o)).collect();
+        let type_at = |c: usize| match c.checked_sub(FIRST_EXPRESSION) {
+            Some(k) => expressions[k].ty,
+            None => types[c],
+        };
+        let key_columns = key
+            .iter()
+            .map(|(c, o)| key_column(type_at(*c), *o))
+            .collect();
         let stored_types: Vec<SqlType> = key
             .iter()
-            .map(|(c, _)| types[*c])
+            .map(|(c, _)| type_at(*c))
             .chain(include.iter().map(|c| types[*c]))
             .collect();
         let config = self.btree_config()?;
@@ -202,6 +219,7 @@ impl PgEngine {
             tree,
             stats: RelStats::NEW_INDEX,
             predicate,
+            expressions,
         }));
         self.catalog.table_mut(table).indexes.push(id);
         let (rows, entries) = self.backfill(id)?;

@@ -33,6 +33,16 @@ pub fn deparse_pretty(e: &Expr) -> String {
     pretty(e, Parent::Top)
 }
 
+/// An index's expression key as `pg_get_indexdef` prints it: a function
+/// call as it is (`lower(v)`), anything else in parentheses (`(a + b)`).
+pub fn index_expression_text(e: &Expr) -> String {
+    let text = deparse_pretty(e);
+    match e {
+        Expr::Function { .. } | Expr::Call(_) => text,
+        _ => format!("({text})"),
+    }
+}
+
 fn pretty(e: &Expr, parent: Parent) -> String {
     match e {
         Expr::Column { table: None, name } => name.clone(),

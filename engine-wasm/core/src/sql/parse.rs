@@ -362,14 +362,36 @@ fn convert_type(t: &sp::DataType) -> Result<(SqlType, bool), SqlError> {
     Ok((ty, false))
 }
 
-/// Key columns; as in YugabyteDB, a first column without ASC or DESC is hashed.
+/// A constraint's key columns (PRIMARY KEY, UNIQUE): plain columns only, as
+/// in PostgreSQL's grammar.
 fn key_columns(cols: &[sp::IndexColumn]) -> Result<Vec<KeyColumn>, SqlError> {
+    let keys = index_key_columns(cols)?;
+    if keys.iter().any(|k| k.expr.is_some()) {
+        return Err(SqlError::new(
+            crate::sql::error::ErrorKind::Syntax,
+            "syntax error at or near \"(\"",
+        ));
+    }
+    Ok(keys)
+}
+
+/// An index's key columns, or expressions; as in YugabyteDB, a first column
+/// without ASC or DESC is hashed.
+fn index_key_columns(cols: &[sp::IndexColumn]) -> Result<Vec<KeyColumn>, SqlError> {
     cols.iter()
         .enumerate()
         .map(|(i, c)| {
-            let name = match &c.column.expr {
-                sp::Expr::Identifier(id) => ident_name(id),
-                other => return Err(unsupported(format!("an index on the expression {other}"))),
+            // `(v)` is the column v; anything else is an expression.
+            let mut written = &c.column.expr;
+            while let sp::Expr::Nested(inner) = written {
+                written = inner;
+            }
+            let (name, expr) = match written {
+                sp::Expr::Identifier(id) => (ident_name(id), None),
+                other => {
+                    let e = convert_expr(other)?;
+                    (crate::exec::index_expression::column_name(&e), Some(e))
+                }
             };
             let order = match c.column.options.sort {
                 Some(sp::OrderBySort::Desc) => Order::Desc,
@@ -379,6 +401,7 @@ fn key_columns(cols: &[sp::IndexColumn]) -> Result<Vec<KeyColumn>, SqlError> {
                 name,
                 order,
                 hash: i == 0 && c.column.options.sort.is_none(),
+                expr,
             })
         })
         .collect()
@@ -393,7 +416,7 @@ fn convert_create_index(i: sp::CreateIndex) -> Result<CreateIndex, SqlError> {
     Ok(CreateIndex {
         name: i.name.as_ref().map(object_name),
         table: object_name(&i.table_name),
-        columns: key_columns(&i.columns)?,
+        columns: index_key_columns(&i.columns)?,
         include: i.include.iter().map(ident_name).collect(),
         unique: i.unique,
         if_not_exists: i.if_not_exists,

@@ -24,6 +24,10 @@ pub struct TableInfo {
     /// The system columns a query may name besides `columns` (pg: `ctid`),
     /// numbered after them. `*` never includes them; no index covers them.
     pub system: Vec<(String, SqlType)>,
+    /// The expressions its indexes are on (`lower(v)`), numbered after the
+    /// system columns: an index key may be one, and a query's condition or
+    /// ORDER BY on the same expression can use it.
+    pub expressions: Vec<Expr>,
 }
 
 #[derive(Debug, Clone)]
@@ -160,11 +164,32 @@ pub fn conjuncts(e: &Expr, out: &mut Vec<Expr>) {
     }
 }
 
+/// The column (or indexed expression) `e` is, by its number.
 fn column_index(table: &TableInfo, e: &Expr) -> Option<usize> {
     match e {
         Expr::Column { name, .. } => table.columns.iter().position(|(c, _)| c == name),
-        _ => None,
+        _ if table.expressions.is_empty() => None,
+        _ => {
+            let e = unqualified(e);
+            let k = table.expressions.iter().position(|x| unqualified(x) == e)?;
+            Some(table.columns.len() + table.system.len() + k)
+        }
     }
+}
+
+/// `e` with its columns' table names dropped: `lower(t.v)` is `lower(v)`
+/// when the query reads one table.
+pub fn unqualified(e: &Expr) -> Expr {
+    e.map(&mut |x| match x {
+        Expr::Column {
+            table: Some(_),
+            name,
+        } => Some(Expr::Column {
+            table: None,
+            name: name.clone(),
+        }),
+        _ => None,
+    })
 }
 
 /// True for expressions with no column reference (literals, now(), arithmetic).

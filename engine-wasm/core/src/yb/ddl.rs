@@ -5,6 +5,7 @@
 use super::catalog::{KeySpec, Tablets, YbIndex, YbTable};
 use super::engine::YbEngine;
 use super::tablet::Tablet;
+use crate::exec::index_expression::{IndexExpression, FIRST_EXPRESSION};
 use crate::exec::index_predicate::{row_in_index, IndexPredicate};
 use crate::exec::relation_name::choose_relation_name;
 use crate::exec::QueryEngine;
@@ -182,7 +183,19 @@ impl YbEngine {
             }
             .into());
         }
-        let key = self.key_of(table, &i.columns)?;
+        // A key is a column, or an expression numbered from FIRST_EXPRESSION.
+        let mut expressions = Vec::new();
+        let mut key = Vec::with_capacity(i.columns.len());
+        for c in &i.columns {
+            let position = match &c.expr {
+                Some(e) => {
+                    expressions.push(IndexExpression::new(e, &self.table_scope(table))?);
+                    FIRST_EXPRESSION + expressions.len() - 1
+                }
+                None => self.column_position(table, &c.name)?,
+            };
+            key.push((position, c.order, c.hash));
+        }
         let predicate = i
             .predicate
             .as_ref()
@@ -198,7 +211,13 @@ impl YbEngine {
             .iter()
             .map(|c| crate::btree::KeyColumn::asc(types[*c]))
             .collect();
-        let key_types: Vec<_> = key.iter().map(|(c, _, _)| types[*c]).collect();
+        let key_types: Vec<_> = key
+            .iter()
+            .map(|(c, _, _)| match c.checked_sub(FIRST_EXPRESSION) {
+                Some(k) => expressions[k].ty,
+                None => types[*c],
+            })
+            .collect();
         // The index row's own key: its columns 0..n, with the same order and hashing.
         let own: Vec<(usize, Order, bool)> = key
             .iter()
@@ -221,6 +240,7 @@ impl YbEngine {
             tablets,
             rel,
             predicate,
+            expressions,
         }));
         self.catalog.table_mut(table).indexes.push(id);
         self.backfill(id)?;

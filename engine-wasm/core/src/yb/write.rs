@@ -325,7 +325,10 @@ impl YbEngine {
         } else {
             WriteKind::Upsert
         };
-        let has_null = ix.key.iter().any(|(c, _, _)| row[*c].is_null());
+        let has_null = ix
+            .key
+            .iter()
+            .any(|(c, _, _)| ix.value_at(row, *c).map_or(true, |v| v.is_null()));
         if self.probe(tablet, doc, kind) && !has_null {
             let name = self.catalog.index(index).name.clone();
             return Err(StatementError::UniqueViolation { constraint: name }.into());

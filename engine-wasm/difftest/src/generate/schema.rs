@@ -34,6 +34,8 @@ pub(crate) struct Table {
     /// The WHERE clauses of its partial indexes: a query that repeats one
     /// may use the index.
     pub partial_predicates: Vec<String>,
+    /// The expressions its indexes are on, each with a condition on it.
+    pub index_expressions: Vec<(String, String)>,
 }
 
 impl Table {
@@ -74,6 +76,7 @@ impl Table {
             next_id: g.range(-3, 5),
             unique_columns,
             partial_predicates: Vec::new(),
+            index_expressions: Vec::new(),
         }
     }
 
@@ -185,10 +188,28 @@ impl Schema {
             }
         }
         let order = ["", " asc", " desc"];
-        let keys: Vec<String> = cols
+        let mut keys: Vec<String> = cols
             .iter()
             .map(|c| format!("{}{}", table.columns[*c].name, g.pick(&order)))
             .collect();
+        // An index on an expression of the table's columns (a and c always
+        // exist: a an integer, c text), with a condition a query can use it by.
+        if self.features.chance(15) {
+            let f = &mut self.features;
+            let (expr, condition) = match f.below(4) {
+                0 => ("(a + 1)", format!("a + 1 = {}", f.range(-5, 30))),
+                1 => (
+                    "lower(c)",
+                    format!("lower(c) = '{}'", f.pick(&["a", "ab", "b", "x"])),
+                ),
+                2 => ("abs(a)", format!("abs(a) < {}", f.range(0, 20))),
+                _ => ("(a * 2)", format!("a * 2 >= {}", f.range(-10, 60))),
+            };
+            keys[0] = expr.to_string();
+            self.tables[t]
+                .index_expressions
+                .push((expr.to_string(), condition));
+        }
         let unique = if g.chance(25) { "unique " } else { "" };
         if !unique.is_empty() {
             self.tables[t].unique_columns.extend(&cols);
