@@ -22,6 +22,8 @@ pub mod engine;
 pub mod executor;
 pub mod explain;
 pub mod explain_dml;
+pub mod index_expression;
+pub mod index_predicate;
 pub mod join;
 pub mod nested_loop;
 pub mod on_conflict;

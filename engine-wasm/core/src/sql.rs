@@ -15,8 +15,10 @@ pub use script::{
 pub mod ast;
 mod convert;
 pub mod deparse;
+pub mod deparse_pretty;
 pub mod eval;
 pub mod functions;
 pub mod parse;
 pub mod plan;
+pub mod predtest;
 pub mod rewrite;

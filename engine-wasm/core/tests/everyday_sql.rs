@@ -412,3 +412,19 @@ insert into d values ('nope', 5);";
     .0;
     assert_eq!(rows(&yb, 4), [["1002"]]);
 }
+
+#[test]
+fn insert_without_a_column_list_gives_the_columns_after_its_values_their_defaults() {
+    let script = "create table t (id int primary key, v text, n int default 7, s serial);
+insert into t values (1, 'a');
+select * from t;
+insert into t (id, v, n) values (2, 'b');\n";
+    for r in both(script) {
+        assert_eq!(rows(&r, 2), [["1", "a", "7", "1"]]);
+        let error = r.error.as_ref().map(|e| e.message.as_str());
+        assert_eq!(
+            error,
+            Some("INSERT has more target columns than expressions")
+        );
+    }
+}

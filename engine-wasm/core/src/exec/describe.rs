@@ -91,12 +91,18 @@ pub struct Index {
     /// Built for a UNIQUE constraint (psql's `UNIQUE CONSTRAINT`).
     pub constraint: bool,
     pub size: Option<i64>,
+    /// A partial index's WHERE, as `pg_get_indexdef` prints it.
+    pub predicate: Option<String>,
 }
 
 /// One key column of an index.
 #[derive(Debug, Clone)]
 pub struct KeyPart {
     pub column: String,
+    /// An expression key: its text as `pg_get_indexdef` prints it
+    /// (`lower(v)`, `(a + b)`) and its type; `column` is then its name
+    /// (`lower`, `expr`).
+    pub expression: Option<(String, SqlType)>,
     pub order: Order,
     /// YugabyteDB's `HASH`.
     pub hash: bool,
@@ -400,16 +406,20 @@ fn index(catalog: &Catalog, i: &Index, verbose: bool) -> Outcome {
     let stored = i
         .key
         .iter()
-        .map(|k| (k.column.as_str(), true))
-        .chain(i.include.iter().map(|c| (c.as_str(), false)));
+        .map(|k| (k.column.as_str(), k.expression.as_ref(), true))
+        .chain(i.include.iter().map(|c| (c.as_str(), None, false)));
     let rows: Vec<Vec<Option<String>>> = stored
-        .map(|(name, key)| {
-            let c = column(name);
+        .map(|(name, expression, key)| {
+            let c = column(name).filter(|_| expression.is_none());
+            let (ty, definition) = match expression {
+                Some((text, ty)) => (ty.pg_name().to_string(), text.clone()),
+                None => (c.map(type_name).unwrap_or_default(), quote_ident(name)),
+            };
             let mut row = vec![
                 name.to_string(),
-                c.map(type_name).unwrap_or_default(),
+                ty,
                 if key { "yes" } else { "no" }.to_string(),
-                quote_ident(name),
+                definition,
             ];
             if verbose {
                 row.extend([c.map(storage).unwrap_or("plain").to_string(), String::new()]);
@@ -451,15 +461,10 @@ fn index_definition(flavor: Flavor, i: &Index) -> String {
         Flavor::Pg => i
             .key
             .iter()
-            .map(|k| format!("{}{}", quote_ident(&k.column), order(k)))
+            .map(|k| format!("{}{}", key_text(k), order(k)))
             .collect(),
         Flavor::Yb => {
-            let hashed: Vec<String> = i
-                .key
-                .iter()
-                .filter(|k| k.hash)
-                .map(|k| quote_ident(&k.column))
-                .collect();
+            let hashed: Vec<String> = i.key.iter().filter(|k| k.hash).map(key_text).collect();
             let mut parts = match hashed.len() {
                 0 => Vec::new(),
                 1 => vec![format!("{} HASH", hashed[0])],
@@ -470,7 +475,7 @@ fn index_definition(flavor: Flavor, i: &Index) -> String {
                     Order::Asc => "ASC",
                     Order::Desc => "DESC",
                 };
-                format!("{} {dir}", quote_ident(&k.column))
+                format!("{} {dir}", key_text(k))
             }));
             parts
         }
@@ -480,7 +485,19 @@ fn index_definition(flavor: Flavor, i: &Index) -> String {
         let included: Vec<String> = i.include.iter().map(|c| quote_ident(c)).collect();
         def.push_str(&format!(" INCLUDE ({})", included.join(", ")));
     }
+    if let Some(p) = &i.predicate {
+        def.push_str(&format!(" WHERE {p}"));
+    }
     def
+}
+
+/// A key as `pg_get_indexdef` prints it: a column's (quoted) name, or the
+/// expression.
+fn key_text(k: &KeyPart) -> String {
+    match &k.expression {
+        Some((text, _)) => text.clone(),
+        None => quote_ident(&k.column),
+    }
 }
 
 /// A column's default as `pg_get_expr(adbin, adrelid, true)` prints it.

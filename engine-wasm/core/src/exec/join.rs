@@ -171,7 +171,11 @@ pub trait JoinExec: SelectExec {
                     continue;
                 }
                 let col = info.columns.iter().position(|(c, _)| c == name);
-                let index = info.indexes.iter().position(|i| Some(i.key[0].0) == col);
+                // A partial index may lack the rows a join looks up.
+                let index = info
+                    .indexes
+                    .iter()
+                    .position(|i| Some(i.key[0].0) == col && i.predicate.is_empty());
                 if let (Some(index), Some(col)) = (index, col) {
                     return Ok(Some((n, index, b.as_ref().clone(), c.clone(), col)));
                 }

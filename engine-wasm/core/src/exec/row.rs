@@ -59,7 +59,10 @@ pub fn complete(
     for (v, &c) in values.iter().cloned().zip(targets) {
         row[c] = coerce(v, table.types[c])?;
     }
-    for c in (0..row.len()).filter(|c| !targets.contains(c)) {
+    // A column without a value gets its default: one not named, or (with no
+    // column list) one after the last value (`INSERT INTO t VALUES (1)`).
+    let given = &targets[..values.len()];
+    for c in (0..row.len()).filter(|c| !given.contains(c)) {
         if let Some(next) = sequences[c].as_mut() {
             row[c] = Value::Int(*next);
             *next += 1;

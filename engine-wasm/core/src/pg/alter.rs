@@ -229,7 +229,7 @@ impl PgEngine {
                 }
             }
         }
-        self.build_index(&name, &table, &ascending(&k.columns), &[], true)?;
+        self.build_index(&name, &table, &ascending(&k.columns), &[], true, None)?;
         self.mark_constraint(k.primary);
         Ok(())
     }

@@ -4,6 +4,8 @@ use super::heap::Heap;
 use super::relation_stats::RelStats;
 use crate::btree::{decode_prefix, encode_key_into, index_tuple_size, BTree, KeyColumn, SortOrder};
 use crate::buffer_pool::RelId;
+use crate::exec::index_expression::{IndexExpression, FIRST_EXPRESSION};
+use crate::exec::index_predicate::IndexPredicate;
 use crate::profile::StatementError;
 use crate::sql::ast::{ColumnDef, Order};
 use crate::sql::error::{ErrorKind, SqlError};
@@ -74,6 +76,11 @@ pub struct Index {
     pub tree: BTree,
     /// Its row of pg_class.
     pub stats: RelStats,
+    /// A partial index's WHERE: only the rows it holds for have entries.
+    pub predicate: Option<IndexPredicate>,
+    /// The expressions among its keys: key position `FIRST_EXPRESSION + k`
+    /// is the k-th.
+    pub expressions: Vec<IndexExpression>,
 }
 
 impl Index {
@@ -103,6 +110,15 @@ impl Index {
     /// The index key of a heap row, as ordered bytes, and the on-page tuple size.
     pub fn entry_of(&self, row: &[Value], buf: &mut Vec<u8>) -> Result<u16, SqlError> {
         buf.clear();
+        if !self.expressions.is_empty() {
+            // Computed keys: the values are made here, not borrowed.
+            let values = self
+                .stored_columns()
+                .map(|c| self.value_at(row, c))
+                .collect::<Result<Vec<_>, _>>()?;
+            let refs: Vec<&Value> = values.iter().collect();
+            return self.encode(&refs, buf);
+        }
         // The stored columns by reference, on the stack for any realistic index:
         // this runs once per row and index, so it must not allocate.
         const NULL: Value = Value::Null;
@@ -118,6 +134,28 @@ impl Index {
             heap_refs = self.stored_columns().map(|c| &row[c]).collect();
             &heap_refs
         };
+        self.encode(values, buf)
+    }
+
+    /// The stored value at key or INCLUDE position `c` for a heap row: a
+    /// column's, or an expression's computed from the row.
+    pub fn value_at(&self, row: &[Value], c: usize) -> Result<Value, SqlError> {
+        match c.checked_sub(FIRST_EXPRESSION) {
+            Some(k) => self.expressions[k].value(row),
+            None => Ok(row[c].clone()),
+        }
+    }
+
+    /// The table columns behind stored position `c` (an expression's
+    /// inputs).
+    pub fn columns_at(&self, c: usize) -> Vec<usize> {
+        match c.checked_sub(FIRST_EXPRESSION) {
+            Some(k) => self.expressions[k].columns(),
+            None => vec![c],
+        }
+    }
+
+    fn encode(&self, values: &[&Value], buf: &mut Vec<u8>) -> Result<u16, SqlError> {
         let nkey = self.key.len();
         encode_key_into(&values[..nkey], &self.key_columns, buf)?;
         let size = index_tuple_size(values, &self.stored_types)?;
@@ -222,23 +260,44 @@ impl Catalog {
     /// What the planner needs to know about table `id`.
     pub fn planner_info(&self, id: usize) -> TableInfo {
         let t = self.table(id);
+        // Indexed expressions, numbered after the columns and `ctid`.
+        let mut expressions: Vec<crate::sql::ast::Expr> = Vec::new();
+        let first = t.columns.len() + 1;
+        let mut number = |ix: &Index, c: usize| match c.checked_sub(FIRST_EXPRESSION) {
+            None => c,
+            Some(k) => {
+                let e = &ix.expressions[k].expr;
+                let at = expressions.iter().position(|x| x == e).unwrap_or_else(|| {
+                    expressions.push(e.clone());
+                    expressions.len() - 1
+                });
+                first + at
+            }
+        };
+        let indexes = t
+            .indexes
+            .iter()
+            .map(|&i| {
+                let ix = self.index(i);
+                IndexInfo {
+                    name: ix.name.clone(),
+                    key: ix.key.iter().map(|&(c, o)| (number(ix, c), o)).collect(),
+                    include: ix.include.clone(),
+                    hash: false,
+                    predicate: ix
+                        .predicate
+                        .as_ref()
+                        .map(|p| p.conjuncts())
+                        .unwrap_or_default(),
+                }
+            })
+            .collect();
         TableInfo {
             name: t.name.clone(),
             columns: t.columns.iter().map(|c| (c.name.clone(), c.ty)).collect(),
-            indexes: t
-                .indexes
-                .iter()
-                .map(|&i| {
-                    let ix = self.index(i);
-                    IndexInfo {
-                        name: ix.name.clone(),
-                        key: ix.key.clone(),
-                        include: ix.include.clone(),
-                        hash: false,
-                    }
-                })
-                .collect(),
+            indexes,
             system: vec![("ctid".to_string(), crate::value::SqlType::Tid)],
+            expressions,
         }
     }
 }

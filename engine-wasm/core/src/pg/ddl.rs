@@ -7,8 +7,11 @@ use super::relation_stats::RelStats;
 use super::tid::Tid;
 use crate::btree::{BTree, BTreeConfig};
 use crate::buffer_pool::Fork;
+use crate::exec::index_expression::{IndexExpression, FIRST_EXPRESSION};
+use crate::exec::index_predicate::{row_in_index, IndexPredicate};
+use crate::exec::QueryEngine;
 use crate::profile::{Outcome, StatementError};
-use crate::sql::ast::{CreateIndex, CreateTable, KeyColumn, Order};
+use crate::sql::ast::{CreateIndex, CreateTable, Expr, KeyColumn, Order};
 use crate::sql::error::SqlError;
 use crate::value::SqlType;
 
@@ -83,7 +86,7 @@ impl PgEngine {
                 .primary_key_name
                 .clone()
                 .unwrap_or_else(|| format!("{}_pkey", t.name));
-            self.build_index(&name, &t.name, &ascending(pk), &[], true)?;
+            self.build_index(&name, &t.name, &ascending(pk), &[], true, None)?;
             self.mark_constraint(true);
         }
         for (written, columns) in &t.unique {
@@ -92,7 +95,7 @@ impl PgEngine {
                 Some(n) => n.clone(),
                 None => self.catalog.default_index_name(&t.name, &names, "key"),
             };
-            self.build_index(&name, &t.name, &ascending(columns), &[], true)?;
+            self.build_index(&name, &t.name, &ascending(columns), &[], true, None)?;
             self.mark_constraint(false);
         }
         Ok(out)
@@ -123,7 +126,14 @@ impl PgEngine {
             }
             .into());
         }
-        self.build_index(&name, &i.table, &i.columns, &i.include, i.unique)?;
+        self.build_index(
+            &name,
+            &i.table,
+            &i.columns,
+            &i.include,
+            i.unique,
+            i.predicate.as_ref(),
+        )?;
         Ok(Outcome::tag("CREATE INDEX"))
     }
 
@@ -151,21 +161,41 @@ impl PgEngine {
         columns: &[KeyColumn],
         include: &[String],
         unique: bool,
+        predicate: Option<&Expr>,
     ) -> Result<(), SqlError> {
         let table = self.catalog.table_id(table_name)?;
-        let key: Vec<(usize, Order)> = columns
-            .iter()
-            .map(|c| Ok((self.column_position(table, &c.name)?, c.order)))
-            .collect::<Result<_, SqlError>>()?;
+        let predicate = predicate
+            .map(|p| IndexPredicate::new(p, &self.table_scope(table)))
+            .transpose()?;
+        // A key is a column, or an expression numbered from FIRST_EXPRESSION.
+        let mut expressions = Vec::new();
+        let mut key: Vec<(usize, Order)> = Vec::with_capacity(columns.len());
+        for c in columns {
+            let position = match &c.expr {
+                Some(e) => {
+                    expressions.push(IndexExpression::new(e, &self.table_scope(table))?);
+                    FIRST_EXPRESSION + expressions.len() - 1
+                }
+                None => self.column_position(table, &c.name)?,
+            };
+            key.push((position, c.order));
+        }
         let include: Vec<usize> = include
             .iter()
             .map(|c| self.column_position(table, c))
             .collect::<Result<_, _>>()?;
         let types = self.catalog.table(table).types.clone();
-        let key_columns = key.iter().map(|(c, o)| key_column(types[*c], *o)).collect();
+        let type_at = |c: usize| match c.checked_sub(FIRST_EXPRESSION) {
+            Some(k) => expressions[k].ty,
+            None => types[c],
+        };
+        let key_columns = key
+            .iter()
+            .map(|(c, o)| key_column(type_at(*c), *o))
+            .collect();
         let stored_types: Vec<SqlType> = key
             .iter()
-            .map(|(c, _)| types[*c])
+            .map(|(c, _)| type_at(*c))
             .chain(include.iter().map(|c| types[*c]))
             .collect();
         let config = self.btree_config()?;
@@ -188,14 +218,17 @@ impl PgEngine {
             max_key: None,
             tree,
             stats: RelStats::NEW_INDEX,
+            predicate,
+            expressions,
         }));
         self.catalog.table_mut(table).indexes.push(id);
-        let tuples = self.backfill(id)?;
-        self.index_update_stats(id, tuples);
+        let (rows, entries) = self.backfill(id)?;
+        self.index_update_stats(id, rows, entries);
         Ok(())
     }
 
-    /// Fills a new index from the table's live rows; returns how many.
+    /// Fills a new index from the table's live rows (those its WHERE holds
+    /// for, when it is partial); returns how many rows, and how many entries.
     ///
     /// PostgreSQL's CREATE INDEX sorts the entries (key, then heap TID) and
     /// loads them in that order (nbtsort.c), filling each leaf to the
@@ -203,12 +236,15 @@ impl PgEngine {
     /// by one does the same here: every insert goes to the rightmost leaf,
     /// whose splits leave the fillfactor behind, so a random key's index is
     /// as compact as a serial one's.
-    fn backfill(&mut self, index: usize) -> Result<u64, SqlError> {
+    fn backfill(&mut self, index: usize) -> Result<(u64, u64), SqlError> {
         let table = self.catalog.index(index).table;
         let (rows, _) = self.heap_rows(table)?;
         let n = rows.len() as u64;
         let mut entries = Vec::with_capacity(rows.len());
         for (tid, row) in rows {
+            if !row_in_index(self.catalog.index(index).predicate.as_ref(), &row)? {
+                continue;
+            }
             let heap = &self.catalog.table(table).heap;
             let root = heap.root_of(Tid::from_u64(tid)).to_u64();
             let mut key = Vec::new();
@@ -216,15 +252,16 @@ impl PgEngine {
             entries.push((key, root, row));
         }
         entries.sort_by(|a, b| (&a.0, a.1).cmp(&(&b.0, b.1)));
+        let indexed = entries.len() as u64;
         for (_, root, row) in entries {
             self.index_insert(index, &row, root)?;
         }
-        Ok(n)
+        Ok((n, indexed))
     }
 
-    /// `index_update_stats`, for the table and then the index an index build
-    /// counted `tuples` live rows of.
-    fn index_update_stats(&mut self, index: usize, tuples: u64) {
+    /// `index_update_stats`, for the table (its `rows` live rows) and then
+    /// the index (its `entries`: fewer for a partial index).
+    fn index_update_stats(&mut self, index: usize, rows: u64, entries: u64) {
         let table = self.catalog.index(index).table;
         let t = self.catalog.table_mut(table);
         t.has_index = true;
@@ -232,10 +269,10 @@ impl PgEngine {
             t.heap.page_count(),
             t.heap.visibility_map().all_visible_count(),
         );
-        t.stats.after_index_build(tuples, pages, visible);
+        t.stats.after_index_build(rows, pages, visible);
         let ix = self.catalog.index_mut(index);
         let pages = ix.pages();
-        ix.stats.after_index_build(tuples, pages, 0);
+        ix.stats.after_index_build(entries, pages, 0);
     }
 
     /// The index just built belongs to a constraint (the primary key or not).
@@ -344,9 +381,11 @@ impl PgEngine {
             .map(|n| self.catalog.table_id(n))
             .collect::<Result<Vec<_>, _>>()?;
         for id in ids {
+            // The new file keeps the table's storage parameters (its
+            // fillfactor from CREATE TABLE … WITH or ALTER TABLE … SET).
             let heap = Heap::new(HeapConfig {
                 page_size: self.page_size(),
-                fillfactor: self.settings.get_int("heap_fillfactor")?.clamp(10, 100) as u8,
+                fillfactor: self.catalog.table(id).heap.geometry().fillfactor,
             })?;
             let t = self.catalog.table_mut(id);
             let rel = t.rel;

@@ -4,8 +4,10 @@
 
 use super::engine::PgEngine;
 use crate::exec::describe::{self, Catalog, Flavor, Index, KeyPart, Sequence, Table};
+use crate::exec::index_expression::{column_name, FIRST_EXPRESSION};
 use crate::exec::QueryEngine;
 use crate::profile::Outcome;
+use crate::sql::deparse_pretty::{deparse_pretty, index_expression_text};
 use crate::sql::error::SqlError;
 use crate::sql::functions::ScalarFunc;
 use crate::sql::script::Describe;
@@ -38,7 +40,14 @@ impl PgEngine {
                         .key
                         .iter()
                         .map(|&(c, order)| KeyPart {
-                            column: t.columns[c].name.clone(),
+                            column: match c.checked_sub(FIRST_EXPRESSION) {
+                                Some(k) => column_name(&ix.expressions[k].expr),
+                                None => t.columns[c].name.clone(),
+                            },
+                            expression: c.checked_sub(FIRST_EXPRESSION).map(|k| {
+                                let e = &ix.expressions[k];
+                                (index_expression_text(&e.expr), e.ty)
+                            }),
                             order,
                             hash: false,
                         })
@@ -52,6 +61,7 @@ impl PgEngine {
                     unique: ix.unique,
                     constraint: ix.constraint,
                     size: size(&ix.name),
+                    predicate: ix.predicate.as_ref().map(|p| deparse_pretty(&p.expr)),
                 }
             })
             .collect();

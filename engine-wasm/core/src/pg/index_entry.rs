@@ -10,4 +10,7 @@
 pub(super) struct Prepared {
     pub(super) size: u16,
     pub(super) null_key: bool,
+    /// The row is outside a partial index (its WHERE is not true for it):
+    /// no entry is written.
+    pub(super) skip: bool,
 }

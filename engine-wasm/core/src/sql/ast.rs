@@ -15,12 +15,15 @@ pub enum Order {
 
 /// A column of an index or primary key, with its order (HASH for YugabyteDB's
 /// hash-sharded first column).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct KeyColumn {
     pub name: String,
     pub order: Order,
     /// `HASH` in YugabyteDB's `PRIMARY KEY (id HASH)`.
     pub hash: bool,
+    /// An index on an expression (`lower(v)`, `(a + b)`); `name` is then
+    /// the column name PostgreSQL gives it (`lower`, `expr`).
+    pub expr: Option<Expr>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -84,6 +87,8 @@ pub struct CreateIndex {
     pub include: Vec<String>,
     pub unique: bool,
     pub if_not_exists: bool,
+    /// `WHERE …`: a partial index holds only the rows it is true for.
+    pub predicate: Option<Expr>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

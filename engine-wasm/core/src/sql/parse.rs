@@ -363,14 +363,36 @@ fn convert_type(t: &sp::DataType) -> Result<(SqlType, bool), SqlError> {
     Ok((ty, false))
 }
 
-/// Key columns; as in YugabyteDB, a first column without ASC or DESC is hashed.
+/// A constraint's key columns (PRIMARY KEY, UNIQUE): plain columns only, as
+/// in PostgreSQL's grammar.
 fn key_columns(cols: &[sp::IndexColumn]) -> Result<Vec<KeyColumn>, SqlError> {
+    let keys = index_key_columns(cols)?;
+    if keys.iter().any(|k| k.expr.is_some()) {
+        return Err(SqlError::new(
+            crate::sql::error::ErrorKind::Syntax,
+            "syntax error at or near \"(\"",
+        ));
+    }
+    Ok(keys)
+}
+
+/// An index's key columns, or expressions; as in YugabyteDB, a first column
+/// without ASC or DESC is hashed.
+fn index_key_columns(cols: &[sp::IndexColumn]) -> Result<Vec<KeyColumn>, SqlError> {
     cols.iter()
         .enumerate()
         .map(|(i, c)| {
-            let name = match &c.column.expr {
-                sp::Expr::Identifier(id) => ident_name(id),
-                other => return Err(unsupported(format!("an index on the expression {other}"))),
+            // `(v)` is the column v; anything else is an expression.
+            let mut written = &c.column.expr;
+            while let sp::Expr::Nested(inner) = written {
+                written = inner;
+            }
+            let (name, expr) = match written {
+                sp::Expr::Identifier(id) => (ident_name(id), None),
+                other => {
+                    let e = convert_expr(other)?;
+                    (crate::exec::index_expression::column_name(&e), Some(e))
+                }
             };
             let order = match c.column.options.sort {
                 Some(sp::OrderBySort::Desc) => Order::Desc,
@@ -380,15 +402,13 @@ fn key_columns(cols: &[sp::IndexColumn]) -> Result<Vec<KeyColumn>, SqlError> {
                 name,
                 order,
                 hash: i == 0 && c.column.options.sort.is_none(),
+                expr,
             })
         })
         .collect()
 }
 
 fn convert_create_index(i: sp::CreateIndex) -> Result<CreateIndex, SqlError> {
-    if i.predicate.is_some() {
-        return Err(unsupported("a partial index (CREATE INDEX … WHERE)"));
-    }
     if !i.with.is_empty() {
         return Err(unsupported(
             "an index's storage parameters (CREATE INDEX … WITH)",
@@ -397,10 +417,11 @@ fn convert_create_index(i: sp::CreateIndex) -> Result<CreateIndex, SqlError> {
     Ok(CreateIndex {
         name: i.name.as_ref().map(object_name),
         table: object_name(&i.table_name),
-        columns: key_columns(&i.columns)?,
+        columns: index_key_columns(&i.columns)?,
         include: i.include.iter().map(ident_name).collect(),
         unique: i.unique,
         if_not_exists: i.if_not_exists,
+        predicate: i.predicate.as_ref().map(convert_expr).transpose()?,
     })
 }
 
@@ -423,11 +444,21 @@ fn convert_insert(i: sp::Insert) -> Result<Statement, SqlError> {
         Some(q) => convert_select_query(*q)?,
         None => return Err(unsupported("INSERT without VALUES or SELECT")),
     };
-    let columns = if i.columns.is_empty() {
+    let columns: Option<Vec<String>> = if i.columns.is_empty() {
         None
     } else {
         Some(i.columns.iter().map(object_name).collect())
     };
+    // Named columns must each get a value (`transformInsertRow`); without a
+    // list, the columns after the last value take their defaults.
+    if let (Some(cols), Some(rows)) = (&columns, &source.values) {
+        if rows.iter().any(|r| r.len() < cols.len()) {
+            return Err(SqlError::new(
+                crate::sql::error::ErrorKind::Semantic,
+                "INSERT has more target columns than expressions",
+            ));
+        }
+    }
     Ok(Statement::Insert {
         table: table_object(&i.table)?,
         columns,

@@ -24,6 +24,10 @@ pub struct TableInfo {
     /// The system columns a query may name besides `columns` (pg: `ctid`),
     /// numbered after them. `*` never includes them; no index covers them.
     pub system: Vec<(String, SqlType)>,
+    /// The expressions its indexes are on (`lower(v)`), numbered after the
+    /// system columns: an index key may be one, and a query's condition or
+    /// ORDER BY on the same expression can use it.
+    pub expressions: Vec<Expr>,
 }
 
 #[derive(Debug, Clone)]
@@ -36,6 +40,9 @@ pub struct IndexInfo {
     /// Hash-sharded on its first column (YugabyteDB): only equality finds rows
     /// by it, and it gives no order.
     pub hash: bool,
+    /// A partial index's WHERE, as AND-ed parts (empty for a full index):
+    /// only a query whose WHERE implies it may use the index.
+    pub predicate: Vec<Expr>,
 }
 
 impl TableInfo {
@@ -157,11 +164,32 @@ pub fn conjuncts(e: &Expr, out: &mut Vec<Expr>) {
     }
 }
 
+/// The column (or indexed expression) `e` is, by its number.
 fn column_index(table: &TableInfo, e: &Expr) -> Option<usize> {
     match e {
         Expr::Column { name, .. } => table.columns.iter().position(|(c, _)| c == name),
-        _ => None,
+        _ if table.expressions.is_empty() => None,
+        _ => {
+            let e = unqualified(e);
+            let k = table.expressions.iter().position(|x| unqualified(x) == e)?;
+            Some(table.columns.len() + table.system.len() + k)
+        }
     }
+}
+
+/// `e` with its columns' table names dropped: `lower(t.v)` is `lower(v)`
+/// when the query reads one table.
+pub fn unqualified(e: &Expr) -> Expr {
+    e.map(&mut |x| match x {
+        Expr::Column {
+            table: Some(_),
+            name,
+        } => Some(Expr::Column {
+            table: None,
+            name: name.clone(),
+        }),
+        _ => None,
+    })
 }
 
 /// True for expressions with no column reference (literals, now(), arithmetic).
@@ -389,9 +417,13 @@ pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
     }
     let mut best: Option<(u8, ScanPlan)> = None;
     for (i, index) in table.indexes.iter().enumerate() {
+        let partial = !index.predicate.is_empty();
+        let Some(index_parts) = partial_index_parts(index, &parts) else {
+            continue;
+        };
         let first = index.key[0].0;
         let (mut cond, mut used, mut rest) = (None::<KeyCond>, Vec::new(), Vec::new());
-        for p in &parts {
+        for p in &index_parts {
             match (key_cond(table, first, p), cond.clone()) {
                 (Some(c), None) => {
                     cond = Some(c);
@@ -412,16 +444,36 @@ pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
             cond = None;
         }
         let direction = order_direction(table, index, &q.order_by).filter(|_| !index.hash);
-        let score = match (direction.is_some(), cond.is_some()) {
-            (true, true) => 3,
-            (true, false) => 2,
-            (false, true) => 1,
+        // A partial index the query proves has already narrowed the rows,
+        // as a condition would.
+        // (Not a hash-sharded one: without an equality it has no order
+        // and no way in but reading all of it.)
+        let narrowed = partial && !index.hash;
+        let score = match (direction.is_some(), cond.is_some() || narrowed) {
+            (true, true) => 6,
+            (true, false) => 4,
+            (false, true) => 2,
             (false, false) => continue,
         };
+        // Between two indexes with a condition, a partial one is smaller and
+        // holds fewer rows: PostgreSQL's costs prefer it.
+        let score = score + u8::from(partial && cond.is_some());
         if best.as_ref().is_some_and(|(s, _)| *s >= score) {
             continue;
         }
-        let only = referenced.iter().all(|c| index.covers(*c));
+        let only = if partial {
+            // Columns read only by clauses the predicate makes redundant are
+            // not needed from the index (`check_index_only`).
+            let narrowed = Select {
+                filter: and_all(&index_parts),
+                ..q.clone()
+            };
+            referenced_columns(table, &narrowed)?
+                .iter()
+                .all(|c| index.covers(*c))
+        } else {
+            referenced.iter().all(|c| index.covers(*c))
+        };
         best = Some((
             score,
             ScanPlan {
@@ -444,4 +496,34 @@ pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
         ordered: q.order_by.is_empty(),
         system_columns,
     }))
+}
+
+/// The parts of a WHERE clause a scan of `index` must still check, or `None`
+/// when the index is partial and the WHERE clause does not imply its
+/// predicate (the index may lack rows the query wants). A part the
+/// predicate implies is true of every row in the index: PostgreSQL neither
+/// uses it as an index condition nor checks it (`check_index_predicates`).
+fn partial_index_parts(index: &IndexInfo, parts: &[Expr]) -> Option<Vec<Expr>> {
+    if index.predicate.is_empty() {
+        return Some(parts.to_vec());
+    }
+    if !super::predtest::implied_by(&index.predicate, parts) {
+        return None;
+    }
+    Some(
+        parts
+            .iter()
+            .filter(|p| !super::predtest::implies_clause(&index.predicate, p))
+            .cloned()
+            .collect(),
+    )
+}
+
+/// The AND of `parts` (None for none).
+fn and_all(parts: &[Expr]) -> Option<Expr> {
+    parts.iter().cloned().reduce(|l, r| Expr::Binary {
+        op: BinOp::And,
+        left: Box::new(l),
+        right: Box::new(r),
+    })
 }

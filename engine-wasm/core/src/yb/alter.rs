@@ -145,6 +145,7 @@ impl YbEngine {
                     include: Vec::new(),
                     unique: true,
                     if_not_exists: false,
+                    predicate: None,
                 })?;
                 if let Some(Some(ix)) = self.catalog.indexes.last_mut() {
                     ix.constraint = true;

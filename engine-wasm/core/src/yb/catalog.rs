@@ -4,6 +4,8 @@
 use super::doc_key::{doc_key, key_hash, push_escaped};
 use super::packing::{Packing, PACKED};
 use crate::btree::KeyColumn;
+use crate::exec::index_expression::{IndexExpression, FIRST_EXPRESSION};
+use crate::exec::index_predicate::IndexPredicate;
 use crate::pg::key_column;
 use crate::profile::StatementError;
 use crate::sql::ast::{ColumnDef, Order};
@@ -142,9 +144,23 @@ pub struct YbIndex {
     pub include_columns: Vec<KeyColumn>,
     pub tablets: Tablets,
     pub rel: usize,
+    /// A partial index's WHERE: only the rows it holds for have entries.
+    pub predicate: Option<IndexPredicate>,
+    /// The expressions among its keys: key position `FIRST_EXPRESSION + k`
+    /// is the k-th.
+    pub expressions: Vec<IndexExpression>,
 }
 
 impl YbIndex {
+    /// The key value at position `c` for a table row: a column's, or an
+    /// expression's computed from the row.
+    pub fn value_at(&self, row: &[Value], c: usize) -> Result<Value, SqlError> {
+        match c.checked_sub(FIRST_EXPRESSION) {
+            Some(k) => self.expressions[k].value(row),
+            None => Ok(row[c].clone()),
+        }
+    }
+
     /// The index entry of a table row whose document key is `base`: the RocksDB
     /// document key (with the base key embedded where entries could collide) and
     /// the value's payload (the base key for a unique index).
@@ -156,7 +172,17 @@ impl YbIndex {
         key: &mut Vec<u8>,
         payload: &mut Vec<u8>,
     ) -> Result<(), SqlError> {
-        let values = pick(row, self.key.iter().map(|(c, _, _)| *c));
+        let computed: Vec<Value>;
+        let values = if self.expressions.is_empty() {
+            pick(row, self.key.iter().map(|(c, _, _)| *c))
+        } else {
+            computed = self
+                .key
+                .iter()
+                .map(|(c, _, _)| self.value_at(row, *c))
+                .collect::<Result<_, _>>()?;
+            pick(&computed, 0..computed.len())
+        };
         self.spec.encode(&values, key)?;
         // A packed index row: its INCLUDE columns, then the base key if unique.
         payload.clear();
@@ -238,6 +264,7 @@ impl YbCatalog {
                 .collect(),
             include: (0..t.columns.len()).collect(),
             hash: k.is_hash(),
+            predicate: Vec::new(),
         });
         let pk = pk.map(|mut p| {
             // Key order as declared (DESC columns scan forward in DESC order).
@@ -247,24 +274,49 @@ impl YbCatalog {
             }
             p
         });
+        // Indexed expressions, numbered after the columns and `ctid`.
+        let mut expressions: Vec<crate::sql::ast::Expr> = Vec::new();
+        let first = t.columns.len() + 1;
+        let mut number = |ix: &YbIndex, c: usize| match c.checked_sub(FIRST_EXPRESSION) {
+            None => c,
+            Some(k) => {
+                let e = &ix.expressions[k].expr;
+                let at = expressions.iter().position(|x| x == e).unwrap_or_else(|| {
+                    expressions.push(e.clone());
+                    expressions.len() - 1
+                });
+                first + at
+            }
+        };
+        let indexes = pk
+            .into_iter()
+            .chain(t.indexes.iter().map(|&i| {
+                let ix = self.index(i);
+                IndexInfo {
+                    name: ix.name.clone(),
+                    key: ix
+                        .key
+                        .iter()
+                        .map(|(c, o, _)| (number(ix, *c), *o))
+                        .collect(),
+                    include: ix.include.clone(),
+                    hash: ix.key.first().is_some_and(|k| k.2),
+                    predicate: ix
+                        .predicate
+                        .as_ref()
+                        .map(|p| p.conjuncts())
+                        .unwrap_or_default(),
+                }
+            }))
+            .collect();
         TableInfo {
             name: t.name.clone(),
             columns: t.columns.iter().map(|c| (c.name.clone(), c.ty)).collect(),
-            indexes: pk
-                .into_iter()
-                .chain(t.indexes.iter().map(|&i| {
-                    let ix = self.index(i);
-                    IndexInfo {
-                        name: ix.name.clone(),
-                        key: ix.key.iter().map(|(c, o, _)| (*c, *o)).collect(),
-                        include: ix.include.clone(),
-                        hash: ix.key.first().is_some_and(|k| k.2),
-                    }
-                }))
-                .collect(),
+            indexes,
             // Named so a query that asks for it is refused by name: YugabyteDB's
             // rows live in DocDB, not at heap addresses (see run_scan).
             system: vec![("ctid".to_string(), crate::value::SqlType::Tid)],
+            expressions,
         }
     }
 }

@@ -5,7 +5,10 @@
 use super::catalog::{KeySpec, Tablets, YbIndex, YbTable};
 use super::engine::YbEngine;
 use super::tablet::Tablet;
+use crate::exec::index_expression::{IndexExpression, FIRST_EXPRESSION};
+use crate::exec::index_predicate::{row_in_index, IndexPredicate};
 use crate::exec::relation_name::choose_relation_name;
+use crate::exec::QueryEngine;
 use crate::lsm::Lsm;
 use crate::profile::{Outcome, StatementError};
 use crate::sql::ast::{CreateIndex, CreateTable, KeyColumn, Order};
@@ -146,6 +149,7 @@ impl YbEngine {
                 include: Vec::new(),
                 unique: true,
                 if_not_exists: false,
+                predicate: None,
             })?;
             if let Some(Some(ix)) = self.catalog.indexes.last_mut() {
                 ix.constraint = true;
@@ -179,7 +183,24 @@ impl YbEngine {
             }
             .into());
         }
-        let key = self.key_of(table, &i.columns)?;
+        // A key is a column, or an expression numbered from FIRST_EXPRESSION.
+        let mut expressions = Vec::new();
+        let mut key = Vec::with_capacity(i.columns.len());
+        for c in &i.columns {
+            let position = match &c.expr {
+                Some(e) => {
+                    expressions.push(IndexExpression::new(e, &self.table_scope(table))?);
+                    FIRST_EXPRESSION + expressions.len() - 1
+                }
+                None => self.column_position(table, &c.name)?,
+            };
+            key.push((position, c.order, c.hash));
+        }
+        let predicate = i
+            .predicate
+            .as_ref()
+            .map(|p| IndexPredicate::new(p, &self.table_scope(table)))
+            .transpose()?;
         let include = i
             .include
             .iter()
@@ -190,7 +211,13 @@ impl YbEngine {
             .iter()
             .map(|c| crate::btree::KeyColumn::asc(types[*c]))
             .collect();
-        let key_types: Vec<_> = key.iter().map(|(c, _, _)| types[*c]).collect();
+        let key_types: Vec<_> = key
+            .iter()
+            .map(|(c, _, _)| match c.checked_sub(FIRST_EXPRESSION) {
+                Some(k) => expressions[k].ty,
+                None => types[*c],
+            })
+            .collect();
         // The index row's own key: its columns 0..n, with the same order and hashing.
         let own: Vec<(usize, Order, bool)> = key
             .iter()
@@ -212,6 +239,8 @@ impl YbEngine {
             include_columns: include_types,
             tablets,
             rel,
+            predicate,
+            expressions,
         }));
         self.catalog.table_mut(table).indexes.push(id);
         self.backfill(id)?;
@@ -224,6 +253,9 @@ impl YbEngine {
         // Each row with its document key: its primary key, or the ybctid it
         // was given (which can't be derived from the row again).
         for (base, row) in self.rows_for_change(table, None)? {
+            if !row_in_index(self.catalog.index(index).predicate.as_ref(), &row)? {
+                continue;
+            }
             self.write_index_entry(index, &row, &base, super::write::RowWrite::new(false))?;
         }
         Ok(())

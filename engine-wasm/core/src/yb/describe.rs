@@ -6,8 +6,10 @@
 use super::engine::YbEngine;
 use crate::btree::SortOrder;
 use crate::exec::describe::{self, Catalog, Flavor, Index, KeyPart, Sequence, Table};
+use crate::exec::index_expression::{column_name, FIRST_EXPRESSION};
 use crate::profile::Outcome;
 use crate::sql::ast::Order;
+use crate::sql::deparse_pretty::{deparse_pretty, index_expression_text};
 use crate::sql::error::SqlError;
 use crate::sql::script::Describe;
 
@@ -34,6 +36,7 @@ impl YbEngine {
                     SortOrder::Desc => Order::Desc,
                 };
                 let hashed = k.hash.iter().zip(&k.hash_columns).map(|(&c, kc)| KeyPart {
+                    expression: None,
                     column: name(c),
                     order: order(kc.order),
                     hash: true,
@@ -43,6 +46,7 @@ impl YbEngine {
                     .iter()
                     .zip(&k.range_columns)
                     .map(|(&c, kc)| KeyPart {
+                        expression: None,
                         column: name(c),
                         order: order(kc.order),
                         hash: false,
@@ -56,6 +60,7 @@ impl YbEngine {
                     unique: true,
                     constraint: true,
                     size: None,
+                    predicate: None,
                 });
             }
             catalog
@@ -79,7 +84,14 @@ impl YbEngine {
                     .key
                     .iter()
                     .map(|&(c, order, hash)| KeyPart {
-                        column: t.columns[c].name.clone(),
+                        expression: c.checked_sub(FIRST_EXPRESSION).map(|k| {
+                            let e = &ix.expressions[k];
+                            (index_expression_text(&e.expr), e.ty)
+                        }),
+                        column: match c.checked_sub(FIRST_EXPRESSION) {
+                            Some(k) => column_name(&ix.expressions[k].expr),
+                            None => t.columns[c].name.clone(),
+                        },
                         order,
                         hash,
                     })
@@ -93,6 +105,7 @@ impl YbEngine {
                 unique: ix.unique,
                 constraint: ix.constraint,
                 size: None,
+                predicate: ix.predicate.as_ref().map(|p| deparse_pretty(&p.expr)),
             });
         }
         catalog

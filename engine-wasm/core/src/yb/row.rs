@@ -46,7 +46,10 @@ pub fn index_row(
     let used = decode_doc_key(&ix.spec, doc, &mut own)?;
     let mut row = Row::from_elem(Value::Null, width);
     for ((c, _, _), v) in ix.key.iter().zip(own) {
-        row[*c] = v;
+        // An expression's value has no column of the row to go to.
+        if *c < width {
+            row[*c] = v;
+        }
     }
     let p = payload(value);
     let (included, n) = decode_prefix(p.get(2..).unwrap_or(&[]), &ix.include_columns)?;

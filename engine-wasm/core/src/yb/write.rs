@@ -15,6 +15,7 @@ use super::doc_key::{push_hybrid_time, push_suffix, COLUMN, LIVENESS};
 use super::engine::{add_reads, rel_entry, tablet_entry, BufferPair, WriteBuffers, YbEngine};
 use super::network::read_time_us;
 use super::packing::{live_row, LIVENESS_VALUE, TOMBSTONE};
+use crate::exec::index_predicate::row_in_index;
 use crate::exec::returning::{finish, project, Returning};
 use crate::exec::row::{check as check_row, check_constants, complete, TableShape};
 use crate::exec::{Executor, QueryEngine, Row};
@@ -253,7 +254,9 @@ impl YbEngine {
         self.put_row(table, tablet, doc, row, RowWrite::new(txn), packed)?;
         for k in 0..self.catalog.table(table).indexes.len() {
             let i = self.catalog.table(table).indexes[k];
-            self.write_index_entry(i, row, doc, RowWrite::new(txn))?;
+            if self.in_index(i, row)? {
+                self.write_index_entry(i, row, doc, RowWrite::new(txn))?;
+            }
         }
         Ok(())
     }
@@ -325,7 +328,10 @@ impl YbEngine {
         } else {
             WriteKind::Upsert
         };
-        let has_null = ix.key.iter().any(|(c, _, _)| row[*c].is_null());
+        let has_null = ix
+            .key
+            .iter()
+            .any(|(c, _, _)| ix.value_at(row, *c).map_or(true, |v| v.is_null()));
         if self.probe(tablet, doc, kind) && !has_null {
             let name = self.catalog.index(index).name.clone();
             return Err(StatementError::UniqueViolation { constraint: name }.into());
@@ -449,6 +455,19 @@ impl YbEngine {
         for i in self.catalog.table(id).indexes.clone() {
             let (old_tablet, old_doc) = self.index_doc(i, old, base)?;
             let (_, new_doc) = self.index_doc(i, row, base)?;
+            // A partial index: the row may enter or leave it.
+            match (self.in_index(i, old)?, self.in_index(i, row)?) {
+                (false, false) => continue,
+                (true, false) => {
+                    self.tombstone(old_tablet, &old_doc)?;
+                    continue;
+                }
+                (false, true) => {
+                    self.write_index_entry(i, row, base, RowWrite::new(txn))?;
+                    continue;
+                }
+                (true, true) => {}
+            }
             if old_doc != new_doc {
                 self.tombstone(old_tablet, &old_doc)?;
                 self.write_index_entry(i, row, base, RowWrite::new(txn))?;
@@ -490,10 +509,19 @@ impl YbEngine {
         let tablet = self.catalog.table(id).tablets.for_key(base);
         self.tombstone(tablet, base)?;
         for i in self.catalog.table(id).indexes.clone() {
+            if !self.in_index(i, row)? {
+                continue;
+            }
             let (t, doc) = self.index_doc(i, row, base)?;
             self.tombstone(t, &doc)?;
         }
         Ok(())
+    }
+
+    /// Whether `row` has an entry in index `index` (a partial index holds
+    /// only the rows its WHERE is true for).
+    fn in_index(&self, index: usize, row: &[Value]) -> Result<bool, SqlError> {
+        row_in_index(self.catalog.index(index).predicate.as_ref(), row)
     }
 }
 

@@ -9,7 +9,18 @@ use crate::script::{Check, Item};
 pub(crate) fn select(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     let table = &schema.tables[t];
     let cols = pick_columns(g, &table.columns);
-    let filter = if g.chance(80) {
+    let filter = if !table.index_expressions.is_empty() && g.chance(40) {
+        // A condition on an indexed expression, so that the query may use it.
+        let (_, condition) = g.pick(&table.index_expressions).clone();
+        format!(" where {condition}")
+    } else if !table.partial_predicates.is_empty() && g.chance(40) {
+        // The WHERE of a partial index, so that the query may use it.
+        let p = g.pick(&table.partial_predicates).clone();
+        match g.below(3) {
+            0 => format!(" where {p}"),
+            _ => format!(" where {p} and {}", condition(g, &table.columns, None, 1)),
+        }
+    } else if g.chance(80) {
         format!(" where {}", condition(g, &table.columns, None, 2))
     } else {
         String::new()

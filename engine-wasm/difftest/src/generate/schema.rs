@@ -14,6 +14,8 @@ pub(crate) struct Schema {
     pub tables: Vec<Table>,
     /// Index names used so far (they share one namespace in PostgreSQL).
     index_names: Vec<String>,
+    /// Draws for the newer features (see `Gen::features`).
+    pub features: Gen,
 }
 
 #[derive(Debug)]
@@ -30,6 +32,11 @@ pub(crate) struct Table {
     /// constant, never to `col + k`, whose outcome depends on the order rows
     /// are visited in (PostgreSQL checks uniqueness row by row).
     unique_columns: Vec<usize>,
+    /// The WHERE clauses of its partial indexes: a query that repeats one
+    /// may use the index.
+    pub partial_predicates: Vec<String>,
+    /// The expressions its indexes are on, each with a condition on it.
+    pub index_expressions: Vec<(String, String)>,
 }
 
 impl Table {
@@ -69,6 +76,8 @@ impl Table {
             split_into,
             next_id: g.range(-3, 5),
             unique_columns,
+            partial_predicates: Vec::new(),
+            index_expressions: Vec::new(),
         }
     }
 
@@ -180,10 +189,31 @@ impl Schema {
             }
         }
         let order = ["", " asc", " desc"];
-        let keys: Vec<String> = cols
+        let mut keys: Vec<String> = cols
             .iter()
             .map(|c| format!("{}{}", table.columns[*c].name, g.pick(&order)))
             .collect();
+        // An index on an expression of the table's columns (a and c always
+        // exist: a an integer, c text), with a condition a query can use it by.
+        if self.features.chance(15) {
+            let f = &mut self.features;
+            let (expr, condition) = match f.below(4) {
+                0 => ("(a + 1)", format!("a + 1 = {}", f.range(-5, 30))),
+                1 => (
+                    "lower(c)",
+                    format!("lower(c) = '{}'", f.pick(&["a", "ab", "b", "x"])),
+                ),
+                2 => ("abs(a)", format!("abs(a) < {}", f.range(0, 20))),
+                _ => ("(a * 2)", format!("a * 2 >= {}", f.range(-10, 60))),
+            };
+            keys[0] = expr.to_string();
+            // The column it reads stands in the key: a unique index on it
+            // makes that column's updates order-dependent (see unique_columns).
+            cols[0] = if expr.contains('c') { 3 } else { 1 };
+            self.tables[t]
+                .index_expressions
+                .push((expr.to_string(), condition));
+        }
         let unique = if g.chance(25) { "unique " } else { "" };
         if !unique.is_empty() {
             self.tables[t].unique_columns.extend(&cols);
@@ -202,9 +232,18 @@ impl Schema {
             Some(c) if g.chance(20) => format!(" include ({})", table.columns[c].name),
             _ => String::new(),
         };
+        // A partial index: only the rows its WHERE holds for have entries.
+        let partial = if self.features.chance(25) {
+            let p = condition(&mut self.features, &table.columns, None, 1);
+            self.tables[t].partial_predicates.push(p.clone());
+            format!(" where {p}")
+        } else {
+            String::new()
+        };
+        let table = &self.tables[t];
         Some(Item::same(
             format!(
-                "create {unique}index {named}on {} ({}){include}",
+                "create {unique}index {named}on {} ({}){include}{partial}",
                 table.name,
                 keys.join(", ")
             ),

@@ -56,7 +56,13 @@ impl ConflictWrites for PgEngine {
             .filter(|(_, ix)| ix.unique)
             .map(|(i, ix)| UniqueKey {
                 name: ix.name.to_string(),
-                columns: ix.key.iter().map(|(c, _)| *c).collect(),
+                // A partial index is inferred only from a target with its
+                // WHERE, which IndexLab does not read: no columns match it
+                // (a bare DO NOTHING still checks it).
+                columns: match ix.predicate {
+                    Some(_) => Vec::new(),
+                    None => ix.key.iter().map(|(c, _)| *c).collect(),
+                },
                 constraint: ix.constraint,
                 index: Some(i),
             })
@@ -89,8 +95,9 @@ impl ConflictWrites for PgEngine {
         for a in arbiters {
             let Some(index) = a.index else { continue };
             let prepared = self.prepare_entry(index, row, &mut key)?;
-            // A NULL in the key never equals anything: no conflict.
-            if prepared.null_key || self.catalog.index(index).max_key.is_none() {
+            // A NULL in the key never equals anything, and a row outside a
+            // partial index cannot conflict in it: no conflict.
+            if prepared.null_key || prepared.skip || self.catalog.index(index).max_key.is_none() {
                 continue;
             }
             let ix = self.catalog.index(index);

@@ -66,6 +66,7 @@ pub(super) fn convert_column(c: &sp::ColumnDef) -> Result<ParsedColumn, SqlError
             name: name.clone(),
             order: Order::Asc,
             hash: true,
+            expr: None,
         }],
         primary,
     };

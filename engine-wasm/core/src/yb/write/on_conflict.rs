@@ -10,6 +10,7 @@
 //! UPDATE writes the existing row as UPDATE does.
 
 use super::super::engine::YbEngine;
+use crate::exec::index_expression::FIRST_EXPRESSION;
 use crate::exec::on_conflict::{ConflictWrites, UniqueKey};
 use crate::exec::row::{complete, Row, TableShape};
 use crate::sql::ast::{BinOp, ColumnDef, Expr};
@@ -43,7 +44,11 @@ impl ConflictWrites for YbEngine {
             .filter(|(_, ix)| ix.unique)
             .map(|(i, ix)| UniqueKey {
                 name: ix.name.to_string(),
-                columns: ix.key.iter().map(|(c, _, _)| *c).collect(),
+                // Not inferred from a column target (see pg's unique_keys).
+                columns: match ix.predicate {
+                    Some(_) => Vec::new(),
+                    None => ix.key.iter().map(|(c, _, _)| *c).collect(),
+                },
                 constraint: ix.constraint,
                 index: Some(i),
             });
@@ -73,28 +78,10 @@ impl ConflictWrites for YbEngine {
         row: &[Value],
     ) -> Result<Option<(Vec<u8>, Row)>, SqlError> {
         for a in arbiters {
-            // A NULL in the key never equals anything: no conflict.
-            if a.columns.iter().any(|&c| row[c].is_null()) {
+            let Some(filter) = self.conflict_filter(table, a, row)? else {
                 continue;
-            }
-            let names = &self.catalog.table(table).columns;
-            let filter = a
-                .columns
-                .iter()
-                .map(|&c| Expr::Binary {
-                    op: BinOp::Eq,
-                    left: Box::new(Expr::Column {
-                        table: None,
-                        name: names[c].name.clone(),
-                    }),
-                    right: Box::new(Expr::Literal(row[c].clone())),
-                })
-                .reduce(|l, r| Expr::Binary {
-                    op: BinOp::And,
-                    left: Box::new(l),
-                    right: Box::new(r),
-                });
-            let found = self.rows_for_change(table, filter.as_ref())?;
+            };
+            let found = self.rows_for_change(table, Some(&filter))?;
             if let Some(hit) = found.into_iter().next() {
                 return Ok(Some(hit));
             }
@@ -116,5 +103,62 @@ impl ConflictWrites for YbEngine {
         new: Row,
     ) -> Result<Vec<u8>, SqlError> {
         self.update_row(table, loc, old, &new)
+    }
+}
+
+impl YbEngine {
+    /// The WHERE clause that finds a row conflicting with `row` in unique
+    /// key `a` (its key columns or expressions equal to `row`'s, and a
+    /// partial index's predicate), or None when nothing can conflict: a NULL
+    /// in the key equals nothing, and a row outside a partial index is not
+    /// in it.
+    fn conflict_filter(
+        &self,
+        table: usize,
+        a: &UniqueKey,
+        row: &[Value],
+    ) -> Result<Option<Expr>, SqlError> {
+        let names = &self.catalog.table(table).columns;
+        let column = |c: usize| Expr::Column {
+            table: None,
+            name: names[c].name.clone(),
+        };
+        let mut parts: Vec<(Expr, Value)> = Vec::new();
+        let mut predicate = None;
+        match a.index {
+            None => parts.extend(a.columns.iter().map(|&c| (column(c), row[c].clone()))),
+            Some(i) => {
+                let ix = self.catalog.index(i);
+                if let Some(p) = &ix.predicate {
+                    if !p.holds(row)? {
+                        return Ok(None);
+                    }
+                    predicate = Some(p.expr.clone());
+                }
+                for &(c, _, _) in &ix.key {
+                    let e = match c.checked_sub(FIRST_EXPRESSION) {
+                        Some(k) => ix.expressions[k].expr.clone(),
+                        None => column(c),
+                    };
+                    parts.push((e, ix.value_at(row, c)?));
+                }
+            }
+        }
+        if parts.iter().any(|(_, v)| v.is_null()) {
+            return Ok(None);
+        }
+        Ok(parts
+            .into_iter()
+            .map(|(e, v)| Expr::Binary {
+                op: BinOp::Eq,
+                left: Box::new(e),
+                right: Box::new(Expr::Literal(v)),
+            })
+            .chain(predicate)
+            .reduce(|l, r| Expr::Binary {
+                op: BinOp::And,
+                left: Box::new(l),
+                right: Box::new(r),
+            }))
     }
 }
