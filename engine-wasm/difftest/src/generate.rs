@@ -282,6 +282,7 @@ mod tests {
             " returning ",
             ") where ",
             "lower(c)",
+            " split at values (",
         ] {
             assert!(text.contains(needle), "no generated script has {needle:?}");
         }

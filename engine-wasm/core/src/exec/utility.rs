@@ -181,6 +181,7 @@ pub fn create_table_as<E: Executor>(
             unique: Vec::new(),
             options: Vec::new(),
             split_into: None,
+            split_at: None,
             key_order_written: false,
             if_not_exists: false,
         },

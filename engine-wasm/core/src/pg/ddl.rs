@@ -15,6 +15,10 @@ use crate::sql::ast::{CreateIndex, CreateTable, Expr, KeyColumn, Order};
 use crate::sql::error::SqlError;
 use crate::value::SqlType;
 
+/// What the pg profile says of YugabyteDB's `SPLIT AT VALUES`.
+const SPLIT_AT_ON_PG: &str =
+    "SPLIT AT VALUES is YugabyteDB syntax: PostgreSQL refuses it; the pg profile ignores it";
+
 impl PgEngine {
     fn page_size(&self) -> u32 {
         self.io.pool.page_size()
@@ -73,6 +77,9 @@ impl PgEngine {
             out.notices.push(format!(
                 "SPLIT INTO {n} TABLETS is YugabyteDB syntax: PostgreSQL refuses it; the pg profile ignores it"
             ));
+        }
+        if t.split_at.is_some() {
+            out.notices.push(SPLIT_AT_ON_PG.to_string());
         }
         if t.key_order_written {
             out.notices.push(
@@ -134,7 +141,11 @@ impl PgEngine {
             i.unique,
             i.predicate.as_ref(),
         )?;
-        Ok(Outcome::tag("CREATE INDEX"))
+        let out = Outcome::tag("CREATE INDEX");
+        Ok(match i.split_at {
+            Some(_) => out.notice(SPLIT_AT_ON_PG),
+            None => out,
+        })
     }
 
     fn column_position(&self, table: usize, name: &str) -> Result<usize, SqlError> {

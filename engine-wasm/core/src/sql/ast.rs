@@ -71,6 +71,9 @@ pub struct CreateTable {
     pub unique: Vec<(Option<String>, Vec<KeyColumn>)>,
     /// YugabyteDB's `SPLIT INTO n TABLETS`.
     pub split_into: Option<u32>,
+    /// YugabyteDB's `SPLIT AT VALUES ((…), …)`: range tablets cut at these
+    /// key values (each a prefix of the primary key).
+    pub split_at: Option<Vec<Vec<Expr>>>,
     /// A PRIMARY KEY or UNIQUE constraint names ASC or DESC for a column:
     /// YugabyteDB's range keys, which PostgreSQL's grammar does not have.
     pub key_order_written: bool,
@@ -89,6 +92,8 @@ pub struct CreateIndex {
     pub if_not_exists: bool,
     /// `WHERE …`: a partial index holds only the rows it is true for.
     pub predicate: Option<Expr>,
+    /// YugabyteDB's `SPLIT AT VALUES ((…), …)` for a range-sharded index.
+    pub split_at: Option<Vec<Vec<Expr>>>,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

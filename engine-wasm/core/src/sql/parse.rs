@@ -61,7 +61,32 @@ pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
     if let Statement::CreateTable(t) = &mut stmt {
         t.split_into = yb.split_into;
     }
+    if let Some(list) = &yb.split_at {
+        let rows = split_rows(list)?;
+        match &mut stmt {
+            Statement::CreateTable(t) => t.split_at = Some(rows),
+            Statement::CreateIndex(i) => i.split_at = Some(rows),
+            _ => {
+                return Err(unsupported(
+                    "SPLIT AT VALUES outside CREATE TABLE and CREATE INDEX",
+                ))
+            }
+        }
+    }
     Ok(stmt)
+}
+
+/// The rows of `SPLIT AT VALUES ((…), …)` (`list` is the parenthesised
+/// list), read as the rows of a VALUES list.
+fn split_rows(list: &str) -> Result<Vec<Vec<Expr>>, SqlError> {
+    let inner = &list[1..list.len() - 1];
+    match parse_statement(&format!("values {inner}")) {
+        Ok(Statement::Select(q)) if q.values.is_some() => Ok(q.values.unwrap_or_default()),
+        _ => Err(SqlError::new(
+            ErrorKind::Syntax,
+            format!("SPLIT AT VALUES {list}: each split point is a parenthesised row of values"),
+        )),
+    }
 }
 
 /// The kind of a PostgreSQL statement IndexLab does not run (`REINDEX`,
@@ -422,6 +447,7 @@ fn convert_create_index(i: sp::CreateIndex) -> Result<CreateIndex, SqlError> {
         unique: i.unique,
         if_not_exists: i.if_not_exists,
         predicate: i.predicate.as_ref().map(convert_expr).transpose()?,
+        split_at: None,
     })
 }
 

@@ -146,6 +146,7 @@ impl YbEngine {
                     unique: true,
                     if_not_exists: false,
                     predicate: None,
+                    split_at: None,
                 })?;
                 if let Some(Some(ix)) = self.catalog.indexes.last_mut() {
                     ix.constraint = true;

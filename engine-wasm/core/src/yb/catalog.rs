@@ -13,6 +13,7 @@ use crate::sql::error::SqlError;
 use crate::sql::plan::{IndexInfo, TableInfo};
 use crate::value::{SqlType, Value};
 use std::borrow::Borrow;
+use std::ops::Bound;
 
 /// How a relation's rows become document keys.
 #[derive(Debug, Clone)]
@@ -74,19 +75,56 @@ impl KeySpec {
 }
 
 /// A relation's tablets: positions in the engine's tablet list, each owning a
-/// slice of the 16-bit hash space (hash sharding) or the whole key range.
+/// slice of the 16-bit hash space (hash sharding) or of the key range (range
+/// sharding, cut by `SPLIT AT VALUES`).
 #[derive(Debug, Clone, Default)]
 pub struct Tablets {
     pub ids: Vec<usize>,
+    /// Range sharding: where each tablet after the first begins, as encoded
+    /// key prefixes in ascending byte order (empty: one tablet, or hash).
+    pub bounds: Vec<Vec<u8>>,
 }
 
 impl Tablets {
-    /// The tablet holding document key `doc` (hash ranges split evenly).
+    /// The tablet holding document key `doc`: by its hash (hash ranges split
+    /// evenly), or by the range its key falls in.
     pub fn for_key(&self, doc: &[u8]) -> usize {
+        if !self.bounds.is_empty() {
+            return self.ids[self.bounds.partition_point(|b| b.as_slice() <= doc)];
+        }
         let n = self.ids.len();
         let slot = (usize::from(key_hash(doc)) * n) >> 16;
         self.ids[slot.min(n - 1)]
     }
+
+    /// The tablets a scan of keys from `lower` to `upper` reads, in key
+    /// order: every tablet unless the relation is cut into key ranges.
+    pub fn overlapping(&self, lower: &Bound<Vec<u8>>, upper: &Bound<Vec<u8>>) -> Vec<usize> {
+        if self.bounds.is_empty() {
+            return self.ids.clone();
+        }
+        let first = match lower {
+            Bound::Included(k) | Bound::Excluded(k) => self.bounds.partition_point(|b| b <= k),
+            Bound::Unbounded => 0,
+        };
+        let last = match upper {
+            // A tablet starting at the upper bound itself holds keys that
+            // extend it (a prefix bound includes them).
+            Bound::Included(k) | Bound::Excluded(k) => self
+                .bounds
+                .partition_point(|b| b.as_slice() <= upper_limit(k).as_slice()),
+            Bound::Unbounded => self.bounds.len(),
+        };
+        self.ids[first..=last.max(first)].to_vec()
+    }
+}
+
+/// The smallest key above every key that starts with `k`, for routing an
+/// upper bound that is a prefix (a range on the first of several columns).
+fn upper_limit(k: &[u8]) -> Vec<u8> {
+    let mut out = k.to_vec();
+    out.push(0xFF);
+    out
 }
 
 pub struct YbTable {

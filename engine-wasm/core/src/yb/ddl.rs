@@ -5,14 +5,16 @@
 use super::catalog::{KeySpec, Tablets, YbIndex, YbTable};
 use super::engine::YbEngine;
 use super::tablet::Tablet;
+use crate::btree::encode_key_into;
 use crate::exec::index_expression::{IndexExpression, FIRST_EXPRESSION};
 use crate::exec::index_predicate::{row_in_index, IndexPredicate};
 use crate::exec::relation_name::choose_relation_name;
 use crate::exec::QueryEngine;
 use crate::lsm::Lsm;
 use crate::profile::{Outcome, StatementError};
-use crate::sql::ast::{CreateIndex, CreateTable, KeyColumn, Order};
+use crate::sql::ast::{CreateIndex, CreateTable, Expr, KeyColumn, Order};
 use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::eval::{bind, coerce, eval, Scope};
 
 /// The most tablets one relation may have (as the `num_tablets` setting allows).
 const MAX_TABLETS: u32 = 1024;
@@ -25,6 +27,7 @@ impl YbEngine {
         rel: usize,
         hash: bool,
         split: Option<u32>,
+        bounds: Vec<Vec<u8>>,
     ) -> Result<Tablets, SqlError> {
         let servers = self.caches.len();
         let default = match self.settings.get_int("num_tablets")? {
@@ -41,7 +44,7 @@ impl YbEngine {
         let n = if hash {
             split.map_or(default, |s| s as usize)
         } else {
-            1
+            bounds.len() + 1
         };
         let mut ids = Vec::with_capacity(n);
         for i in 0..n {
@@ -58,7 +61,7 @@ impl YbEngine {
             let _ = i;
             ids.push(id);
         }
-        Ok(Tablets { ids })
+        Ok(Tablets { ids, bounds })
     }
 
     fn new_rel(&mut self, name: &str) -> usize {
@@ -88,6 +91,53 @@ impl YbEngine {
         cols.iter()
             .map(|c| Ok((self.column_position(table, &c.name)?, c.order, c.hash)))
             .collect()
+    }
+
+    /// `SPLIT AT VALUES`: where each tablet after the first begins, each
+    /// row's values read as the key's first columns and encoded as the
+    /// documents' keys are, in the key's order (YugabyteDB refuses them out of
+    /// order, and on a hash-sharded key).
+    fn split_points(
+        &mut self,
+        spec: &KeySpec,
+        rows: &[Vec<Expr>],
+    ) -> Result<Vec<Vec<u8>>, SqlError> {
+        if spec.is_hash() {
+            return Err(split_needs_range_key());
+        }
+        if rows.len() + 1 > MAX_TABLETS as usize {
+            return Err(SqlError::new(
+                ErrorKind::Limit,
+                format!("SPLIT AT VALUES: at most {} split points", MAX_TABLETS - 1),
+            ));
+        }
+        let mut points = Vec::with_capacity(rows.len());
+        for row in rows {
+            if row.is_empty() || row.len() > spec.range_columns.len() {
+                return Err(SqlError::new(
+                    ErrorKind::Semantic,
+                    format!(
+                        "SPLIT AT VALUES: each split point has 1 to {} values, one per key column",
+                        spec.range_columns.len()
+                    ),
+                ));
+            }
+            let mut values = Vec::with_capacity(row.len());
+            for (e, col) in row.iter().zip(&spec.range_columns) {
+                let v = eval(&bind(e, &Scope::default())?, &[], &mut self.env())?;
+                values.push(coerce(v, col.ty)?);
+            }
+            let mut key = Vec::new();
+            encode_key_into(&values, &spec.range_columns[..values.len()], &mut key)?;
+            points.push(key);
+        }
+        if points.windows(2).any(|w| w[0] >= w[1]) {
+            return Err(SqlError::new(
+                ErrorKind::Semantic,
+                "SPLIT AT VALUES: the split points must be distinct and in the key's order",
+            ));
+        }
+        Ok(points)
     }
 
     pub(super) fn create_table(&mut self, t: &CreateTable) -> Result<Outcome, SqlError> {
@@ -129,7 +179,12 @@ impl YbEngine {
         };
         // Without a primary key, rows are hash-sharded on a generated ybctid.
         let hash = key.as_ref().is_none_or(KeySpec::is_hash);
-        let tablets = self.new_tablets(rel, hash, t.split_into)?;
+        let bounds = match (&t.split_at, &key) {
+            (None, _) => Vec::new(),
+            (Some(rows), Some(spec)) => self.split_points(spec, rows)?,
+            (Some(_), None) => return Err(split_needs_range_key()),
+        };
+        let tablets = self.new_tablets(rel, hash, t.split_into, bounds)?;
         let table = self.catalog.table_mut(id);
         table.key = key;
         table.tablets = tablets;
@@ -150,6 +205,7 @@ impl YbEngine {
                 unique: true,
                 if_not_exists: false,
                 predicate: None,
+                split_at: None,
             })?;
             if let Some(Some(ix)) = self.catalog.indexes.last_mut() {
                 ix.constraint = true;
@@ -226,7 +282,11 @@ impl YbEngine {
             .collect();
         let spec = KeySpec::new(&key_types, &own);
         let rel = self.new_rel(&name);
-        let tablets = self.new_tablets(rel, spec.is_hash(), None)?;
+        let bounds = match &i.split_at {
+            None => Vec::new(),
+            Some(rows) => self.split_points(&spec, rows)?,
+        };
+        let tablets = self.new_tablets(rel, spec.is_hash(), None, bounds)?;
         let id = self.catalog.indexes.len();
         self.catalog.indexes.push(Some(YbIndex {
             name,
@@ -543,4 +603,13 @@ impl YbEngine {
         }
         Ok(Outcome::tag("TRUNCATE TABLE"))
     }
+}
+
+/// SPLIT AT VALUES cuts a key's range: a hash-sharded key has none.
+fn split_needs_range_key() -> SqlError {
+    SqlError::new(
+        ErrorKind::Semantic,
+        "SPLIT AT VALUES needs a range-sharded key (its first column ASC or DESC); \
+         a hash-sharded table or index is split with SPLIT INTO n TABLETS",
+    )
 }

@@ -147,7 +147,7 @@ impl YbEngine {
         &mut self,
         spec: &KeySpec,
         unique: bool,
-        tablets: &[usize],
+        tablets: &super::catalog::Tablets,
         cond: Option<&KeyCond>,
         backward: bool,
     ) -> Result<Vec<KeyRange>, SqlError> {
@@ -179,11 +179,8 @@ impl YbEngine {
         // is unique: a non-unique index appends the row's key to each entry's
         // document key, so many documents share the value.
         let full_key = unique && spec.hash.len() + spec.range.len() == 1;
-        let every = tablets.to_vec();
-        let tablet_of = |p: &[u8]| -> Vec<usize> {
-            let t = super::catalog::Tablets { ids: every.clone() };
-            vec![t.for_key(p)]
-        };
+        let every = tablets.ids.clone();
+        let tablet_of = |p: &[u8]| -> Vec<usize> { vec![tablets.for_key(p)] };
         let mut out = match cond {
             None => vec![(every.clone(), Bound::Unbounded, Bound::Unbounded, false)],
             Some(KeyCond::Points(list)) => {
@@ -219,20 +216,25 @@ impl YbEngine {
                     SortOrder::Desc if !spec.is_hash() => (hi, lo),
                     _ => (lo, hi),
                 };
-                let which = match (&lo, spec.is_hash()) {
-                    (Bound::Included(p), true) => tablet_of(p),
-                    _ => every.clone(),
-                };
                 let (lo, hi) = if spec.is_hash() {
                     (lo, hi)
                 } else {
                     without_nulls(col, (lo, hi))
                 };
+                let which = match (&lo, spec.is_hash()) {
+                    (Bound::Included(p), true) => tablet_of(p),
+                    // Range tablets: only those whose keys the range meets.
+                    _ => tablets.overlapping(&lo, &hi),
+                };
                 vec![(which, lo, hi, full_key && c.is_equality())]
             }
         };
         if backward {
+            // Backward across range tablets too: the last one first.
             out.reverse();
+            for (which, ..) in &mut out {
+                which.reverse();
+            }
         }
         let _ = GROUP_END;
         Ok(out)
@@ -528,16 +530,11 @@ impl YbEngine {
             Source::Table => {
                 let t = self.catalog.table(table);
                 let spec = t.key.clone();
-                (spec, true, t.tablets.ids.clone(), t.rel)
+                (spec, true, t.tablets.clone(), t.rel)
             }
             Source::Index(i) => {
                 let ix = self.catalog.index(i);
-                (
-                    Some(ix.spec.clone()),
-                    ix.unique,
-                    ix.tablets.ids.clone(),
-                    ix.rel,
-                )
+                (Some(ix.spec.clone()), ix.unique, ix.tablets.clone(), ix.rel)
             }
         };
         let to = Reader {
@@ -550,7 +547,7 @@ impl YbEngine {
             (Some(spec), AccessPath::Index { .. }) => {
                 self.ranges(spec, unique, &tablets, cond.as_ref(), backward)?
             }
-            _ => vec![(tablets, Bound::Unbounded, Bound::Unbounded, false)],
+            _ => vec![(tablets.ids, Bound::Unbounded, Bound::Unbounded, false)],
         };
         if matches!(cond, Some(KeyCond::Points(_))) {
             let reads = ranges

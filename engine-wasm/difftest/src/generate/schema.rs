@@ -110,6 +110,7 @@ impl Table {
             .is_none_or(|pk| pk[0].1.is_empty());
         let split = match self.split_into {
             Some(n) if hashed => format!(" split into {n} tablets"),
+            Some(n) if n > 1 => self.split_at_values(n),
             _ => String::new(),
         };
         Item {
@@ -117,6 +118,26 @@ impl Table {
             postgres: Some(text(false)),
             check: Check::Statement,
         }
+    }
+
+    /// `SPLIT AT VALUES` cutting a range-sharded key's integer first column
+    /// into `n` tablets, at points spread over the values scripts use, in
+    /// the key's order.
+    fn split_at_values(&self, n: u32) -> String {
+        let Some(&(first, order)) = self.primary_key.as_ref().and_then(|pk| pk.first()) else {
+            return String::new();
+        };
+        if !matches!(
+            self.columns[first].ty,
+            Type::Int | Type::BigInt | Type::SmallInt
+        ) {
+            return String::new();
+        }
+        let mut points: Vec<String> = (1..n as i64).map(|k| format!("({})", k * 9 - 5)).collect();
+        if order.trim() == "desc" {
+            points.reverse();
+        }
+        format!(" split at values ({})", points.join(", "))
     }
 
     fn is_key(&self, col: usize) -> bool {

@@ -140,6 +140,7 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
         primary_key_name,
         unique,
         split_into: None,
+        split_at: None,
         key_order_written,
         if_not_exists: t.if_not_exists,
         options: match &t.table_options {

@@ -6,6 +6,9 @@
 #[derive(Debug, Default)]
 pub(super) struct YbSyntax {
     pub split_into: Option<u32>,
+    /// `SPLIT AT VALUES ((…), …)`: the text of the list of rows, from its
+    /// opening parenthesis to its closing one.
+    pub split_at: Option<String>,
 }
 
 /// Blanks `NONCONCURRENTLY` after `INDEX` and a trailing `SPLIT INTO n TABLETS`.
@@ -17,6 +20,11 @@ pub(super) fn strip_yb_syntax(sql: &str) -> (String, YbSyntax) {
         blank(&mut text, i, "nonconcurrently".len());
     }
     if let Some(i) = find_word(&lower, "split") {
+        if let Some((list, end)) = split_at_values(&lower, i) {
+            yb.split_at = Some(sql[list..end].to_string());
+            blank(&mut text, i, end - i);
+            return (text, yb);
+        }
         let rest: Vec<&str> = lower[i..].split_whitespace().collect();
         if rest.len() >= 4 && rest[1] == "into" && rest[3].trim_end_matches(';') == "tablets" {
             let digits = rest[2];
@@ -31,6 +39,41 @@ pub(super) fn strip_yb_syntax(sql: &str) -> (String, YbSyntax) {
         }
     }
     (text, yb)
+}
+
+/// `SPLIT AT VALUES (…)` starting at byte `i`: the byte range of its
+/// parenthesised list (outer parentheses included), found by counting
+/// parentheses outside quotes.
+fn split_at_values(lower: &str, i: usize) -> Option<(usize, usize)> {
+    let mut at = i + "split".len();
+    for word in ["at", "values"] {
+        let rest = &lower[at..];
+        let skipped = rest.len() - rest.trim_start().len();
+        if !rest[skipped..].starts_with(word) {
+            return None;
+        }
+        at += skipped + word.len();
+    }
+    let rest = &lower[at..];
+    let start = at + (rest.len() - rest.trim_start().len());
+    if !lower[start..].starts_with('(') {
+        return None;
+    }
+    let (mut depth, mut quoted) = (0usize, false);
+    for (k, b) in lower.bytes().enumerate().skip(start) {
+        match b {
+            b'\'' => quoted = !quoted,
+            b'(' if !quoted => depth += 1,
+            b')' if !quoted => {
+                depth -= 1;
+                if depth == 0 {
+                    return Some((start, k + 1));
+                }
+            }
+            _ => {}
+        }
+    }
+    None
 }
 
 /// Finds `word` (ASCII) as a whole word outside quotes (good enough for
@@ -66,6 +109,19 @@ fn blank(text: &mut String, start: usize, len: usize) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn split_at_values_is_read_and_blanked() {
+        let sql = "create table t (a int, primary key (a asc)) split at values ((10), (20))";
+        let (text, yb) = strip_yb_syntax(sql);
+        assert_eq!(yb.split_at.as_deref(), Some("((10), (20))"));
+        assert_eq!(
+            text.trim_end(),
+            "create table t (a int, primary key (a asc))"
+        );
+        let (_, yb) = strip_yb_syntax("create index i on t (v asc) split at values (('a)'))");
+        assert_eq!(yb.split_at.as_deref(), Some("(('a)'))"));
+    }
 
     #[test]
     fn split_into_is_read_and_blanked() {
