@@ -22,6 +22,7 @@ pub mod engine;
 pub mod executor;
 pub mod explain;
 pub mod explain_dml;
+pub mod generated_column;
 pub mod index_expression;
 pub mod index_predicate;
 pub mod join;

@@ -428,3 +428,50 @@ insert into t (id, v, n) values (2, 'b');\n";
         );
     }
 }
+
+#[test]
+fn a_generated_column_is_computed_on_every_write_and_never_written_by_hand() {
+    let script = "create table demo (id int primary key, username text, upper_username text generated always as (upper(username)) stored);
+insert into demo (id, username) select i, 'user' || i from generate_series(1, 1000) i;
+create index demo_u on demo (upper_username);
+select * from demo where id < 3 order by id;
+update demo set username = 'x' where id = 1;
+select id, upper_username from demo where upper_username = 'X';
+insert into demo values (5000, 'a', 'b');\n";
+    for r in both(script) {
+        assert_eq!(
+            rows(&r, 3),
+            [["1", "user1", "USER1"], ["2", "user2", "USER2"]]
+        );
+        assert_eq!(rows(&r, 5), [["1", "X"]]);
+        let error = r.error.as_ref().map(|e| e.message.as_str());
+        assert_eq!(
+            error,
+            Some("cannot insert a non-DEFAULT value into column \"upper_username\"")
+        );
+    }
+    for (definition, expected) in [
+        (
+            "g int generated always as (random()::int) stored",
+            "generation expression is not immutable",
+        ),
+        (
+            "g int generated always as (h + 1) stored, h int generated always as (1) stored",
+            "cannot use generated column \"h\" in column generation expression",
+        ),
+    ] {
+        let r = run_pg(&format!("create table g (a int, {definition});\n"), &[]).0;
+        assert_eq!(r.error.map(|e| e.message), Some(expected.to_string()));
+    }
+    let r = run_pg(
+        "create table g (a int, b int generated always as (a * 2) stored);
+insert into g values (1);
+update g set b = 3;\n",
+        &[],
+    )
+    .0;
+    assert_eq!(
+        r.error.map(|e| e.message),
+        Some("column \"b\" can only be updated to DEFAULT".to_string())
+    );
+}

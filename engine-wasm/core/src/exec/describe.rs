@@ -502,6 +502,12 @@ fn key_text(k: &KeyPart) -> String {
 
 /// A column's default as `pg_get_expr(adbin, adrelid, true)` prints it.
 fn default_text(table: &str, c: &ColumnDef) -> String {
+    if let Some(e) = &c.generated {
+        return format!(
+            "generated always as ({}) stored",
+            crate::sql::deparse_pretty::deparse_pretty(e)
+        );
+    }
     if c.generated_always {
         return "generated always as identity".into();
     }

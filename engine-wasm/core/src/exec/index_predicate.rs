@@ -112,13 +112,18 @@ pub(super) fn refuse_forms(expr: &Expr, what: &str) -> Result<(), SqlError> {
 /// PostgreSQL's error for a function that is not IMMUTABLE in an index's
 /// `what`.
 pub(super) fn refuse_mutable(expr: &Expr, what: &str) -> Result<(), SqlError> {
+    refuse_mutable_as(
+        expr,
+        &format!("functions in index {what} must be marked IMMUTABLE"),
+    )
+}
+
+/// `message` as an error when `expr` calls a function that is not IMMUTABLE.
+pub(super) fn refuse_mutable_as(expr: &Expr, message: &str) -> Result<(), SqlError> {
     if is_immutable(expr) {
         return Ok(());
     }
-    Err(SqlError::new(
-        ErrorKind::Semantic,
-        format!("functions in index {what} must be marked IMMUTABLE"),
-    ))
+    Err(SqlError::new(ErrorKind::Semantic, message))
 }
 
 /// `contain_mutable_functions`: now(), random() and the size functions give

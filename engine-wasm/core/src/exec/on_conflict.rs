@@ -312,6 +312,7 @@ pub fn run<E: ConflictWrites>(
             let v = engine.eval_bound(e, &combined)?;
             new[*c] = coerce(v, engine.shape(id).types[*c])?;
         }
+        super::generated_column::fill(engine.shape(id), &mut new)?;
         check_row(engine.shape(id), &new)?;
         let returned = returning.is_some().then(|| new.clone());
         let loc = engine.update_existing(id, &loc, &old, new)?;

@@ -55,6 +55,14 @@ pub fn complete(
             )));
         }
     }
+    if let Some(&c) = targets
+        .iter()
+        .zip(values)
+        .find(|(c, v)| table.columns[**c].generated.is_some() && !matches!(v, Value::Null))
+        .map(|(c, _)| c)
+    {
+        return Err(super::generated_column::written(&table.columns[c], false));
+    }
     let mut row = Row::from_elem(Value::Null, table.types.len());
     for (v, &c) in values.iter().cloned().zip(targets) {
         row[c] = coerce(v, table.types[c])?;
@@ -70,6 +78,7 @@ pub fn complete(
             row[c] = v.clone();
         }
     }
+    super::generated_column::fill(table, &mut row)?;
     check(table, &row)?;
     Ok(row)
 }
@@ -78,6 +87,13 @@ pub fn complete(
 /// PostgreSQL folds the cast to the column's type while planning, so
 /// `SET c = 'abc'` into a `varchar(2)` fails even when no row matches.
 pub fn check_constants(table: TableShape, sets: &[(usize, Bound)]) -> Result<(), SqlError> {
+    if let Some(def) = sets
+        .iter()
+        .map(|(c, _)| &table.columns[*c])
+        .find(|d| d.generated.is_some())
+    {
+        return Err(super::generated_column::written(def, true));
+    }
     if let Some(def) = sets
         .iter()
         .map(|(c, _)| &table.columns[*c])

@@ -37,6 +37,7 @@ impl PgEngine {
     }
 
     pub(super) fn create_table(&mut self, t: &CreateTable) -> Result<Outcome, SqlError> {
+        crate::exec::generated_column::check(&t.name, &t.columns)?;
         if self.catalog.name_taken(&t.name) {
             if t.if_not_exists {
                 return Ok(Outcome::tag("CREATE TABLE")

@@ -342,6 +342,7 @@ impl PgEngine {
                 let v = eval(e, old, &mut self.env())?;
                 row[*c] = coerce(v, self.catalog.table(id).types[*c])?;
             }
+            crate::exec::generated_column::fill(self.catalog.table(id).shape(), &mut row)?;
             check_row(self.catalog.table(id).shape(), &row)?;
             let returned = returning.is_some().then(|| row.clone());
             let hot_allowed = hot_allowed(&indexed, old, &row);

@@ -41,6 +41,9 @@ pub struct ColumnDef {
     pub default: Option<Expr>,
     /// `varchar(n)`: at most n characters.
     pub max_chars: Option<u32>,
+    /// `GENERATED ALWAYS AS (expr) STORED`: computed from the row's other
+    /// columns each time the row is written.
+    pub generated: Option<Expr>,
 }
 
 impl ColumnDef {
@@ -54,6 +57,7 @@ impl ColumnDef {
             not_null: false,
             default: None,
             max_chars: None,
+            generated: None,
         }
     }
 }

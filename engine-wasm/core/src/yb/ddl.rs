@@ -141,6 +141,7 @@ impl YbEngine {
     }
 
     pub(super) fn create_table(&mut self, t: &CreateTable) -> Result<Outcome, SqlError> {
+        crate::exec::generated_column::check(&t.name, &t.columns)?;
         let notices = super::alter::storage_notices(&t.options)?;
         if self.catalog.name_taken(&t.name) {
             if t.if_not_exists {

@@ -415,6 +415,7 @@ impl YbEngine {
                 let v = eval(e, old, &mut self.env())?;
                 row[*c] = coerce(v, self.catalog.table(id).types[*c])?;
             }
+            crate::exec::generated_column::fill(self.catalog.table(id).shape(), &mut row)?;
             check_row(self.catalog.table(id).shape(), &row)?;
             let row = Row::from_vec(row);
             self.update_row(id, base, old, &row)?;

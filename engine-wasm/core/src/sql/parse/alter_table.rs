@@ -38,6 +38,12 @@ fn action(op: &sp::AlterTableOperation) -> Result<AlterAction, SqlError> {
             if parsed.keys.len() > 1 {
                 return Err(unsupported("two keys on one added column"));
             }
+            if parsed.def.generated.is_some() {
+                // Every existing row would need its value computed: a rewrite.
+                return Err(unsupported(
+                    "ADD COLUMN … GENERATED ALWAYS AS (…) STORED (it rewrites the table)",
+                ));
+            }
             AlterAction::AddColumn {
                 column: parsed.def,
                 if_not_exists: *if_not_exists,

@@ -83,6 +83,11 @@ pub(super) fn convert_column(c: &sp::ColumnDef) -> Result<ParsedColumn, SqlError
                 generation_expr: None,
                 ..
             } => identity(&mut def, generated_as, sequence_options.as_deref())?,
+            sp::ColumnOption::Generated {
+                generation_expr: Some(e),
+                generation_expr_mode: Some(sp::GeneratedExpressionMode::Stored),
+                ..
+            } => def.generated = Some(convert_expr(e)?),
             other => return Err(unsupported(format!("the column constraint {other}"))),
         }
     }
