@@ -13,6 +13,8 @@ pub enum ScalarFunc {
     Length,
     Substr,
     Md5,
+    /// `to_hex(n)`: the integer in hexadecimal.
+    ToHex,
     Lpad,
     Rpad,
     Repeat,
@@ -47,6 +49,7 @@ impl ScalarFunc {
             Length => "length",
             Substr => "substr",
             Md5 => "md5",
+            ToHex => "to_hex",
             Lpad => "lpad",
             Rpad => "rpad",
             Repeat => "repeat",
@@ -78,6 +81,7 @@ impl ScalarFunc {
             "length" | "char_length" | "character_length" => Length,
             "substr" | "substring" => Substr,
             "md5" => Md5,
+            "to_hex" => ToHex,
             "lpad" => Lpad,
             "rpad" => Rpad,
             "repeat" => Repeat,
@@ -104,8 +108,8 @@ impl ScalarFunc {
     fn arities(self) -> std::ops::RangeInclusive<usize> {
         use ScalarFunc::*;
         match self {
-            Lower | Upper | Length | Md5 | Abs | Floor | Ceil | Round | PgSizePretty | Regclass
-            | PgTableSize | PgIndexesSize | PgTotalRelationSize => 1..=1,
+            Lower | Upper | Length | Md5 | ToHex | Abs | Floor | Ceil | Round | PgSizePretty
+            | Regclass | PgTableSize | PgIndexesSize | PgTotalRelationSize => 1..=1,
             Substr | Lpad | Rpad => 2..=3,
             PgRelationSize => 1..=2,
             Repeat | Mod | Nullif | PointSubscript => 2..=2,
@@ -202,6 +206,15 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
             let digest = Hasher::digest(text(a, func, args)?.as_bytes());
             Value::text(digest.iter().map(|b| format!("{b:02x}")).collect::<String>())
         }
+        // A negative integer prints as its two's complement: 32 bits for an
+        // integer's range (to_hex(integer)), 64 beyond it (to_hex(bigint)).
+        ToHex => Value::text(match int(a, func, args)? {
+            n if n >= 0 => format!("{n:x}"),
+            n => match i32::try_from(n) {
+                Ok(small) => format!("{:x}", small as u32),
+                Err(_) => format!("{:x}", n as u64),
+            },
+        }),
         Substr => substr(text(a, func, args)?, &args[1..], args)?,
         PointSubscript => {
             let i = int(&args[1], func, args)?;
@@ -473,6 +486,14 @@ mod tests {
         assert_eq!(
             call(ScalarFunc::Md5, &[t("abc")]).unwrap(),
             t("900150983cd24fb0d6963f7d28e17f72")
+        );
+        assert_eq!(
+            call(ScalarFunc::ToHex, &[Value::Int(1000)]).unwrap(),
+            t("3e8")
+        );
+        assert_eq!(
+            call(ScalarFunc::ToHex, &[Value::Int(-1)]).unwrap(),
+            t("ffffffff")
         );
         assert_eq!(call(ScalarFunc::Upper, &[t("abé")]).unwrap(), t("ABé"));
         assert_eq!(call(ScalarFunc::Length, &[t("é1")]).unwrap(), Value::Int(2));
