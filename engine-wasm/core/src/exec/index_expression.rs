@@ -14,6 +14,7 @@ use crate::rng::Rng;
 use crate::sql::ast::Expr;
 use crate::sql::error::SqlError;
 use crate::sql::eval::{bind, eval, Bound, EvalEnv, Scope};
+use crate::sql::plan::TableInfo;
 use crate::value::{SqlType, Value};
 
 /// The key position of an index's first expression; its k-th is this + k.
@@ -70,5 +71,39 @@ pub fn column_name(expr: &Expr) -> String {
         Expr::Call(f) => f.name().to_string(),
         Expr::Cast { expr, .. } => column_name(expr),
         _ => "expr".to_string(),
+    }
+}
+
+/// The planner's numbers for a table's indexed expressions: after its
+/// columns and its one system column (`ctid`), each distinct expression
+/// once, whichever indexes share it (see `TableInfo::expressions`).
+pub struct PlannerNumbers {
+    first: usize,
+    pub expressions: Vec<Expr>,
+}
+
+impl PlannerNumbers {
+    pub fn new(columns: usize) -> PlannerNumbers {
+        PlannerNumbers {
+            first: columns + TableInfo::SYSTEM_COLUMNS,
+            expressions: Vec::new(),
+        }
+    }
+
+    /// The planner's number for key position `c` of an index whose
+    /// expressions are `of_index`.
+    pub fn number(&mut self, of_index: &[IndexExpression], c: usize) -> usize {
+        let Some(k) = c.checked_sub(FIRST_EXPRESSION) else {
+            return c;
+        };
+        let e = &of_index[k].expr;
+        let at = match self.expressions.iter().position(|x| x == e) {
+            Some(at) => at,
+            None => {
+                self.expressions.push(e.clone());
+                self.expressions.len() - 1
+            }
+        };
+        self.first + at
     }
 }

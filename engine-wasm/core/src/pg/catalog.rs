@@ -4,7 +4,7 @@ use super::heap::Heap;
 use super::relation_stats::RelStats;
 use crate::btree::{decode_prefix, encode_key_into, index_tuple_size, BTree, KeyColumn, SortOrder};
 use crate::buffer_pool::RelId;
-use crate::exec::index_expression::{IndexExpression, FIRST_EXPRESSION};
+use crate::exec::index_expression::{IndexExpression, PlannerNumbers, FIRST_EXPRESSION};
 use crate::exec::index_predicate::IndexPredicate;
 use crate::profile::StatementError;
 use crate::sql::ast::{ColumnDef, Order};
@@ -260,20 +260,8 @@ impl Catalog {
     /// What the planner needs to know about table `id`.
     pub fn planner_info(&self, id: usize) -> TableInfo {
         let t = self.table(id);
-        // Indexed expressions, numbered after the columns and `ctid`.
-        let mut expressions: Vec<crate::sql::ast::Expr> = Vec::new();
-        let first = t.columns.len() + 1;
-        let mut number = |ix: &Index, c: usize| match c.checked_sub(FIRST_EXPRESSION) {
-            None => c,
-            Some(k) => {
-                let e = &ix.expressions[k].expr;
-                let at = expressions.iter().position(|x| x == e).unwrap_or_else(|| {
-                    expressions.push(e.clone());
-                    expressions.len() - 1
-                });
-                first + at
-            }
-        };
+        let mut numbers = PlannerNumbers::new(t.columns.len());
+        let mut number = |ix: &Index, c: usize| numbers.number(&ix.expressions, c);
         let indexes = t
             .indexes
             .iter()
@@ -297,7 +285,7 @@ impl Catalog {
             columns: t.columns.iter().map(|c| (c.name.clone(), c.ty)).collect(),
             indexes,
             system: vec![("ctid".to_string(), crate::value::SqlType::Tid)],
-            expressions,
+            expressions: numbers.expressions,
         }
     }
 }

@@ -46,6 +46,9 @@ pub struct IndexInfo {
 }
 
 impl TableInfo {
+    /// How many system columns every table has here: `ctid`.
+    pub const SYSTEM_COLUMNS: usize = 1;
+
     /// A column's number: its own columns first, then the system columns.
     pub fn column_position(&self, name: &str) -> Option<usize> {
         self.columns

@@ -4,7 +4,7 @@
 use super::doc_key::{doc_key, key_hash, push_escaped};
 use super::packing::{Packing, PACKED};
 use crate::btree::KeyColumn;
-use crate::exec::index_expression::{IndexExpression, FIRST_EXPRESSION};
+use crate::exec::index_expression::{IndexExpression, PlannerNumbers, FIRST_EXPRESSION};
 use crate::exec::index_predicate::IndexPredicate;
 use crate::pg::key_column;
 use crate::profile::StatementError;
@@ -312,20 +312,8 @@ impl YbCatalog {
             }
             p
         });
-        // Indexed expressions, numbered after the columns and `ctid`.
-        let mut expressions: Vec<crate::sql::ast::Expr> = Vec::new();
-        let first = t.columns.len() + 1;
-        let mut number = |ix: &YbIndex, c: usize| match c.checked_sub(FIRST_EXPRESSION) {
-            None => c,
-            Some(k) => {
-                let e = &ix.expressions[k].expr;
-                let at = expressions.iter().position(|x| x == e).unwrap_or_else(|| {
-                    expressions.push(e.clone());
-                    expressions.len() - 1
-                });
-                first + at
-            }
-        };
+        let mut numbers = PlannerNumbers::new(t.columns.len());
+        let mut number = |ix: &YbIndex, c: usize| numbers.number(&ix.expressions, c);
         let indexes = pk
             .into_iter()
             .chain(t.indexes.iter().map(|&i| {
@@ -354,7 +342,7 @@ impl YbCatalog {
             // Named so a query that asks for it is refused by name: YugabyteDB's
             // rows live in DocDB, not at heap addresses (see run_scan).
             system: vec![("ctid".to_string(), crate::value::SqlType::Tid)],
-            expressions,
+            expressions: numbers.expressions,
         }
     }
 }
