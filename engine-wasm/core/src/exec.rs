@@ -28,6 +28,7 @@ pub mod index_predicate;
 pub mod join;
 pub mod nested_loop;
 pub mod on_conflict;
+pub mod pg_indexes;
 pub mod plan_node;
 pub mod relation_name;
 pub mod returning;

@@ -25,6 +25,8 @@ mod heap_errors;
 mod index_entry;
 mod io;
 mod pg_class;
+mod pg_stat_views;
+mod pgstat;
 mod query_engine;
 mod relation_stats;
 mod scan;

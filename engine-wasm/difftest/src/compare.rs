@@ -1,5 +1,6 @@
 //! Comparing IndexLab's outcomes with PostgreSQL's, statement by statement.
 
+use crate::indexlab::Profile;
 use crate::outcome::{Outcome, ROWS_KEPT};
 use crate::script::{Check, Script};
 
@@ -44,9 +45,20 @@ pub struct Divergence {
     pub indexlab: Outcome,
 }
 
-/// The first divergence, if any. Both runs stop at their first error.
+/// The first divergence of the pg profile, if any (see [`first_divergence_on`]).
 pub fn first_divergence(
     script: &Script,
+    postgres: &[Outcome],
+    indexlab: &[Outcome],
+) -> Option<Divergence> {
+    first_divergence_on(script, Profile::Pg, postgres, indexlab)
+}
+
+/// The first divergence of `profile`'s run, if any. Both runs stop at their
+/// first error.
+pub fn first_divergence_on(
+    script: &Script,
+    profile: Profile,
     postgres: &[Outcome],
     indexlab: &[Outcome],
 ) -> Option<Divergence> {
@@ -67,6 +79,16 @@ pub fn first_divergence(
                 return None;
             }
             continue;
+        }
+        if script.items[index].check == Check::PgCatalog {
+            let refused =
+                matches!(il, Outcome::Error(m) if m.contains("not supported by IndexLab"));
+            if refused {
+                return None;
+            }
+            if profile == Profile::Yb && !pg.is_error() && !il.is_error() {
+                continue;
+            }
         }
         let kind = match (pg.is_error(), il.is_error()) {
             (true, true) => return None,
@@ -104,7 +126,9 @@ pub fn agree(check: Check, pg: &Outcome, il: &Outcome) -> bool {
                     Check::Ordered => a == b,
                     // Beyond the rows kept, the multisets can't be compared.
                     Check::Unordered if *n as usize > ROWS_KEPT => true,
-                    Check::Unordered | Check::PgStorage => sorted(a) == sorted(b),
+                    Check::Unordered | Check::PgStorage | Check::PgCatalog => {
+                        sorted(a) == sorted(b)
+                    }
                 }
         }
         (Outcome::Rows { .. }, _) | (_, Outcome::Rows { .. }) => false,

@@ -64,9 +64,10 @@ pub fn script(seed: u64, options: Options) -> Script {
     }
     if schema.sizes_comparable && g.chance(50) {
         let t = g.below(schema.tables.len() as u64) as usize;
-        items.push(match g.below(3) {
+        items.push(match g.below(4) {
             0 => query::sizes(&mut g, &schema, t),
             1 => query::heap_addresses(&mut g, &schema, t),
+            2 => query::pg_indexes(&schema),
             _ => query::pg_class(&mut g, &schema),
         });
     }

@@ -14,7 +14,7 @@
 //! prints it as a recorded case (sqllogictest, PostgreSQL's results expected),
 //! with the script's leading `--` comment as the case's header.
 
-use indexlab_difftest::compare::{first_divergence, Kind};
+use indexlab_difftest::compare::{first_divergence_on, Kind};
 use indexlab_difftest::generate::{script, Options};
 use indexlab_difftest::indexlab::{self, Profile};
 use indexlab_difftest::minimize::minimize;
@@ -128,7 +128,7 @@ fn run(args: &Args) -> Result<bool, String> {
         statements += expected.len() as u64;
         for &profile in &args.profiles {
             let got = indexlab::run(&s, profile);
-            let Some(d) = first_divergence(&s, &expected, &got) else {
+            let Some(d) = first_divergence_on(&s, profile, &expected, &got) else {
                 passed += 1;
                 continue;
             };

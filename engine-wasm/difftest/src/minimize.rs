@@ -4,7 +4,7 @@
 //! single statements, keeping each removal after which the same kind of
 //! divergence remains), then over the rows of each multi-row INSERT.
 
-use crate::compare::{first_divergence, Divergence, Kind};
+use crate::compare::{first_divergence_on, Divergence, Kind};
 use crate::indexlab::{self, Profile};
 use crate::postgres::Session;
 use crate::script::{Item, Script};
@@ -17,7 +17,7 @@ pub fn check(
 ) -> Result<Option<Divergence>, String> {
     let expected = pg.run(script)?;
     let got = indexlab::run(script, profile);
-    Ok(first_divergence(script, &expected, &got))
+    Ok(first_divergence_on(script, profile, &expected, &got))
 }
 
 /// The smallest script found that still shows a divergence of `kind`, cut

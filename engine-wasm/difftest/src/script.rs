@@ -18,6 +18,11 @@ pub enum Check {
     /// multiset; the yb profile refuses it by name (its tables are SST files),
     /// which ends its run there: the generator puts it last.
     PgStorage,
+    /// A query of a catalog view each profile answers for its own database
+    /// (`pg_indexes`: `USING btree` against `USING lsm`): compared as a
+    /// multiset on pg; on yb it must only run. A refusal by name ends the
+    /// run on either.
+    PgCatalog,
 }
 
 /// One line of a script.

@@ -40,11 +40,13 @@ pub struct CatalogRelation {
     pub unmodelled: &'static [(&'static str, &'static str)],
     /// The column naming each row's relation (`relname`).
     pub name_column: &'static str,
-    /// The column that identifies the relation (`oid`): held as its name.
-    pub oid_column: &'static str,
+    /// The column that identifies the relation (`oid`), if it has one: held
+    /// as its name.
+    pub oid_column: Option<&'static str>,
     /// The names of PostgreSQL's own rows, which a query must rule out.
     pub system_names: &'static [&'static str],
-    /// Columns to suggest when a query asks for `*`.
+    /// Columns to suggest when a query asks for `*` (refused when some of
+    /// its columns are unmodelled or an oid).
     pub example_columns: &'static str,
 }
 
@@ -57,6 +59,7 @@ pub fn run<E: QueryEngine>(
 ) -> Result<(PlanNode, QueryResult), SqlError> {
     let q = unqualified(q);
     check_columns(rel, &q)?;
+    let q = with_star_expanded(rel, q);
     check_oid_uses(rel, &q)?;
     rules_out_system_rows(engine, rel, &q)?;
     let columns: Vec<String> = q
@@ -127,6 +130,29 @@ fn unqualified(q: &Select) -> Select {
     })
 }
 
+/// `*` as the catalog's columns, in order (`check_columns` allowed it).
+fn with_star_expanded(rel: &CatalogRelation, mut q: Select) -> Select {
+    q.items = q
+        .items
+        .into_iter()
+        .flat_map(|i| match i {
+            SelectItem::Wildcard => rel
+                .columns
+                .iter()
+                .map(|(c, _)| SelectItem::Expr {
+                    expr: Expr::Column {
+                        table: None,
+                        name: c.to_string(),
+                    },
+                    alias: None,
+                })
+                .collect(),
+            item => vec![item],
+        })
+        .collect();
+    q
+}
+
 fn expressions(items: &[SelectItem]) -> impl Iterator<Item = &Expr> {
     items.iter().filter_map(|i| match i {
         SelectItem::Expr { expr, .. } => Some(expr),
@@ -143,7 +169,8 @@ fn all_expressions(q: &Select) -> Vec<&Expr> {
 
 /// Every column named exists and is modelled; `*` would show unmodelled ones.
 fn check_columns(rel: &CatalogRelation, q: &Select) -> Result<(), SqlError> {
-    if q.items.iter().any(|i| matches!(i, SelectItem::Wildcard)) {
+    let star_shows_all = rel.unmodelled.is_empty() && rel.oid_column.is_none();
+    if !star_shows_all && q.items.iter().any(|i| matches!(i, SelectItem::Wildcard)) {
         return Err(unsupported(format!(
             "SELECT * from {} (some of its columns are PostgreSQL's internal numbers, which \
              IndexLab does not model): name the columns, for example {}",
@@ -172,7 +199,10 @@ fn check_columns(rel: &CatalogRelation, q: &Select) -> Result<(), SqlError> {
 /// `oid` appears only as a relation handed to a size function or `::regclass`,
 /// or compared with a relation: its number is never shown.
 fn check_oid_uses(rel: &CatalogRelation, q: &Select) -> Result<(), SqlError> {
-    let is_oid = |e: &Expr| matches!(e, Expr::Column { name, .. } if name == rel.oid_column);
+    let Some(oid_column) = rel.oid_column else {
+        return Ok(());
+    };
+    let is_oid = |e: &Expr| matches!(e, Expr::Column { name, .. } if name == oid_column);
     let mut allowed = 0usize;
     let mut total = 0usize;
     for e in all_expressions(q) {
@@ -205,9 +235,9 @@ fn check_oid_uses(rel: &CatalogRelation, q: &Select) -> Result<(), SqlError> {
         return Err(unsupported(format!(
             "{}.{} as a number (PostgreSQL's object ids are not modelled by IndexLab; \
              pass it to pg_relation_size() or compare it with 't'::regclass)",
-            rel.name, rel.oid_column
+            rel.name, oid_column
         ))
-        .near(rel.oid_column));
+        .near(oid_column));
     }
     Ok(())
 }
@@ -220,6 +250,10 @@ fn rules_out_system_rows<E: QueryEngine>(
     rel: &CatalogRelation,
     q: &Select,
 ) -> Result<(), SqlError> {
+    if rel.system_names.is_empty() {
+        return Ok(());
+    }
+    let oid_column = rel.oid_column.unwrap_or(rel.name_column);
     let mut parts = Vec::new();
     if let Some(f) = &q.filter {
         conjuncts(f, &mut parts);
@@ -229,26 +263,29 @@ fn rules_out_system_rows<E: QueryEngine>(
         let mut names = false;
         e.visit(&mut |x| {
             if let Expr::Column { name, .. } = x {
-                let n = name == rel.name_column || name == rel.oid_column;
+                let n = name == rel.name_column || name == oid_column;
                 names |= n;
                 only_name &= n;
             }
         });
         names && only_name
     };
-    let scope = Scope {
-        columns: vec![
-            (rel.name.into(), rel.name_column.into(), SqlType::Text),
-            (rel.name.into(), rel.oid_column.into(), SqlType::Text),
-        ],
+    let mut scope = Scope {
+        columns: vec![(rel.name.into(), rel.name_column.into(), SqlType::Text)],
     };
+    if let Some(oid) = rel.oid_column {
+        scope
+            .columns
+            .push((rel.name.into(), oid.into(), SqlType::Text));
+    }
     for p in parts.iter().filter(|p| by_name(p)) {
         let p = super::catalog_calls::resolve_expr(engine, p)?;
         let cond = bind(&p, &scope)?;
         let mut any_system = false;
         for name in rel.system_names {
             let row = [Value::text(*name), Value::text(*name)];
-            any_system |= eval(&cond, &row, &mut engine.env())? == Value::Bool(true);
+            let row = &row[..scope.columns.len()];
+            any_system |= eval(&cond, row, &mut engine.env())? == Value::Bool(true);
         }
         if !any_system {
             return Ok(());
@@ -283,7 +320,7 @@ fn resolved_for_row<E: QueryEngine>(
         let Expr::Column { name, .. } = e else {
             return None;
         };
-        if name == rel.oid_column {
+        if Some(name.as_str()) == rel.oid_column {
             return name_at.map(|i| Expr::Literal(row[i].clone()));
         }
         let i = rel.columns.iter().position(|(c, _)| c == name)?;

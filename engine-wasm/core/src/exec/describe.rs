@@ -24,6 +24,8 @@
 
 use crate::profile::Outcome;
 use crate::sql::ast::{BinOp, ColumnDef, Expr, Order};
+use crate::sql::deparse::deparse_stored;
+use crate::sql::deparse_pretty::{deparse_pretty, index_expression_text};
 use crate::sql::error::{unsupported, ErrorKind, SqlError};
 use crate::sql::script::Describe;
 use crate::value::{SqlType, Value};
@@ -91,18 +93,18 @@ pub struct Index {
     /// Built for a UNIQUE constraint (psql's `UNIQUE CONSTRAINT`).
     pub constraint: bool,
     pub size: Option<i64>,
-    /// A partial index's WHERE, as `pg_get_indexdef` prints it.
-    pub predicate: Option<String>,
+    /// A partial index's WHERE.
+    pub predicate: Option<Expr>,
 }
 
 /// One key column of an index.
 #[derive(Debug, Clone)]
 pub struct KeyPart {
     pub column: String,
-    /// An expression key: its text as `pg_get_indexdef` prints it
+    /// An expression key: the expression
     /// (`lower(v)`, `(a + b)`) and its type; `column` is then its name
     /// (`lower`, `expr`).
-    pub expression: Option<(String, SqlType)>,
+    pub expression: Option<(Expr, SqlType)>,
     pub order: Order,
     /// YugabyteDB's `HASH`.
     pub hash: bool,
@@ -287,7 +289,7 @@ fn details(catalog: &Catalog, d: &Describe, pattern: &Pattern) -> Result<Outcome
         [one] => match one.kind {
             Kind::Table => {
                 let t = catalog.tables.iter().find(|t| t.name == one.name);
-                Ok(table(catalog, t.expect("listed"), d.verbose))
+                table(catalog, t.expect("listed"), d.verbose)
             }
             Kind::Index => {
                 let i = catalog.indexes.iter().find(|i| i.name == one.name);
@@ -327,7 +329,7 @@ fn storage(c: &ColumnDef) -> &'static str {
 }
 
 /// A table: psql's `Table "public.t"`.
-fn table(catalog: &Catalog, t: &Table, verbose: bool) -> Outcome {
+fn table(catalog: &Catalog, t: &Table, verbose: bool) -> Result<Outcome, SqlError> {
     let mut columns = vec!["Column", "Type", "Collation", "Nullable", "Default"];
     if verbose {
         columns.extend(["Storage", "Compression", "Stats target", "Description"]);
@@ -378,13 +380,13 @@ fn table(catalog: &Catalog, t: &Table, verbose: bool) -> Outcome {
         footers.push(format!(
             "    \"{}\"{label} {}",
             i.name,
-            index_definition(catalog.flavor, i)
+            index_definition(catalog, i, true)?
         ));
     }
     if verbose {
         footers.push("Access method: heap".to_string());
     }
-    Outcome {
+    Ok(Outcome {
         title: Some(format!("Table \"public.{}\"", t.name)),
         columns: columns.into_iter().map(String::from).collect(),
         row_count: rows.len() as u64,
@@ -392,7 +394,7 @@ fn table(catalog: &Catalog, t: &Table, verbose: bool) -> Outcome {
         footers,
         hide_rows_line: true,
         ..Outcome::default()
-    }
+    })
 }
 
 /// An index: psql's `Index "public.t_pkey"`.
@@ -412,7 +414,7 @@ fn index(catalog: &Catalog, i: &Index, verbose: bool) -> Outcome {
         .map(|(name, expression, key)| {
             let c = column(name).filter(|_| expression.is_none());
             let (ty, definition) = match expression {
-                Some((text, ty)) => (ty.pg_name().to_string(), text.clone()),
+                Some((e, ty)) => (ty.pg_name().to_string(), index_expression_text(e)),
                 None => (c.map(type_name).unwrap_or_default(), quote_ident(name)),
             };
             let mut row = vec![
@@ -452,7 +454,13 @@ fn index(catalog: &Catalog, i: &Index, verbose: bool) -> Outcome {
 /// `pg_get_indexdef()` after its `USING`: `btree (a, b DESC) INCLUDE (c)`;
 /// on YugabyteDB `lsm (a HASH, b ASC)`, several hash columns as one group
 /// (`lsm ((a, b) HASH, c ASC)`), as YugabyteDB's `ruleutils.c` prints them.
-fn index_definition(flavor: Flavor, i: &Index) -> String {
+///
+/// psql's `\d` asks for it pretty-printed (`WHERE n > 5`), the view
+/// `pg_indexes` plain, with every operator in parentheses (`WHERE (n > 5)`).
+pub fn index_definition(catalog: &Catalog, i: &Index, pretty: bool) -> Result<String, SqlError> {
+    check_printable(catalog, i)?;
+    let flavor = catalog.flavor;
+    let key_text = |k: &KeyPart| key_text(k, pretty);
     let order = |k: &KeyPart| match k.order {
         Order::Desc => " DESC",
         Order::Asc => "",
@@ -486,16 +494,64 @@ fn index_definition(flavor: Flavor, i: &Index) -> String {
         def.push_str(&format!(" INCLUDE ({})", included.join(", ")));
     }
     if let Some(p) = &i.predicate {
-        def.push_str(&format!(" WHERE {p}"));
+        let text = if pretty {
+            deparse_pretty(p)
+        } else {
+            deparse_stored(p)
+        };
+        def.push_str(&format!(" WHERE {text}"));
     }
-    def
+    Ok(def)
+}
+
+/// Refuses, by name, the expressions of an index that PostgreSQL stores in a
+/// form this deparser does not print: an IN list (kept as `= ANY (ARRAY[…])`
+/// with each element's type) and a `varchar` column (read through a cast to
+/// text, `(c)::text`).
+fn check_printable(catalog: &Catalog, i: &Index) -> Result<(), SqlError> {
+    let table = catalog.tables.iter().find(|t| t.name == i.table);
+    let varchar = |name: &str| {
+        table.is_some_and(|t| {
+            t.columns
+                .iter()
+                .any(|c| c.name == name && c.ty == SqlType::Text && c.max_chars.is_some())
+        })
+    };
+    let exprs = i.predicate.iter().chain(
+        i.key
+            .iter()
+            .filter_map(|k| k.expression.as_ref().map(|(e, _)| e)),
+    );
+    for e in exprs {
+        let mut refused = None;
+        e.visit(&mut |x| match x {
+            Expr::InList { .. } => {
+                refused = Some("an IN list, which PostgreSQL keeps as = ANY (ARRAY[…])")
+            }
+            Expr::Column { name, .. } if varchar(name) => {
+                refused = Some("a varchar column, which PostgreSQL reads through a cast to text")
+            }
+            _ => {}
+        });
+        if let Some(why) = refused {
+            return Err(unsupported(format!(
+                "printing the definition of index \"{}\" (its expressions have {why})",
+                i.name
+            )));
+        }
+    }
+    Ok(())
 }
 
 /// A key as `pg_get_indexdef` prints it: a column's (quoted) name, or the
 /// expression.
-fn key_text(k: &KeyPart) -> String {
+fn key_text(k: &KeyPart, pretty: bool) -> String {
     match &k.expression {
-        Some((text, _)) => text.clone(),
+        Some((e, _)) if pretty => index_expression_text(e),
+        Some((e, _)) => match e {
+            Expr::Function { .. } | Expr::Call(_) => deparse_stored(e),
+            _ => format!("({})", deparse_stored(e)),
+        },
         None => quote_ident(&k.column),
     }
 }
@@ -732,7 +788,7 @@ const QUOTED_KEYWORDS: &[&str] = &[
 /// An identifier as `quote_ident()` writes it: double-quoted unless it is
 /// lower case letters, digits and underscores (not starting with a digit)
 /// and no keyword but an unreserved one.
-fn quote_ident(name: &str) -> String {
+pub fn quote_ident(name: &str) -> String {
     let plain = name
         .chars()
         .next()

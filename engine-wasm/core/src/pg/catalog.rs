@@ -34,6 +34,8 @@ pub struct Table {
     /// `relhasindex`: set by CREATE INDEX, cleared only by VACUUM or ANALYZE
     /// once the table has no index left.
     pub has_index: bool,
+    /// What `pg_stat_user_tables` shows of it ([`super::pgstat`]).
+    pub activity: super::pgstat::TableActivity,
 }
 
 impl Table {
@@ -81,6 +83,8 @@ pub struct Index {
     /// The expressions among its keys: key position `FIRST_EXPRESSION + k`
     /// is the k-th.
     pub expressions: Vec<IndexExpression>,
+    /// What `pg_stat_user_indexes` shows of it ([`super::pgstat`]).
+    pub activity: super::pgstat::IndexActivity,
 }
 
 impl Index {

@@ -70,6 +70,7 @@ impl PgEngine {
             fsm_blocks: 0,
             stats: RelStats::NEW,
             has_index: false,
+            activity: Default::default(),
         };
         self.catalog.tables.push(Some(table));
         let mut out = Outcome::tag("CREATE TABLE");
@@ -232,6 +233,7 @@ impl PgEngine {
             stats: RelStats::NEW_INDEX,
             predicate,
             expressions,
+            activity: Default::default(),
         }));
         self.catalog.table_mut(table).indexes.push(id);
         let (rows, entries) = self.backfill(id)?;
@@ -252,6 +254,16 @@ impl PgEngine {
         let table = self.catalog.index(index).table;
         let (rows, _) = self.heap_rows(table)?;
         let n = rows.len() as u64;
+        // The build reads the table in one sequential scan that returns
+        // every tuple with storage, dead ones too (`SnapshotAny`): pgstat
+        // counts them all.
+        let t = self.catalog.table_mut(table);
+        let with_storage: u64 = (0..t.heap.page_count())
+            .filter_map(|p| t.heap.page_info(p))
+            .map(|p| u64::from(p.live + p.dead))
+            .sum();
+        t.activity.pending.seq_scan += 1;
+        t.activity.pending.seq_tup_read += with_storage as i64;
         let mut entries = Vec::with_capacity(rows.len());
         for (tid, row) in rows {
             if !row_in_index(self.catalog.index(index).predicate.as_ref(), &row)? {
@@ -413,6 +425,10 @@ impl PgEngine {
                 }
             }
             self.io.pool.drop_relation(rel);
+            let t = self.catalog.table_mut(id);
+            t.activity.pending.truncated = true;
+            // Each index is rebuilt over the empty file: one counted scan each.
+            t.activity.pending.seq_scan += t.indexes.len() as i64;
             for i in self.catalog.table(id).indexes.clone() {
                 let config = self.btree_config()?;
                 let irel = self.catalog.index(i).rel;

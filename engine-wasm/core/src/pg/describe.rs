@@ -7,7 +7,6 @@ use crate::exec::describe::{self, Catalog, Flavor, Index, KeyPart, Sequence, Tab
 use crate::exec::index_expression::{column_name, FIRST_EXPRESSION};
 use crate::exec::QueryEngine;
 use crate::profile::Outcome;
-use crate::sql::deparse_pretty::{deparse_pretty, index_expression_text};
 use crate::sql::error::SqlError;
 use crate::sql::functions::ScalarFunc;
 use crate::sql::script::Describe;
@@ -19,7 +18,7 @@ impl PgEngine {
         describe::run(&self.described(), d)
     }
 
-    fn described(&self) -> Catalog {
+    pub(super) fn described(&self) -> Catalog {
         // `pg_table_size()`, as psql's `\dt+` and `\di+` ask for it.
         let size = |name: &str| match self.catalog_call(ScalarFunc::PgTableSize, name, None) {
             Ok(Value::Int(bytes)) => Some(bytes),
@@ -46,7 +45,7 @@ impl PgEngine {
                             },
                             expression: c.checked_sub(FIRST_EXPRESSION).map(|k| {
                                 let e = &ix.expressions[k];
-                                (index_expression_text(&e.expr), e.ty)
+                                (e.expr.clone(), e.ty)
                             }),
                             order,
                             hash: false,
@@ -61,7 +60,7 @@ impl PgEngine {
                     unique: ix.unique,
                     constraint: ix.constraint,
                     size: size(&ix.name),
-                    predicate: ix.predicate.as_ref().map(|p| deparse_pretty(&p.expr)),
+                    predicate: ix.predicate.as_ref().map(|p| p.expr.clone()),
                 }
             })
             .collect();

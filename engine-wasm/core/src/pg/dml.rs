@@ -237,6 +237,7 @@ impl PgEngine {
             .rel(rel, Fork::Main, |io| heap.insert(row, size, io))?;
         self.count(rel, &stats);
         let outcome = outcome?;
+        self.catalog.table_mut(table).activity.pending.inserted += 1;
         self.log_heap(table, outcome.tid.page, u64::from(size));
         self.vm_write(table, outcome.tid.page, outcome.vm_cleared)?;
         let io = &mut self.io;
@@ -375,6 +376,9 @@ impl PgEngine {
         })?;
         self.count(rel, &stats);
         let out = out?;
+        let pending = &mut self.catalog.table_mut(id).activity.pending;
+        pending.updated += 1;
+        pending.hot_updated += out.hot as i64;
         self.log_heap(id, out.old_tid.page, 8);
         if !out.same_page {
             self.log_heap(id, out.new_tid.page, u64::from(size));
@@ -408,6 +412,7 @@ impl PgEngine {
                 .rel(rel, Fork::Main, |io| heap.delete(Tid::from_u64(*tid), io))?;
             self.count(rel, &stats);
             let out = out?;
+            self.catalog.table_mut(id).activity.pending.deleted += 1;
             self.log_heap(id, out.tid.page, 8);
             self.vm_write(id, out.tid.page, out.vm_cleared)?;
             self.io.clock.advance_us(self.io.cost.cpu_row_us);
@@ -591,6 +596,8 @@ impl PgEngine {
             tuples: tuples as f32,
             all_visible: visible,
         };
+        t.activity
+            .vacuumed(tuples as i64, self.io.clock.timestamp());
         t.has_index = !t.indexes.is_empty();
         if !removed_entries {
             return;
@@ -610,7 +617,17 @@ impl PgEngine {
     /// rows as their tuples (PostgreSQL 15 writes them even after VACUUM
     /// ANALYZE's VACUUM counted the index's own entries).
     pub(super) fn analyze_update_stats(&mut self, id: usize, live_rows: u64) {
+        let now = self.io.clock.timestamp();
         let t = self.catalog.table_mut(id);
+        // ANALYZE samples with its own scan type, which pgstat does not
+        // count; the shared row reader counted a sequential scan: take it back.
+        t.activity.pending.seq_scan -= 1;
+        t.activity.pending.seq_tup_read -= live_rows as i64;
+        let dead = (0..t.heap.page_count())
+            .filter_map(|p| t.heap.page_info(p))
+            .map(|p| i64::from(p.dead + p.dead_pointers))
+            .sum();
+        t.activity.analyzed(live_rows as i64, dead, now);
         t.stats = super::relation_stats::RelStats {
             pages: t.heap.page_count(),
             tuples: live_rows as f32,

@@ -126,8 +126,17 @@ impl PgEngine {
         self.rel_stats[i].add(s);
     }
 
-    /// Runs one statement.
+    /// Runs one statement; outside a transaction block its statistics are
+    /// then sent ([`super::pgstat`]).
     pub fn execute(&mut self, stmt: &Statement) -> Result<Outcome, SqlError> {
+        let result = self.run_statement(stmt);
+        if self.transaction.start_us.is_none() {
+            self.send_statistics(result.is_ok());
+        }
+        result
+    }
+
+    fn run_statement(&mut self, stmt: &Statement) -> Result<Outcome, SqlError> {
         self.transaction.will_run(stmt);
         self.statement_start_us = self.transaction.now(self.io.clock.timestamp());
         match stmt {

@@ -148,7 +148,7 @@ pub(super) fn pg_class(catalog: &Catalog) -> CatalogRelation {
         rows: rows.into_iter().map(|(_, r)| r).collect(),
         unmodelled: UNMODELLED,
         name_column: "relname",
-        oid_column: "oid",
+        oid_column: Some("oid"),
         system_names: SYSTEM_RELATION_NAMES,
         example_columns: "relname, relkind, relpages, reltuples, relallvisible",
     }

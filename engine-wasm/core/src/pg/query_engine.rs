@@ -190,7 +190,15 @@ impl QueryEngine for PgEngine {
         &self,
         name: &str,
     ) -> Result<Option<crate::exec::catalog_relation::CatalogRelation>, SqlError> {
-        Ok((name == "pg_class").then(|| super::pg_class::pg_class(&self.catalog)))
+        Ok(match name {
+            "pg_class" => Some(super::pg_class::pg_class(&self.catalog)),
+            "pg_stat_user_tables" => Some(super::pg_stat_views::pg_stat_user_tables(&self.catalog)),
+            "pg_stat_user_indexes" => {
+                Some(super::pg_stat_views::pg_stat_user_indexes(&self.catalog))
+            }
+            "pg_indexes" => Some(crate::exec::pg_indexes::pg_indexes(&self.described())?),
+            _ => None,
+        })
     }
 
     fn analyzed(&mut self, table: usize, live_rows: u64) {

@@ -147,11 +147,16 @@ impl PgEngine {
         // filter may use the engine (clock, random()).
         let (candidates, stats) = self.heap_rows(table)?;
         buffers.add(&stats);
+        let mut returned = 0;
         for (tid, row) in candidates {
+            returned += 1;
             if !self.offer(st, tid, &row)? {
                 break;
             }
         }
+        let pending = &mut self.catalog.table_mut(table).activity.pending;
+        pending.seq_scan += 1;
+        pending.seq_tup_read += returned;
         Ok(())
     }
 
@@ -229,7 +234,9 @@ impl PgEngine {
         let (mut idx_stats, mut heap_stats) = (BufferStats::default(), BufferStats::default());
         let mut fetches = 0u64;
         let mut last_leaf = None;
+        let mut counts = super::pgstat::IndexCounters::default();
         'ranges: for (lo, hi) in ranges {
+            counts.idx_scan += 1;
             let tree = &self.catalog.index(index).tree;
             let (mut cursor, stats) = self.io.rel(irel, Fork::Main, |io| {
                 tree.seek(as_ref(lo), as_ref(hi), direction, io)
@@ -248,6 +255,7 @@ impl PgEngine {
                 })?;
                 idx_stats.add(&stats);
                 let Some(payload) = next else { break };
+                counts.idx_tup_read += 1;
                 if cursor.page() != last_leaf {
                     last_leaf = cursor.page();
                     if let Some(page) = last_leaf {
@@ -287,6 +295,7 @@ impl PgEngine {
                             .map(|(t, r)| (t, r.clone()))
                     })?;
                     heap_stats.add(&stats);
+                    counts.idx_tup_fetch += r.is_some() as i64;
                     r
                 };
                 if let Some((live, row)) = found {
@@ -296,6 +305,10 @@ impl PgEngine {
                 }
             }
         }
+        let pending = &mut self.catalog.index_mut(index).activity.pending;
+        pending.idx_scan += counts.idx_scan;
+        pending.idx_tup_read += counts.idx_tup_read;
+        pending.idx_tup_fetch += counts.idx_tup_fetch;
         self.count(irel, &idx_stats);
         self.count(hrel, &heap_stats);
         buffers.add(&idx_stats);

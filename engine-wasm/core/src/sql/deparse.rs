@@ -15,7 +15,53 @@ fn literal(v: &Value) -> String {
 /// An expression as EXPLAIN shows it; comparisons and boolean operators are
 /// parenthesised, as PostgreSQL's deparser does.
 pub fn deparse(e: &Expr) -> String {
+    print(e, Style::Explain)
+}
+
+/// An expression as PostgreSQL stores it in its catalog and prints it there
+/// without pretty-printing (`pg_get_indexdef(oid)`, as `pg_indexes` shows a
+/// partial index's WHERE): the grammar builds `a AND b AND c` as one AND of
+/// three (`makeAndExpr` extends an AND on its left), and a negative number is
+/// a constant printed quoted with its type (`'-5'::integer`).
+pub fn deparse_stored(e: &Expr) -> String {
+    print(e, Style::Stored)
+}
+
+#[derive(Clone, Copy, PartialEq)]
+enum Style {
+    Explain,
+    Stored,
+}
+
+fn print(e: &Expr, style: Style) -> String {
+    let deparse = |e: &Expr| print(e, style);
     match e {
+        Expr::Literal(Value::Int(i)) if style == Style::Stored && *i < 0 => {
+            let ty = if i32::try_from(*i).is_ok() {
+                "integer"
+            } else {
+                "bigint"
+            };
+            format!("'{i}'::{ty}")
+        }
+        Expr::Binary {
+            op: op @ (BinOp::And | BinOp::Or),
+            left,
+            right,
+        } if style == Style::Stored => {
+            let mut operands = vec![deparse(right)];
+            let mut rest = &**left;
+            while let Expr::Binary { op: o, left, right } = rest {
+                if o != op {
+                    break;
+                }
+                operands.push(deparse(right));
+                rest = left;
+            }
+            operands.push(deparse(rest));
+            operands.reverse();
+            format!("({})", operands.join(&format!(" {} ", op.symbol())))
+        }
         Expr::Column {
             table: Some(t),
             name,
@@ -84,7 +130,7 @@ pub fn deparse(e: &Expr) -> String {
             args,
         } => format!("({})[{}]", deparse(&args[0]), deparse(&args[1])),
         Expr::Function { func, args } => {
-            let args: Vec<String> = args.iter().map(deparse).collect();
+            let args: Vec<String> = args.iter().map(deparse).collect::<Vec<_>>();
             format!("{}({})", func.name(), args.join(", "))
         }
         Expr::Case {
@@ -141,6 +187,26 @@ mod tests {
             Statement::Select(s) => deparse(&s.filter.unwrap()),
             other => panic!("{other:?}"),
         }
+    }
+
+    #[test]
+    fn stored_expressions_flatten_left_and_chains_and_quote_negatives() {
+        let stored = |sql: &str| match parse_statement(sql).unwrap() {
+            Statement::Select(s) => deparse_stored(&s.filter.unwrap()),
+            other => panic!("{other:?}"),
+        };
+        assert_eq!(
+            stored("select * from d where a > 1 and b < -2 and c = 3"),
+            "((a > 1) AND (b < '-2'::integer) AND (c = 3))"
+        );
+        assert_eq!(
+            stored("select * from d where a > 1 and (b < 2 and c = 3)"),
+            "((a > 1) AND ((b < 2) AND (c = 3)))"
+        );
+        assert_eq!(
+            stored("select * from d where a > 1 or b < 2 and c = 3"),
+            "((a > 1) OR ((b < 2) AND (c = 3)))"
+        );
     }
 
     #[test]

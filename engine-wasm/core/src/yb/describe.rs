@@ -9,7 +9,6 @@ use crate::exec::describe::{self, Catalog, Flavor, Index, KeyPart, Sequence, Tab
 use crate::exec::index_expression::{column_name, FIRST_EXPRESSION};
 use crate::profile::Outcome;
 use crate::sql::ast::Order;
-use crate::sql::deparse_pretty::{deparse_pretty, index_expression_text};
 use crate::sql::error::SqlError;
 use crate::sql::script::Describe;
 
@@ -19,7 +18,7 @@ impl YbEngine {
         describe::run(&self.described(), d)
     }
 
-    fn described(&self) -> Catalog {
+    pub(super) fn described(&self) -> Catalog {
         let mut catalog = Catalog {
             flavor: Flavor::Yb,
             // YugabyteDB's catalogs are PostgreSQL's (and its own `yb_…`).
@@ -86,7 +85,7 @@ impl YbEngine {
                     .map(|&(c, order, hash)| KeyPart {
                         expression: c.checked_sub(FIRST_EXPRESSION).map(|k| {
                             let e = &ix.expressions[k];
-                            (index_expression_text(&e.expr), e.ty)
+                            (e.expr.clone(), e.ty)
                         }),
                         column: match c.checked_sub(FIRST_EXPRESSION) {
                             Some(k) => column_name(&ix.expressions[k].expr),
@@ -105,7 +104,7 @@ impl YbEngine {
                 unique: ix.unique,
                 constraint: ix.constraint,
                 size: None,
-                predicate: ix.predicate.as_ref().map(|p| deparse_pretty(&p.expr)),
+                predicate: ix.predicate.as_ref().map(|p| p.expr.clone()),
             });
         }
         catalog

@@ -78,6 +78,9 @@ impl QueryEngine for YbEngine {
                  reltuples are what ANALYZE estimates there, which IndexLab does not model)",
             )
             .near("pg_class")),
+            "pg_indexes" => Ok(Some(crate::exec::pg_indexes::pg_indexes(
+                &self.described(),
+            )?)),
             _ => Ok(None),
         }
     }

@@ -370,6 +370,26 @@ pub(crate) fn pg_class(g: &mut Gen, schema: &Schema) -> Item {
     )
 }
 
+/// Every index of the script's tables as `pg_get_indexdef` prints it:
+/// partial and expression indexes included.
+pub(crate) fn pg_indexes(schema: &Schema) -> Item {
+    let names: Vec<String> = schema
+        .tables
+        .iter()
+        .map(|t| format!("'{}'", t.name))
+        .collect();
+    // The differential server keeps the tables in schema `difftest`, where
+    // IndexLab's are in `public`: both print as `public`.
+    Item::same(
+        format!(
+            "select indexname, replace(indexdef, ' ON difftest.', ' ON public.') \
+             from pg_indexes where tablename in ({}) order by indexname",
+            names.join(", ")
+        ),
+        Check::PgCatalog,
+    )
+}
+
 /// Uncorrelated subqueries: `IN`, `NOT IN` (NULLs included), `EXISTS`, and a
 /// subquery as a value, in a query or in a DELETE's WHERE.
 pub(crate) fn subquery(g: &mut Gen, schema: &Schema, t: usize) -> Item {
