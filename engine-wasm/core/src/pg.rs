@@ -33,6 +33,7 @@ mod scan;
 mod snapshot;
 mod system_relations;
 mod wal;
+mod xact;
 
 pub use catalog::key_column;
 pub use engine::{cost_model, PgEngine};

@@ -25,6 +25,31 @@ pub fn any(q: &Select) -> bool {
     found
 }
 
+/// Whether `q` (its own clauses) calls `txid_current()`, which takes the
+/// transaction an id before the calls are answered.
+pub fn takes_transaction_id(q: &Select) -> bool {
+    let mut found = false;
+    let mut look = |e: &Expr| {
+        e.visit(&mut |x| {
+            found |= matches!(
+                x,
+                Expr::Function {
+                    func: ScalarFunc::TxidCurrent,
+                    ..
+                }
+            )
+        })
+    };
+    for item in &q.items {
+        if let SelectItem::Expr { expr, .. } = item {
+            look(expr);
+        }
+    }
+    q.filter.iter().chain(&q.having).for_each(&mut look);
+    q.order_by.iter().for_each(|o| look(&o.expr));
+    found
+}
+
 /// `q` with each catalog call on a constant name replaced by its answer.
 pub fn resolve<E: QueryEngine>(engine: &E, q: &Select) -> Result<Select, SqlError> {
     let mut error = None;
@@ -78,6 +103,15 @@ pub(super) fn resolve_expr<E: QueryEngine>(engine: &E, e: &Expr) -> Result<Expr,
         };
         if !func.reads_catalog() {
             return None;
+        }
+        if *func == ScalarFunc::TxidCurrent {
+            return match engine.catalog_call(*func, "", None) {
+                Ok(v) => Some(Expr::Literal(v)),
+                Err(err) => {
+                    error.get_or_insert(err);
+                    None
+                }
+            };
         }
         let args: Vec<Expr> = match args.iter().map(|a| resolve_expr(engine, a)).collect() {
             Ok(a) => a,

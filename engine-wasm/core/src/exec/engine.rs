@@ -29,6 +29,25 @@ pub trait QueryEngine: Sized {
     fn table_id(&self, name: &str) -> Result<usize, SqlError>;
     /// What the planner needs to know about table `table`.
     fn planner_info(&self, table: usize) -> TableInfo;
+    /// The system columns (`ctid`, `xmin`, `xmax`) of the row version at heap
+    /// TID `tid` of `table`, for RETURNING: only pg's rows have them.
+    fn system_values(
+        &self,
+        _table: usize,
+        _tid: u64,
+    ) -> Result<[crate::value::Value; 3], SqlError> {
+        Err(crate::sql::error::unsupported(
+            "the system columns ctid, xmin and xmax on YugabyteDB (its rows live in DocDB, \
+             not at heap addresses, and carry no PostgreSQL transaction ids)",
+        ))
+    }
+    /// Gives the running transaction an id if it has none (`txid_current()`).
+    fn assign_transaction_id(&mut self) -> Result<(), SqlError> {
+        Err(crate::sql::error::unsupported(
+            "txid_current() on YugabyteDB (its transactions are DocDB's, without \
+             PostgreSQL's 32-bit ids)",
+        ))
+    }
     /// Runs `plan` on `table`, stopping after `limit` accepted rows when given.
     fn run_scan(
         &mut self,

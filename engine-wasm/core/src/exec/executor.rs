@@ -141,6 +141,9 @@ pub trait Executor: JoinExec {
             return super::catalog_relation::run(self, rel, q, execute);
         }
         if catalog.is_none() && super::catalog_calls::any(q) {
+            if super::catalog_calls::takes_transaction_id(q) {
+                self.assign_transaction_id()?;
+            }
             let resolved = super::catalog_calls::resolve(self, q)?;
             if !super::catalog_calls::any(&resolved) {
                 return self.run_select(&resolved, execute);

@@ -140,7 +140,8 @@ fn is_immutable(expr: &Expr) -> bool {
                         | PgRelationSize
                         | PgTableSize
                         | PgIndexesSize
-                        | PgTotalRelationSize,
+                        | PgTotalRelationSize
+                        | TxidCurrent,
                     ..
                 }
         )

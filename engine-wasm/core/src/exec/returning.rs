@@ -16,8 +16,9 @@ pub struct Returning {
     columns: Vec<String>,
     exprs: Vec<Bound>,
     rows: Vec<Vec<Value>>,
-    /// The table has a system column (pg's `ctid`): each row gets its TID.
-    ctid: bool,
+    /// The list names a system column (`ctid`, `xmin`, `xmax`): each row
+    /// gets them, from the table written ([`super::QueryEngine::system_values`]).
+    system: Option<usize>,
     row: Vec<Value>,
 }
 
@@ -34,7 +35,16 @@ impl Returning {
             return Ok(None);
         }
         let info = engine.planner_info(table);
-        let ctid = !info.system.is_empty();
+        let mut names_system = false;
+        for item in items {
+            if let SelectItem::Expr { expr, .. } = item {
+                expr.visit(&mut |x| {
+                    names_system |= matches!(x, crate::sql::ast::Expr::Column { name, .. }
+                        if info.system.iter().any(|(c, _)| c == name));
+                });
+            }
+        }
+        let system = names_system.then_some(table);
         let mut scope: Scope = engine.table_scope(table);
         scope.columns.extend(
             info.system
@@ -62,7 +72,7 @@ impl Returning {
             columns,
             exprs,
             rows: Vec::new(),
-            ctid,
+            system,
             row: Vec::new(),
         }))
     }
@@ -74,10 +84,10 @@ impl Returning {
         row: &[Value],
         tid: u64,
     ) -> Result<(), SqlError> {
-        let row = if self.ctid {
+        let row = if let Some(table) = self.system {
             self.row.clear();
             self.row.extend_from_slice(row);
-            self.row.push(Value::Tid(tid));
+            self.row.extend(engine.system_values(table, tid)?);
             &self.row[..]
         } else {
             row

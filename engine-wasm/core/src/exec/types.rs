@@ -170,7 +170,8 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
             match func {
                 Length => SqlType::Int4,
                 PointSubscript => SqlType::Float8,
-                PgRelationSize | PgTableSize | PgIndexesSize | PgTotalRelationSize => SqlType::Int8,
+                PgRelationSize | PgTableSize | PgIndexesSize | PgTotalRelationSize
+                | TxidCurrent => SqlType::Int8,
                 Abs | Floor | Ceil | Round | Coalesce | Nullif | Greatest | Least => t(&args[0])?,
                 Mod => wider(t(&args[0])?, t(&args[1])?),
                 _ => SqlType::Text,

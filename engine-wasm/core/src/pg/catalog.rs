@@ -288,7 +288,7 @@ impl Catalog {
             name: t.name.clone(),
             columns: t.columns.iter().map(|c| (c.name.clone(), c.ty)).collect(),
             indexes,
-            system: vec![("ctid".to_string(), crate::value::SqlType::Tid)],
+            system: TableInfo::system_columns(),
             expressions: numbers.expressions,
         }
     }

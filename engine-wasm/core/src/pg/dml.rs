@@ -229,12 +229,13 @@ impl PgEngine {
             }
         }
         let page_size = self.io.pool.page_size();
+        let xid = self.xact.assign();
         let t = self.catalog.table_mut(table);
         let size = heap_tuple_size_for_page(&row, &t.types, page_size);
         let (rel, heap) = (t.rel, &mut t.heap);
         let (outcome, stats) = self
             .io
-            .rel(rel, Fork::Main, |io| heap.insert(row, size, io))?;
+            .rel(rel, Fork::Main, |io| heap.insert(row, size, xid, io))?;
         self.count(rel, &stats);
         let outcome = outcome?;
         self.catalog.table_mut(table).activity.pending.inserted += 1;
@@ -367,12 +368,13 @@ impl PgEngine {
         hot_allowed: bool,
     ) -> Result<u64, SqlError> {
         let page_size = self.io.pool.page_size();
+        let xid = self.xact.assign();
         let t = self.catalog.table_mut(id);
         let size = heap_tuple_size_for_page(&row, &t.types, page_size);
         let (rel, heap) = (t.rel, &mut t.heap);
         let new_row = row.clone();
         let (out, stats) = self.io.rel(rel, Fork::Main, |io| {
-            heap.update(Tid::from_u64(tid), row, size, hot_allowed, io)
+            heap.update(Tid::from_u64(tid), row, size, hot_allowed, xid, io)
         })?;
         self.count(rel, &stats);
         let out = out?;
@@ -405,11 +407,12 @@ impl PgEngine {
         let mut returning = Returning::bind(self, returning, id)?;
         let targets = self.scan_for_change(id, filter)?;
         for (tid, old) in &targets {
+            let xid = self.xact.assign();
             let t = self.catalog.table_mut(id);
             let (rel, heap) = (t.rel, &mut t.heap);
-            let (out, stats) = self
-                .io
-                .rel(rel, Fork::Main, |io| heap.delete(Tid::from_u64(*tid), io))?;
+            let (out, stats) = self.io.rel(rel, Fork::Main, |io| {
+                heap.delete(Tid::from_u64(*tid), xid, io)
+            })?;
             self.count(rel, &stats);
             let out = out?;
             self.catalog.table_mut(id).activity.pending.deleted += 1;

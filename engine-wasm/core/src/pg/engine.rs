@@ -35,6 +35,8 @@ pub struct PgEngine {
     pub(super) dml_source: Option<crate::exec::PlanNode>,
     /// The transaction block the session is in, if any.
     pub(super) transaction: crate::exec::utility::Transaction,
+    /// Transaction ids: the next one, and the running transaction's.
+    pub(super) xact: super::xact::Xact,
 }
 
 fn setting_error(e: impl std::fmt::Display) -> SqlError {
@@ -92,6 +94,7 @@ impl PgEngine {
             statement_start_us: 0,
             dml_source: None,
             transaction: crate::exec::utility::Transaction::default(),
+            xact: super::xact::Xact::default(),
         })
     }
 
@@ -130,10 +133,38 @@ impl PgEngine {
     /// then sent ([`super::pgstat`]).
     pub fn execute(&mut self, stmt: &Statement) -> Result<Outcome, SqlError> {
         let result = self.run_statement(stmt);
+        if result.is_ok() && self.changes_catalog(stmt) {
+            self.xact.assign();
+        }
         if self.transaction.start_us.is_none() {
             self.send_statistics(result.is_ok());
+            self.xact.end();
         }
         result
+    }
+
+    /// Whether `stmt` wrote PostgreSQL's catalog, which takes a transaction
+    /// id: DDL, and ANALYZE of a table with rows (its statistics go into
+    /// `pg_statistic`; VACUUM updates `pg_class` in place and takes none).
+    fn changes_catalog(&self, stmt: &Statement) -> bool {
+        let analyzes_rows = |tables: &[String]| {
+            let ids = self.tables_named(tables).unwrap_or_default();
+            ids.iter()
+                .any(|&t| self.catalog.table(t).heap.live_rows() > 0)
+        };
+        match stmt {
+            Statement::CreateTable(_)
+            | Statement::CreateIndex(_)
+            | Statement::AlterTable { .. }
+            | Statement::DropTable { .. }
+            | Statement::DropIndex { .. }
+            | Statement::Truncate { .. }
+            | Statement::CreateTableAs { .. }
+            | Statement::CreateExtension { .. } => true,
+            Statement::Analyze { tables, .. } => analyzes_rows(tables),
+            Statement::Vacuum(v) => v.analyze && analyzes_rows(&v.tables),
+            _ => false,
+        }
     }
 
     fn run_statement(&mut self, stmt: &Statement) -> Result<Outcome, SqlError> {

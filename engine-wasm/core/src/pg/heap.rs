@@ -46,6 +46,9 @@ mod proptests;
 mod tests;
 
 pub use error::HeapError;
+
+/// A transaction's id (`TransactionId`, 32 bits in a tuple's header).
+pub type TransactionId = u32;
 pub use geometry::{HeapConfig, HeapGeometry};
 pub use scan::{HeapScanCursor, SeqScan};
 pub use vacuum::{Truncation, VacuumPrune, VacuumReport};
@@ -152,16 +155,17 @@ impl<T> Heap<T> {
         })
     }
 
-    /// INSERT: stores `row`, whose tuple is `size` bytes.
+    /// INSERT by transaction `xid`: stores `row`, whose tuple is `size` bytes.
     pub fn insert(
         &mut self,
         row: T,
         size: u16,
+        xid: TransactionId,
         io: &mut dyn PageAccess,
     ) -> Result<InsertOutcome, HeapError> {
         let len = self.check_size(size)?;
         let (page, extended) = self.place(len, io, None)?;
-        let offset = self.pages[page as usize].add(new_tuple(row, len, false));
+        let offset = self.pages[page as usize].add(new_tuple(row, len, false, xid));
         self.live += 1;
         Ok(InsertOutcome {
             tid: Tid::new(page, offset),
@@ -170,15 +174,16 @@ impl<T> Heap<T> {
         })
     }
 
-    /// UPDATE of the live tuple at `tid` to `row`. `hot_allowed`: no indexed column
-    /// changes, so a same-page version may be heap-only (PostgreSQL decides HOT the
-    /// same way in `heap_update`).
+    /// UPDATE by transaction `xid` of the live tuple at `tid` to `row`.
+    /// `hot_allowed`: no indexed column changes, so a same-page version may be
+    /// heap-only (PostgreSQL decides HOT the same way in `heap_update`).
     pub fn update(
         &mut self,
         tid: Tid,
         row: T,
         size: u16,
         hot_allowed: bool,
+        xid: TransactionId,
         io: &mut dyn PageAccess,
     ) -> Result<UpdateOutcome, HeapError> {
         let len = self.check_size(size)?;
@@ -188,8 +193,8 @@ impl<T> Heap<T> {
         let old_page = &mut self.pages[tid.page as usize];
         // Same page whenever it fits: `newtupsize <= PageGetHeapFreeSpace(page)`.
         if len <= old_page.heap_free_space(&self.geom) {
-            let off = old_page.add(new_tuple(row, len, hot_allowed));
-            old_page.kill(tid.offset, hot_allowed.then_some(off));
+            let off = old_page.add(new_tuple(row, len, hot_allowed, xid));
+            old_page.kill(tid.offset, hot_allowed.then_some(off), xid);
             self.dead += 1;
             return Ok(UpdateOutcome {
                 old_tid: tid,
@@ -201,8 +206,8 @@ impl<T> Heap<T> {
             });
         }
         let (page, extended) = self.place(len, io, Some(tid.page))?;
-        let off = self.pages[page as usize].add(new_tuple(row, len, false));
-        self.pages[tid.page as usize].kill(tid.offset, None);
+        let off = self.pages[page as usize].add(new_tuple(row, len, false, xid));
+        self.pages[tid.page as usize].kill(tid.offset, None, xid);
         self.dead += 1;
         Ok(UpdateOutcome {
             old_tid: tid,
@@ -214,15 +219,17 @@ impl<T> Heap<T> {
         })
     }
 
-    /// DELETE: marks the live tuple at `tid` dead. Its space stays used until VACUUM.
+    /// DELETE by transaction `xid`: marks the live tuple at `tid` dead. Its
+    /// space stays used until VACUUM.
     pub fn delete(
         &mut self,
         tid: Tid,
+        xid: TransactionId,
         io: &mut dyn PageAccess,
     ) -> Result<DeleteOutcome, HeapError> {
         self.live_tuple(tid)?;
         io.access(tid.page, Access::Write);
-        self.pages[tid.page as usize].kill(tid.offset, None);
+        self.pages[tid.page as usize].kill(tid.offset, None, xid);
         self.live -= 1;
         self.dead += 1;
         Ok(DeleteOutcome {
@@ -304,6 +311,13 @@ impl<T> Heap<T> {
     }
 
     /// The live row exactly at `tid`, without accounting (tests, the UI).
+    /// The transactions that wrote and (if any) deleted the tuple at `tid`:
+    /// its `xmin` and `xmax` system columns.
+    pub fn xids(&self, tid: Tid) -> Option<(TransactionId, TransactionId)> {
+        let t = self.pages.get(tid.page as usize)?.tuple(tid.offset)?;
+        Some((t.xmin, t.xmax))
+    }
+
     pub fn get(&self, tid: Tid) -> Option<&T> {
         let t = self.pages.get(tid.page as usize)?.tuple(tid.offset)?;
         t.live.then_some(&t.row)
@@ -434,12 +448,14 @@ impl<T> Heap<T> {
     }
 }
 
-fn new_tuple<T>(row: T, len: u32, heap_only: bool) -> HeapTuple<T> {
+fn new_tuple<T>(row: T, len: u32, heap_only: bool, xmin: TransactionId) -> HeapTuple<T> {
     HeapTuple {
         row,
         size: len as u16,
         live: true,
         heap_only,
         hot_next: None,
+        xmin,
+        xmax: 0,
     }
 }

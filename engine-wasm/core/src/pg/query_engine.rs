@@ -62,12 +62,25 @@ impl QueryEngine for PgEngine {
 
     /// Sizes from the relation's own pages: the heap's or the B-tree's, the
     /// visibility map's, and the free space map's as PostgreSQL sizes it.
+    fn assign_transaction_id(&mut self) -> Result<(), SqlError> {
+        self.xact.assign();
+        Ok(())
+    }
+
+    fn system_values(&self, table: usize, tid: u64) -> Result<[crate::value::Value; 3], SqlError> {
+        Ok(PgEngine::system_values(self, table, tid))
+    }
+
     fn catalog_call(
         &self,
         func: crate::sql::functions::ScalarFunc,
         name: &str,
         fork: Option<&str>,
     ) -> Result<crate::value::Value, SqlError> {
+        if func == crate::sql::functions::ScalarFunc::TxidCurrent {
+            let xid = self.xact.current().unwrap_or_default();
+            return Ok(crate::value::Value::Int(i64::from(xid)));
+        }
         let page_size = u64::from(self.io.pool.page_size());
         let pages = match self.catalog.table_id(name) {
             Ok(id) => {

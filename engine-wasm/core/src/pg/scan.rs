@@ -33,8 +33,10 @@ fn as_ref(b: &Bound<Vec<u8>>) -> Bound<&[u8]> {
 
 struct ScanState {
     filter: Vec<BoundExpr>,
-    /// Append each row's `ctid` (the query names it).
-    ctid: bool,
+    /// The table scanned.
+    table: usize,
+    /// Append each row's system columns (the query names one).
+    system: bool,
     limit: Option<u64>,
     rows: Vec<(u64, Row)>,
     removed: u64,
@@ -44,10 +46,10 @@ struct ScanState {
 impl PgEngine {
     /// Offers a row to the scan: filter, count, keep. False once the limit is met.
     fn offer(&mut self, st: &mut ScanState, tid: u64, row: &Row) -> Result<bool, SqlError> {
-        if st.ctid {
-            let mut with_ctid = row.clone();
-            with_ctid.push(crate::value::Value::Tid(tid));
-            return self.offer_row(st, tid, &with_ctid);
+        if st.system {
+            let mut with_system = row.clone();
+            with_system.extend(self.system_values(st.table, tid));
+            return self.offer_row(st, tid, &with_system);
         }
         self.offer_row(st, tid, row)
     }
@@ -66,6 +68,18 @@ impl PgEngine {
         Ok(st.limit.is_none_or(|l| (st.rows.len() as u64) < l))
     }
 
+    /// The system columns of the row version at `tid`: `ctid`, `xmin`, `xmax`.
+    pub(super) fn system_values(&self, table: usize, tid: u64) -> [crate::value::Value; 3] {
+        use crate::value::Value;
+        let heap = &self.catalog.table(table).heap;
+        let (xmin, xmax) = heap.xids(Tid::from_u64(tid)).unwrap_or_default();
+        [
+            Value::Tid(tid),
+            Value::Int(i64::from(xmin)),
+            Value::Int(i64::from(xmax)),
+        ]
+    }
+
     /// Runs `plan` on `table`, stopping after `limit` accepted rows when given.
     pub(super) fn scan(
         &mut self,
@@ -81,7 +95,8 @@ impl PgEngine {
             .collect::<Result<Vec<_>, _>>()?;
         let mut st = ScanState {
             filter,
-            ctid: plan.system_columns,
+            table,
+            system: plan.system_columns,
             limit,
             rows: Vec::new(),
             removed: 0,

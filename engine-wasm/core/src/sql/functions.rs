@@ -35,6 +35,9 @@ pub enum ScalarFunc {
     PgTableSize,
     PgIndexesSize,
     PgTotalRelationSize,
+    /// `txid_current()`: the running transaction's id, taken now if it has
+    /// none (answered by the profile before the query runs).
+    TxidCurrent,
     /// `p[i]` of a point: its x (0) or y (1) coordinate. Written as a
     /// subscript, never called by name.
     PointSubscript,
@@ -69,6 +72,7 @@ impl ScalarFunc {
             PgTableSize => "pg_table_size",
             PgIndexesSize => "pg_indexes_size",
             PgTotalRelationSize => "pg_total_relation_size",
+            TxidCurrent => "txid_current",
             PointSubscript => "point subscript",
         }
     }
@@ -100,6 +104,7 @@ impl ScalarFunc {
             "pg_table_size" => PgTableSize,
             "pg_indexes_size" => PgIndexesSize,
             "pg_total_relation_size" => PgTotalRelationSize,
+            "txid_current" => TxidCurrent,
             _ => return None,
         })
     }
@@ -115,6 +120,7 @@ impl ScalarFunc {
             Repeat | Mod | Nullif | PointSubscript => 2..=2,
             Replace => 3..=3,
             Coalesce | Greatest | Least => 1..=usize::MAX,
+            TxidCurrent => 0..=0,
         }
     }
 
@@ -138,7 +144,12 @@ impl ScalarFunc {
         use ScalarFunc::*;
         matches!(
             self,
-            Regclass | PgRelationSize | PgTableSize | PgIndexesSize | PgTotalRelationSize
+            Regclass
+                | PgRelationSize
+                | PgTableSize
+                | PgIndexesSize
+                | PgTotalRelationSize
+                | TxidCurrent
         )
     }
 
@@ -291,6 +302,7 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
                 func.name()
             )))
         }
+        TxidCurrent => return Err(unsupported("txid_current() here")),
         Greatest | Least => {
             let mut best: Option<&Value> = None;
             for v in args.iter().filter(|v| !v.is_null()) {

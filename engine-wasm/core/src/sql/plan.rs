@@ -46,8 +46,20 @@ pub struct IndexInfo {
 }
 
 impl TableInfo {
-    /// How many system columns every table has here: `ctid`.
-    pub const SYSTEM_COLUMNS: usize = 1;
+    /// How many system columns every table has here: `ctid`, `xmin`, `xmax`.
+    pub const SYSTEM_COLUMNS: usize = 3;
+
+    /// The system columns a query may name, after the table's own: where the
+    /// row is, and the transactions that wrote and deleted it (PostgreSQL's
+    /// type `xid`, held here as a number).
+    pub fn system_columns() -> Vec<(String, crate::value::SqlType)> {
+        use crate::value::SqlType;
+        vec![
+            ("ctid".to_string(), SqlType::Tid),
+            ("xmin".to_string(), SqlType::Int8),
+            ("xmax".to_string(), SqlType::Int8),
+        ]
+    }
 
     /// A column's number: its own columns first, then the system columns.
     pub fn column_position(&self, name: &str) -> Option<usize> {

@@ -341,7 +341,7 @@ impl YbCatalog {
             indexes,
             // Named so a query that asks for it is refused by name: YugabyteDB's
             // rows live in DocDB, not at heap addresses (see run_scan).
-            system: vec![("ctid".to_string(), crate::value::SqlType::Tid)],
+            system: TableInfo::system_columns(),
             expressions: numbers.expressions,
         }
     }

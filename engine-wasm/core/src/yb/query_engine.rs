@@ -61,7 +61,8 @@ impl QueryEngine for YbEngine {
     ) -> Result<ScanOutput, SqlError> {
         if plan.system_columns {
             return Err(crate::sql::error::unsupported(
-                "the system column ctid on YugabyteDB (its rows live in DocDB, not at heap addresses)",
+                "the system columns ctid, xmin and xmax on YugabyteDB (its rows live in DocDB, \
+                 not at heap addresses, and carry no PostgreSQL transaction ids)",
             )
             .near("ctid"));
         }

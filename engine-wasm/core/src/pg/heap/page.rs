@@ -13,7 +13,7 @@
 
 use super::super::tid::OffsetNumber;
 use super::super::tuple::{ITEM_ID_SIZE, PAGE_HEADER_SIZE};
-use super::HeapGeometry;
+use super::{HeapGeometry, TransactionId};
 
 /// A tuple with storage on the page.
 #[derive(Debug, Clone)]
@@ -28,6 +28,10 @@ pub(crate) struct HeapTuple<T> {
     /// Its successor version on the same page, if it was HOT-updated
     /// (`HEAP_HOT_UPDATED` + `t_ctid`).
     pub hot_next: Option<OffsetNumber>,
+    /// The transaction that wrote this version (`t_xmin`).
+    pub xmin: TransactionId,
+    /// The transaction that deleted or replaced it (`t_xmax`), 0 if none.
+    pub xmax: TransactionId,
 }
 
 /// A line pointer.
@@ -135,9 +139,15 @@ impl<T> HeapPage<T> {
         old
     }
 
-    /// Marks the live tuple at `off` dead (its xmax committed), optionally linking
-    /// its HOT successor. Returns false if there is no live tuple there.
-    pub fn kill(&mut self, off: OffsetNumber, hot_next: Option<OffsetNumber>) -> bool {
+    /// Marks the live tuple at `off` dead by transaction `xmax` (committed at
+    /// once), optionally linking its HOT successor. Returns false if there is
+    /// no live tuple there.
+    pub fn kill(
+        &mut self,
+        off: OffsetNumber,
+        hot_next: Option<OffsetNumber>,
+        xmax: TransactionId,
+    ) -> bool {
         let Some(LinePointer::Normal(t)) = self.items.get_mut((off as usize).wrapping_sub(1))
         else {
             return false;
@@ -147,6 +157,7 @@ impl<T> HeapPage<T> {
         }
         t.live = false;
         t.hot_next = hot_next;
+        t.xmax = xmax;
         self.live -= 1;
         self.dead += 1;
         true

@@ -77,7 +77,7 @@ impl Model {
 fn insert(h: &mut Heap<Row>, m: &mut Model, value: u64, size: u16) {
     let id = m.next_id;
     m.next_id += 1;
-    let out = h.insert((id, value), size, &mut NoAccounting).unwrap();
+    let out = h.insert((id, value), size, 1, &mut NoAccounting).unwrap();
     assert!(m.live.insert(out.tid, (id, value)).is_none());
     m.add_index_entry(out.tid, id);
 }
@@ -94,7 +94,7 @@ fn apply(h: &mut Heap<Row>, m: &mut Model, op: Op) {
             let Some(tid) = m.pick(pick) else { return };
             let (id, _) = m.live.remove(&tid).unwrap();
             let out = h
-                .update(tid, (id, value), size, hot, &mut NoAccounting)
+                .update(tid, (id, value), size, hot, 1, &mut NoAccounting)
                 .unwrap();
             assert!(!out.hot || (hot && out.same_page));
             m.live.insert(out.new_tid, (id, value));
@@ -104,7 +104,7 @@ fn apply(h: &mut Heap<Row>, m: &mut Model, op: Op) {
         }
         Op::Delete { pick } => {
             let Some(tid) = m.pick(pick) else { return };
-            h.delete(tid, &mut NoAccounting).unwrap();
+            h.delete(tid, 1, &mut NoAccounting).unwrap();
             m.live.remove(&tid);
         }
         Op::Vacuum { insert_between } => {

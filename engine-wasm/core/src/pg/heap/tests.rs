@@ -16,7 +16,7 @@ fn heap(fillfactor: u8) -> Heap<u64> {
 fn filled(rows: u64) -> (Heap<u64>, Vec<Tid>) {
     let mut h = heap(100);
     let tids = (0..rows)
-        .map(|i| h.insert(i, ROW, &mut NoAccounting).unwrap().tid)
+        .map(|i| h.insert(i, ROW, 1, &mut NoAccounting).unwrap().tid)
         .collect();
     (h, tids)
 }
@@ -54,7 +54,7 @@ fn insert_reports_extend_write_and_the_full_page_check() {
     let mut h = heap(100);
     let mut log = AccessLog::default();
     for i in 0..187 {
-        h.insert(i, ROW, &mut log).unwrap();
+        h.insert(i, ROW, 1, &mut log).unwrap();
     }
     assert_eq!(log.0[0], (0, Access::Extend));
     assert_eq!(log.0[1], (0, Access::Write));
@@ -70,12 +70,12 @@ fn insert_reports_extend_write_and_the_full_page_check() {
 fn fillfactor_leaves_room_that_updates_use() {
     let mut h = heap(50);
     let tids: Vec<Tid> = (0..200)
-        .map(|i| h.insert(i, ROW, &mut NoAccounting).unwrap().tid)
+        .map(|i| h.insert(i, ROW, 1, &mut NoAccounting).unwrap().tid)
         .collect();
     assert_eq!(h.page_info(0).unwrap().live, 92);
     // Updates of page 0's rows stay on page 0 (HOT) while the reserve lasts.
     let mut log = AccessLog::default();
-    let out = h.update(tids[0], 1000, ROW, true, &mut log).unwrap();
+    let out = h.update(tids[0], 1000, ROW, true, 1, &mut log).unwrap();
     assert!(out.same_page && out.hot);
     assert_eq!(log.0, vec![(0, Access::Write)]);
     let info = h.page_info(0).unwrap();
@@ -85,10 +85,10 @@ fn fillfactor_leaves_room_that_updates_use() {
 #[test]
 fn update_hot_chain_is_followed_from_the_root() {
     let mut h = heap(100);
-    let root = h.insert(1, ROW, &mut NoAccounting).unwrap().tid;
-    let a = h.update(root, 2, ROW, true, &mut NoAccounting).unwrap();
+    let root = h.insert(1, ROW, 1, &mut NoAccounting).unwrap().tid;
+    let a = h.update(root, 2, ROW, true, 1, &mut NoAccounting).unwrap();
     let b = h
-        .update(a.new_tid, 3, ROW, true, &mut NoAccounting)
+        .update(a.new_tid, 3, ROW, true, 1, &mut NoAccounting)
         .unwrap();
     assert!(a.hot && b.hot);
     let mut held = HeldPage::new();
@@ -100,7 +100,7 @@ fn update_hot_chain_is_followed_from_the_root() {
     assert_eq!(h.get(b.new_tid), Some(&3));
     // A non-HOT update ends the chain: the old index entry finds nothing.
     let c = h
-        .update(b.new_tid, 4, ROW, false, &mut NoAccounting)
+        .update(b.new_tid, 4, ROW, false, 1, &mut NoAccounting)
         .unwrap();
     assert!(c.same_page && !c.hot);
     assert_eq!(h.fetch(root, &mut held, &mut NoAccounting), None);
@@ -109,7 +109,7 @@ fn update_hot_chain_is_followed_from_the_root() {
         Some((c.new_tid, &4))
     );
     assert_eq!(
-        h.update(root, 9, ROW, true, &mut NoAccounting),
+        h.update(root, 9, ROW, true, 1, &mut NoAccounting),
         Err(HeapError::NotLive(root))
     );
 }
@@ -118,7 +118,7 @@ fn update_hot_chain_is_followed_from_the_root() {
 fn update_of_a_row_on_a_full_page_moves_it() {
     let (mut h, tids) = filled(185);
     let mut log = AccessLog::default();
-    let out = h.update(tids[3], 7, ROW, true, &mut log).unwrap();
+    let out = h.update(tids[3], 7, ROW, true, 1, &mut log).unwrap();
     assert!(!out.same_page && !out.hot && out.extended);
     assert_eq!(out.new_tid, Tid::new(1, 1));
     // Old page modified; it is the target page, found full but not read again.
@@ -129,10 +129,10 @@ fn update_of_a_row_on_a_full_page_moves_it() {
 fn delete_only_marks_and_scans_skip_dead_rows() {
     let (mut h, tids) = filled(400);
     for &t in tids.iter().step_by(2) {
-        h.delete(t, &mut NoAccounting).unwrap();
+        h.delete(t, 1, &mut NoAccounting).unwrap();
     }
     assert_eq!(
-        h.delete(tids[0], &mut NoAccounting),
+        h.delete(tids[0], 1, &mut NoAccounting),
         Err(HeapError::NotLive(tids[0]))
     );
     assert_eq!((h.live_rows(), h.dead_tuples()), (200, 200));
@@ -154,7 +154,7 @@ fn delete_only_marks_and_scans_skip_dead_rows() {
 fn vacuum_reclaims_space_and_the_fsm_reuses_it() {
     let (mut h, tids) = filled(185 * 3);
     for &t in &tids[185..195] {
-        h.delete(t, &mut NoAccounting).unwrap();
+        h.delete(t, 1, &mut NoAccounting).unwrap();
     }
     let prune = h.vacuum_prune(&mut NoAccounting);
     assert_eq!(prune.dead_tids, tids[185..195].to_vec());
@@ -165,12 +165,12 @@ fn vacuum_reclaims_space_and_the_fsm_reuses_it() {
     assert_eq!(h.dead_tuples(), 0);
     assert!(h.page_info(1).unwrap().free_bytes >= 10 * 40);
     // The next inserts go to page 1's freed line pointers, not a new page.
-    let t = h.insert(9, ROW, &mut NoAccounting).unwrap().tid;
+    let t = h.insert(9, ROW, 1, &mut NoAccounting).unwrap().tid;
     assert_eq!(t, Tid::new(1, 1));
     for i in 0..9 {
-        assert_eq!(h.insert(i, ROW, &mut NoAccounting).unwrap().tid.page, 1);
+        assert_eq!(h.insert(i, ROW, 1, &mut NoAccounting).unwrap().tid.page, 1);
     }
-    assert_eq!(h.insert(0, ROW, &mut NoAccounting).unwrap().tid.page, 3);
+    assert_eq!(h.insert(0, ROW, 1, &mut NoAccounting).unwrap().tid.page, 3);
 }
 
 #[test]
@@ -181,22 +181,22 @@ fn visibility_map_set_by_vacuum_cleared_by_changes() {
     assert_eq!(report.pages_set_all_visible, 3);
     assert_eq!(report.vm_accesses, vec![(0, Access::Extend)]);
     assert!((0..3).all(|p| h.visibility_map().is_all_visible(p)));
-    let d = h.delete(tids[0], &mut NoAccounting).unwrap();
+    let d = h.delete(tids[0], 1, &mut NoAccounting).unwrap();
     assert_eq!(d.vm_cleared, Some(0));
     // Page 1 is full: the new version goes to a new page, which has no VM bit.
     let u = h
-        .update(tids[200], 1, ROW, false, &mut NoAccounting)
+        .update(tids[200], 1, ROW, false, 1, &mut NoAccounting)
         .unwrap();
     assert_eq!(u.new_tid.page, 3);
     assert_eq!(u.vm_cleared, [Some(0), None]);
-    let i = h.insert(5, ROW, &mut NoAccounting).unwrap();
+    let i = h.insert(5, ROW, 1, &mut NoAccounting).unwrap();
     assert_eq!((i.tid.page, i.vm_cleared), (3, None));
     assert_eq!(h.visibility_map().all_visible_count(), 1, "page 2 only");
     h.vacuum_no_indexes(&mut NoAccounting);
     assert_eq!(h.visibility_map().all_visible_count(), 4);
     // A full page's row moves to the slot VACUUM freed on page 0 (found via the FSM).
     let u = h
-        .update(tids[400], 2, ROW, false, &mut NoAccounting)
+        .update(tids[400], 2, ROW, false, 1, &mut NoAccounting)
         .unwrap();
     assert_eq!(u.new_tid, Tid::new(0, 1));
     assert_eq!(u.vm_cleared, [Some(0), Some(0)]);
@@ -218,7 +218,7 @@ fn vacuum_skips_long_all_visible_runs_but_not_the_last_page() {
 fn vacuum_after_delete_all_truncates_the_heap() {
     let (mut h, tids) = filled(1000);
     for &t in &tids {
-        h.delete(t, &mut NoAccounting).unwrap();
+        h.delete(t, 1, &mut NoAccounting).unwrap();
     }
     let prune = h.vacuum_prune(&mut NoAccounting);
     assert_eq!(prune.dead_tids.len(), 1000);
@@ -233,7 +233,7 @@ fn vacuum_after_delete_all_truncates_the_heap() {
     );
     assert_eq!(h.page_count(), 0);
     assert_eq!(
-        h.insert(1, ROW, &mut NoAccounting).unwrap().tid,
+        h.insert(1, ROW, 1, &mut NoAccounting).unwrap().tid,
         Tid::new(0, 1)
     );
 }
@@ -241,11 +241,11 @@ fn vacuum_after_delete_all_truncates_the_heap() {
 #[test]
 fn pruning_keeps_hot_roots_as_redirects() {
     let mut h = heap(100);
-    let root = h.insert(1, ROW, &mut NoAccounting).unwrap().tid;
+    let root = h.insert(1, ROW, 1, &mut NoAccounting).unwrap().tid;
     let mut cur = root;
     for v in 2..6 {
         cur = h
-            .update(cur, v, ROW, true, &mut NoAccounting)
+            .update(cur, v, ROW, true, 1, &mut NoAccounting)
             .unwrap()
             .new_tid;
     }
@@ -262,7 +262,7 @@ fn pruning_keeps_hot_roots_as_redirects() {
     let mut held = HeldPage::new();
     assert_eq!(h.fetch(root, &mut held, &mut NoAccounting), Some((cur, &5)));
     // Deleting the row: the redirect becomes a dead pointer for index cleanup.
-    h.delete(cur, &mut NoAccounting).unwrap();
+    h.delete(cur, 1, &mut NoAccounting).unwrap();
     let prune = h.vacuum_prune(&mut NoAccounting);
     assert_eq!(prune.dead_tids, vec![root]);
     assert!(h.items(0).any(|i| matches!(i, HeapItem::DeadPointer)));
@@ -271,20 +271,20 @@ fn pruning_keeps_hot_roots_as_redirects() {
 #[test]
 fn bad_input_is_an_error_not_a_panic() {
     let mut h = heap(100);
-    let too_big = h.insert(0, 8200, &mut NoAccounting);
+    let too_big = h.insert(0, 8200, 1, &mut NoAccounting);
     assert!(matches!(
         too_big,
         Err(HeapError::TupleTooLarge { max: 8160, .. })
     ));
     let t = Tid::new(3, 1);
     assert_eq!(
-        h.delete(t, &mut NoAccounting),
+        h.delete(t, 1, &mut NoAccounting),
         Err(HeapError::InvalidTid(t))
     );
-    h.insert(0, ROW, &mut NoAccounting).unwrap();
+    h.insert(0, ROW, 1, &mut NoAccounting).unwrap();
     let t = Tid::new(0, 0);
     assert_eq!(
-        h.delete(t, &mut NoAccounting),
+        h.delete(t, 1, &mut NoAccounting),
         Err(HeapError::InvalidTid(t))
     );
     let mut held = HeldPage::new();

@@ -1,0 +1,74 @@
+//! Transaction ids as a new PostgreSQL 15 cluster hands them out: taken at a
+//! transaction's first write (DDL, a changed row, ANALYZE of a table with
+//! rows, `txid_current()`), kept to its end, and recorded in every row
+//! version's `xmin` and `xmax`. Each expected answer is PostgreSQL 15's for
+//! the same script, run on a cluster fresh from `initdb`.
+
+mod common;
+
+use common::{error, rows};
+use indexlab_engine::scenario::{run_pg, run_yb};
+
+const SCRIPT: &str = "create table t (id int primary key, v text);
+select txid_current();
+insert into t values (1, 'a');
+begin;
+insert into t values (2, 'b');
+update t set v = 'c' where id = 1;
+select txid_current();
+commit;
+select xmin, xmax, ctid, * from t order by id;
+delete from t where id = 5;
+analyze t;
+create table e (a int);
+analyze e;
+vacuum t;
+insert into t values (3, 'd') returning xmin, xmax;
+delete from t where id = 2 returning xmin, xmax, ctid;
+select xmin, xmax, id from t where xmin::text = '729';
+";
+
+#[test]
+fn ids_are_taken_at_the_first_write_and_kept_to_the_commit() {
+    let r = run_pg(SCRIPT, &[]).0;
+    assert_eq!(error(&r), "");
+    // CREATE TABLE took 724; txid_current() takes the next one.
+    assert_eq!(rows(&r, 1), [["725"]]);
+    // The block's insert and update share one id.
+    assert_eq!(rows(&r, 6), [["727"]]);
+    assert_eq!(
+        rows(&r, 8),
+        [
+            ["727", "0", "(0,3)", "1", "c"],
+            ["727", "0", "(0,2)", "2", "b"]
+        ]
+    );
+}
+
+#[test]
+fn reads_vacuum_and_writes_of_nothing_take_no_id() {
+    let r = run_pg(SCRIPT, &[]).0;
+    // DELETE of no row, ANALYZE of an empty table and VACUUM took none; the
+    // ANALYZE of t (728) and CREATE TABLE e (729) did.
+    assert_eq!(rows(&r, 14), [["730", "0"]]);
+    // RETURNING of a DELETE shows the old version, its xmax the deleter.
+    assert_eq!(rows(&r, 15), [["727", "731", "(0,2)"]]);
+    assert!(rows(&r, 16).is_empty());
+}
+
+#[test]
+fn yugabytedb_has_no_postgresql_transaction_ids() {
+    let script = "create table t (id int primary key);\ninsert into t values (1);\n";
+    for tail in [
+        "select xmin from t;\n",
+        "select txid_current();\n",
+        "insert into t values (2) returning xmax;\n",
+    ] {
+        let r = run_yb(&format!("{script}{tail}"), &[]).0;
+        let e = error(&r);
+        assert!(
+            e.contains("on YugabyteDB") && e.contains("not supported by IndexLab"),
+            "{e}"
+        );
+    }
+}
