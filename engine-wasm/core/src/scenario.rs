@@ -378,6 +378,10 @@ fn run_item<E: ScenarioEngine>(
                         let e = SqlError::new(ErrorKind::Unsupported, message.clone()).at(m.at);
                         return Err(report_error(e, m.at));
                     }
+                    MetaCommand::Reconnect => {
+                        *prepared = prepared::Prepared::default();
+                        new_session(engine).map_err(|e| report_error(e, m.at))?
+                    }
                     other => engine.meta(other).map_err(|e| report_error(e, m.at))?,
                 };
                 statement_end(engine, index);
@@ -492,6 +496,23 @@ fn run_statement<E: ScenarioEngine>(
 }
 
 /// A meta-command as the script wrote it, for the report.
+/// `\c`: the old session ends (an open transaction with it) and a new one
+/// starts with the server's settings.
+fn new_session<E: ScenarioEngine>(engine: &mut E) -> Result<Outcome, SqlError> {
+    use crate::sql::ast::{Statement, TxnCommand};
+    let user = if E::PROFILE == "yb" {
+        "yugabyte"
+    } else {
+        "postgres"
+    };
+    // ROLLBACK outside a block only notices that there is none: end quietly.
+    engine.execute(&Statement::Transaction(TxnCommand::Rollback))?;
+    engine.execute(&Statement::Reset { name: None })?;
+    Ok(Outcome::tag("").notice(format!(
+        "You are now connected to database \"{user}\" as user \"{user}\"."
+    )))
+}
+
 fn meta_text(m: &MetaCommand) -> String {
     match m {
         MetaCommand::Flush(t) => format!("\\flush {}", t.as_deref().unwrap_or(""))
@@ -504,6 +525,7 @@ fn meta_text(m: &MetaCommand) -> String {
         MetaCommand::Echo(t) => format!("\\echo {t}"),
         MetaCommand::Describe(d) => d.text.clone(),
         MetaCommand::Unsupported(message) => format!("-- {message}"),
+        MetaCommand::Reconnect => "\\c".to_string(),
         MetaCommand::Display { command, args } => format!("\\{command} {}", args.join(" "))
             .trim_end()
             .to_string(),

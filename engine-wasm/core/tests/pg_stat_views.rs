@@ -179,3 +179,16 @@ fn the_views_refuse_what_is_not_modelled_by_name() {
     .0;
     assert!(error(&r).contains("name the columns"), "{}", error(&r));
 }
+
+#[test]
+fn scripts_may_wait_and_force_the_flush_as_they_do_on_postgresql() {
+    let script = "select pg_sleep(1.5);\nselect pg_stat_force_next_flush();\n";
+    let r = run_pg(script, &[]).0;
+    assert_eq!(error(&r), "");
+    // Both return void, which psql prints as an empty cell.
+    assert_eq!(rows(&r, 0), [[""]]);
+    assert_eq!(rows(&r, 1), [[""]]);
+    assert!(r.statements[0].virtual_ms >= 1500.0);
+    let r = run_pg("select pg_sleep(1) from generate_series(1, 3);\n", &[]).0;
+    assert!(error(&r).contains("once per row"), "{}", error(&r));
+}

@@ -2,6 +2,8 @@
 //! next statement, and RESET (or SET … TO DEFAULT) returns to the run's own
 //! settings: the defaults plus what the run was started with (`--set`).
 
+mod common;
+
 use indexlab_engine::scenario::{run_pg, run_yb, Report, StatementReport};
 
 const LOAD: &str = "create table t (id bigint primary key, v bigint);\n\
@@ -184,4 +186,21 @@ fn a_bad_run_setting_is_reported_in_the_settings_not_at_a_line() {
     let e = r.error.expect("SET of 100000 tablets refused");
     assert!(!e.in_settings());
     assert_eq!(e.line, 2, "{e:?}");
+}
+
+/// psql's `\c` alone connects again to the same database: a new session,
+/// whose settings are the server's and which has no prepared statements.
+#[test]
+fn reconnecting_starts_a_new_session() {
+    let script = "set work_mem = '1MB';\nprepare q as select 1;\n\\c\nshow work_mem;\nexecute q;\n";
+    for r in common::both(script) {
+        assert_eq!(common::rows(&r, 3), [["4MB"]]);
+        assert_eq!(common::error(&r), "prepared statement \"q\" does not exist");
+    }
+    let r = indexlab_engine::scenario::run_pg("\\c otherdb\n", &[]).0;
+    assert!(
+        common::error(&r).contains("one database"),
+        "{}",
+        common::error(&r)
+    );
 }

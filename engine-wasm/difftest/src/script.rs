@@ -118,6 +118,7 @@ impl Script {
                     MetaCommand::Echo(t) => format!("\\echo {t}"),
                     MetaCommand::Describe(d) => d.text,
                     MetaCommand::Unsupported(m) => format!("-- {m}"),
+                    MetaCommand::Reconnect => "\\c".to_string(),
                     MetaCommand::Display { command, args } => {
                         format!("\\{command} {}", args.join(" "))
                     }

@@ -50,6 +50,53 @@ pub fn takes_transaction_id(q: &Select) -> bool {
     found
 }
 
+/// The seconds `q`'s `pg_sleep(…)` calls wait, in a query without FROM
+/// (elsewhere it would wait once per row, which is refused by name).
+pub fn sleeps(q: &Select) -> Result<f64, SqlError> {
+    let mut calls = Vec::new();
+    let mut look = |e: &Expr| {
+        e.visit(&mut |x| {
+            if let Expr::Function {
+                func: ScalarFunc::PgSleep,
+                args,
+            } = x
+            {
+                calls.push(args[0].clone());
+            }
+        })
+    };
+    for item in &q.items {
+        if let SelectItem::Expr { expr, .. } = item {
+            look(expr);
+        }
+    }
+    q.filter.iter().chain(&q.having).for_each(&mut look);
+    if calls.is_empty() {
+        return Ok(0.0);
+    }
+    if !q.from.is_empty() {
+        return Err(crate::sql::error::unsupported(
+            "pg_sleep() in a query that reads a table (it waits once per row)",
+        )
+        .near("pg_sleep"));
+    }
+    let mut total = 0.0;
+    for c in calls {
+        total += match c {
+            Expr::Literal(Value::Int(n)) => n as f64,
+            Expr::Literal(Value::Float(f)) => f,
+            _ => {
+                return Err(crate::sql::error::unsupported(
+                    "pg_sleep() of anything but a constant number of seconds",
+                )
+                .near("pg_sleep"))
+            }
+        }
+        .max(0.0);
+    }
+    Ok(total)
+}
+
 /// `q` with each catalog call on a constant name replaced by its answer.
 pub fn resolve<E: QueryEngine>(engine: &E, q: &Select) -> Result<Select, SqlError> {
     let mut error = None;
@@ -103,6 +150,10 @@ pub(super) fn resolve_expr<E: QueryEngine>(engine: &E, e: &Expr) -> Result<Expr,
         };
         if !func.reads_catalog() {
             return None;
+        }
+        if matches!(func, ScalarFunc::PgSleep | ScalarFunc::PgStatForceNextFlush) {
+            // void: psql prints an empty cell (the wait was taken before).
+            return Some(Expr::Literal(Value::text("")));
         }
         if *func == ScalarFunc::TxidCurrent {
             return match engine.catalog_call(*func, "", None) {

@@ -144,6 +144,10 @@ pub trait Executor: JoinExec {
             if super::catalog_calls::takes_transaction_id(q) {
                 self.assign_transaction_id()?;
             }
+            let seconds = super::catalog_calls::sleeps(q)?;
+            if execute && seconds > 0.0 {
+                self.advance_us(seconds * 1e6);
+            }
             let resolved = super::catalog_calls::resolve(self, q)?;
             if !super::catalog_calls::any(&resolved) {
                 return self.run_select(&resolved, execute);

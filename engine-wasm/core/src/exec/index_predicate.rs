@@ -141,7 +141,9 @@ fn is_immutable(expr: &Expr) -> bool {
                         | PgTableSize
                         | PgIndexesSize
                         | PgTotalRelationSize
-                        | TxidCurrent,
+                        | TxidCurrent
+                        | PgSleep
+                        | PgStatForceNextFlush,
                     ..
                 }
         )

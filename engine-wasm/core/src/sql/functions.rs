@@ -38,6 +38,11 @@ pub enum ScalarFunc {
     /// `txid_current()`: the running transaction's id, taken now if it has
     /// none (answered by the profile before the query runs).
     TxidCurrent,
+    /// `pg_sleep(seconds)`: waits (virtual time); returns void.
+    PgSleep,
+    /// `pg_stat_force_next_flush()`: sends the session's statistics at the
+    /// statement's end, as IndexLab always does; returns void.
+    PgStatForceNextFlush,
     /// `p[i]` of a point: its x (0) or y (1) coordinate. Written as a
     /// subscript, never called by name.
     PointSubscript,
@@ -73,6 +78,8 @@ impl ScalarFunc {
             PgIndexesSize => "pg_indexes_size",
             PgTotalRelationSize => "pg_total_relation_size",
             TxidCurrent => "txid_current",
+            PgSleep => "pg_sleep",
+            PgStatForceNextFlush => "pg_stat_force_next_flush",
             PointSubscript => "point subscript",
         }
     }
@@ -105,6 +112,8 @@ impl ScalarFunc {
             "pg_indexes_size" => PgIndexesSize,
             "pg_total_relation_size" => PgTotalRelationSize,
             "txid_current" => TxidCurrent,
+            "pg_sleep" => PgSleep,
+            "pg_stat_force_next_flush" => PgStatForceNextFlush,
             _ => return None,
         })
     }
@@ -120,7 +129,8 @@ impl ScalarFunc {
             Repeat | Mod | Nullif | PointSubscript => 2..=2,
             Replace => 3..=3,
             Coalesce | Greatest | Least => 1..=usize::MAX,
-            TxidCurrent => 0..=0,
+            TxidCurrent | PgStatForceNextFlush => 0..=0,
+            PgSleep => 1..=1,
         }
     }
 
@@ -150,6 +160,8 @@ impl ScalarFunc {
                 | PgIndexesSize
                 | PgTotalRelationSize
                 | TxidCurrent
+                | PgSleep
+                | PgStatForceNextFlush
         )
     }
 
@@ -302,7 +314,9 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
                 func.name()
             )))
         }
-        TxidCurrent => return Err(unsupported("txid_current() here")),
+        TxidCurrent | PgSleep | PgStatForceNextFlush => {
+            return Err(unsupported(format!("{}() here", func.name())))
+        }
         Greatest | Least => {
             let mut best: Option<&Value> = None;
             for v in args.iter().filter(|v| !v.is_null()) {

@@ -111,6 +111,10 @@ pub enum MetaCommand {
     Display { command: String, args: Vec<String> },
     /// psql's describe commands: `\d [pattern]`, `\dt`, `\di`, `\ds`, with `+`.
     Describe(Describe),
+    /// `\c` (or `\c -`, or `\c` naming the one database): a new session on
+    /// the same database. Settings go back to their defaults, prepared
+    /// statements are forgotten, and an open transaction ends.
+    Reconnect,
     /// A meta-command IndexLab does not run: the error it gives when reached.
     Unsupported(String),
 }

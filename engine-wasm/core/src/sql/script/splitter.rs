@@ -192,6 +192,7 @@ impl<'a> Splitter<'a> {
                 let words: Vec<&str> = line.args.iter().map(|a| a.text.as_str()).collect();
                 MetaCommand::Echo(words.join(" "))
             }
+            "c" | "connect" => reconnect(line),
             "timing" | "x" | "pset" | "set" | "unset" | "conninfo" => MetaCommand::Display {
                 command: line.name.clone(),
                 args: line.args.iter().map(|a| a.text.clone()).collect(),
@@ -353,6 +354,20 @@ fn sql_identifier(text: &str) -> String {
     out
 }
 
+/// `\c [dbname]`: the same database again is a new session; any other
+/// database, user or host is refused by name.
+fn reconnect(line: &MetaLine) -> MetaCommand {
+    let args: Vec<&str> = line.args.iter().map(|a| a.text.as_str()).collect();
+    match args.as_slice() {
+        [] | ["-"] | ["postgres"] | ["yugabyte"] => MetaCommand::Reconnect,
+        _ => MetaCommand::Unsupported(format!(
+            "\\c {} is not supported by IndexLab (it runs one database as one user: \\c \
+             alone starts a new session on it)",
+            args.join(" ")
+        )),
+    }
+}
+
 fn unsupported_message(name: &str) -> String {
     if name.is_empty() {
         return "invalid command \\ (a backslash starts a meta-command)".into();
@@ -365,7 +380,6 @@ fn unsupported_message(name: &str) -> String {
         "copy" | "g" | "gx" | "o" | "out" | "w" | "write" => {
             " (it reads or writes files on the client; IndexLab has none)"
         }
-        "c" | "connect" => " (IndexLab runs one session on one database)",
         _ if name.starts_with('d') => {
             " (of psql's describe commands IndexLab runs \\d, \\dt, \\di and \\ds, with + and a pattern)"
         }
