@@ -72,3 +72,35 @@ fn yugabytedb_has_no_postgresql_transaction_ids() {
         );
     }
 }
+
+/// `txid_status()` of a fresh cluster's ids, run as psql runs a script
+/// without ON_ERROR_STOP (the failed INSERT's transaction took an id, then
+/// aborted).
+#[test]
+fn txid_status_tells_committed_aborted_in_progress_and_too_old() {
+    use indexlab_engine::pg::PgEngine;
+    use indexlab_engine::scenario::run_profile_continuing;
+    let script =
+        "select txid_status(0), txid_status(1), txid_status(2), txid_status(3), txid_status(700);
+create table t (id int primary key);
+insert into t values (1);
+insert into t values (1);
+select txid_status(724), txid_status(725), txid_status(726), txid_status('726');
+begin;
+insert into t values (2);
+select txid_status(727), txid_current();
+commit;
+select txid_status(900);
+";
+    let mut errors = Vec::new();
+    let (r, _) = run_profile_continuing::<PgEngine>(script, &[], &mut |e| errors.push(e.message));
+    assert_eq!(errors.len(), 2, "{errors:?}");
+    assert!(errors[1].contains("transaction ID 900 is in the future"));
+    let rows = |i: usize| common::rows(&r, i);
+    assert_eq!(
+        rows(0),
+        [["NULL", "committed", "committed", "NULL", "NULL"]]
+    );
+    assert_eq!(rows(3), [["committed", "committed", "aborted", "aborted"]]);
+    assert_eq!(rows(6), [["in progress", "727"]]);
+}

@@ -143,7 +143,8 @@ fn is_immutable(expr: &Expr) -> bool {
                         | PgTotalRelationSize
                         | TxidCurrent
                         | PgSleep
-                        | PgStatForceNextFlush,
+                        | PgStatForceNextFlush
+                        | TxidStatus,
                     ..
                 }
         )

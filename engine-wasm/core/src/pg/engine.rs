@@ -138,7 +138,7 @@ impl PgEngine {
         }
         if self.transaction.start_us.is_none() {
             self.send_statistics(result.is_ok());
-            self.xact.end();
+            self.xact.end(result.is_ok());
         }
         result
     }

@@ -77,6 +77,9 @@ impl QueryEngine for PgEngine {
         name: &str,
         fork: Option<&str>,
     ) -> Result<crate::value::Value, SqlError> {
+        if func == crate::sql::functions::ScalarFunc::TxidStatus {
+            return super::xact::txid_status(&self.xact, name);
+        }
         if func == crate::sql::functions::ScalarFunc::TxidCurrent {
             let xid = self.xact.current().unwrap_or_default();
             return Ok(crate::value::Value::Int(i64::from(xid)));

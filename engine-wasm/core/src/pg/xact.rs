@@ -16,11 +16,18 @@ use super::heap::TransactionId;
 /// The first id a new PostgreSQL 15 cluster hands out after `initdb`.
 pub const FIRST_TRANSACTION_ID: TransactionId = 724;
 
+/// The oldest id whose fate a new cluster still records (its commit log
+/// starts here after `initdb`'s final VACUUM FREEZE): `txid_status()` of an
+/// older one is NULL.
+pub const OLDEST_RECORDED_ID: TransactionId = 716;
+
 #[derive(Debug, Clone)]
 pub struct Xact {
     next: TransactionId,
     /// The id of the transaction running now, once it has written.
     current: Option<TransactionId>,
+    /// Transactions that ended in an error (or ROLLBACK) after taking an id.
+    aborted: std::collections::BTreeSet<TransactionId>,
 }
 
 impl Default for Xact {
@@ -28,8 +35,21 @@ impl Default for Xact {
         Xact {
             next: FIRST_TRANSACTION_ID,
             current: None,
+            aborted: Default::default(),
         }
     }
+}
+
+/// What `txid_status()` says of a transaction id.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum XidStatus {
+    Committed,
+    Aborted,
+    InProgress,
+    /// Too old for the commit log (NULL).
+    Unknown,
+    /// Not handed out yet (an error).
+    Future,
 }
 
 impl Xact {
@@ -50,11 +70,62 @@ impl Xact {
         self.current
     }
 
-    /// The transaction ended (committed, or aborted by an error): the next
-    /// one starts without an id.
-    pub fn end(&mut self) {
+    /// The transaction ended, committed or not: the next one starts without
+    /// an id.
+    pub fn end(&mut self, committed: bool) {
+        if let (false, Some(x)) = (committed, self.current) {
+            self.aborted.insert(x);
+        }
         self.current = None;
     }
+
+    /// `txid_status(xid)` (`TransactionIdInRecentPast` and the commit log).
+    pub fn status(&self, xid: u64) -> XidStatus {
+        // 1 and 2 are the bootstrap and frozen ids: always committed.
+        if xid == 1 || xid == 2 {
+            return XidStatus::Committed;
+        }
+        if xid >= u64::from(self.next) {
+            return XidStatus::Future;
+        }
+        let xid = xid as TransactionId;
+        if xid < OLDEST_RECORDED_ID {
+            XidStatus::Unknown
+        } else if self.current == Some(xid) {
+            XidStatus::InProgress
+        } else if self.aborted.contains(&xid) {
+            XidStatus::Aborted
+        } else {
+            XidStatus::Committed
+        }
+    }
+}
+
+/// `txid_status(id)` as a value, `id` as written (a number).
+pub fn txid_status(
+    xact: &Xact,
+    id: &str,
+) -> Result<crate::value::Value, crate::sql::error::SqlError> {
+    use crate::sql::error::{ErrorKind, SqlError};
+    use crate::value::Value;
+    let xid: u64 = id.parse().map_err(|_| {
+        SqlError::new(
+            ErrorKind::Semantic,
+            format!("invalid input syntax for type bigint: \"{id}\""),
+        )
+    })?;
+    Ok(match xact.status(xid) {
+        XidStatus::Committed => Value::text("committed"),
+        XidStatus::Aborted => Value::text("aborted"),
+        XidStatus::InProgress => Value::text("in progress"),
+        XidStatus::Unknown => Value::Null,
+        XidStatus::Future => {
+            return Err(SqlError::new(
+                ErrorKind::Semantic,
+                format!("transaction ID {xid} is in the future"),
+            ))
+        }
+    })
 }
 
 #[cfg(test)]
@@ -67,9 +138,16 @@ mod tests {
         assert_eq!(x.current(), None);
         assert_eq!(x.assign(), 724);
         assert_eq!(x.assign(), 724);
-        x.end();
+        x.end(true);
         // A transaction that never wrote used no id.
-        x.end();
+        x.end(false);
         assert_eq!(x.assign(), 725);
+        assert_eq!(x.status(725), XidStatus::InProgress);
+        x.end(false);
+        assert_eq!(x.status(724), XidStatus::Committed);
+        assert_eq!(x.status(725), XidStatus::Aborted);
+        assert_eq!(x.status(726), XidStatus::Future);
+        assert_eq!(x.status(700), XidStatus::Unknown);
+        assert_eq!(x.status(2), XidStatus::Committed);
     }
 }

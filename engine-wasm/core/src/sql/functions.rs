@@ -38,6 +38,9 @@ pub enum ScalarFunc {
     /// `txid_current()`: the running transaction's id, taken now if it has
     /// none (answered by the profile before the query runs).
     TxidCurrent,
+    /// `txid_status(xid)`: committed, aborted, in progress, or NULL when too
+    /// old (answered by the profile before the query runs).
+    TxidStatus,
     /// `pg_sleep(seconds)`: waits (virtual time); returns void.
     PgSleep,
     /// `pg_stat_force_next_flush()`: sends the session's statistics at the
@@ -79,6 +82,7 @@ impl ScalarFunc {
             PgTotalRelationSize => "pg_total_relation_size",
             TxidCurrent => "txid_current",
             PgSleep => "pg_sleep",
+            TxidStatus => "txid_status",
             PgStatForceNextFlush => "pg_stat_force_next_flush",
             PointSubscript => "point subscript",
         }
@@ -113,6 +117,7 @@ impl ScalarFunc {
             "pg_total_relation_size" => PgTotalRelationSize,
             "txid_current" => TxidCurrent,
             "pg_sleep" => PgSleep,
+            "txid_status" => TxidStatus,
             "pg_stat_force_next_flush" => PgStatForceNextFlush,
             _ => return None,
         })
@@ -130,7 +135,7 @@ impl ScalarFunc {
             Replace => 3..=3,
             Coalesce | Greatest | Least => 1..=usize::MAX,
             TxidCurrent | PgStatForceNextFlush => 0..=0,
-            PgSleep => 1..=1,
+            PgSleep | TxidStatus => 1..=1,
         }
     }
 
@@ -162,6 +167,7 @@ impl ScalarFunc {
                 | TxidCurrent
                 | PgSleep
                 | PgStatForceNextFlush
+                | TxidStatus
         )
     }
 
@@ -314,7 +320,7 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
                 func.name()
             )))
         }
-        TxidCurrent | PgSleep | PgStatForceNextFlush => {
+        TxidCurrent | PgSleep | PgStatForceNextFlush | TxidStatus => {
             return Err(unsupported(format!("{}() here", func.name())))
         }
         Greatest | Least => {
