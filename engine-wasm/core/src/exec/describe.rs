@@ -551,6 +551,14 @@ fn expr_text(e: &Expr, c: &ColumnDef) -> String {
         Expr::Literal(Value::Bool(b)) => b.to_string(),
         Expr::Literal(Value::Text(s)) => match (c.ty, c.max_chars) {
             (SqlType::Text, Some(_)) => format!("{}::character varying", quoted(s)),
+            // A date/time default is stored as its type's value, printed by
+            // its output function (`'1 hour'` shows as `'01:00:00'::interval`).
+            (ty, _) if crate::sql::datetime::is_datetime(ty) => {
+                match crate::sql::eval::parse_text_as(s, ty) {
+                    Ok(v) => format!("{}::{}", quoted(&v.pg_text()), ty.pg_name()),
+                    Err(_) => format!("{}::{}", quoted(s), ty.pg_name()),
+                }
+            }
             (ty, _) => format!("{}::{}", quoted(s), ty.pg_name()),
         },
         Expr::Binary {

@@ -56,6 +56,13 @@ impl Table {
         if g.chance(20) {
             columns.truncate(3);
         }
+        // A date/time column, compared, indexed and computed like the others.
+        if g.chance(35) {
+            let ty = *g.pick(&[Type::Date, Type::Timestamp, Type::Interval]);
+            let mut d = Column::new("d", ty);
+            d.constraints(g);
+            columns.push(d);
+        }
         let orders = ["", " asc", " desc"];
         let primary_key = match g.below(10) {
             0..=2 => None,
@@ -320,6 +327,9 @@ impl Schema {
             .map(|(i, c)| match (i, c.ty) {
                 (0, _) => "g".to_string(),
                 (_, ty) if ty.is_text() => literal(g, ty),
+                (_, ty) if ty.is_datetime() => {
+                    ty.made_from_integer(&format!("g % {}", g.range(2, 9)))
+                }
                 _ => format!("g % {}", g.range(2, 9)),
             })
             .collect();
@@ -348,6 +358,7 @@ impl Schema {
         } else {
             match (column.ty.is_text(), g.below(3)) {
                 (true, _) | (_, 0) => literal(g, column.ty),
+                _ if column.ty.is_datetime() => column.ty.shifted(g, column.name),
                 (_, 1) => format!("{} + {}", column.name, g.range(-2, 3)),
                 _ => format!("{} * 2", table.columns[1].name),
             }
