@@ -38,8 +38,8 @@ pub use config::BTreeConfig;
 pub use cursor::{Cursor, Direction, Entry};
 pub use error::BTreeError;
 pub use key::{
-    decode_key, decode_prefix, encode_key, encode_key_into, without_nulls, KeyColumn, KeyError,
-    SortOrder,
+    decode_key, decode_prefix, encode_key, encode_key_into, refuse_unique_interval, without_nulls,
+    KeyColumn, KeyError, SortOrder,
 };
 pub use range::KeyRange;
 pub use shape::{LevelShape, PageInfo, PageShape, Shape};

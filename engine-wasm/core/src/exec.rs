@@ -34,6 +34,7 @@ pub mod relation_name;
 pub mod returning;
 pub mod row;
 pub mod select;
+pub mod series;
 pub mod set_operation;
 pub mod subquery;
 pub mod types;

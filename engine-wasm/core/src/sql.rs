@@ -14,6 +14,9 @@ pub use script::{
 // Parsing, binding, planning: sqlparser's tree converted into IndexLab's own.
 pub mod ast;
 mod convert;
+pub mod datetime;
+mod datetime_functions;
+mod datetime_literal;
 pub mod deparse;
 pub mod deparse_pretty;
 pub mod eval;

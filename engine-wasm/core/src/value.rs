@@ -1,5 +1,11 @@
 //! SQL values and types, shared by every layer above the structures.
 
+pub mod date;
+pub mod interval;
+pub mod timestamp;
+
+pub use interval::Interval;
+
 /// The SQL types the seed articles use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub enum SqlType {
@@ -27,6 +33,12 @@ pub enum SqlType {
     /// `point`: held as its text `(x,y)`; only read back by subscript
     /// (`(ctid::text::point)[0]` is the page a row is on).
     Point,
+    /// `date`: days since 2000-01-01, an int4 on a page.
+    Date,
+    /// `timestamp` (without time zone): microseconds since 2000-01-01 00:00.
+    Timestamp,
+    /// `interval`: months, days and microseconds, 16 bytes on a page.
+    Interval,
 }
 
 impl SqlType {
@@ -44,6 +56,9 @@ impl SqlType {
             SqlType::Tid => "tid",
             SqlType::Float4 => "real",
             SqlType::Point => "point",
+            SqlType::Date => "date",
+            SqlType::Timestamp => "timestamp without time zone",
+            SqlType::Interval => "interval",
         }
     }
 }
@@ -66,9 +81,27 @@ pub enum Value {
     Tid(u64),
     /// A `real` (float4), printed with float4's digits (`reltuples`).
     Real(f32),
+    /// A `date`: days since 2000-01-01.
+    Date(i32),
+    /// A `timestamp` without time zone: microseconds since 2000-01-01 00:00
+    /// (what the clock on the wall says; no zone is applied in or out).
+    LocalTimestamp(i64),
+    /// An `interval`, boxed so that a `Value` stays 16 bytes.
+    Interval(Box<Interval>),
 }
 
 impl Value {
+    /// The type of a date/time value (`date`, `timestamp`, `interval`),
+    /// whose variants carry their type; `None` for any other value.
+    pub fn datetime_type(&self) -> Option<SqlType> {
+        match self {
+            Value::Date(_) => Some(SqlType::Date),
+            Value::LocalTimestamp(_) => Some(SqlType::Timestamp),
+            Value::Interval(_) => Some(SqlType::Interval),
+            _ => None,
+        }
+    }
+
     pub fn text(s: impl Into<String>) -> Value {
         Value::Text(Box::new(s.into()))
     }
@@ -92,7 +125,10 @@ impl Value {
             Value::Float(f) => format_float(*f),
             Value::Text(s) => s.to_string(),
             Value::Bool(b) => if *b { "t" } else { "f" }.to_string(),
-            Value::Timestamp(us) => format_timestamp(*us),
+            Value::Timestamp(us) => timestamp::format_timestamp(*us, "+00"),
+            Value::LocalTimestamp(us) => timestamp::format_timestamp(*us, ""),
+            Value::Date(days) => date::format_date(*days),
+            Value::Interval(iv) => interval::format_interval(iv),
             Value::Tid(t) => format!("({},{})", t >> 16, t & 0xFFFF),
             Value::Real(f) => format_float4(*f),
         }
@@ -164,105 +200,13 @@ fn shortest_float_text(f: f64, fixed: String, scientific: String, digits: i32) -
     format!("{mantissa}e{sign}{:02}", exp.abs())
 }
 
-/// Microseconds since 2000-01-01 UTC as `YYYY-MM-DD HH:MM:SS[.ffffff]+00`.
-fn format_timestamp(us: i64) -> String {
-    const US_PER_DAY: i64 = 86_400_000_000;
-    let days = us.div_euclid(US_PER_DAY);
-    let rem = us.rem_euclid(US_PER_DAY);
-    // 2000-01-01 is day 10957 since 1970-01-01.
-    let (y, m, d) = civil_from_days(days + 10_957);
-    let secs = rem / 1_000_000;
-    let frac = rem % 1_000_000;
-    let (hh, mm, ss) = (secs / 3600, secs / 60 % 60, secs % 60);
-    let mut s = format!("{y:04}-{m:02}-{d:02} {hh:02}:{mm:02}:{ss:02}");
-    if frac != 0 {
-        let f = format!(".{frac:06}");
-        s.push_str(f.trim_end_matches('0'));
-    }
-    s.push_str("+00");
-    s
-}
-
 /// A timestamptz literal as PostgreSQL reads the ISO forms
 /// (`2024-01-02`, `2024-01-02 03:04:05.25`, a `T` between, a zone `Z`, `+HH`,
 /// `-HH:MM`; no zone means the session's, which is UTC here) into
 /// microseconds since 2000-01-01 UTC. None for any other form.
 pub fn parse_timestamptz(text: &str) -> Option<i64> {
-    let t = text.trim();
-    if t.eq_ignore_ascii_case("epoch") {
-        return Some(-10_957 * 86_400_000_000);
-    }
-    let (date, rest) = t.split_at(t.find([' ', 'T']).unwrap_or(t.len()));
-    let mut ymd = date.splitn(3, '-');
-    let (y, m, d): (i64, u32, u32) = (
-        ymd.next()?.parse().ok()?,
-        ymd.next()?.parse().ok()?,
-        ymd.next()?.parse().ok()?,
-    );
-    if !(1..=12).contains(&m) || d < 1 || d > days_in_month(y, m) {
-        return None;
-    }
-    let rest = rest.trim_start_matches([' ', 'T']);
-    // The zone starts at the first sign or Z after the time.
-    let zone_at = rest.find(['+', '-', 'Z']).unwrap_or(rest.len());
-    let (time, zone) = rest.split_at(zone_at);
-    let mut us = 0i64;
-    if !time.trim().is_empty() {
-        let mut hms = time.trim().splitn(3, ':');
-        let h: i64 = hms.next()?.parse().ok()?;
-        let mi: i64 = hms.next()?.parse().ok()?;
-        let sec: f64 = hms.next().map_or(Some(0.0), |x| x.parse().ok())?;
-        if h > 24 || mi > 59 || !(0.0..61.0).contains(&sec) {
-            return None;
-        }
-        us = (h * 3600 + mi * 60) * 1_000_000 + (sec * 1e6).round() as i64;
-    }
-    let offset_us = match zone.trim() {
-        "" | "Z" => 0,
-        z => {
-            let sign = if z.starts_with('-') { -1 } else { 1 };
-            let mut hm = z[1..].splitn(2, ':');
-            let h: i64 = hm.next()?.parse().ok()?;
-            let mi: i64 = hm.next().map_or(Some(0), |x| x.parse().ok())?;
-            sign * (h * 3600 + mi * 60) * 1_000_000
-        }
-    };
-    let days = days_from_civil(y, m, d) - 10_957;
-    Some(days * 86_400_000_000 + us - offset_us)
-}
-
-fn days_in_month(y: i64, m: u32) -> u32 {
-    match m {
-        2 if (y % 4 == 0 && y % 100 != 0) || y % 400 == 0 => 29,
-        2 => 28,
-        4 | 6 | 9 | 11 => 30,
-        _ => 31,
-    }
-}
-
-/// Howard Hinnant's civil-to-days algorithm (days since 1970-01-01).
-fn days_from_civil(y: i64, m: u32, d: u32) -> i64 {
-    let y = if m <= 2 { y - 1 } else { y };
-    let era = y.div_euclid(400);
-    let yoe = y.rem_euclid(400);
-    let mp = i64::from((m + 9) % 12);
-    let doy = (153 * mp + 2) / 5 + i64::from(d) - 1;
-    let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
-    era * 146_097 + doe - 719_468
-}
-
-/// Howard Hinnant's days-to-civil algorithm (days since 1970-01-01).
-fn civil_from_days(z: i64) -> (i64, u32, u32) {
-    let z = z + 719_468;
-    let era = z.div_euclid(146_097);
-    let doe = z.rem_euclid(146_097);
-    let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365;
-    let y = yoe + era * 400;
-    let doy = doe - (365 * yoe + yoe / 4 - yoe / 100);
-    let mp = (5 * doy + 2) / 153;
-    let d = (doy - (153 * mp + 2) / 5 + 1) as u32;
-    let m = if mp < 10 { mp + 3 } else { mp - 9 } as u32;
-    (if m <= 2 { y + 1 } else { y }, m, d)
+    let input = timestamp::parse_datetime(text).ok()?;
+    Some(input.local_us - input.offset_us)
 }
 
 #[cfg(test)]

@@ -3,8 +3,9 @@
 //!
 //! Each column is a tag byte (0x01 value, 0x02 NULL — NULLS LAST, PostgreSQL's
 //! default for ASC) followed by the value:
-//! - int4 / int8 / timestamptz: big-endian with the sign bit flipped, so negative
-//!   numbers sort before positive ones;
+//! - int4 / int8 / date / timestamp / timestamptz: big-endian with the sign bit
+//!   flipped, so negative numbers sort before positive ones;
+//! - interval: its `interval_cmp` value (16 bytes), then its months and days;
 //! - float8: the IEEE bits with the sign bit set for positives and all bits inverted
 //!   for negatives; -0 is stored as 0 and every NaN as one NaN above +Infinity, as
 //!   PostgreSQL's float8 comparison treats them;
@@ -160,9 +161,15 @@ fn encode_column(i: usize, value: &Value, ty: SqlType, out: &mut Vec<u8>) -> Res
             let n = i16::try_from(*n).map_err(|_| KeyError::OutOfRange { column: i })?;
             out.extend_from_slice(&((n as u16) ^ (1 << 15)).to_be_bytes());
         }
-        (SqlType::Int8, Value::Int(n)) | (SqlType::Timestamptz, Value::Timestamp(n)) => {
+        (SqlType::Int8, Value::Int(n))
+        | (SqlType::Timestamptz, Value::Timestamp(n))
+        | (SqlType::Timestamp, Value::LocalTimestamp(n)) => {
             out.extend_from_slice(&((*n as u64) ^ SIGN).to_be_bytes());
         }
+        (SqlType::Date, Value::Date(d)) => {
+            out.extend_from_slice(&((*d as u32) ^ (1 << 31)).to_be_bytes());
+        }
+        (SqlType::Interval, Value::Interval(iv)) => encode_interval(iv, out),
         (SqlType::Float8, Value::Float(x)) => out.extend_from_slice(&float_bits(*x).to_be_bytes()),
         (SqlType::Float4, Value::Real(x)) => {
             out.extend_from_slice(&float_bits(f64::from(*x)).to_be_bytes())
@@ -185,6 +192,34 @@ fn encode_column(i: usize, value: &Value, ty: SqlType, out: &mut Vec<u8>) -> Res
                 expected: ty,
             })
         }
+    }
+    Ok(())
+}
+
+/// An interval sorts by `interval_cmp`'s single value (a month as 30
+/// days, 16 bytes); its months and days follow so that the key decodes to
+/// what was written (the microseconds are what the value leaves).
+/// (Two intervals PostgreSQL calls equal, `1 mon` and `30 days`, are thus
+/// distinct keys here, ordered by their fields.)
+fn encode_interval(iv: &crate::value::Interval, out: &mut Vec<u8>) {
+    let order = (iv.cmp_key() as u128) ^ (1 << 127);
+    out.extend_from_slice(&order.to_be_bytes());
+    out.extend_from_slice(&((iv.months as u32) ^ (1 << 31)).to_be_bytes());
+    out.extend_from_slice(&((iv.days as u32) ^ (1 << 31)).to_be_bytes());
+}
+
+/// A unique key (primary key, UNIQUE) over an interval: refused by name,
+/// since the key keeps how each interval was written, so `1 mon` and
+/// `30 days`, which PostgreSQL's uniqueness check calls equal, would both be
+/// accepted here.
+pub fn refuse_unique_interval(
+    unique: bool,
+    types: &[SqlType],
+) -> Result<(), crate::sql::error::SqlError> {
+    if unique && types.contains(&SqlType::Interval) {
+        return Err(crate::sql::error::unsupported(
+            "a primary key or unique index on an interval",
+        ));
     }
     Ok(())
 }
@@ -293,6 +328,22 @@ impl Reader<'_> {
             SqlType::Int8 => Value::Int((u64::from_be_bytes(self.array()?) ^ SIGN) as i64),
             SqlType::Timestamptz => {
                 Value::Timestamp((u64::from_be_bytes(self.array()?) ^ SIGN) as i64)
+            }
+            SqlType::Timestamp => {
+                Value::LocalTimestamp((u64::from_be_bytes(self.array()?) ^ SIGN) as i64)
+            }
+            SqlType::Date => Value::Date((u32::from_be_bytes(self.array()?) ^ (1 << 31)) as i32),
+            SqlType::Interval => {
+                let order = (u128::from_be_bytes(self.array()?) ^ (1 << 127)) as i128;
+                let months = (u32::from_be_bytes(self.array()?) ^ (1 << 31)) as i32;
+                let days = (u32::from_be_bytes(self.array()?) ^ (1 << 31)) as i32;
+                let whole_days = i128::from(days) + 30 * i128::from(months);
+                let micros = (order - whole_days * 86_400_000_000) as i64;
+                Value::Interval(Box::new(crate::value::Interval {
+                    micros,
+                    days,
+                    months,
+                }))
             }
             SqlType::Float8 => Value::Float(unfloat(u64::from_be_bytes(self.array()?))),
             SqlType::Float4 => Value::Real(unfloat(u64::from_be_bytes(self.array()?)) as f32),

@@ -8,7 +8,10 @@ use proptest::prelude::*;
 use super::key::*;
 use crate::value::{SqlType, Value};
 
-const TYPES: [SqlType; 7] = [
+const TYPES: [SqlType; 10] = [
+    SqlType::Date,
+    SqlType::Timestamp,
+    SqlType::Interval,
     SqlType::Int4,
     SqlType::Int8,
     SqlType::Timestamptz,
@@ -33,6 +36,13 @@ fn asc_cmp(a: &Value, b: &Value) -> Ordering {
         },
         (Value::Text(x), Value::Text(y)) => x.as_bytes().cmp(y.as_bytes()),
         (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        (Value::Date(x), Value::Date(y)) => x.cmp(y),
+        (Value::LocalTimestamp(x), Value::LocalTimestamp(y)) => x.cmp(y),
+        // interval_cmp's order, ties (`1 mon` vs `30 days`) by the fields
+        // the key keeps after it.
+        (Value::Interval(x), Value::Interval(y)) => {
+            (x.cmp_key(), x.months, x.days).cmp(&(y.cmp_key(), y.months, y.days))
+        }
         _ => unreachable!("values of one column share a type"),
     }
 }
@@ -73,6 +83,25 @@ fn value(ty: SqlType) -> BoxedStrategy<Value> {
         .prop_map(Value::Float)
         .boxed(),
         SqlType::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
+        SqlType::Date => prop_oneof![any::<i32>(), -3i32..3]
+            .prop_map(Value::Date)
+            .boxed(),
+        SqlType::Timestamp => prop_oneof![any::<i64>(), -3i64..3]
+            .prop_map(Value::LocalTimestamp)
+            .boxed(),
+        SqlType::Interval => (
+            prop_oneof![any::<i64>(), Just(0i64), Just(86_400_000_000)],
+            -40i32..40,
+            -3i32..3,
+        )
+            .prop_map(|(micros, days, months)| {
+                Value::Interval(Box::new(crate::value::Interval {
+                    micros,
+                    days,
+                    months,
+                }))
+            })
+            .boxed(),
         SqlType::Float4 => prop_oneof![any::<f32>(), -2.0f32..2.0]
             .prop_map(Value::Real)
             .boxed(),

@@ -34,10 +34,12 @@ pub fn index_tuple_size<V: std::borrow::Borrow<Value>>(
     for (column, (value, &ty)) in values.iter().zip(types).enumerate() {
         off = match (ty, value.borrow()) {
             (_, Value::Null) => off,
-            (SqlType::Int4, Value::Int(_)) => align(off, 4) + 4,
+            (SqlType::Int4, Value::Int(_)) | (SqlType::Date, Value::Date(_)) => align(off, 4) + 4,
+            (SqlType::Interval, Value::Interval(_)) => align(off, 8) + 16,
             (SqlType::Int2, Value::Int(_)) => align(off, 2) + 2,
             (SqlType::Int8, Value::Int(_))
             | (SqlType::Timestamptz, Value::Timestamp(_))
+            | (SqlType::Timestamp, Value::LocalTimestamp(_))
             | (SqlType::Float8, Value::Float(_)) => align(off, 8) + 8,
             (SqlType::Bool, Value::Bool(_)) => off + 1,
             (SqlType::Text, Value::Text(s)) => text_end(off, s.len()),

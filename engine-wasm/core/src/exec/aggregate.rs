@@ -511,6 +511,9 @@ fn value_type(v: &Value) -> SqlType {
         Value::Text(_) => SqlType::Text,
         Value::Bool(_) => SqlType::Bool,
         Value::Timestamp(_) => SqlType::Timestamptz,
+        Value::Date(_) | Value::LocalTimestamp(_) | Value::Interval(_) => {
+            v.datetime_type().unwrap_or(SqlType::Text)
+        }
         Value::Tid(_) => SqlType::Tid,
         Value::Real(_) => SqlType::Float4,
     }

@@ -517,6 +517,14 @@ fn check_printable(catalog: &Catalog, i: &Index) -> Result<(), SqlError> {
                 .any(|c| c.name == name && c.ty == SqlType::Text && c.max_chars.is_some())
         })
     };
+    let typed = |name: &str| {
+        table
+            .and_then(|t| t.columns.iter().find(|c| c.name == name))
+            .is_some_and(|c| c.ty != SqlType::Text)
+    };
+    let quoted_for_typed = |a: &Expr, b: &Expr| matches!((a, b), (Expr::Column { name, .. }, Expr::Literal(Value::Text(_))) if typed(name));
+    const CAST: &str =
+        "a quoted literal compared with a column of another type, which PostgreSQL stores cast to it";
     let exprs = i.predicate.iter().chain(
         i.key
             .iter()
@@ -530,6 +538,16 @@ fn check_printable(catalog: &Catalog, i: &Index) -> Result<(), SqlError> {
             }
             Expr::Column { name, .. } if varchar(name) => {
                 refused = Some("a varchar column, which PostgreSQL reads through a cast to text")
+            }
+            Expr::Binary { left, right, .. }
+                if quoted_for_typed(left, right) || quoted_for_typed(right, left) =>
+            {
+                refused = Some(CAST)
+            }
+            Expr::Between {
+                expr, low, high, ..
+            } if quoted_for_typed(expr, low) || quoted_for_typed(expr, high) => {
+                refused = Some(CAST)
             }
             _ => {}
         });
@@ -607,6 +625,14 @@ fn expr_text(e: &Expr, c: &ColumnDef) -> String {
         Expr::Literal(Value::Bool(b)) => b.to_string(),
         Expr::Literal(Value::Text(s)) => match (c.ty, c.max_chars) {
             (SqlType::Text, Some(_)) => format!("{}::character varying", quoted(s)),
+            // A date/time default is stored as its type's value, printed by
+            // its output function (`'1 hour'` shows as `'01:00:00'::interval`).
+            (ty, _) if crate::sql::datetime::is_datetime(ty) => {
+                match crate::sql::eval::parse_text_as(s, ty) {
+                    Ok(v) => format!("{}::{}", quoted(&v.pg_text()), ty.pg_name()),
+                    Err(_) => format!("{}::{}", quoted(s), ty.pg_name()),
+                }
+            }
             (ty, _) => format!("{}::{}", quoted(s), ty.pg_name()),
         },
         Expr::Binary {

@@ -311,28 +311,17 @@ pub trait Executor: JoinExec {
                 column,
             }] => {
                 let (a, b) = (self.eval_const(start)?, self.eval_const(stop)?);
-                let s = match step {
-                    Some(e) => self.eval_const(e)?,
-                    None => Value::Int(1),
-                };
-                let (Value::Int(a), Value::Int(b), Value::Int(s)) = (a, b, s) else {
-                    return Err(SqlError::new(
-                        ErrorKind::Semantic,
-                        "generate_series needs integer arguments",
-                    ));
-                };
-                if s == 0 {
-                    return Err(SqlError::new(
-                        ErrorKind::Execution,
-                        "step size cannot equal zero",
-                    ));
-                }
-                let n = if (s > 0 && b >= a) || (s < 0 && b <= a) {
-                    ((b as i128 - a as i128) / s as i128 + 1) as u128
-                } else {
-                    0
-                };
+                let s = step.as_ref().map(|e| self.eval_const(e)).transpose()?;
+                let (a_text, b_text) = (a.pg_text(), b.pg_text());
+                let series = super::series::Series::new(a, b, s)?;
+                let (a, b) = (a_text, b_text);
+                let n = series.len(max_rows);
                 if n > max_rows as u128 {
+                    let n = if matches!(series, super::series::Series::Int { .. }) {
+                        n.to_string()
+                    } else {
+                        "more".to_string()
+                    };
                     return Err(limit_error(format!(
                         "generate_series({a}, {b}) would make {n} rows, over max_rows={max_rows}"
                     ))
@@ -349,12 +338,10 @@ pub trait Executor: JoinExec {
                 let (cols, exprs) = projection(&q.items, &scope)?;
                 *columns = cols;
                 let filter = q.filter.as_ref().map(|f| bind(f, &scope)).transpose()?;
-                let mut x = a;
                 let mut produced = 0u64;
                 let mut out = Vec::with_capacity(exprs.len());
-                for _ in 0..n {
-                    let row = [Value::Int(x)];
-                    x = x.wrapping_add(s);
+                for x in series.iter() {
+                    let row = [x];
                     if let Some(f) = &filter {
                         if self.eval_bound(f, &row)? != Value::Bool(true) {
                             continue;

@@ -32,7 +32,8 @@ pub struct PlanNode {
 pub fn type_width(ty: SqlType) -> u32 {
     match ty {
         SqlType::Int2 => 2,
-        SqlType::Int4 => 4,
+        SqlType::Int4 | SqlType::Date => 4,
+        SqlType::Interval => 16,
         SqlType::Bool => 1,
         SqlType::Text => 32,
         SqlType::Uuid => 16,

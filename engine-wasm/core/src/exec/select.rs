@@ -330,6 +330,12 @@ pub(super) fn output_name(e: &Expr) -> String {
     match e {
         Expr::Column { name, .. } => name.clone(),
         Expr::Call(f) => f.name().to_string(),
+        // A date/time constant was a cast of a quoted literal (`DATE '…'`,
+        // `'1 day'::interval`): FigureColname names it after the type.
+        Expr::Literal(Value::Date(_)) => "date".to_string(),
+        Expr::Literal(Value::LocalTimestamp(_)) => "timestamp".to_string(),
+        Expr::Literal(Value::Timestamp(_)) => "timestamptz".to_string(),
+        Expr::Literal(Value::Interval(_)) => "interval".to_string(),
         Expr::Cast { expr, .. } => output_name(expr),
         // A subscript is named after what it subscripts (FigureColname).
         Expr::Function {

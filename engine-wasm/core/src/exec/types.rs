@@ -121,6 +121,17 @@ fn from_scope<E: QueryEngine>(engine: &E, q: &Select) -> Result<Scope, SqlError>
 /// `generate_series(int, int [, int])` returns integer; any bigint argument
 /// makes it bigint.
 pub fn series_type(start: &Expr, stop: &Expr, step: Option<&Expr>) -> SqlType {
+    let ty = |e: &Expr| type_of(e, &Scope::default()).ok();
+    if step.and_then(ty) == Some(SqlType::Interval) {
+        // Over instants: timestamp unless either end is a timestamptz (or
+        // a date, which PostgreSQL casts to timestamptz).
+        let local = |e: &Expr| ty(e) == Some(SqlType::Timestamp);
+        return if local(start) && local(stop) {
+            SqlType::Timestamp
+        } else {
+            SqlType::Timestamptz
+        };
+    }
     let int4 = |e: &Expr| type_of(e, &Scope::default()).is_ok_and(|t| t == SqlType::Int4);
     if int4(start) && int4(stop) && step.is_none_or(int4) {
         SqlType::Int4
@@ -144,6 +155,9 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
             }
             Value::Bool(_) => SqlType::Bool,
             Value::Timestamp(_) => SqlType::Timestamptz,
+            Value::Date(_) | Value::LocalTimestamp(_) | Value::Interval(_) => {
+                v.datetime_type().unwrap_or(SqlType::Text)
+            }
             Value::Tid(_) => SqlType::Tid,
             Value::Real(_) => SqlType::Float4,
             // An untyped NULL or string becomes text.
@@ -151,11 +165,16 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
         },
         Expr::Call(Func::Random) => SqlType::Float8,
         Expr::Call(Func::GenRandomUuid) => SqlType::Uuid,
+        Expr::Call(Func::CurrentDate) => SqlType::Date,
+        Expr::Call(Func::LocalTimestamp) => SqlType::Timestamp,
         Expr::Call(_) => SqlType::Timestamptz,
         Expr::Binary { op, left, right } => match op {
             BinOp::Concat => SqlType::Text,
             _ if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) => SqlType::Bool,
-            _ => wider(t(left)?, t(right)?),
+            _ => {
+                let (l, r) = (t(left)?, t(right)?);
+                crate::sql::datetime::arith_type(*op, l, r).unwrap_or_else(|| wider(l, r))
+            }
         },
         Expr::Unary { .. }
         | Expr::InList { .. }
@@ -174,6 +193,17 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
                 | TxidCurrent => SqlType::Int8,
                 Abs | Floor | Ceil | Round | Coalesce | Nullif | Greatest | Least => t(&args[0])?,
                 Mod => wider(t(&args[0])?, t(&args[1])?),
+                DatePart => SqlType::Float8,
+                MakeDate => SqlType::Date,
+                DateTrunc => match t(&args[1])? {
+                    SqlType::Timestamp => SqlType::Timestamp,
+                    _ => SqlType::Timestamptz,
+                },
+                Extract => {
+                    return Err(unsupported(
+                        "a column of EXTRACT() (PostgreSQL's exact numeric type)",
+                    ))
+                }
                 _ => SqlType::Text,
             }
         }

@@ -202,6 +202,8 @@ impl PgEngine {
             Some(k) => expressions[k].ty,
             None => types[c],
         };
+        let key_types: Vec<SqlType> = key.iter().map(|(c, _)| type_at(*c)).collect();
+        crate::btree::refuse_unique_interval(unique, &key_types)?;
         let key_columns = key
             .iter()
             .map(|(c, o)| key_column(type_at(*c), *o))

@@ -6,7 +6,7 @@ use crate::buffer_pool::BufferStats;
 use crate::exec::plan_node::wrap_and;
 use crate::exec::{type_width, PlanNode};
 use crate::sql::ast::ExplainOptions;
-use crate::sql::deparse::deparse;
+use crate::sql::deparse::deparse_over;
 use crate::sql::plan::{AccessPath, ScanDirection, ScanPlan};
 
 impl PgEngine {
@@ -43,14 +43,21 @@ impl PgEngine {
                     ""
                 };
                 if !cond_exprs.is_empty() {
-                    let conds: Vec<String> = cond_exprs.iter().map(deparse).collect();
+                    let conds: Vec<String> = cond_exprs
+                        .iter()
+                        .map(|e| deparse_over(e, &t.columns))
+                        .collect();
                     details.push(format!("Index Cond: {}", wrap_and(&conds)));
                 }
                 format!("{kind}{back} using {} on {}", ix.name, t.name)
             }
         };
         if !plan.filter.is_empty() {
-            let f: Vec<String> = plan.filter.iter().map(deparse).collect();
+            let f: Vec<String> = plan
+                .filter
+                .iter()
+                .map(|e| deparse_over(e, &t.columns))
+                .collect();
             details.push(format!("Filter: {}", wrap_and(&f)));
             details.push(format!("Rows Removed by Filter: {removed}"));
         }

@@ -134,6 +134,9 @@ fn fixed_layout(v: &Value, ty: Option<SqlType>) -> (u32, u32) {
         (Value::Int(_), Some(SqlType::Int4)) => (4, 4),
         (Value::Int(_), Some(SqlType::Int2)) => (2, 2),
         (Value::Bool(_), _) => (1, 1),
+        // date: an int4 (typalign 'i'); interval: 16 bytes, typalign 'd'.
+        (Value::Date(_), _) => (4, 4),
+        (Value::Interval(_), _) => (16, 8),
         _ => (8, 8),
     }
 }

@@ -159,6 +159,10 @@ pub enum Func {
     Random,
     /// A version 4 uuid from the seeded generator.
     GenRandomUuid,
+    /// `current_date`: the transaction's start date (the virtual clock's).
+    CurrentDate,
+    /// `localtimestamp`: the transaction's start as a timestamp without zone.
+    LocalTimestamp,
 }
 
 impl Func {
@@ -168,6 +172,8 @@ impl Func {
             Func::ClockTimestamp => "clock_timestamp",
             Func::Random => "random",
             Func::GenRandomUuid => "gen_random_uuid",
+            Func::CurrentDate => "current_date",
+            Func::LocalTimestamp => "localtimestamp",
         }
     }
 }

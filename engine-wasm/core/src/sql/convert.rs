@@ -402,6 +402,8 @@ fn convert_function(f: &sp::Function) -> Result<Expr, SqlError> {
     let func = match name.as_str() {
         "now" | "transaction_timestamp" | "current_timestamp" => Func::Now,
         "clock_timestamp" => Func::ClockTimestamp,
+        "current_date" => Func::CurrentDate,
+        "localtimestamp" => Func::LocalTimestamp,
         "random" => Func::Random,
         "gen_random_uuid" => Func::GenRandomUuid,
         // Placeholder: `series_in_select_list` replaces it by the series column.
@@ -582,10 +584,7 @@ pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
         },
         E::Cast {
             expr, data_type, ..
-        } => Expr::Cast {
-            expr: boxed(expr)?,
-            ty: cast_type(data_type)?,
-        },
+        } => super::datetime_literal::cast(convert_expr(expr)?, cast_type(data_type)?)?,
         E::CompoundFieldAccess { root, access_chain } => subscript(root, access_chain)?,
         // Out of line: this function recurses once per operator of a deep
         // chain, and its frame must stay small for the page's stack.
@@ -672,6 +671,14 @@ fn convert_other(e: &sp::Expr) -> Result<Expr, SqlError> {
             func: crate::sql::functions::ScalarFunc::Floor,
             args: vec![convert_expr(expr)?],
         },
+        E::TypedString(ts) => {
+            let ty = cast_type(&ts.data_type)?;
+            super::datetime_literal::cast(Expr::Literal(convert_value(&ts.value.value)?), ty)?
+        }
+        E::Interval(iv) => super::datetime_literal::interval(iv)?,
+        E::Extract { field, expr, .. } => {
+            super::datetime_literal::extract(field, convert_expr(expr)?)
+        }
         other => return Err(unsupported(format!("the expression {other}"))),
     })
 }
@@ -724,7 +731,15 @@ fn cast_type(t: &sp::DataType) -> Result<SqlType, SqlError> {
         D::BigInt(_) | D::Int8(_) => SqlType::Int8,
         D::Text | D::Varchar(_) => SqlType::Text,
         D::DoublePrecision | D::Float8 | D::Float(_) => SqlType::Float8,
+        D::Timestamp(_, sp::TimezoneInfo::None | sp::TimezoneInfo::WithoutTimeZone) => {
+            SqlType::Timestamp
+        }
         D::Timestamp(..) => SqlType::Timestamptz,
+        D::Date => SqlType::Date,
+        D::Interval {
+            fields: None,
+            precision: None,
+        } => SqlType::Interval,
         D::Bool | D::Boolean => SqlType::Bool,
         D::Uuid => SqlType::Uuid,
         D::Custom(n, _) if object_name(n) == "timestamptz" => SqlType::Timestamptz,

@@ -8,7 +8,75 @@ fn literal(v: &Value) -> String {
     match v {
         Value::Null => "NULL".into(),
         Value::Text(s) => format!("'{}'::text", s.replace('\'', "''")),
+        // A date/time constant as PostgreSQL prints a Const: its text, cast.
+        Value::Date(_) | Value::LocalTimestamp(_) | Value::Interval(_) | Value::Timestamp(_) => {
+            let ty = v
+                .datetime_type()
+                .unwrap_or(crate::value::SqlType::Timestamptz);
+            format!("'{}'::{}", v.pg_text(), ty.pg_name())
+        }
         other => other.pg_text(),
+    }
+}
+
+/// A scan's condition as EXPLAIN shows it over a table of `columns`: a
+/// quoted literal compared with a date/time column is shown as the constant
+/// of the column's type PostgreSQL's parser made of it (`'2016-01-01'::date`).
+pub fn deparse_over(e: &Expr, columns: &[super::ast::ColumnDef]) -> String {
+    let mut typed = e.clone();
+    type_datetime_literals(&mut typed, columns);
+    deparse(&typed)
+}
+
+fn type_datetime_literals(e: &mut Expr, columns: &[super::ast::ColumnDef]) {
+    let column_type = |x: &Expr| match x {
+        Expr::Column { name, .. } => columns
+            .iter()
+            .find(|c| &c.name == name)
+            .map(|c| c.ty)
+            .filter(|t| super::datetime::is_datetime(*t)),
+        _ => None,
+    };
+    let retype = |lit: &mut Expr, ty: Option<crate::value::SqlType>| {
+        if let (Expr::Literal(Value::Text(s)), Some(ty)) = (&*lit, ty) {
+            if let Ok(v) = super::eval::parse_text_as(s, ty) {
+                *lit = Expr::Literal(v);
+            }
+        }
+    };
+    match e {
+        Expr::Binary { op, left, right } if op.is_comparison() => {
+            let (lt, rt) = (column_type(left), column_type(right));
+            retype(left, rt);
+            retype(right, lt);
+        }
+        Expr::Binary { left, right, .. } => {
+            type_datetime_literals(left, columns);
+            type_datetime_literals(right, columns);
+        }
+        Expr::Unary { expr, .. } => type_datetime_literals(expr, columns),
+        Expr::Between {
+            expr, low, high, ..
+        } => {
+            let ty = column_type(expr);
+            retype(low, ty);
+            retype(high, ty);
+        }
+        Expr::InList { expr, list, .. } => {
+            let ty = column_type(expr);
+            list.iter_mut().for_each(|item| retype(item, ty));
+        }
+        _ => {}
+    }
+}
+
+/// An element of an array literal as `array_out` writes it: in double
+/// quotes when it holds a space or a delimiter (`"2016-01-01 10:00:00"`).
+fn array_element(text: &str) -> String {
+    if text.contains([' ', ',', '{', '}', '"', '\\']) {
+        format!("\"{}\"", text.replace('\\', "\\\\").replace('"', "\\\""))
+    } else {
+        text.to_string()
     }
 }
 
@@ -68,6 +136,8 @@ fn print(e: &Expr, style: Style) -> String {
         } => format!("{t}.{name}"),
         Expr::Column { name, .. } => name.clone(),
         Expr::Literal(v) => literal(v),
+        Expr::Call(crate::sql::ast::Func::CurrentDate) => "CURRENT_DATE".into(),
+        Expr::Call(crate::sql::ast::Func::LocalTimestamp) => "LOCALTIMESTAMP".into(),
         Expr::Call(f) => format!("{}()", f.name()),
         Expr::Unary { expr, .. } => format!("(NOT {})", deparse(expr)),
         Expr::Binary { op, left, right } => {
@@ -85,13 +155,18 @@ fn print(e: &Expr, style: Style) -> String {
             let items: Vec<String> = list
                 .iter()
                 .map(|x| match x {
+                    Expr::Literal(v) if v.datetime_type().is_some() => array_element(&v.pg_text()),
                     Expr::Literal(v) => v.pg_text(),
                     other => deparse(other),
                 })
                 .collect();
             let op = if *negated { "<> ALL" } else { "= ANY" };
+            let element = match list.first() {
+                Some(Expr::Literal(v)) => v.datetime_type().map_or("integer", |t| t.pg_name()),
+                _ => "integer",
+            };
             format!(
-                "({} {op} ('{{{}}}'::integer[]))",
+                "({} {op} ('{{{}}}'::{element}[]))",
                 deparse(expr),
                 items.join(",")
             )
@@ -129,6 +204,15 @@ fn print(e: &Expr, style: Style) -> String {
             func: crate::sql::functions::ScalarFunc::PointSubscript,
             args,
         } => format!("({})[{}]", deparse(&args[0]), deparse(&args[1])),
+        Expr::Function {
+            func: crate::sql::functions::ScalarFunc::Extract,
+            args,
+        } => match &args[0] {
+            Expr::Literal(Value::Text(field)) => {
+                format!("EXTRACT({field} FROM {})", deparse(&args[1]))
+            }
+            other => format!("EXTRACT({} FROM {})", deparse(other), deparse(&args[1])),
+        },
         Expr::Function { func, args } => {
             let args: Vec<String> = args.iter().map(deparse).collect::<Vec<_>>();
             format!("{}({})", func.name(), args.join(", "))

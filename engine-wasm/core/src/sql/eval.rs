@@ -8,7 +8,7 @@ use super::ast::{BinOp, Expr, Func};
 use super::error::{ErrorKind, SqlError};
 use super::functions::{self, ScalarFunc};
 use crate::rng::Rng;
-use crate::value::{parse_timestamptz, SqlType, Value};
+use crate::value::{SqlType, Value};
 use std::cmp::Ordering;
 
 /// The columns visible to an expression: (source name, column name, type) in row order.
@@ -90,6 +90,10 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
                 let l2 = typed_literal(l, &r, scope)?;
                 let r2 = typed_literal(r, &l2, scope)?;
                 (l2, r2)
+            } else if matches!(op, BinOp::Add | BinOp::Sub) {
+                let r2 = typed_arithmetic_literal(*op, r, &l, scope)?;
+                let l2 = typed_arithmetic_literal(*op, l, &r2, scope)?;
+                (l2, r2)
             } else {
                 (l, r)
             };
@@ -102,6 +106,12 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
                 // PostgreSQL computes `0.1 + 0.2` in exact numeric; IndexLab's
                 // float8 would print 0.30000000000000004.
                 return Err(numeric_unsupported("arithmetic on a numeric value"));
+            }
+            // EXTRACT gives a numeric, shown here as an integer: only division
+            // would print otherwise (2016 / 5 is 403.2000000000000000).
+            let extract = |e: &Bound| matches!(e, Bound::Func(ScalarFunc::Extract, _));
+            if matches!(op, BinOp::Div) && (extract(&l) || extract(&r)) {
+                return Err(numeric_unsupported("dividing EXTRACT()'s numeric value"));
             }
             let narrow = match (narrow_int(&l, scope), narrow_int(&r, scope)) {
                 _ if op.is_comparison() => None,
@@ -125,19 +135,27 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
             expr,
             list,
             negated,
-        } => Bound::InList(
-            b(expr)?,
-            list.iter()
-                .map(|e| bind(e, scope))
-                .collect::<Result<_, _>>()?,
-            *negated,
-        ),
+        } => {
+            let x = b(expr)?;
+            let items = list
+                .iter()
+                .map(|e| Ok(*datetime_literal(Box::new(bind(e, scope)?), &x, scope)?))
+                .collect::<Result<_, SqlError>>()?;
+            Bound::InList(x, items, *negated)
+        }
         Expr::Between {
             expr,
             low,
             high,
             negated,
-        } => Bound::Between(b(expr)?, b(low)?, b(high)?, *negated),
+        } => {
+            let x = b(expr)?;
+            let (lo, hi) = (
+                datetime_literal(b(low)?, &x, scope)?,
+                datetime_literal(b(high)?, &x, scope)?,
+            );
+            Bound::Between(x, lo, hi, *negated)
+        }
         Expr::IsNull { expr, negated } => Bound::IsNull(b(expr)?, *negated),
         Expr::Cast { expr, ty } => Bound::Cast(b(expr)?, *ty),
         Expr::Function { func, args } => Bound::Func(
@@ -264,6 +282,9 @@ fn narrow_int(e: &Bound, scope: &Scope) -> Option<SqlType> {
 /// A quoted literal compared with a typed column takes the column's type, as
 /// PostgreSQL resolves `a < '5'`; text that does not parse is an error at once.
 fn typed_literal(lit: Box<Bound>, other: &Bound, scope: &Scope) -> Result<Box<Bound>, SqlError> {
+    if let (Bound::Lit(Value::Text(s)), Some(ty)) = (lit.as_ref(), datetime_typed(other, scope)) {
+        return Ok(Box::new(Bound::Lit(parse_text_as(s, ty)?)));
+    }
     let (Bound::Lit(Value::Text(s)), Bound::Col(i)) = (lit.as_ref(), other) else {
         return Ok(lit);
     };
@@ -274,6 +295,67 @@ fn typed_literal(lit: Box<Bound>, other: &Bound, scope: &Scope) -> Result<Box<Bo
         return Ok(lit);
     }
     Ok(Box::new(Bound::Lit(parse_text_as(s, *ty)?)))
+}
+
+/// A quoted literal in `x IN (…)` or `x BETWEEN … AND …` read as `x`'s
+/// date/time type. (Only date/time: an IN list also holds a subquery's
+/// answers, which must not be read as another type.)
+fn datetime_literal(lit: Box<Bound>, x: &Bound, scope: &Scope) -> Result<Box<Bound>, SqlError> {
+    match (lit.as_ref(), datetime_typed(x, scope)) {
+        (Bound::Lit(Value::Text(s)), Some(ty)) => Ok(Box::new(Bound::Lit(parse_text_as(s, ty)?))),
+        _ => Ok(lit),
+    }
+}
+
+/// The date/time type of `e` when it is plainly one (a column, a constant,
+/// a cast, now()…): a quoted literal next to it takes that type, as
+/// PostgreSQL types an unknown literal by the operator's other side.
+fn datetime_typed(e: &Bound, scope: &Scope) -> Option<SqlType> {
+    let ty = match e {
+        Bound::Col(i) => scope.columns.get(*i)?.2,
+        Bound::Lit(Value::Timestamp(_)) => SqlType::Timestamptz,
+        Bound::Lit(v) => v.datetime_type()?,
+        Bound::Cast(_, ty) => *ty,
+        Bound::Call(Func::Now | Func::ClockTimestamp) => SqlType::Timestamptz,
+        Bound::Call(Func::CurrentDate) => SqlType::Date,
+        Bound::Call(Func::LocalTimestamp) => SqlType::Timestamp,
+        Bound::Bin(op, l, r) if !op.is_comparison() => {
+            let operand = |x: &Bound| datetime_typed(x, scope).or_else(|| narrow_int(x, scope));
+            super::datetime::arith_type(*op, operand(l)?, operand(r)?)?
+        }
+        Bound::Func(ScalarFunc::MakeDate, _) => SqlType::Date,
+        Bound::Func(ScalarFunc::DateTrunc, args) => match datetime_typed(args.get(1)?, scope)? {
+            SqlType::Timestamp => SqlType::Timestamp,
+            _ => SqlType::Timestamptz,
+        },
+        _ => return None,
+    };
+    super::datetime::is_datetime(ty).then_some(ty)
+}
+
+/// `now() - '2016-01-01'`, `span + '1 hour'`: a quoted literal in date/time
+/// arithmetic takes the other side's type where PostgreSQL's operator
+/// resolution picks (timestamp − timestamp, interval ± interval, and an
+/// interval after timestamp +).
+fn typed_arithmetic_literal(
+    op: BinOp,
+    lit: Box<Bound>,
+    other: &Bound,
+    scope: &Scope,
+) -> Result<Box<Bound>, SqlError> {
+    let Some(ty) = datetime_typed(other, scope) else {
+        return Ok(lit);
+    };
+    let read_as = match (ty, op) {
+        (SqlType::Interval, BinOp::Add | BinOp::Sub) | (_, BinOp::Sub) => Some(ty),
+        // timestamp + unknown: timestamp + interval is the only candidate.
+        (SqlType::Timestamp | SqlType::Timestamptz, BinOp::Add) => Some(SqlType::Interval),
+        _ => None,
+    };
+    match (lit.as_ref(), read_as) {
+        (Bound::Lit(Value::Text(s)), Some(ty)) => Ok(Box::new(Bound::Lit(parse_text_as(s, ty)?))),
+        _ => Ok(lit),
+    }
 }
 
 /// Text read as a value of `ty`, as the type's input function reads it (a
@@ -314,7 +396,9 @@ pub fn parse_text_as(s: &str, ty: SqlType) -> Result<Value, SqlError> {
         SqlType::Tid => Value::Tid(crate::value::parse_tid(t).ok_or_else(bad)?),
         SqlType::Point => Value::text(crate::value::parse_point(t).ok_or_else(bad)?),
         SqlType::Timestamptz if is_special_timestamp(t) => return Err(unsupported_timestamp(t)),
-        SqlType::Timestamptz => Value::Timestamp(parse_timestamptz(t).ok_or_else(bad)?),
+        SqlType::Timestamptz | SqlType::Date | SqlType::Timestamp | SqlType::Interval => {
+            super::datetime::parse_text(s, ty)?
+        }
     };
     Ok(v)
 }
@@ -335,6 +419,9 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
         (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
         (Value::Tid(x), Value::Tid(y)) => Some(x.cmp(y)),
+        _ if a.datetime_type().is_some() || b.datetime_type().is_some() => {
+            super::datetime::compare(a, b)
+        }
         (Value::Real(x), _) => compare(&Value::Float(f64::from(*x)), b),
         (_, Value::Real(y)) => compare(a, &Value::Float(f64::from(*y))),
         (Value::Float(x), Value::Float(y)) => x.partial_cmp(y),
@@ -356,6 +443,9 @@ fn kind(v: &Value) -> &'static str {
         Value::Null => "unknown",
         Value::Int(_) => "bigint",
         Value::Timestamp(_) => "timestamp with time zone",
+        Value::Date(_) | Value::LocalTimestamp(_) | Value::Interval(_) => {
+            v.datetime_type().map_or("unknown", |t| t.pg_name())
+        }
         Value::Text(_) => "text",
         Value::Float(_) => "double precision",
         Value::Bool(_) => "boolean",
@@ -366,6 +456,14 @@ fn kind(v: &Value) -> &'static str {
 
 fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, SqlError> {
     let overflow = || SqlError::new(ErrorKind::Execution, "bigint out of range");
+    if a.datetime_type().is_some()
+        || b.datetime_type().is_some()
+        || matches!(a, Value::Timestamp(_))
+        || matches!(b, Value::Timestamp(_))
+    {
+        return super::datetime::arith(op, a, b)
+            .unwrap_or_else(|| Err(type_error(op.symbol(), a, b)));
+    }
     match (a, b) {
         // real op real is real; with any other number PostgreSQL picks the
         // float8 operator (float48mul & co).
@@ -500,6 +598,9 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
             ),
         )
     };
+    if let Some(r) = super::datetime::coerce(&v, ty) {
+        return r;
+    }
     Ok(match (ty, v) {
         (_, Value::Null) => Value::Null,
         (SqlType::Int4, Value::Int(i)) if i32::try_from(i).is_err() => {
@@ -558,19 +659,14 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
             Some(p) => Value::text(p),
             None => return Err(invalid_input(ty, &s)),
         },
+        (SqlType::Date | SqlType::Timestamp | SqlType::Interval, Value::Text(s)) => {
+            super::datetime::parse_text(&s, ty)?
+        }
         // A quoted literal into a timestamptz column (PostgreSQL reads its text).
-        (SqlType::Timestamptz, Value::Text(s)) => match parse_timestamptz(&s) {
-            Some(us) => Value::Timestamp(us),
-            None if is_special_timestamp(&s) => {
-                return Err(unsupported_timestamp(&s));
-            }
-            None => {
-                return Err(SqlError::new(
-                    ErrorKind::Semantic,
-                    format!("invalid input syntax for type timestamp with time zone: \"{s}\""),
-                ))
-            }
-        },
+        (SqlType::Timestamptz, Value::Text(s)) if is_special_timestamp(&s) => {
+            return Err(unsupported_timestamp(&s));
+        }
+        (SqlType::Timestamptz, Value::Text(s)) => super::datetime::parse_text(&s, ty)?,
         (SqlType::Bool, v @ Value::Bool(_)) => v,
         (_, v) => return Err(bad(&v)),
     })
@@ -600,6 +696,12 @@ pub fn eval(e: &Bound, row: &[Value], env: &mut EvalEnv) -> Result<Value, SqlErr
         }
         Bound::Call(Func::Now) => Value::Timestamp(env.statement_start_us),
         Bound::Call(Func::ClockTimestamp) => Value::Timestamp(env.clock_us),
+        // The session's zone is UTC: the local date and time are the instant's.
+        Bound::Call(Func::CurrentDate) => Value::Date(
+            env.statement_start_us
+                .div_euclid(crate::value::date::US_PER_DAY) as i32,
+        ),
+        Bound::Call(Func::LocalTimestamp) => Value::LocalTimestamp(env.statement_start_us),
         Bound::Call(Func::Random) => Value::Float(env.rng.next_f64()),
         Bound::Call(Func::GenRandomUuid) => random_uuid(env),
         Bound::InList(x, list, negated) => {

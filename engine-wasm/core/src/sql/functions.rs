@@ -49,6 +49,11 @@ pub enum ScalarFunc {
     /// `p[i]` of a point: its x (0) or y (1) coordinate. Written as a
     /// subscript, never called by name.
     PointSubscript,
+    /// `EXTRACT(field FROM x)`: written with its own syntax, never by name.
+    Extract,
+    DatePart,
+    DateTrunc,
+    MakeDate,
 }
 
 impl ScalarFunc {
@@ -85,6 +90,10 @@ impl ScalarFunc {
             TxidStatus => "txid_status",
             PgStatForceNextFlush => "pg_stat_force_next_flush",
             PointSubscript => "point subscript",
+            Extract => "EXTRACT",
+            DatePart => "date_part",
+            DateTrunc => "date_trunc",
+            MakeDate => "make_date",
         }
     }
 
@@ -119,6 +128,9 @@ impl ScalarFunc {
             "pg_sleep" => PgSleep,
             "txid_status" => TxidStatus,
             "pg_stat_force_next_flush" => PgStatForceNextFlush,
+            "date_part" => DatePart,
+            "date_trunc" => DateTrunc,
+            "make_date" => MakeDate,
             _ => return None,
         })
     }
@@ -131,8 +143,8 @@ impl ScalarFunc {
             | Regclass | PgTableSize | PgIndexesSize | PgTotalRelationSize => 1..=1,
             Substr | Lpad | Rpad => 2..=3,
             PgRelationSize => 1..=2,
-            Repeat | Mod | Nullif | PointSubscript => 2..=2,
-            Replace => 3..=3,
+            Repeat | Mod | Nullif | PointSubscript | Extract | DatePart | DateTrunc => 2..=2,
+            Replace | MakeDate => 3..=3,
             Coalesce | Greatest | Least => 1..=usize::MAX,
             TxidCurrent | PgStatForceNextFlush => 0..=0,
             PgSleep | TxidStatus => 1..=1,
@@ -200,6 +212,9 @@ fn type_name(v: &Value) -> &'static str {
         Value::Text(_) => "text",
         Value::Bool(_) => "boolean",
         Value::Timestamp(_) => "timestamp with time zone",
+        Value::Date(_) | Value::LocalTimestamp(_) | Value::Interval(_) => {
+            v.datetime_type().map_or("unknown", |t| t.pg_name())
+        }
         Value::Tid(_) => "tid",
         Value::Real(_) => "real",
     }
@@ -245,6 +260,14 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
             },
         }),
         Substr => substr(text(a, func, args)?, &args[1..], args)?,
+        Extract => super::datetime_functions::extract(text(a, func, args)?, &args[1])?,
+        DatePart => super::datetime_functions::date_part(text(a, func, args)?, &args[1])?,
+        DateTrunc => super::datetime_functions::date_trunc(text(a, func, args)?, &args[1])?,
+        MakeDate => super::datetime_functions::make_date(
+            int(a, func, args)?,
+            int(&args[1], func, args)?,
+            int(&args[2], func, args)?,
+        )?,
         PointSubscript => {
             let i = int(&args[1], func, args)?;
             match crate::value::point_coordinate(text(a, func, args)?, i) {

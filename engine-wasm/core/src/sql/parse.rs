@@ -360,10 +360,19 @@ fn convert_type(t: &sp::DataType) -> Result<(SqlType, bool), SqlError> {
         D::Timestamp(_, sp::TimezoneInfo::Tz | sp::TimezoneInfo::WithTimeZone) => {
             SqlType::Timestamptz
         }
-        // Without a zone it would need its own type (no zone conversion).
-        D::Timestamp(..) => {
-            return Err(unsupported("timestamp without time zone (use timestamptz)"))
+        D::Timestamp(None, sp::TimezoneInfo::None | sp::TimezoneInfo::WithoutTimeZone) => {
+            SqlType::Timestamp
         }
+        D::Timestamp(..) => {
+            return Err(unsupported(
+                "timestamp(p) (a precision that rounds its seconds)",
+            ))
+        }
+        D::Date => SqlType::Date,
+        D::Interval {
+            fields: None,
+            precision: None,
+        } => SqlType::Interval,
         D::Text | D::Varchar(_) | D::CharacterVarying(_) | D::String(_) => SqlType::Text,
         // `real`, `float4` and `float(1..24)` are single precision: not modelled.
         D::DoublePrecision | D::Float8 | D::Float(sp::ExactNumberInfo::None) => SqlType::Float8,

@@ -242,6 +242,20 @@ fn flip(op: BinOp) -> BinOp {
 
 /// The condition a conjunct puts on column `col`, if it is of a usable form.
 fn key_cond(table: &TableInfo, col: usize, e: &Expr) -> Option<KeyCond> {
+    let cond = key_cond_of_any_type(table, col, e)?;
+    let ty = table.columns.get(col).map(|c| c.1);
+    let exact = |x: &Expr| super::datetime::exact_key_constant(ty, x);
+    let all_exact = match &cond {
+        KeyCond::Range { lower, upper } => [lower, upper].iter().all(|b| match b {
+            Bound::Included(x) | Bound::Excluded(x) => exact(x),
+            Bound::Unbounded => true,
+        }),
+        KeyCond::Points(list) => list.iter().all(exact),
+    };
+    all_exact.then_some(cond)
+}
+
+fn key_cond_of_any_type(table: &TableInfo, col: usize, e: &Expr) -> Option<KeyCond> {
     let on_col = |x: &Expr| column_index(table, x) == Some(col);
     match e {
         Expr::Binary { op, left, right } if op.is_comparison() && *op != BinOp::NotEq => {

@@ -174,6 +174,9 @@ impl YbEngine {
         let key = match &t.primary_key {
             Some(pk) => {
                 let key = self.key_of(id, pk)?;
+                let types = &self.catalog.table(id).types;
+                let key_types: Vec<_> = key.iter().map(|(c, _, _)| types[*c]).collect();
+                crate::btree::refuse_unique_interval(true, &key_types)?;
                 Some(KeySpec::new(&self.catalog.table(id).types, &key))
             }
             None => None,
@@ -275,6 +278,7 @@ impl YbEngine {
                 None => types[*c],
             })
             .collect();
+        crate::btree::refuse_unique_interval(i.unique, &key_types)?;
         // The index row's own key: its columns 0..n, with the same order and hashing.
         let own: Vec<(usize, Order, bool)> = key
             .iter()

@@ -5,7 +5,7 @@ use super::engine::YbEngine;
 use super::stats::RelStats;
 use crate::exec::plan_node::wrap_and;
 use crate::exec::{type_width, PlanNode};
-use crate::sql::deparse::deparse;
+use crate::sql::deparse::deparse_over;
 use crate::sql::plan::{AccessPath, ScanDirection, ScanPlan};
 
 /// `Storage Table …` or `Storage Index …` lines of one relation's counters.
@@ -57,14 +57,21 @@ impl YbEngine {
                     ""
                 };
                 if !cond_exprs.is_empty() {
-                    let conds: Vec<String> = cond_exprs.iter().map(deparse).collect();
+                    let conds: Vec<String> = cond_exprs
+                        .iter()
+                        .map(|e| deparse_over(e, &t.columns))
+                        .collect();
                     details.push(format!("Index Cond: {}", wrap_and(&conds)));
                 }
                 format!("{kind}{back} using {name} on {}", t.name)
             }
         };
         if !plan.filter.is_empty() {
-            let f: Vec<String> = plan.filter.iter().map(deparse).collect();
+            let f: Vec<String> = plan
+                .filter
+                .iter()
+                .map(|e| deparse_over(e, &t.columns))
+                .collect();
             details.push(format!("Filter: {}", wrap_and(&f)));
             details.push(format!("Rows Removed by Filter: {}", st.removed));
         }

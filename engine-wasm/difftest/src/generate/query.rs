@@ -1,7 +1,7 @@
 //! Queries: single-table selects, joins, CTEs and constant selects.
 
 use super::schema::Schema;
-use super::values::{condition, Column};
+use super::values::{condition, Column, Type};
 use super::Gen;
 use crate::script::{Check, Item};
 
@@ -93,12 +93,84 @@ pub(crate) fn cte(g: &mut Gen, schema: &Schema, t: usize) -> Item {
 /// int4 (an error in PostgreSQL) when k is large.
 pub(crate) fn arithmetic(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     let table = &schema.tables[t];
+    if let Some(d) = table.columns.iter().find(|c| c.ty.is_datetime()) {
+        if g.chance(50) {
+            return datetime_arithmetic(g, table, d.ty);
+        }
+    }
     let op = *g.pick(&["+", "-", "*", "%", "/"]);
     let k = *g.pick(&["2", "-3", "0", "100000", "1000000000"]);
     let filter = condition(g, &table.columns, None, 1);
     Item::same(
         format!(
             "select id, a {op} {k}, b - a from {} where {filter}",
+            table.name
+        ),
+        Check::Unordered,
+    )
+}
+
+/// Operators and functions of the table's date/time column `d`: calendar
+/// arithmetic, EXTRACT, date_part, date_trunc, casts, and a condition on a
+/// computed value.
+fn datetime_arithmetic(g: &mut Gen, table: &super::schema::Table, ty: Type) -> Item {
+    let exprs: &[&str] = match ty {
+        Type::Date => &[
+            "d + 3",
+            "d - 1",
+            "d - date '2016-01-03'",
+            "d + interval '36 hours'",
+            "d - interval '1 mon'",
+            "extract(dow from d)",
+            "extract(doy from d)",
+            "date_part('day', d)",
+            "date_trunc('week', d)",
+            "d::timestamp",
+            "d::text",
+            "d = timestamp '2016-01-03'",
+        ],
+        Type::Timestamp => &[
+            "d + interval '90 minutes'",
+            "d - timestamp '2016-01-02 12:00'",
+            "d - interval '1 mon 2 days'",
+            "extract(hour from d)",
+            "extract(isodow from d)",
+            "date_part('epoch', d)",
+            "date_trunc('day', d)",
+            "date_trunc('month', d)",
+            "d::date",
+            "d::text",
+            "d < date '2016-01-04'",
+        ],
+        _ => &[
+            "d * 2",
+            "d / 3",
+            "d * 1.5::float8",
+            "d + interval '1 day'",
+            "-d",
+            "timestamp '2016-01-01' + d",
+            "date '2016-01-01' - d",
+            "extract(hour from d)",
+            "date_part('epoch', d)",
+            "d::text",
+            "d > interval '10:00'",
+        ],
+    };
+    let picked: Vec<&str> = (0..1 + g.below(3)).map(|_| *g.pick(exprs)).collect();
+    let computed = match ty {
+        Type::Date => format!("d + {} > '2016-01-05'", g.range(-2, 4)),
+        Type::Timestamp => format!("d - interval '{} hours' >= '2016-01-03'", g.range(0, 30)),
+        _ => format!("d * {} < '12:00:00'", g.range(-2, 3)),
+    };
+    let filter = if g.chance(50) {
+        computed
+    } else {
+        condition(g, &table.columns, None, 1)
+    };
+    Item::same(
+        format!(
+            "select id, {} from {} where {filter}",
+            picked.join(", "),
             table.name
         ),
         Check::Unordered,

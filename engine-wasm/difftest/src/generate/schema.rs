@@ -56,6 +56,16 @@ impl Table {
         if g.chance(20) {
             columns.truncate(3);
         }
+        // A date/time column, compared, indexed and computed like the others.
+        if g.chance(35) {
+            let ty = *g.pick(&[Type::Date, Type::Timestamp, Type::Interval]);
+            let mut d = Column::new("d", ty);
+            d.constraints(g);
+            // IndexLab refuses a unique key on an interval ('1 mon' and
+            // '30 days' are equal to PostgreSQL, distinct keys to IndexLab).
+            d.unique &= ty != Type::Interval;
+            columns.push(d);
+        }
         let orders = ["", " asc", " desc"];
         let primary_key = match g.below(10) {
             0..=2 => None,
@@ -235,7 +245,14 @@ impl Schema {
                 .index_expressions
                 .push((expr.to_string(), condition));
         }
-        let unique = if g.chance(25) { "unique " } else { "" };
+        let on_interval = cols
+            .iter()
+            .any(|&c| self.tables[t].columns.get(c).is_some_and(|c| c.ty == Type::Interval));
+        let unique = if g.chance(25) && !on_interval {
+            "unique "
+        } else {
+            ""
+        };
         if !unique.is_empty() {
             self.tables[t].unique_columns.extend(&cols);
         }
@@ -320,6 +337,9 @@ impl Schema {
             .map(|(i, c)| match (i, c.ty) {
                 (0, _) => "g".to_string(),
                 (_, ty) if ty.is_text() => literal(g, ty),
+                (_, ty) if ty.is_datetime() => {
+                    ty.made_from_integer(&format!("g % {}", g.range(2, 9)))
+                }
                 _ => format!("g % {}", g.range(2, 9)),
             })
             .collect();
@@ -348,6 +368,7 @@ impl Schema {
         } else {
             match (column.ty.is_text(), g.below(3)) {
                 (true, _) | (_, 0) => literal(g, column.ty),
+                _ if column.ty.is_datetime() => column.ty.shifted(g, column.name),
                 (_, 1) => format!("{} + {}", column.name, g.range(-2, 3)),
                 _ => format!("{} * 2", table.columns[1].name),
             }

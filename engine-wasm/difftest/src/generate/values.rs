@@ -10,6 +10,9 @@ pub(crate) enum Type {
     Text,
     /// `varchar(n)`: longer texts are an error.
     Varchar(u32),
+    Date,
+    Timestamp,
+    Interval,
 }
 
 impl Type {
@@ -20,11 +23,40 @@ impl Type {
             Type::SmallInt => "smallint".into(),
             Type::Text => "text".into(),
             Type::Varchar(n) => format!("varchar({n})"),
+            Type::Date => "date".into(),
+            Type::Timestamp => "timestamp".into(),
+            Type::Interval => "interval".into(),
         }
     }
 
     pub fn is_text(self) -> bool {
         matches!(self, Type::Text | Type::Varchar(_))
+    }
+
+    pub fn is_datetime(self) -> bool {
+        matches!(self, Type::Date | Type::Timestamp | Type::Interval)
+    }
+
+    /// A value of this date/time type made from the integer expression `n`
+    /// (a series' `g`, a loop's `i`), so rows differ and repeat.
+    pub fn made_from_integer(self, n: &str) -> String {
+        match self {
+            Type::Date => format!("date '2016-01-01' + {n}"),
+            Type::Timestamp => format!("timestamp '2016-01-01' + ({n}) * interval '6 hours'"),
+            _ => format!("({n}) * interval '1 hour'"),
+        }
+    }
+
+    /// `column` moved a little, as an UPDATE's new value.
+    pub fn shifted(self, g: &mut Gen, column: &str) -> String {
+        match (self, g.below(2)) {
+            (Type::Date, 0) => format!("{column} + {}", g.range(-2, 3)),
+            (Type::Date, _) => format!("{column} - interval '1 day'"),
+            (Type::Timestamp, 0) => format!("{column} + interval '90 minutes'"),
+            (Type::Timestamp, _) => format!("{column} - interval '1 mon'"),
+            (_, 0) => format!("{column} * 2"),
+            _ => format!("{column} - interval '30 minutes'"),
+        }
     }
 }
 
@@ -98,7 +130,44 @@ pub(crate) fn value(g: &mut Gen, ty: Type) -> String {
             format!("'{}'", g.pick(&fits))
         }
         _ if ty.is_text() => format!("'{}'", g.pick(TEXTS)),
+        _ if ty.is_datetime() => datetime_value(g, ty),
         _ => int_value(g).to_string(),
+    }
+}
+
+/// A date/time literal: quoted alone (typed by the column it meets) or
+/// typed (`date '…'`). Dates and timestamps are fixed-width ISO text, so
+/// quoted ones also sort as text sorts; intervals are always typed and only
+/// in hours or days below a day's hours, so no two equal intervals (`1 day`,
+/// `24 hours`) are written differently (IndexLab's index keys would order
+/// them apart, see btree::key).
+fn datetime_value(g: &mut Gen, ty: Type) -> String {
+    let typed = g.chance(30);
+    match ty {
+        Type::Date => {
+            let text = format!("'2016-01-{:02}'", g.range(1, 9));
+            if typed {
+                format!("date {text}")
+            } else {
+                text
+            }
+        }
+        Type::Timestamp => {
+            let text = format!(
+                "'2016-01-{:02} {:02}:00:00'",
+                g.range(1, 9),
+                g.pick(&[0, 6, 12, 18])
+            );
+            if typed {
+                format!("timestamp {text}")
+            } else {
+                text
+            }
+        }
+        _ => match g.below(3) {
+            0 => format!("interval '{} days'", g.range(0, 3)),
+            _ => format!("interval '{} hours'", g.range(-3, 20)),
+        },
     }
 }
 
@@ -107,6 +176,9 @@ pub(crate) fn fresh_value(ty: Type, n: i64) -> String {
     match ty {
         Type::Varchar(w) if w < 4 => format!("'{}'", 10 + n.rem_euclid(90)),
         _ if ty.is_text() => format!("'u{n}'"),
+        Type::Date => format!("date '2017-01-01' + {n}"),
+        Type::Timestamp => format!("timestamp '2017-01-01' + {n} * interval '1 minute'"),
+        Type::Interval => format!("{} * interval '1 second'", 100 + n),
         _ => (100 + n).to_string(),
     }
 }

@@ -19,6 +19,9 @@ pub enum KeyPart {
     Bool(bool),
     Timestamp(i64),
     Tid(u64),
+    /// An interval by `interval_cmp`'s value: `1 mon` and `30 days` are
+    /// one group, as in PostgreSQL.
+    Interval(i128),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -35,7 +38,9 @@ impl GroupKey {
                     Value::Float(f) => KeyPart::Float(if *f == 0.0 { 0 } else { f.to_bits() }),
                     Value::Text(s) => KeyPart::Text(s.to_string()),
                     Value::Bool(b) => KeyPart::Bool(*b),
-                    Value::Timestamp(t) => KeyPart::Timestamp(*t),
+                    Value::Timestamp(t) | Value::LocalTimestamp(t) => KeyPart::Timestamp(*t),
+                    Value::Date(d) => KeyPart::Int(i64::from(*d)),
+                    Value::Interval(iv) => KeyPart::Interval(iv.cmp_key()),
                     Value::Tid(t) => KeyPart::Tid(*t),
                     Value::Real(f) => KeyPart::Float(if *f == 0.0 {
                         0
@@ -74,6 +79,13 @@ fn no_function(func: AggFunc, v: &Value) -> SqlError {
         Value::Tid(_) => "tid",
         Value::Real(_) => "real",
         Value::Null => "unknown",
+        Value::Date(_) | Value::LocalTimestamp(_) | Value::Interval(_) => {
+            let name = v.datetime_type().map_or("", |t| t.pg_name());
+            if name == "interval" {
+                return crate::sql::error::unsupported(format!("{}(interval)", func.name()));
+            }
+            name
+        }
     };
     SqlError::new(
         ErrorKind::Semantic,

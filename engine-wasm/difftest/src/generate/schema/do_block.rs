@@ -24,6 +24,9 @@ impl Schema {
             .map(|(i, c)| match (i, c.ty) {
                 (0, _) => "i".to_string(),
                 (_, ty) if ty.is_text() => literal(g, ty),
+                (_, ty) if ty.is_datetime() => {
+                    ty.made_from_integer(&format!("i % {}", g.range(2, 9)))
+                }
                 _ => format!("i % {}", g.range(2, 9)),
             })
             .collect();

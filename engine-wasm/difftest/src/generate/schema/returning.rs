@@ -106,7 +106,7 @@ impl Schema {
                     (Type::Int | Type::BigInt | Type::SmallInt, 1) => {
                         format!("{}.{} + excluded.id", table.name, column.name)
                     }
-                    (ty, _) if ty.is_text() => {
+                    (ty, _) if ty.is_text() || ty.is_datetime() => {
                         format!("coalesce(excluded.{0}, {1}.{0})", column.name, table.name)
                     }
                     _ => format!("{}.{} * 2", table.name, column.name),
