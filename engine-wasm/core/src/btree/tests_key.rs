@@ -8,7 +8,8 @@ use proptest::prelude::*;
 use super::key::*;
 use crate::value::{SqlType, Value};
 
-const TYPES: [SqlType; 7] = [
+const TYPES: [SqlType; 8] = [
+    SqlType::Numeric(None),
     SqlType::Int4,
     SqlType::Int8,
     SqlType::Timestamptz,
@@ -33,6 +34,8 @@ fn asc_cmp(a: &Value, b: &Value) -> Ordering {
         },
         (Value::Text(x), Value::Text(y)) => x.as_bytes().cmp(y.as_bytes()),
         (Value::Bool(x), Value::Bool(y)) => x.cmp(y),
+        // Equal numerics of different scales sort by scale (the key keeps it).
+        (Value::Numeric(x), Value::Numeric(y)) => x.cmp(y).then(x.scale().cmp(&y.scale())),
         _ => unreachable!("values of one column share a type"),
     }
 }
@@ -73,6 +76,13 @@ fn value(ty: SqlType) -> BoxedStrategy<Value> {
         .prop_map(Value::Float)
         .boxed(),
         SqlType::Bool => any::<bool>().prop_map(Value::Bool).boxed(),
+        SqlType::Numeric(_) => (prop_oneof![any::<i64>(), -300i64..300], 0u32..5, 0u32..3)
+            .prop_map(|(n, scale, pad)| {
+                let unit = 10f64.powi(scale as i32);
+                let text = format!("{:.*}e0", (scale + pad) as usize, n as f64 / unit);
+                Value::numeric(crate::value::Numeric::parse(&text).unwrap())
+            })
+            .boxed(),
         SqlType::Float4 => prop_oneof![any::<f32>(), -2.0f32..2.0]
             .prop_map(Value::Real)
             .boxed(),

@@ -308,6 +308,11 @@ pub trait Executor: JoinExec {
                     Some(e) => self.eval_const(e)?,
                     None => Value::Int(1),
                 };
+                if [&a, &b, &s].iter().any(|v| matches!(v, Value::Numeric(_))) {
+                    return Err(crate::sql::error::unsupported(
+                        "generate_series() of numeric values",
+                    ));
+                }
                 let (Value::Int(a), Value::Int(b), Value::Int(s)) = (a, b, s) else {
                     return Err(SqlError::new(
                         ErrorKind::Semantic,

@@ -8,6 +8,8 @@ fn literal(v: &Value) -> String {
     match v {
         Value::Null => "NULL".into(),
         Value::Text(s) => format!("'{}'::text", s.replace('\'', "''")),
+        // get_const_expr: a negative numeric is quoted and labelled.
+        Value::Numeric(n) if n.signum() < 0 => format!("'{n}'::numeric"),
         other => other.pg_text(),
     }
 }
@@ -68,7 +70,7 @@ pub fn deparse(e: &Expr) -> String {
             let not = if *negated { " NOT" } else { "" };
             format!("({} IS{not} NULL)", deparse(expr))
         }
-        Expr::Cast { expr, ty } => format!("({})::{}", deparse(expr), ty.pg_name()),
+        Expr::Cast { expr, ty } => format!("({})::{}", deparse(expr), ty.display_name()),
         Expr::Param(n) => format!("${n}"),
         Expr::ScalarSubquery(_) => "(SubPlan)".to_string(),
         Expr::Exists { negated, .. } => {

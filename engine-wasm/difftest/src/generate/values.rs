@@ -10,6 +10,10 @@ pub(crate) enum Type {
     Text,
     /// `varchar(n)`: longer texts are an error.
     Varchar(u32),
+    /// `numeric(p,s)`: every stored value has scale s (an unconstrained
+    /// numeric would keep each literal's scale, and `3` and `3.0` are one
+    /// value to a unique index but two to IndexLab's key bytes).
+    Numeric(u32, u32),
 }
 
 impl Type {
@@ -20,6 +24,7 @@ impl Type {
             Type::SmallInt => "smallint".into(),
             Type::Text => "text".into(),
             Type::Varchar(n) => format!("varchar({n})"),
+            Type::Numeric(p, s) => format!("numeric({p},{s})"),
         }
     }
 
@@ -98,6 +103,13 @@ pub(crate) fn value(g: &mut Gen, ty: Type) -> String {
             format!("'{}'", g.pick(&fits))
         }
         _ if ty.is_text() => format!("'{}'", g.pick(TEXTS)),
+        // An integer now and then; else decimals, one more than the scale
+        // at times (rounded on the way in).
+        Type::Numeric(_, s) if g.chance(70) => {
+            let digits = s + u32::from(g.chance(30));
+            let frac = g.below(10u64.pow(digits));
+            format!("{}.{frac:0width$}", int_value(g), width = digits as usize)
+        }
         _ => int_value(g).to_string(),
     }
 }
@@ -107,6 +119,7 @@ pub(crate) fn fresh_value(ty: Type, n: i64) -> String {
     match ty {
         Type::Varchar(w) if w < 4 => format!("'{}'", 10 + n.rem_euclid(90)),
         _ if ty.is_text() => format!("'u{n}'"),
+        Type::Numeric(..) => format!("{}.5", 100 + n),
         _ => (100 + n).to_string(),
     }
 }
