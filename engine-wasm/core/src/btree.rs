@@ -26,6 +26,7 @@ pub mod config;
 mod cursor;
 mod error;
 pub mod key;
+pub mod numeric_key;
 mod page;
 mod range;
 mod shape;

@@ -70,7 +70,11 @@ fn report_error(e: SqlError, fallback: Position) -> ReportError {
     let at = e.at.unwrap_or(fallback);
     ReportError {
         kind: e.kind,
-        message: e.message,
+        // The report has no DETAIL of its own: it follows the message, as psql prints it.
+        message: match e.detail {
+            Some(detail) => format!("{}\nDETAIL:  {detail}", e.message),
+            None => e.message,
+        },
         hint: e.hint,
         line: at.line,
         column: at.column,

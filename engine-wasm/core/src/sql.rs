@@ -21,6 +21,8 @@ pub mod deparse;
 pub mod deparse_pretty;
 pub mod eval;
 pub mod functions;
+pub mod numeric;
+mod numeric_functions;
 pub mod parse;
 pub mod plan;
 pub mod predtest;

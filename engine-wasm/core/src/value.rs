@@ -5,6 +5,9 @@ pub mod interval;
 pub mod timestamp;
 
 pub use interval::Interval;
+pub mod numeric;
+
+pub use numeric::{Numeric, NumericError};
 
 /// The SQL types the seed articles use.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -39,9 +42,34 @@ pub enum SqlType {
     Timestamp,
     /// `interval`: months, days and microseconds, 16 bytes on a page.
     Interval,
+    /// `numeric` / `decimal`, with its `(precision, scale)` when declared so
+    /// (a column's or a cast's typmod; an expression's result has none).
+    Numeric(Option<(u16, u16)>),
 }
 
 impl SqlType {
+    /// The type as `\\d` and `format_type` print it: `numeric(10,2)` with a
+    /// typmod, else [`SqlType::pg_name`].
+    pub fn display_name(self) -> String {
+        match self {
+            SqlType::Numeric(Some((p, s))) => format!("numeric({p},{s})"),
+            other => other.pg_name().to_string(),
+        }
+    }
+
+    /// The type without a typmod: what a value compared with (not stored
+    /// in) a column of this type is converted to.
+    pub fn without_typmod(self) -> SqlType {
+        match self {
+            SqlType::Numeric(_) => SqlType::Numeric(None),
+            other => other,
+        }
+    }
+
+    pub fn is_numeric(self) -> bool {
+        matches!(self, SqlType::Numeric(_))
+    }
+
     /// PostgreSQL's name for the type, as EXPLAIN and errors print it.
     pub fn pg_name(self) -> &'static str {
         match self {
@@ -59,6 +87,7 @@ impl SqlType {
             SqlType::Date => "date",
             SqlType::Timestamp => "timestamp without time zone",
             SqlType::Interval => "interval",
+            SqlType::Numeric(_) => "numeric",
         }
     }
 }
@@ -88,6 +117,8 @@ pub enum Value {
     LocalTimestamp(i64),
     /// An `interval`, boxed so that a `Value` stays 16 bytes.
     Interval(Box<Interval>),
+    /// A `numeric`, boxed (an i128 and a scale would make every `Value` 32 bytes).
+    Numeric(Box<Numeric>),
 }
 
 impl Value {
@@ -104,6 +135,10 @@ impl Value {
 
     pub fn text(s: impl Into<String>) -> Value {
         Value::Text(Box::new(s.into()))
+    }
+
+    pub fn numeric(n: Numeric) -> Value {
+        Value::Numeric(Box::new(n))
     }
 
     pub fn is_null(&self) -> bool {
@@ -131,6 +166,7 @@ impl Value {
             Value::Interval(iv) => interval::format_interval(iv),
             Value::Tid(t) => format!("({},{})", t >> 16, t & 0xFFFF),
             Value::Real(f) => format_float4(*f),
+            Value::Numeric(n) => n.to_string(),
         }
     }
 }
@@ -230,6 +266,11 @@ mod tests {
             Value::Timestamp(-1).pg_text(),
             "1999-12-31 23:59:59.999999+00"
         );
+    }
+
+    #[test]
+    fn a_value_stays_16_bytes() {
+        assert_eq!(std::mem::size_of::<Value>(), 16);
     }
 
     #[test]

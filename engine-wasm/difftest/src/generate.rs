@@ -48,7 +48,16 @@ pub fn script(seed: u64, options: Options) -> Script {
     schema.sizes_comparable = !setting;
     let tables = 1 + g.below(3) as usize;
     for i in 0..tables {
-        let table = Table::random(&mut g, format!("t{i}"));
+        let mut table = Table::random(&mut g, format!("t{i}"));
+        // Column b is now and then numeric, drawn from the features stream so
+        // that the main stream's scripts stay as they were.
+        if schema.features.chance(25) {
+            table.columns[2].ty = *schema.features.pick(&[
+                values::Type::Numeric(6, 2),
+                values::Type::Numeric(6, 2),
+                values::Type::Numeric(4, 1),
+            ]);
+        }
         items.push(table.create_item());
         schema.tables.push(table);
         for _ in 0..g.below(4) {
@@ -92,7 +101,7 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
         42..=43 => schema
             .create_index(g, t)
             .unwrap_or_else(|| query::select(g, schema, t)),
-        66..=73 => query::grouping(g, schema, t),
+        66..=73 => with_features(schema, |f, s| query::grouping(g, f, s, t)),
         78..=83 => query::functions(g, schema, t),
         84..=87 => query::subquery(g, schema, t),
         88 => query::create_table_as(g, schema, t),
@@ -128,11 +137,21 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
         47..=55 if schema.tables.len() > 1 => query::join(g, schema, t),
         56..=57 => query::set_operation(g, schema, t),
         58..=60 => query::cte(g, schema, t),
-        61..=62 => query::constant(g),
-        63..=64 => query::arithmetic(g, schema, t),
+        61..=62 => with_features(schema, |f, _| query::constant(g, f)),
+        63..=64 => with_features(schema, |f, s| query::arithmetic(g, f, s, t)),
         65 => schema.returning(g, t),
         _ => query::select(g, schema, t),
     }
+}
+
+/// Runs `make` with the features stream lent out of the schema: the newer
+/// variants of a statement (numeric expressions) draw from it, so the main
+/// stream, and with it the scripts of older seeds, stays as it was.
+fn with_features<T>(schema: &mut Schema, make: impl FnOnce(&mut Gen, &Schema) -> T) -> T {
+    let mut features = std::mem::take(&mut schema.features);
+    let out = make(&mut features, schema);
+    schema.features = features;
+    out
 }
 
 /// Settings that change how the engines store and read rows but never what a

@@ -177,6 +177,7 @@ fn encode_column(i: usize, value: &Value, ty: SqlType, out: &mut Vec<u8>) -> Res
         (SqlType::Bool, Value::Bool(b)) => out.push(*b as u8),
         (SqlType::Text | SqlType::Point, Value::Text(s)) => encode_text(s.as_bytes(), out),
         (SqlType::Tid, Value::Tid(t)) => out.extend_from_slice(&t.to_be_bytes()),
+        (SqlType::Numeric(_), Value::Numeric(n)) => super::numeric_key::encode(n, out),
         (SqlType::Uuid, Value::Text(s)) => match crate::value::uuid_bytes(s) {
             Some(b) => out.extend_from_slice(&b),
             None => {
@@ -358,6 +359,13 @@ impl Reader<'_> {
             },
             SqlType::Text | SqlType::Point => Value::text(self.text()?),
             SqlType::Tid => Value::Tid(u64::from_be_bytes(self.array()?)),
+            SqlType::Numeric(_) => {
+                let at = self.pos;
+                let (n, used) = super::numeric_key::decode(&self.bytes[at..], self.invert)
+                    .ok_or(KeyError::Malformed { offset: at })?;
+                self.pos += used;
+                Value::numeric(n)
+            }
             SqlType::Uuid => {
                 let b: [u8; 16] = self.array()?;
                 let hex: String = b.iter().map(|x| format!("{x:02x}")).collect();

@@ -8,10 +8,11 @@ use proptest::prelude::*;
 use super::key::*;
 use crate::value::{SqlType, Value};
 
-const TYPES: [SqlType; 10] = [
+const TYPES: [SqlType; 11] = [
     SqlType::Date,
     SqlType::Timestamp,
     SqlType::Interval,
+    SqlType::Numeric(None),
     SqlType::Int4,
     SqlType::Int8,
     SqlType::Timestamptz,
@@ -43,6 +44,8 @@ fn asc_cmp(a: &Value, b: &Value) -> Ordering {
         (Value::Interval(x), Value::Interval(y)) => {
             (x.cmp_key(), x.months, x.days).cmp(&(y.cmp_key(), y.months, y.days))
         }
+        // Equal numerics of different scales sort by scale (the key keeps it).
+        (Value::Numeric(x), Value::Numeric(y)) => x.cmp(y).then(x.scale().cmp(&y.scale())),
         _ => unreachable!("values of one column share a type"),
     }
 }
@@ -100,6 +103,13 @@ fn value(ty: SqlType) -> BoxedStrategy<Value> {
                     days,
                     months,
                 }))
+            })
+            .boxed(),
+        SqlType::Numeric(_) => (prop_oneof![any::<i64>(), -300i64..300], 0u32..5, 0u32..3)
+            .prop_map(|(n, scale, pad)| {
+                let unit = 10f64.powi(scale as i32);
+                let text = format!("{:.*}e0", (scale + pad) as usize, n as f64 / unit);
+                Value::numeric(crate::value::Numeric::parse(&text).unwrap())
             })
             .boxed(),
         SqlType::Float4 => prop_oneof![any::<f32>(), -2.0f32..2.0]

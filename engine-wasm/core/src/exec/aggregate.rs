@@ -52,9 +52,14 @@ pub fn run_grouped<E: Executor>(
         offset: None,
         ..q.clone()
     };
+    // The arguments' types decide sum()'s result (bigint or numeric); a
+    // query the typer does not know leaves them unknown.
+    let input_types: Vec<SqlType> = super::types::output_columns(engine, &input)
+        .map(|cols| cols.into_iter().map(|(_, ty)| ty).collect())
+        .unwrap_or_default();
     let (child, rows) = engine.run_select(&input, execute)?;
     let start = engine.now_us();
-    let groups = plan.fold(&rows.rows)?;
+    let groups = plan.fold(&rows.rows, &input_types)?;
     engine.advance_us(
         rows.rows.len() as f64
             * plan.aggregates.len().max(1) as f64
@@ -374,12 +379,33 @@ impl GroupPlan {
 
     /// Folds the input rows into groups: `[keys…, aggregate results…]` each,
     /// in the order each group first appeared.
-    fn fold(&self, rows: &[Vec<Value>]) -> Result<Vec<Vec<Value>>, SqlError> {
+    fn fold(
+        &self,
+        rows: &[Vec<Value>],
+        input_types: &[SqlType],
+    ) -> Result<Vec<Vec<Value>>, SqlError> {
         let n = self.keys.len();
+        let mut next_arg = n;
+        let arg_types: Vec<Option<SqlType>> = self
+            .aggregates
+            .iter()
+            .map(|call| match call {
+                Expr::Aggregate { arg: Some(_), .. } => {
+                    next_arg += 1;
+                    input_types.get(next_arg - 1).copied()
+                }
+                _ => None,
+            })
+            .collect();
         let mut index: HashMap<GroupKey, usize> = HashMap::new();
         let mut groups: Vec<(Vec<Value>, Vec<Accumulator>)> = Vec::new();
-        let fresh =
-            || -> Vec<Accumulator> { self.aggregates.iter().map(Accumulator::for_call).collect() };
+        let fresh = || -> Vec<Accumulator> {
+            self.aggregates
+                .iter()
+                .zip(&arg_types)
+                .map(|(call, ty)| Accumulator::for_call(call, *ty))
+                .collect()
+        };
         if !self.grouped {
             // No GROUP BY: one group, even over no rows (`count(*)` is 0).
             groups.push((Vec::new(), fresh()));
@@ -508,6 +534,7 @@ fn value_type(v: &Value) -> SqlType {
     match v {
         Value::Int(_) | Value::Null => SqlType::Int8,
         Value::Float(_) => SqlType::Float8,
+        Value::Numeric(_) => SqlType::Numeric(None),
         Value::Text(_) => SqlType::Text,
         Value::Bool(_) => SqlType::Bool,
         Value::Timestamp(_) => SqlType::Timestamptz,

@@ -85,6 +85,7 @@ pub fn sleeps(q: &Select) -> Result<f64, SqlError> {
         total += match c {
             Expr::Literal(Value::Int(n)) => n as f64,
             Expr::Literal(Value::Float(f)) => f,
+            Expr::Literal(Value::Numeric(n)) => n.to_f64(),
             _ => {
                 return Err(crate::sql::error::unsupported(
                     "pg_sleep() of anything but a constant number of seconds",

@@ -316,7 +316,7 @@ fn details(catalog: &Catalog, d: &Describe, pattern: &Pattern) -> Result<Outcome
 fn type_name(c: &ColumnDef) -> String {
     match (c.ty, c.max_chars) {
         (SqlType::Text, Some(n)) => format!("character varying({n})"),
-        (ty, _) => ty.pg_name().to_string(),
+        (ty, _) => ty.display_name(),
     }
 }
 
@@ -622,6 +622,10 @@ fn expr_text(e: &Expr, c: &ColumnDef) -> String {
                 s
             }
         }
+        Expr::Literal(Value::Numeric(n)) if n.signum() < 0 => {
+            format!("{}::numeric", quoted(&n.to_string()))
+        }
+        Expr::Literal(Value::Numeric(n)) => n.to_string(),
         Expr::Literal(Value::Bool(b)) => b.to_string(),
         Expr::Literal(Value::Text(s)) => match (c.ty, c.max_chars) {
             (SqlType::Text, Some(_)) => format!("{}::character varying", quoted(s)),

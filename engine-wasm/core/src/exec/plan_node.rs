@@ -37,6 +37,17 @@ pub fn type_width(ty: SqlType) -> u32 {
         SqlType::Bool => 1,
         SqlType::Text => 32,
         SqlType::Uuid => 16,
+        // get_typavgwidth: numeric_maximum_size of the typmod (a header of
+        // 8, 2 bytes per base-10000 digit the precision needs), else 32.
+        SqlType::Numeric(Some((precision, _))) => {
+            let max = 8 + 2 * ((u32::from(precision) + 6) / 4);
+            match max {
+                0..=32 => max,
+                33..=999 => 32 + (max - 32) / 2,
+                _ => 32 + (1000 - 32) / 2,
+            }
+        }
+        SqlType::Numeric(None) => 32,
         _ => 8,
     }
 }

@@ -43,6 +43,15 @@ pub trait SelectExec: QueryEngine {
                 "LIMIT must not be negative",
             )),
             Value::Null => Ok(None),
+            // numeric_int8 rounds half away from zero.
+            Value::Numeric(n) => match n.to_i64_rounded() {
+                Ok(i) if i >= 0 => Ok(Some(i as u64)),
+                Ok(_) => Err(SqlError::new(
+                    ErrorKind::Execution,
+                    "LIMIT must not be negative",
+                )),
+                Err(_) => Err(SqlError::new(ErrorKind::Execution, "bigint out of range")),
+            },
             Value::Int(_) => Err(SqlError::new(
                 ErrorKind::Execution,
                 "LIMIT must not be negative",
@@ -326,6 +335,25 @@ pub(super) fn projection(
 }
 
 /// PostgreSQL's column name for an unnamed select item.
+/// A type's internal name, as a cast's output column is named after it.
+fn type_column_name(ty: crate::value::SqlType) -> &'static str {
+    use crate::value::SqlType::*;
+    match ty {
+        Int2 => "int2",
+        Int4 => "int4",
+        Int8 => "int8",
+        Timestamptz => "timestamptz",
+        Text => "text",
+        Float8 => "float8",
+        Float4 => "float4",
+        Bool => "bool",
+        Uuid => "uuid",
+        Tid => "tid",
+        Numeric(_) => "numeric",
+        other => other.pg_name(),
+    }
+}
+
 pub(super) fn output_name(e: &Expr) -> String {
     match e {
         Expr::Column { name, .. } => name.clone(),
@@ -336,7 +364,15 @@ pub(super) fn output_name(e: &Expr) -> String {
         Expr::Literal(Value::LocalTimestamp(_)) => "timestamp".to_string(),
         Expr::Literal(Value::Timestamp(_)) => "timestamptz".to_string(),
         Expr::Literal(Value::Interval(_)) => "interval".to_string(),
-        Expr::Cast { expr, .. } => output_name(expr),
+        // FigureColname: a cast takes its operand's name when that is a
+        // column's or a function's, else its type's (`1.5::float8` is `float8`).
+        Expr::Cast { expr, ty } => match **expr {
+            Expr::Column { .. }
+            | Expr::Call(_)
+            | Expr::Function { .. }
+            | Expr::Aggregate { .. } => output_name(expr),
+            _ => type_column_name(*ty).to_string(),
+        },
         // A subscript is named after what it subscripts (FigureColname).
         Expr::Function {
             func: crate::sql::functions::ScalarFunc::PointSubscript,

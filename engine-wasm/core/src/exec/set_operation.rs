@@ -275,7 +275,8 @@ fn varchar_columns<E: QueryEngine>(engine: &E, b: &Select, n: usize) -> Vec<bool
 
 /// The type both sides become (`select_common_type`): an untyped literal
 /// takes the other side's; within the numeric types the wider one (float8
-/// over float4 over bigint over integer over smallint); else they must match.
+/// over float4 over numeric over bigint over integer over smallint); else
+/// they must match.
 fn common_type(op: SetOp, a: ColumnType, b: ColumnType) -> Result<ColumnType, SqlError> {
     match (a.unknown, b.unknown) {
         (true, true) => return Ok(ColumnType::known(SqlType::Text)),
@@ -297,15 +298,25 @@ fn common_type(op: SetOp, a: ColumnType, b: ColumnType) -> Result<ColumnType, Sq
         SqlType::Int2 => Some(0),
         SqlType::Int4 => Some(1),
         SqlType::Int8 => Some(2),
-        SqlType::Float4 => Some(3),
-        SqlType::Float8 => Some(4),
+        SqlType::Numeric(_) => Some(3),
+        SqlType::Float4 => Some(4),
+        SqlType::Float8 => Some(5),
         _ => None,
     };
     match (rank(a.ty), rank(b.ty)) {
+        // Two numerics keep a typmod only when it is the same (select_common_typmod).
+        _ if a.ty.is_numeric() && b.ty.is_numeric() && a.ty != b.ty => {
+            Ok(ColumnType::known(SqlType::Numeric(None)))
+        }
         // text and varchar cast to each other implicitly, so the first
         // side's type stays (select_common_type switches only one way).
         _ if a.ty == b.ty => Ok(a),
-        (Some(x), Some(y)) => Ok(ColumnType::known(if y > x { b.ty } else { a.ty })),
+        // A numeric meeting another type loses its typmod: `id` (integer)
+        // unioned with a numeric(6,2) prints `7`, not `7.00`.
+        (Some(x), Some(y)) => Ok(ColumnType::known(match if y > x { b.ty } else { a.ty } {
+            SqlType::Numeric(_) => SqlType::Numeric(None),
+            other => other,
+        })),
         _ => Err(SqlError::new(
             ErrorKind::Semantic,
             format!(

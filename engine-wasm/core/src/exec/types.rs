@@ -148,11 +148,8 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
         Expr::Literal(v) => match v {
             Value::Int(i) if i32::try_from(*i).is_ok() => SqlType::Int4,
             Value::Int(_) => SqlType::Int8,
-            Value::Float(_) => {
-                return Err(unsupported(
-                    "a numeric column (PostgreSQL's exact numeric type)",
-                ))
-            }
+            Value::Float(_) => SqlType::Float8,
+            Value::Numeric(_) => SqlType::Numeric(None),
             Value::Bool(_) => SqlType::Bool,
             Value::Timestamp(_) => SqlType::Timestamptz,
             Value::Date(_) | Value::LocalTimestamp(_) | Value::Interval(_) => {
@@ -191,7 +188,29 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
                 PointSubscript => SqlType::Float8,
                 PgRelationSize | PgTableSize | PgIndexesSize | PgTotalRelationSize
                 | TxidCurrent => SqlType::Int8,
-                Abs | Floor | Ceil | Round | Coalesce | Nullif | Greatest | Least => t(&args[0])?,
+                // On an integer, round/floor/ceil/trunc resolve to float8's
+                // (float8 is the preferred type); abs keeps the integer.
+                Floor | Ceil | Round | Trunc => match t(&args[0])? {
+                    SqlType::Numeric(_) => SqlType::Numeric(None),
+                    _ => SqlType::Float8,
+                },
+                Sign => match t(&args[0])? {
+                    SqlType::Numeric(_) => SqlType::Numeric(None),
+                    _ => SqlType::Float8,
+                },
+                Abs => without_typmod(t(&args[0])?),
+                Nullif => t(&args[0])?,
+                // The arguments' common type (numeric over the integers).
+                Coalesce | Greatest | Least => {
+                    let mut ty = t(&args[0])?;
+                    for a in &args[1..] {
+                        let Ok(other) = t(a) else { continue };
+                        if other.is_numeric() || ty.is_numeric() {
+                            ty = wider(ty, other);
+                        }
+                    }
+                    ty
+                }
                 Mod => wider(t(&args[0])?, t(&args[1])?),
                 DatePart => SqlType::Float8,
                 MakeDate => SqlType::Date,
@@ -199,28 +218,42 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
                     SqlType::Timestamp => SqlType::Timestamp,
                     _ => SqlType::Timestamptz,
                 },
-                Extract => {
-                    return Err(unsupported(
-                        "a column of EXTRACT() (PostgreSQL's exact numeric type)",
-                    ))
-                }
+                Extract => SqlType::Numeric(None),
                 _ => SqlType::Text,
             }
         }
-        Expr::Case { branches, .. } => match branches.first() {
-            Some((_, then)) => t(then)?,
+        Expr::Case {
+            branches,
+            otherwise,
+            ..
+        } => match branches.first() {
+            // A numeric among the results makes them all numeric.
+            Some((_, then)) => {
+                let mut ty = t(then)?;
+                for e in branches.iter().map(|(_, r)| r).chain(otherwise.as_deref()) {
+                    let Ok(other) = t(e) else { continue };
+                    if other.is_numeric() || ty.is_numeric() {
+                        ty = wider(ty, other);
+                    }
+                }
+                ty
+            }
             None => SqlType::Text,
         },
         Expr::Aggregate { func, arg, .. } => match (func, arg) {
             (AggFunc::Count, _) | (_, None) => SqlType::Int8,
-            (AggFunc::Min | AggFunc::Max, Some(a)) => t(a)?,
+            (AggFunc::Min | AggFunc::Max, Some(a)) => without_typmod(t(a)?),
             (AggFunc::Sum | AggFunc::Avg, Some(a)) => match t(a)? {
                 SqlType::Float8 => SqlType::Float8,
                 SqlType::Int2 | SqlType::Int4 if *func == AggFunc::Sum => SqlType::Int8,
-                _ => {
+                SqlType::Int2 | SqlType::Int4 | SqlType::Int8 | SqlType::Numeric(_) => {
+                    SqlType::Numeric(None)
+                }
+                other => {
                     return Err(unsupported(format!(
-                        "a column of {}() of integers (PostgreSQL's exact numeric type)",
-                        func.name()
+                        "a column of {}() of {}",
+                        func.name(),
+                        other.pg_name()
                     )))
                 }
             },
@@ -230,11 +263,21 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
     })
 }
 
-/// The type of arithmetic on two types: float8 over bigint over integer.
+/// A result's type: an expression's numeric has no typmod, only a column's.
+fn without_typmod(ty: SqlType) -> SqlType {
+    match ty {
+        SqlType::Numeric(_) => SqlType::Numeric(None),
+        other => other,
+    }
+}
+
+/// The type of arithmetic on two types: float8 over numeric over bigint
+/// over integer.
 fn wider(a: SqlType, b: SqlType) -> SqlType {
     use SqlType::*;
     match (a, b) {
         (Float8, _) | (_, Float8) => Float8,
+        (Numeric(_), _) | (_, Numeric(_)) => Numeric(None),
         (Int8, _) | (_, Int8) => Int8,
         (Timestamptz, _) | (_, Timestamptz) => Timestamptz,
         _ => a,

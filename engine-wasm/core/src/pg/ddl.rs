@@ -37,6 +37,7 @@ impl PgEngine {
     }
 
     pub(super) fn create_table(&mut self, t: &CreateTable) -> Result<Outcome, SqlError> {
+        crate::sql::numeric::check_table_keys(t)?;
         crate::exec::generated_column::check(&t.name, &t.columns)?;
         if self.catalog.name_taken(&t.name) {
             if t.if_not_exists {
@@ -208,6 +209,9 @@ impl PgEngine {
             .iter()
             .map(|(c, o)| key_column(type_at(*c), *o))
             .collect();
+        for (c, _) in &key {
+            crate::sql::numeric::check_key_column(type_at(*c), false, unique)?;
+        }
         let stored_types: Vec<SqlType> = key
             .iter()
             .map(|(c, _)| type_at(*c))

@@ -693,6 +693,8 @@ fn same_datum(a: &Value, b: &Value) -> bool {
     match (a, b) {
         (Value::Float(x), Value::Float(y)) => x.to_bits() == y.to_bits(),
         (Value::Real(x), Value::Real(y)) => x.to_bits() == y.to_bits(),
+        // 1.5 and 1.50 are equal numerics stored in different bytes.
+        (Value::Numeric(x), Value::Numeric(y)) => x == y && x.scale() == y.scale(),
         _ => a == b,
     }
 }

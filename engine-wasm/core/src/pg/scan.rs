@@ -9,7 +9,7 @@
 use super::engine::PgEngine;
 use super::held_page::HeldPage;
 use super::tid::Tid;
-use crate::btree::{encode_key, without_nulls, Direction, KeyColumn, SortOrder};
+use crate::btree::{encode_key, numeric_key, without_nulls, Direction, KeyColumn, SortOrder};
 use crate::buffer_pool::{BufferStats, Fork};
 use crate::exec::QueryEngine;
 use crate::exec::{Row, ScanOutput};
@@ -189,11 +189,14 @@ impl PgEngine {
         let mut value_of = |e: &Expr| -> Result<Option<Vec<u8>>, SqlError> {
             let b = bind(e, &scope)?;
             let mut env = self.env();
-            let v = coerce(eval(&b, &[], &mut env)?, col.ty)?;
+            // A bound is compared, not stored: no typmod rounds it.
+            let v = coerce(eval(&b, &[], &mut env)?, col.ty.without_typmod())?;
             if v.is_null() {
                 return Ok(None);
             }
-            Ok(Some(encode_key(&[v], &[col])?))
+            let v = numeric_key::bound_value(v, col.ty);
+            let bytes = encode_key(std::slice::from_ref(&v), &[col])?;
+            Ok(Some(numeric_key::bound_bytes(&v, col.ty, bytes)))
         };
         let mut ranges = match cond {
             None => vec![(Bound::Unbounded, Bound::Unbounded)],

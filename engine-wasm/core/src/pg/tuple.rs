@@ -121,6 +121,8 @@ fn data_length(values: &[Value], types: &[SqlType], text_lens: &[Option<usize>])
             Value::Null => continue,
             Value::Text(_) if types.get(i) == Some(&SqlType::Uuid) => (16, 1),
             Value::Text(_) => varlena_layout(text_lens[i]),
+            // Always a short varlena within IndexLab's 38 digits, unaligned.
+            Value::Numeric(n) => varlena_layout(Some(n.payload_size())),
             other => fixed_layout(other, types.get(i).copied()),
         };
         off = align_to(off, align).saturating_add(len);

@@ -460,19 +460,23 @@ fn convert_aggregate(func: AggFunc, f: &sp::Function) -> Result<Expr, SqlError> 
 
 fn convert_value(v: &sp::Value) -> Result<Value, SqlError> {
     Ok(match v {
+        // An integer that fits is int4 or int8; anything else (`1.50`, `1e3`,
+        // a bigger integer) is numeric, as PostgreSQL's scanner types it.
         sp::Value::Number(n, _) => match n.parse::<i64>() {
             Ok(i) => Value::Int(i),
-            Err(_) => {
-                let f = n.parse::<f64>().map_err(|_| {
-                    SqlError::new(ErrorKind::Syntax, format!("invalid number \"{n}\""))
-                })?;
-                if !f.is_finite() {
-                    return Err(unsupported(format!(
+            Err(_) => match crate::value::Numeric::parse(n) {
+                Ok(x) => Value::numeric(x),
+                // Beyond IndexLab's 38 digits (`1e308`): held as a float8,
+                // which is right next to a float8 (PostgreSQL casts it so) and
+                // refused anywhere else (sql::eval::oversized_numeric).
+                Err(crate::value::NumericError::TooManyDigits) => match n.parse::<f64>() {
+                    Ok(f) if f.is_finite() => Value::Float(f),
+                    _ => return Err(unsupported(format!(
                         "the numeric value {n} (beyond float8's range; PostgreSQL's exact numeric type)"
-                    )));
-                }
-                Value::Float(f)
-            }
+                    ))),
+                },
+                Err(_) => Value::numeric(super::numeric::parse_numeric(n)?),
+            },
         },
         sp::Value::SingleQuotedString(s) => Value::text(s.as_str()),
         sp::Value::Boolean(b) => Value::Bool(*b),
@@ -529,6 +533,7 @@ pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
             sp::UnaryOperator::Minus => match convert_expr(expr)? {
                 Expr::Literal(Value::Int(i)) => Expr::Literal(Value::Int(-i)),
                 Expr::Literal(Value::Float(f)) => Expr::Literal(Value::Float(-f)),
+                Expr::Literal(Value::Numeric(n)) => Expr::Literal(Value::numeric(n.neg())),
                 inner => Expr::Binary {
                     op: BinOp::Sub,
                     left: Box::new(Expr::Literal(Value::Int(0))),
@@ -745,6 +750,7 @@ fn cast_type(t: &sp::DataType) -> Result<SqlType, SqlError> {
         D::Custom(n, _) if object_name(n) == "timestamptz" => SqlType::Timestamptz,
         D::Custom(n, _) if object_name(n) == "tid" => SqlType::Tid,
         D::Custom(n, _) if object_name(n) == "point" => SqlType::Point,
+        D::Numeric(info) | D::Decimal(info) | D::Dec(info) => numeric_type(info)?,
         other => return Err(unsupported(format!("a cast to {other}"))),
     })
 }
@@ -765,4 +771,27 @@ pub(crate) fn convert_select_item(item: &sp::SelectItem) -> Result<SelectItem, S
         }),
         other => Err(unsupported(format!("the select item {other}"))),
     }
+}
+
+/// `numeric`, `numeric(p)`, `numeric(p,s)` as PostgreSQL's numerictypmodin
+/// checks them. PostgreSQL 15 also takes a negative scale or one above the
+/// precision; IndexLab refuses those by name.
+pub(super) fn numeric_type(info: &sp::ExactNumberInfo) -> Result<SqlType, SqlError> {
+    let (p, s) = match info {
+        sp::ExactNumberInfo::None => return Ok(SqlType::Numeric(None)),
+        sp::ExactNumberInfo::Precision(p) => (*p, 0),
+        sp::ExactNumberInfo::PrecisionAndScale(p, s) => (*p, *s),
+    };
+    if !(1..=1000).contains(&p) {
+        return Err(SqlError::new(
+            ErrorKind::Semantic,
+            format!("NUMERIC precision {p} must be between 1 and 1000"),
+        ));
+    }
+    if s < 0 || s as u64 > p {
+        return Err(unsupported(format!(
+            "numeric({p},{s}) (a scale below 0 or above the precision)"
+        )));
+    }
+    Ok(SqlType::Numeric(Some((p as u16, s as u16))))
 }

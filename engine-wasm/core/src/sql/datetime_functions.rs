@@ -53,10 +53,10 @@ pub fn date_part(unit: &str, v: &Value) -> Result<Value, SqlError> {
     })
 }
 
-/// `EXTRACT(field FROM x)` returns numeric (PostgreSQL 14 on). IndexLab has
-/// no numeric: a field whose value is a whole number prints the same as an
-/// integer, so it is given as one; the fields with a fraction (second,
-/// milliseconds, epoch, julian) are refused, pointing to date_part.
+/// `EXTRACT(field FROM x)` returns numeric (PostgreSQL 14 on): a whole
+/// number of scale 0 for the fields that have no fraction; the fields with
+/// one (second, milliseconds, epoch, julian) are refused, pointing to
+/// date_part.
 pub fn extract(unit: &str, v: &Value) -> Result<Value, SqlError> {
     let canonical = canonical_unit(unit).ok_or_else(|| not_recognized(unit, v))?;
     if matches!(canonical, "second" | "milliseconds" | "epoch" | "julian") {
@@ -72,7 +72,7 @@ pub fn extract(unit: &str, v: &Value) -> Result<Value, SqlError> {
         )));
     }
     match date_part(unit, v)? {
-        Value::Float(f) => Ok(Value::Int(f as i64)),
+        Value::Float(f) => Ok(Value::numeric(crate::value::Numeric::from_i64(f as i64))),
         other => Ok(other),
     }
 }

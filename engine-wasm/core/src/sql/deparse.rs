@@ -15,6 +15,8 @@ fn literal(v: &Value) -> String {
                 .unwrap_or(crate::value::SqlType::Timestamptz);
             format!("'{}'::{}", v.pg_text(), ty.pg_name())
         }
+        // get_const_expr: a negative numeric is quoted and labelled.
+        Value::Numeric(n) if n.signum() < 0 => format!("'{n}'::numeric"),
         other => other.pg_text(),
     }
 }
@@ -189,7 +191,7 @@ fn print(e: &Expr, style: Style) -> String {
             let not = if *negated { " NOT" } else { "" };
             format!("({} IS{not} NULL)", deparse(expr))
         }
-        Expr::Cast { expr, ty } => format!("({})::{}", deparse(expr), ty.pg_name()),
+        Expr::Cast { expr, ty } => format!("({})::{}", deparse(expr), ty.display_name()),
         Expr::Param(n) => format!("${n}"),
         Expr::ScalarSubquery(_) => "(SubPlan)".to_string(),
         Expr::Exists { negated, .. } => {

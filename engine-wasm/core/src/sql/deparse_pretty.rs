@@ -152,6 +152,7 @@ fn literal(v: &Value) -> String {
             format!("'{i}'::{ty}")
         }
         Value::Text(s) => format!("'{}'::text", s.replace('\'', "''")),
+        Value::Numeric(n) if n.signum() < 0 => format!("'{n}'::numeric"),
         Value::Null => "NULL".into(),
         other => other.pg_text(),
     }

@@ -147,6 +147,9 @@ pub struct SqlErrorDetail {
     pub at: Option<Position>,
     /// A suggestion, printed on its own line like PostgreSQL's `HINT:`.
     pub hint: Option<String>,
+    /// More about the error, printed on its own line like PostgreSQL's
+    /// `DETAIL:` (before the hint).
+    pub detail: Option<String>,
     /// The word of the statement the error is about (a column, a table, a
     /// function): the scenario places the error there, as PostgreSQL's
     /// position does, when the error has no position of its own.
@@ -173,6 +176,7 @@ impl SqlError {
             message: message.into(),
             at: None,
             hint: None,
+            detail: None,
             near: None,
         }))
     }
@@ -191,6 +195,12 @@ impl SqlError {
     /// The same error, about the word `token` of its statement.
     pub fn near(mut self, token: impl Into<String>) -> SqlError {
         self.0.near = Some(token.into());
+        self
+    }
+
+    /// The same error, with PostgreSQL's DETAIL line.
+    pub fn with_detail(mut self, detail: impl Into<String>) -> SqlError {
+        self.0.detail = Some(detail.into());
         self
     }
 
@@ -223,6 +233,9 @@ impl fmt::Display for SqlError {
             write!(f, "{at}: ")?;
         }
         f.write_str(&self.message)?;
+        if let Some(detail) = &self.detail {
+            write!(f, "\nDETAIL:  {detail}")?;
+        }
         if let Some(hint) = &self.hint {
             write!(f, "\nHINT: {hint}")?;
         }

@@ -8,7 +8,7 @@ use super::ast::{BinOp, Expr, Func};
 use super::error::{ErrorKind, SqlError};
 use super::functions::{self, ScalarFunc};
 use crate::rng::Rng;
-use crate::value::{SqlType, Value};
+use crate::value::{Numeric, SqlType, Value};
 use std::cmp::Ordering;
 
 /// The columns visible to an expression: (source name, column name, type) in row order.
@@ -100,18 +100,10 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
             let arithmetic =
                 !op.is_comparison() && !matches!(op, BinOp::And | BinOp::Or | BinOp::Concat);
             if arithmetic
-                && ((is_numeric_literal(&l) && !float8_typed(&r, scope))
-                    || (is_numeric_literal(&r) && !float8_typed(&l, scope)))
+                && ((oversized(&l) && !float8_typed(&r, scope))
+                    || (oversized(&r) && !float8_typed(&l, scope)))
             {
-                // PostgreSQL computes `0.1 + 0.2` in exact numeric; IndexLab's
-                // float8 would print 0.30000000000000004.
-                return Err(numeric_unsupported("arithmetic on a numeric value"));
-            }
-            // EXTRACT gives a numeric, shown here as an integer: only division
-            // would print otherwise (2016 / 5 is 403.2000000000000000).
-            let extract = |e: &Bound| matches!(e, Bound::Func(ScalarFunc::Extract, _));
-            if matches!(op, BinOp::Div) && (extract(&l) || extract(&r)) {
-                return Err(numeric_unsupported("dividing EXTRACT()'s numeric value"));
+                return Err(oversized_numeric());
             }
             let narrow = match (narrow_int(&l, scope), narrow_int(&r, scope)) {
                 _ if op.is_comparison() => None,
@@ -158,24 +150,12 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
         }
         Expr::IsNull { expr, negated } => Bound::IsNull(b(expr)?, *negated),
         Expr::Cast { expr, ty } => Bound::Cast(b(expr)?, *ty),
-        Expr::Function { func, args } => Bound::Func(
-            *func,
-            args.iter()
-                .map(|a| bind(a, scope))
-                .collect::<Result<_, _>>()?,
-        ),
+        Expr::Function { func, args } => Bound::Func(*func, bind_arguments(*func, args, scope)?),
         Expr::Case {
             operand,
             branches,
             otherwise,
-        } => Bound::Case(
-            operand.as_deref().map(&b).transpose()?,
-            branches
-                .iter()
-                .map(|(w, t)| Ok((bind(w, scope)?, bind(t, scope)?)))
-                .collect::<Result<_, SqlError>>()?,
-            otherwise.as_deref().map(&b).transpose()?,
-        ),
+        } => bind_case(operand.as_deref(), branches, otherwise.as_deref(), scope)?,
         Expr::Like {
             expr,
             pattern,
@@ -197,6 +177,115 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
             ))
         }
     })
+}
+
+/// CASE, its results of one type: with a numeric among integer results
+/// every result is a numeric (select_common_type), so `case … then 1 else
+/// 2.5 end / 2` divides exactly whichever branch is taken.
+#[inline(never)]
+fn bind_case(
+    operand: Option<&Expr>,
+    branches: &[(Expr, Expr)],
+    otherwise: Option<&Expr>,
+    scope: &Scope,
+) -> Result<Bound, SqlError> {
+    let results: Vec<&Expr> = branches.iter().map(|(_, t)| t).chain(otherwise).collect();
+    let promote = numeric_among_integers(&results, scope);
+    let result = |e: &Expr| -> Result<Bound, SqlError> {
+        let bound = bind(e, scope)?;
+        Ok(if promote {
+            Bound::Cast(Box::new(bound), SqlType::Numeric(None))
+        } else {
+            bound
+        })
+    };
+    Ok(Bound::Case(
+        operand.map(|o| bind(o, scope).map(Box::new)).transpose()?,
+        branches
+            .iter()
+            .map(|(w, t)| Ok((bind(w, scope)?, result(t)?)))
+            .collect::<Result<_, SqlError>>()?,
+        otherwise.map(|o| result(o).map(Box::new)).transpose()?,
+    ))
+}
+
+/// Whether `exprs` are integers and numerics with at least one numeric:
+/// PostgreSQL makes them all numeric.
+fn numeric_among_integers(exprs: &[&Expr], scope: &Scope) -> bool {
+    let types: Vec<Option<SqlType>> = exprs
+        .iter()
+        .map(|a| crate::exec::types::type_of(a, scope).ok())
+        .collect();
+    let numeric = types.iter().any(|t| t.is_some_and(SqlType::is_numeric));
+    let all_exact = types.iter().all(|t| {
+        matches!(
+            t,
+            Some(SqlType::Int2 | SqlType::Int4 | SqlType::Int8 | SqlType::Numeric(_))
+        )
+    });
+    numeric && all_exact
+}
+
+/// A numeric literal beyond IndexLab's 38 digits, held as a float8 (see
+/// sql::convert): only a float8 beside it makes that PostgreSQL's answer.
+fn oversized(e: &Bound) -> bool {
+    matches!(e, Bound::Lit(Value::Float(_)))
+}
+
+fn oversized_numeric() -> SqlError {
+    super::error::unsupported(format!(
+        "a numeric value of more than {} digits",
+        crate::value::numeric::MAX_DIGITS
+    ))
+}
+
+/// A select item that is such a literal: PostgreSQL prints all its digits.
+pub fn reject_numeric_output(e: &Expr) -> Result<(), SqlError> {
+    match e {
+        Expr::Literal(Value::Float(_)) => Err(oversized_numeric()),
+        _ => Ok(()),
+    }
+}
+
+/// Whether `e` is a float8 (a float8 column, random(), a cast to float8):
+/// a numeric literal next to it is read as a float8 too.
+fn float8_typed(e: &Bound, scope: &Scope) -> bool {
+    match e {
+        Bound::Col(i) => scope
+            .columns
+            .get(*i)
+            .is_some_and(|c| c.2 == SqlType::Float8),
+        Bound::Call(Func::Random) => true,
+        Bound::Cast(_, ty) => *ty == SqlType::Float8,
+        Bound::Bin(_, l, r) => float8_typed(l, scope) || float8_typed(r, scope),
+        _ => false,
+    }
+}
+
+/// A function's arguments, bound. coalesce, greatest and least take their
+/// arguments' common type: with a numeric among integers every argument is
+/// a numeric (`coalesce(a, b) / 2` divides exactly), as PostgreSQL's
+/// select_common_type makes them.
+#[inline(never)]
+fn bind_arguments(func: ScalarFunc, args: &[Expr], scope: &Scope) -> Result<Vec<Bound>, SqlError> {
+    let bound = args
+        .iter()
+        .map(|a| bind(a, scope))
+        .collect::<Result<Vec<_>, _>>()?;
+    if !matches!(
+        func,
+        ScalarFunc::Coalesce | ScalarFunc::Greatest | ScalarFunc::Least
+    ) {
+        return Ok(bound);
+    }
+    let args: Vec<&Expr> = args.iter().collect();
+    if !numeric_among_integers(&args, scope) {
+        return Ok(bound);
+    }
+    Ok(bound
+        .into_iter()
+        .map(|b| Bound::Cast(Box::new(b), SqlType::Numeric(None)))
+        .collect())
 }
 
 /// PostgreSQL's special timestamp inputs other than `epoch`: they read the
@@ -223,48 +312,6 @@ fn unsupported_timestamp(s: &str) -> SqlError {
             s.trim()
         ),
     )
-}
-
-/// A literal with a decimal point or an exponent (`1.5`, `1e3`): PostgreSQL's
-/// `numeric`, which IndexLab holds as a float8.
-fn is_numeric_literal(e: &Bound) -> bool {
-    matches!(e, Bound::Lit(Value::Float(_)))
-}
-
-/// Whether `e` is a float8 (a float8 column, random(), a cast to float8):
-/// a numeric literal next to it is read as a float8 too.
-fn float8_typed(e: &Bound, scope: &Scope) -> bool {
-    match e {
-        Bound::Col(i) => scope
-            .columns
-            .get(*i)
-            .is_some_and(|c| c.2 == SqlType::Float8),
-        Bound::Call(Func::Random) => true,
-        Bound::Cast(_, ty) => *ty == SqlType::Float8,
-        Bound::Bin(_, l, r) => float8_typed(l, scope) || float8_typed(r, scope),
-        _ => false,
-    }
-}
-
-fn numeric_unsupported(what: &str) -> SqlError {
-    SqlError::new(
-        ErrorKind::Unsupported,
-        format!(
-            "{what} (PostgreSQL's exact numeric type) is not supported by IndexLab; \
-             write it as a float8, e.g. 0.5::float8"
-        ),
-    )
-}
-
-/// A select item that is a bare numeric literal: PostgreSQL prints it as
-/// written (`1.50`), IndexLab's float8 would not.
-pub fn reject_numeric_output(e: &Expr) -> Result<(), SqlError> {
-    match e {
-        Expr::Literal(Value::Float(_)) => {
-            Err(numeric_unsupported("a numeric value in the select list"))
-        }
-        _ => Ok(()),
-    }
 }
 
 /// `smallint` or `integer` when PostgreSQL types `e` so: a column or cast of
@@ -294,7 +341,13 @@ fn typed_literal(lit: Box<Bound>, other: &Bound, scope: &Scope) -> Result<Box<Bo
     if *ty == SqlType::Text {
         return Ok(lit);
     }
-    Ok(Box::new(Bound::Lit(parse_text_as(s, *ty)?)))
+    // The literal takes the operator's type, `numeric` without the column's typmod.
+    let ty = if ty.is_numeric() {
+        SqlType::Numeric(None)
+    } else {
+        *ty
+    };
+    Ok(Box::new(Bound::Lit(parse_text_as(s, ty)?)))
 }
 
 /// A quoted literal in `x IN (…)` or `x BETWEEN … AND …` read as `x`'s
@@ -399,6 +452,10 @@ pub fn parse_text_as(s: &str, ty: SqlType) -> Result<Value, SqlError> {
         SqlType::Timestamptz | SqlType::Date | SqlType::Timestamp | SqlType::Interval => {
             super::datetime::parse_text(s, ty)?
         }
+        SqlType::Numeric(_) => {
+            let n = super::numeric::parse_numeric(s)?;
+            super::numeric::cast_numeric(&n, ty)?
+        }
     };
     Ok(v)
 }
@@ -419,6 +476,17 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
         (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
         (Value::Tid(x), Value::Tid(y)) => Some(x.cmp(y)),
+        (Value::Numeric(x), Value::Numeric(y)) => Some(x.cmp(y)),
+        // An integer meets a numeric as a numeric (exactly), a float8 meets
+        // it as a float8, as PostgreSQL's implicit casts choose.
+        (Value::Numeric(x), Value::Int(y)) => Some(x.as_ref().cmp(&Numeric::from_i64(*y))),
+        (Value::Int(x), Value::Numeric(y)) => Some(Numeric::from_i64(*x).cmp(y)),
+        (Value::Numeric(x), Value::Float(_) | Value::Real(_)) => {
+            compare(&Value::Float(x.to_f64()), b)
+        }
+        (Value::Float(_) | Value::Real(_), Value::Numeric(y)) => {
+            compare(a, &Value::Float(y.to_f64()))
+        }
         _ if a.datetime_type().is_some() || b.datetime_type().is_some() => {
             super::datetime::compare(a, b)
         }
@@ -451,6 +519,7 @@ fn kind(v: &Value) -> &'static str {
         Value::Bool(_) => "boolean",
         Value::Tid(_) => "tid",
         Value::Real(_) => "real",
+        Value::Numeric(_) => "numeric",
     }
 }
 
@@ -465,6 +534,19 @@ fn arith(op: BinOp, a: &Value, b: &Value) -> Result<Value, SqlError> {
             .unwrap_or_else(|| Err(type_error(op.symbol(), a, b)));
     }
     match (a, b) {
+        // numeric with float8 (or real) is float8 arithmetic, with an integer numeric.
+        (Value::Numeric(x), Value::Float(_) | Value::Real(_)) => {
+            arith(op, &Value::Float(x.to_f64()), b)
+        }
+        (Value::Float(_) | Value::Real(_), Value::Numeric(y)) => {
+            arith(op, a, &Value::Float(y.to_f64()))
+        }
+        (Value::Numeric(_), _) | (_, Value::Numeric(_)) => {
+            match (super::numeric::as_numeric(a), super::numeric::as_numeric(b)) {
+                (Some(x), Some(y)) => super::numeric::arith(op, &x, &y),
+                _ => Err(type_error(op.symbol(), a, b)),
+            }
+        }
         // real op real is real; with any other number PostgreSQL picks the
         // float8 operator (float48mul & co).
         // (Exact in float8, then rounded once: float4's own result.)
@@ -601,8 +683,12 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
     if let Some(r) = super::datetime::coerce(&v, ty) {
         return r;
     }
+    if let (SqlType::Numeric(_), false) = (ty, v.is_null()) {
+        return super::numeric::to_numeric(&v, ty)?.ok_or_else(|| bad(&v));
+    }
     Ok(match (ty, v) {
         (_, Value::Null) => Value::Null,
+        (_, Value::Numeric(n)) => return super::numeric::cast_numeric(&n, ty),
         (SqlType::Int4, Value::Int(i)) if i32::try_from(i).is_err() => {
             return Err(SqlError::new(ErrorKind::Execution, "integer out of range"))
         }
@@ -869,18 +955,6 @@ mod tests {
         assert_eq!(check("id not in (1, null)", &row), Value::Null);
         assert_eq!(check("id not in (3, null)", &row), Value::Bool(false));
         assert_eq!(check("v not in (1)", &row), Value::Null);
-    }
-
-    #[test]
-    fn numeric_arithmetic_is_refused_not_answered_in_float8() {
-        let e = where_of("select * from t where id = 0.1 + 0.2");
-        let err = bind(&e, &scope()).unwrap_err();
-        assert!(err.message.contains("numeric"), "{}", err.message);
-        // Next to a float8 the literal is a float8, as in PostgreSQL.
-        let mut s = scope();
-        s.columns.push(("t".into(), "f".into(), SqlType::Float8));
-        let e = where_of("select * from t where f + 0.5 > 1");
-        assert!(bind(&e, &s).is_ok());
     }
 
     #[test]

@@ -23,6 +23,10 @@ pub enum ScalarFunc {
     Floor,
     Ceil,
     Round,
+    /// `trunc(x [, digits])`
+    Trunc,
+    /// `sign(x)`: -1, 0 or 1 of x's type.
+    Sign,
     Mod,
     Coalesce,
     Nullif,
@@ -74,6 +78,8 @@ impl ScalarFunc {
             Floor => "floor",
             Ceil => "ceil",
             Round => "round",
+            Trunc => "trunc",
+            Sign => "sign",
             Mod => "mod",
             Coalesce => "COALESCE",
             Nullif => "NULLIF",
@@ -114,6 +120,8 @@ impl ScalarFunc {
             "floor" => Floor,
             "ceil" | "ceiling" => Ceil,
             "round" => Round,
+            "trunc" => Trunc,
+            "sign" => Sign,
             "mod" => Mod,
             "coalesce" => Coalesce,
             "nullif" => Nullif,
@@ -139,7 +147,8 @@ impl ScalarFunc {
     fn arities(self) -> std::ops::RangeInclusive<usize> {
         use ScalarFunc::*;
         match self {
-            Lower | Upper | Length | Md5 | ToHex | Abs | Floor | Ceil | Round | PgSizePretty
+            Round | Trunc => 1..=2,
+            Lower | Upper | Length | Md5 | ToHex | Abs | Floor | Ceil | Sign | PgSizePretty
             | Regclass | PgTableSize | PgIndexesSize | PgTotalRelationSize => 1..=1,
             Substr | Lpad | Rpad => 2..=3,
             PgRelationSize => 1..=2,
@@ -192,7 +201,7 @@ impl ScalarFunc {
     }
 }
 
-fn no_such(func: ScalarFunc, args: &[Value]) -> SqlError {
+pub(super) fn no_such(func: ScalarFunc, args: &[Value]) -> SqlError {
     let types: Vec<&str> = args.iter().map(type_name).collect();
     SqlError::new(
         ErrorKind::Semantic,
@@ -217,6 +226,7 @@ fn type_name(v: &Value) -> &'static str {
         }
         Value::Tid(_) => "tid",
         Value::Real(_) => "real",
+        Value::Numeric(_) => "numeric",
     }
 }
 
@@ -248,7 +258,12 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
         Md5 => {
             use md5::{Digest, Md5 as Hasher};
             let digest = Hasher::digest(text(a, func, args)?.as_bytes());
-            Value::text(digest.iter().map(|b| format!("{b:02x}")).collect::<String>())
+            Value::text(
+                digest
+                    .iter()
+                    .map(|b| format!("{b:02x}"))
+                    .collect::<String>(),
+            )
         }
         // A negative integer prints as its two's complement: 32 bits for an
         // integer's range (to_hex(integer)), 64 beyond it (to_hex(bigint)).
@@ -280,7 +295,10 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
             let n = int(&args[1], func, args)?.max(0) as usize;
             let s = text(a, func, args)?;
             if s.len().saturating_mul(n) > 1 << 28 {
-                return Err(SqlError::new(ErrorKind::Limit, "requested length too large"));
+                return Err(SqlError::new(
+                    ErrorKind::Limit,
+                    "requested length too large",
+                ));
             }
             Value::text(s.repeat(n))
         }
@@ -290,42 +308,20 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
                 text(&args[1], func, args)?,
                 text(&args[2], func, args)?,
             );
-            Value::text(if from.is_empty() { s.to_string() } else { s.replace(from, to) })
+            Value::text(if from.is_empty() {
+                s.to_string()
+            } else {
+                s.replace(from, to)
+            })
         }
-        Abs => match a {
-            Value::Int(i) => Value::Int(
-                i.checked_abs()
-                    .ok_or_else(|| SqlError::new(ErrorKind::Execution, "bigint out of range"))?,
-            ),
-            Value::Float(f) => Value::Float(f.abs()),
-            _ => return Err(no_such(func, args)),
-        },
-        // On float8 PostgreSQL's floor, ceil and round (rint: halves to even)
-        // return float8; on integers they go through numeric, which IndexLab
-        // does not have.
-        Floor | Ceil | Round => match a {
-            Value::Float(f) => Value::Float(match func {
-                Floor => f.floor(),
-                Ceil => f.ceil(),
-                _ => f.round_ties_even(),
-            }),
-            Value::Int(_) => {
-                return Err(unsupported(format!(
-                    "{}() of an integer (it returns PostgreSQL's exact numeric type); write {}(x::float8)",
-                    func.name(),
-                    func.name()
-                )))
-            }
-            _ => return Err(no_such(func, args)),
-        },
-        Mod => {
-            let (x, y) = (int(a, func, args)?, int(&args[1], func, args)?);
-            if y == 0 {
-                return Err(SqlError::new(ErrorKind::Execution, "division by zero"));
-            }
-            Value::Int(x.wrapping_rem(y))
+        Abs | Floor | Ceil | Round | Trunc | Sign | Mod => {
+            super::numeric_functions::call(func, args)?
         }
-        Coalesce => args.iter().find(|v| !v.is_null()).cloned().unwrap_or(Value::Null),
+        Coalesce => args
+            .iter()
+            .find(|v| !v.is_null())
+            .cloned()
+            .unwrap_or(Value::Null),
         Nullif => {
             let same = !a.is_null()
                 && !args[1].is_null()
@@ -560,10 +556,11 @@ mod tests {
             call(ScalarFunc::Round, &[Value::Float(2.5)]).unwrap(),
             Value::Float(2.0)
         );
-        assert!(call(ScalarFunc::Floor, &[Value::Int(2)])
-            .unwrap_err()
-            .message
-            .contains("numeric"));
+        // floor(integer) is float8's floor, as PostgreSQL resolves it.
+        assert_eq!(
+            call(ScalarFunc::Floor, &[Value::Int(2)]).unwrap(),
+            Value::Float(2.0)
+        );
         assert_eq!(
             call(ScalarFunc::Coalesce, &[Value::Null, Value::Int(3)]).unwrap(),
             Value::Int(3)

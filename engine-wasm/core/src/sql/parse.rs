@@ -379,6 +379,7 @@ fn convert_type(t: &sp::DataType) -> Result<(SqlType, bool), SqlError> {
         D::Float(sp::ExactNumberInfo::Precision(p)) if *p > 24 => SqlType::Float8,
         D::Bool | D::Boolean => SqlType::Bool,
         D::Uuid => SqlType::Uuid,
+        D::Numeric(info) | D::Decimal(info) | D::Dec(info) => super::convert::numeric_type(info)?,
         D::Custom(name, _) => {
             return match object_name(name).as_str() {
                 "serial" | "serial4" => Ok((SqlType::Int4, true)),

@@ -257,6 +257,18 @@ fn key_cond(table: &TableInfo, col: usize, e: &Expr) -> Option<KeyCond> {
 
 fn key_cond_of_any_type(table: &TableInfo, col: usize, e: &Expr) -> Option<KeyCond> {
     let on_col = |x: &Expr| column_index(table, x) == Some(col);
+    // An integer column compared with a numeric is compared as a numeric
+    // (PostgreSQL casts the column), so its index cannot serve: `id > 1.5`
+    // must not become `id > 2` in the key's own type.
+    let integer_column = matches!(
+        table.columns.get(col).map(|c| c.1),
+        Some(SqlType::Int2 | SqlType::Int4 | SqlType::Int8)
+    );
+    let mut numeric_constant = false;
+    e.visit(&mut |x| numeric_constant |= crate::sql::numeric::looks_numeric(x));
+    if integer_column && numeric_constant {
+        return None;
+    }
     match e {
         Expr::Binary { op, left, right } if op.is_comparison() && *op != BinOp::NotEq => {
             let (op, c) = if on_col(left) && is_constant(right) {

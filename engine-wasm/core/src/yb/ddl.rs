@@ -142,6 +142,7 @@ impl YbEngine {
 
     pub(super) fn create_table(&mut self, t: &CreateTable) -> Result<Outcome, SqlError> {
         crate::exec::generated_column::check(&t.name, &t.columns)?;
+        crate::sql::numeric::check_table_keys(t)?;
         let notices = super::alter::storage_notices(&t.options)?;
         if self.catalog.name_taken(&t.name) {
             if t.if_not_exists {
@@ -285,6 +286,9 @@ impl YbEngine {
             .enumerate()
             .map(|(n, (_, o, h))| (n, *o, *h))
             .collect();
+        for (ty, (_, _, hashed)) in key_types.iter().zip(&own) {
+            crate::sql::numeric::check_key_column(*ty, *hashed, i.unique)?;
+        }
         let spec = KeySpec::new(&key_types, &own);
         let rel = self.new_rel(&name);
         let bounds = match &i.split_at {

@@ -8,7 +8,7 @@ use super::engine::YbEngine;
 use super::request::{DocRow, TabletRead};
 use super::row::{decode_doc_key, index_row};
 use super::stats::RelStats;
-use crate::btree::{encode_key, without_nulls, KeyColumn, SortOrder};
+use crate::btree::{encode_key, numeric_key, without_nulls, KeyColumn, SortOrder};
 use crate::exec::{Executor, QueryEngine, Row, ScanOutput};
 use crate::net::{rounds, Call};
 use crate::sql::ast::Expr;
@@ -162,17 +162,20 @@ impl YbEngine {
         // `x < NULL` find nothing).
         let mut prefix = |e: &Expr| -> Result<Option<Vec<u8>>, SqlError> {
             let b = bind(e, &scope)?;
-            let v = coerce(eval(&b, &[], &mut self.env())?, col.ty)?;
+            // A bound is compared, not stored: no typmod rounds it.
+            let v = coerce(eval(&b, &[], &mut self.env())?, col.ty.without_typmod())?;
             if v.is_null() {
                 return Ok(None);
             }
+            let v = numeric_key::bound_value(v, col.ty);
             if spec.is_hash() {
                 let mut k = Vec::new();
                 doc_key(&[v], &spec.hash_columns[..1], &[], &[], &mut k)?;
                 k.pop(); // the range group's end: the prefix covers every range value
                 Ok(Some(k))
             } else {
-                Ok(Some(encode_key(&[v], &[col])?))
+                let bytes = encode_key(std::slice::from_ref(&v), &[col])?;
+                Ok(Some(numeric_key::bound_bytes(&v, col.ty, bytes)))
             }
         };
         // An equality on the one key column names one document only when the key

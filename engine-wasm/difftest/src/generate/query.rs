@@ -91,7 +91,7 @@ pub(crate) fn cte(g: &mut Gen, schema: &Schema, t: usize) -> Item {
 
 /// `SELECT id, a * k FROM t WHERE …`: integer arithmetic, which overflows
 /// int4 (an error in PostgreSQL) when k is large.
-pub(crate) fn arithmetic(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+pub(crate) fn arithmetic(g: &mut Gen, features: &mut Gen, schema: &Schema, t: usize) -> Item {
     let table = &schema.tables[t];
     if let Some(d) = table.columns.iter().find(|c| c.ty.is_datetime()) {
         if g.chance(50) {
@@ -101,9 +101,16 @@ pub(crate) fn arithmetic(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     let op = *g.pick(&["+", "-", "*", "%", "/"]);
     let k = *g.pick(&["2", "-3", "0", "100000", "1000000000"]);
     let filter = condition(g, &table.columns, None, 1);
+    // Now and then exact numeric arithmetic too: scales of + - * / %, the
+    // functions, casts, integers promoted and float8 mixed in.
+    let exact = if features.chance(50) {
+        format!(", {}", features.pick(NUMERIC_EXPRESSIONS))
+    } else {
+        String::new()
+    };
     Item::same(
         format!(
-            "select id, a {op} {k}, b - a from {} where {filter}",
+            "select id, a {op} {k}, b - a{exact} from {} where {filter}",
             table.name
         ),
         Check::Unordered,
@@ -177,8 +184,62 @@ fn datetime_arithmetic(g: &mut Gen, table: &super::schema::Table, ty: Type) -> I
     )
 }
 
+/// Numeric expressions over columns `a` (integer) and `b` (integer or numeric).
+const NUMERIC_EXPRESSIONS: &[&str] = &[
+    "a * 1.5",
+    "a / 4.0",
+    "b * 0.1",
+    "round(a / 3.0, 2)",
+    "a + 0.25",
+    "-(b + 0.5)",
+    "b::numeric(10,3)",
+    "trunc(a * 1.25, 1)",
+    "ceil(a / 2.0)",
+    "floor(b - 0.5)",
+    "abs(b - 10.5)",
+    "sign(b - 3)",
+    "mod(a, 2.5)",
+    "a % 1.5",
+    "b / 7",
+    "a::numeric / 3",
+    "(a * 1.1)::int",
+    "round(b * 1.05)",
+    "b / (a - 2.5)",
+    "a * 1.5::float8 + b",
+    "round(b, 1) * 2",
+    "(b + 0.125)::numeric(5,1)",
+];
+
+/// Numeric constants: literals as written, division scales, rounding,
+/// casts and typmods. None raises an error: PostgreSQL folds constants
+/// before it runs a query, so `select 1/0 where false` fails there and
+/// IndexLab, which evaluates per row, returns no row (not numeric's doing).
+const NUMERIC_CONSTANTS: &[&str] = &[
+    "1.50",
+    "1/3.0",
+    "0.1 + 0.2",
+    "2.5::int",
+    "(-2.5)::int",
+    "round(2.345, 2)",
+    "1e3",
+    "10 / 4.0",
+    "-7.5 % 2",
+    "trunc(-2.789, 1)",
+    "ceil(2.1)",
+    "floor(-2.1)",
+    "1.555::numeric(5,2)",
+    "sign(-0.5)",
+    "abs(-1.50)",
+    "0.1::float8 * 3",
+    "100000000000000000000 * 3",
+    "1.5e-3 * 2",
+    "round(1234.5678, -2)",
+    "2.50 = 2.5",
+    "'3.14'::numeric + 1",
+];
+
 /// `SELECT 1 [WHERE true|false]` and friends: a query without a table.
-pub(crate) fn constant(g: &mut Gen) -> Item {
+pub(crate) fn constant(g: &mut Gen, features: &mut Gen) -> Item {
     let filter = *g.pick(&[
         "",
         " where true",
@@ -186,7 +247,10 @@ pub(crate) fn constant(g: &mut Gen) -> Item {
         " where 1 = 2",
         " where null",
     ]);
-    let expr = *g.pick(&["1", "2 + 3", "'x'", "null", "7 % 3"]);
+    let mut expr = *g.pick(&["1", "2 + 3", "'x'", "null", "7 % 3"]);
+    if features.chance(50) {
+        expr = *features.pick(NUMERIC_CONSTANTS);
+    }
     Item::same(format!("select {expr}{filter}"), Check::Unordered)
 }
 
@@ -230,7 +294,7 @@ fn order_and_limit(g: &mut Gen, names: &[String]) -> (String, Check) {
 /// Aggregates, GROUP BY, HAVING, DISTINCT and OFFSET: `count(*)`, `count(x)`,
 /// `count(DISTINCT x)`, `sum`, `min`, `max` (and `avg` of a float8 cast:
 /// the sums stay exact, so both databases divide the same numbers).
-pub(crate) fn grouping(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+pub(crate) fn grouping(g: &mut Gen, features: &mut Gen, schema: &Schema, t: usize) -> Item {
     let table = &schema.tables[t];
     let filter = if g.chance(50) {
         format!(" where {}", condition(g, &table.columns, None, 1))
@@ -247,7 +311,17 @@ pub(crate) fn grouping(g: &mut Gen, schema: &Schema, t: usize) -> Item {
         format!("sum({numeric})"),
         format!("min({any})"),
         format!("max({any})"),
-        format!("avg({numeric}::float8)"),
+        // A float8 sum of decimals depends on the order rows come in (yb's
+        // is not PostgreSQL's): a numeric is scaled to integers first.
+        if table
+            .columns
+            .iter()
+            .any(|c| c.name == numeric && matches!(c.ty, Type::Numeric(..)))
+        {
+            format!("avg(({numeric} * 100)::float8)")
+        } else {
+            format!("avg({numeric}::float8)")
+        },
     ];
     let mut picked: Vec<String> = aggregates
         .iter()
@@ -256,6 +330,13 @@ pub(crate) fn grouping(g: &mut Gen, schema: &Schema, t: usize) -> Item {
         .collect();
     if picked.is_empty() {
         picked.push("count(*)".into());
+    }
+    // avg of integers and numerics, and sums of numerics, are numeric.
+    if features.chance(40) {
+        picked.push(format!("avg({numeric})"));
+    }
+    if features.chance(20) {
+        picked.push(format!("sum({numeric} * 0.5)"));
     }
     match g.below(4) {
         // One row: aggregates over the whole (filtered) table, even an empty one.

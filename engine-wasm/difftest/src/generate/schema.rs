@@ -245,9 +245,12 @@ impl Schema {
                 .index_expressions
                 .push((expr.to_string(), condition));
         }
-        let on_interval = cols
-            .iter()
-            .any(|&c| self.tables[t].columns.get(c).is_some_and(|c| c.ty == Type::Interval));
+        let on_interval = cols.iter().any(|&c| {
+            self.tables[t]
+                .columns
+                .get(c)
+                .is_some_and(|c| c.ty == Type::Interval)
+        });
         let unique = if g.chance(25) && !on_interval {
             "unique "
         } else {

@@ -13,6 +13,10 @@ pub(crate) enum Type {
     Date,
     Timestamp,
     Interval,
+    /// `numeric(p,s)`: every stored value has scale s (an unconstrained
+    /// numeric would keep each literal's scale, and `3` and `3.0` are one
+    /// value to a unique index but two to IndexLab's key bytes).
+    Numeric(u32, u32),
 }
 
 impl Type {
@@ -26,6 +30,7 @@ impl Type {
             Type::Date => "date".into(),
             Type::Timestamp => "timestamp".into(),
             Type::Interval => "interval".into(),
+            Type::Numeric(p, s) => format!("numeric({p},{s})"),
         }
     }
 
@@ -131,6 +136,13 @@ pub(crate) fn value(g: &mut Gen, ty: Type) -> String {
         }
         _ if ty.is_text() => format!("'{}'", g.pick(TEXTS)),
         _ if ty.is_datetime() => datetime_value(g, ty),
+        // An integer now and then; else decimals, one more than the scale
+        // at times (rounded on the way in).
+        Type::Numeric(_, s) if g.chance(70) => {
+            let digits = s + u32::from(g.chance(30));
+            let frac = g.below(10u64.pow(digits));
+            format!("{}.{frac:0width$}", int_value(g), width = digits as usize)
+        }
         _ => int_value(g).to_string(),
     }
 }
@@ -179,6 +191,7 @@ pub(crate) fn fresh_value(ty: Type, n: i64) -> String {
         Type::Date => format!("date '2017-01-01' + {n}"),
         Type::Timestamp => format!("timestamp '2017-01-01' + {n} * interval '1 minute'"),
         Type::Interval => format!("{} * interval '1 second'", 100 + n),
+        Type::Numeric(..) => format!("{}.5", 100 + n),
         _ => (100 + n).to_string(),
     }
 }

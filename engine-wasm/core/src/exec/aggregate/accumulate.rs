@@ -4,7 +4,8 @@
 use crate::sql::ast::{AggFunc, Expr};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::compare;
-use crate::value::Value;
+use crate::sql::numeric::numeric_error;
+use crate::value::{Numeric, SqlType, Value};
 use std::collections::HashSet;
 
 /// A row's group-by values in a form that hashes: GROUP BY puts equal values
@@ -22,6 +23,8 @@ pub enum KeyPart {
     /// An interval by `interval_cmp`'s value: `1 mon` and `30 days` are
     /// one group, as in PostgreSQL.
     Interval(i128),
+    /// A numeric without trailing zeros: `1.5` and `1.50` are one group.
+    Numeric(String),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -42,6 +45,8 @@ impl GroupKey {
                     Value::Date(d) => KeyPart::Int(i64::from(*d)),
                     Value::Interval(iv) => KeyPart::Interval(iv.cmp_key()),
                     Value::Tid(t) => KeyPart::Tid(*t),
+                    // Equal numerics group together whatever their scales.
+                    Value::Numeric(n) => numeric_part(n),
                     Value::Real(f) => KeyPart::Float(if *f == 0.0 {
                         0
                     } else {
@@ -50,6 +55,17 @@ impl GroupKey {
                 })
                 .collect(),
         )
+    }
+}
+
+/// A numeric's key part: equal values alike whatever their scales, and an
+/// integral one as the integer it equals (a column of `coalesce(int,
+/// numeric)` holds both kinds of value).
+fn numeric_part(n: &Numeric) -> KeyPart {
+    let n = n.normalized();
+    match n.to_i64_rounded() {
+        Ok(i) if n.scale() == 0 => KeyPart::Int(i),
+        _ => KeyPart::Numeric(n.to_string()),
     }
 }
 
@@ -66,6 +82,11 @@ pub struct Accumulator {
     float_sum: f64,
     /// Whether the values summed are floats (sum and avg of float8).
     floats: bool,
+    /// The numeric values summed (sum and avg of numeric).
+    numeric_sum: Option<Numeric>,
+    /// sum() of bigint (and of numeric) is numeric; of smallint and
+    /// integer it is bigint (PostgreSQL's int2_sum / int4_sum / int8_sum).
+    sum_is_numeric: bool,
     best: Option<Value>,
 }
 
@@ -78,6 +99,7 @@ fn no_function(func: AggFunc, v: &Value) -> SqlError {
         Value::Float(_) => "double precision",
         Value::Tid(_) => "tid",
         Value::Real(_) => "real",
+        Value::Numeric(_) => "numeric",
         Value::Null => "unknown",
         Value::Date(_) | Value::LocalTimestamp(_) | Value::Interval(_) => {
             let name = v.datetime_type().map_or("", |t| t.pg_name());
@@ -94,8 +116,9 @@ fn no_function(func: AggFunc, v: &Value) -> SqlError {
 }
 
 impl Accumulator {
-    /// A fresh state for `call`, an [`Expr::Aggregate`].
-    pub fn for_call(call: &Expr) -> Accumulator {
+    /// A fresh state for `call`, an [`Expr::Aggregate`] whose argument is of
+    /// type `arg_type` (None: not known, taken as an integer's).
+    pub fn for_call(call: &Expr, arg_type: Option<SqlType>) -> Accumulator {
         let Expr::Aggregate {
             func,
             arg,
@@ -112,6 +135,8 @@ impl Accumulator {
             int_sum: 0,
             float_sum: 0.0,
             floats: false,
+            numeric_sum: None,
+            sum_is_numeric: matches!(arg_type, Some(SqlType::Int8 | SqlType::Numeric(_))),
             best: None,
         }
     }
@@ -140,6 +165,13 @@ impl Accumulator {
             AggFunc::Count => {}
             AggFunc::Sum | AggFunc::Avg => match v {
                 Value::Int(i) => self.int_sum += i128::from(*i),
+                Value::Numeric(n) => {
+                    let sum = match &self.numeric_sum {
+                        Some(s) => s.add(n).map_err(numeric_error)?,
+                        None => **n,
+                    };
+                    self.numeric_sum = Some(sum);
+                }
                 Value::Float(f) => {
                     self.floats = true;
                     self.float_sum += f;
@@ -173,24 +205,34 @@ impl Accumulator {
         Ok(())
     }
 
+    /// The sum of the integers and numerics added, as a numeric.
+    fn exact_sum(&self) -> Result<Numeric, SqlError> {
+        let ints = Numeric::from_i128(self.int_sum).map_err(numeric_error)?;
+        match &self.numeric_sum {
+            Some(n) => n.add(&ints).map_err(numeric_error),
+            None => Ok(ints),
+        }
+    }
+
     /// The aggregate's result for the group.
     pub fn finish(self) -> Result<Value, SqlError> {
         Ok(match self.func {
             AggFunc::Count => Value::Int(self.count),
             _ if self.count == 0 => Value::Null,
             AggFunc::Sum if self.floats => Value::Float(self.float_sum),
+            AggFunc::Sum if self.sum_is_numeric || self.numeric_sum.is_some() => {
+                Value::numeric(self.exact_sum()?)
+            }
             AggFunc::Sum => Value::Int(
                 i64::try_from(self.int_sum)
                     .map_err(|_| SqlError::new(ErrorKind::Execution, "bigint out of range"))?,
             ),
             AggFunc::Avg if self.floats => Value::Float(self.float_sum / self.count as f64),
-            // PostgreSQL's avg of integers is numeric (`2.5000000000000000`).
+            // PostgreSQL's avg of integers and numerics is numeric_div(sum, count):
+            // `2.5000000000000000`.
             AggFunc::Avg => {
-                return Err(SqlError::new(
-                    ErrorKind::Unsupported,
-                    "avg() of integers returns PostgreSQL's exact numeric type, which is not \
-                     supported by IndexLab; write avg(x::float8)",
-                ))
+                let count = Numeric::from_i64(self.count);
+                Value::numeric(self.exact_sum()?.div(&count).map_err(numeric_error)?)
             }
             AggFunc::Min | AggFunc::Max => self.best.unwrap_or(Value::Null),
         })

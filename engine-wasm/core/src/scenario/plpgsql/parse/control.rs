@@ -5,9 +5,7 @@
 use super::{Label, Parser, Stop};
 use crate::scenario::plpgsql::tokens::{Kind, Tok};
 use crate::scenario::plpgsql::tree::*;
-use crate::sql::ast::SelectItem;
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::sql::eval::reject_numeric_output;
 use crate::value::SqlType;
 use sqlparser::tokenizer::Token;
 
@@ -229,11 +227,6 @@ impl Parser<'_> {
             // The stop is the loop's to read.
             self.at -= 1;
             let (q, piece) = self.parse_expression(start, end)?;
-            // PostgreSQL prints a numeric as written (`1.50`): IndexLab's
-            // float8 would not, so it is refused as in a select list.
-            if let Some(SelectItem::Expr { expr, .. }) = q.items.first() {
-                reject_numeric_output(expr).map_err(|e| self.piece_error(e, &piece))?;
-            }
             args.push(self.compile(q, piece)?);
         }
         let wanted = placeholders(&format);
