@@ -187,3 +187,25 @@ select 1e15::float8, 123456789012345::float8, 0.0001::float8, 0.00001::float8;\n
         [["1e+15", "123456789012345", "0.0001", "1e-05"]]
     );
 }
+
+/// A scan prunes a nearly full page it reads (`heap_page_prune_opt`): after
+/// three updates of every row, the `count(*)` frees the dead versions'
+/// space and line pointers, and the next INSERT takes line pointer 43.
+/// Expected rows are PostgreSQL 15's for the same script.
+#[test]
+fn a_scan_prunes_a_nearly_full_page_and_an_insert_reuses_its_space() {
+    let script = "create table t1 (id int, a int not null, b int, primary key (id));
+insert into t1 select g, g % 6, g % 2 from generate_series(1, 42) g;
+update t1 set a = a * 2;
+update t1 set id = id + 7000;
+update t1 set a = a + 2;
+select count(*) from t1;
+insert into t1 values (7060, 7, null);
+select ctid, * from t1 where id = 7060;
+select ctid from t1 order by ctid limit 3;
+";
+    let r = run_pg(script, &[]).0;
+    assert_eq!(error(&r), "");
+    assert_eq!(rows(&r, 7), [["(0,43)", "7060", "7", "NULL"]]);
+    assert_eq!(rows(&r, 8), [["(0,43)"], ["(0,127)"], ["(0,128)"]]);
+}

@@ -517,14 +517,32 @@ fn check_printable(catalog: &Catalog, i: &Index) -> Result<(), SqlError> {
                 .any(|c| c.name == name && c.ty == SqlType::Text && c.max_chars.is_some())
         })
     };
-    let typed = |name: &str| {
+    let column_type = |name: &str| {
         table
             .and_then(|t| t.columns.iter().find(|c| c.name == name))
-            .is_some_and(|c| c.ty != SqlType::Text)
+            .map(|c| c.ty)
     };
-    let quoted_for_typed = |a: &Expr, b: &Expr| matches!((a, b), (Expr::Column { name, .. }, Expr::Literal(Value::Text(_))) if typed(name));
+    // A constant of another type than its column's is stored cast, as
+    // `(b = (29)::numeric)` or `(d >= '2016-01-01'::date)`.
+    let quoted_for_typed = |a: &Expr, b: &Expr| {
+        let (Expr::Column { name, .. }, Expr::Literal(v)) = (a, b) else {
+            return false;
+        };
+        let Some(ty) = column_type(name) else {
+            return false;
+        };
+        let same = match v {
+            Value::Null => true,
+            Value::Int(_) => matches!(ty, SqlType::Int2 | SqlType::Int4 | SqlType::Int8),
+            Value::Text(_) => ty == SqlType::Text,
+            Value::Numeric(_) => matches!(ty, SqlType::Numeric(_)),
+            Value::Bool(_) => ty == SqlType::Bool,
+            _ => false,
+        };
+        !same
+    };
     const CAST: &str =
-        "a quoted literal compared with a column of another type, which PostgreSQL stores cast to it";
+        "a constant compared with a column of another type, which PostgreSQL stores cast";
     let exprs = i.predicate.iter().chain(
         i.key
             .iter()

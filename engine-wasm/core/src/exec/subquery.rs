@@ -106,6 +106,13 @@ pub fn resolve_expr<E: Executor>(engine: &mut E, e: &Expr) -> Result<Expr, SqlEr
                 query,
                 negated,
             } => resolve_expr(engine, expr).and_then(|left| {
+                if untyped_null_column(query) {
+                    return Err(crate::sql::error::unsupported(
+                        "IN of a subquery whose column is an untyped NULL (PostgreSQL reads \
+                         it as text, which compares only with text)",
+                    )
+                    .near("null"));
+                }
                 let values = rows(engine, query, Some(1))?;
                 Ok(Expr::InList {
                     expr: Box::new(left),
@@ -225,4 +232,19 @@ fn correlated(e: SqlError) -> SqlError {
         ));
     }
     e
+}
+
+/// Whether every branch of `q` selects a bare NULL: PostgreSQL resolves such
+/// a column's unknown type as text.
+fn untyped_null_column(q: &Select) -> bool {
+    if let Some(op) = &q.set_operation {
+        return untyped_null_column(&op.left) && untyped_null_column(&op.right);
+    }
+    matches!(
+        q.items.first(),
+        Some(SelectItem::Expr {
+            expr: Expr::Literal(crate::value::Value::Null),
+            ..
+        })
+    )
 }

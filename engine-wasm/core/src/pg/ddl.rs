@@ -258,6 +258,7 @@ impl PgEngine {
     /// as compact as a serial one's.
     fn backfill(&mut self, index: usize) -> Result<(u64, u64), SqlError> {
         let table = self.catalog.index(index).table;
+        self.prune_all_opt(table)?;
         let (rows, _) = self.heap_rows(table)?;
         let n = rows.len() as u64;
         // The build reads the table in one sequential scan that returns

@@ -63,7 +63,7 @@ impl PgEngine {
     }
 
     /// WAL for a change of heap page `page` carrying `payload` bytes.
-    fn log_heap(&mut self, table: usize, page: PageNo, payload: u64) {
+    pub(super) fn log_heap(&mut self, table: usize, page: PageNo, payload: u64) {
         let t = self.catalog.table(table);
         let page_size = u64::from(self.io.pool.page_size());
         self.wal.log(t.rel, page, payload, || {

@@ -35,6 +35,7 @@ mod geometry;
 mod page;
 mod placement;
 mod prune;
+mod prune_opt;
 mod scan;
 mod vacuum;
 

@@ -152,12 +152,38 @@ impl PgEngine {
         Ok((rows, stats))
     }
 
+    /// `heap_page_prune_opt` on page `page` of `table`, as a scan reading it
+    /// does first ([`super::heap::Heap::prune_opt`]): the page is dirtied and
+    /// the pruning logged.
+    pub(super) fn prune_opt(&mut self, table: usize, page: u32) -> Result<(), SqlError> {
+        let running = self.xact.current();
+        let t = self.catalog.table_mut(table);
+        let (rel, heap) = (t.rel, &mut t.heap);
+        let (pruned, stats) = self
+            .io
+            .rel(rel, Fork::Main, |io| heap.prune_opt(page, running, io))?;
+        if pruned {
+            self.count(rel, &stats);
+            self.log_heap(table, page, 8);
+        }
+        Ok(())
+    }
+
+    /// Every page of `table` pruned as a sequential scan prunes them.
+    pub(super) fn prune_all_opt(&mut self, table: usize) -> Result<(), SqlError> {
+        for page in 0..self.catalog.table(table).heap.page_count() {
+            self.prune_opt(table, page)?;
+        }
+        Ok(())
+    }
+
     fn seq_scan(
         &mut self,
         table: usize,
         st: &mut ScanState,
         buffers: &mut BufferStats,
     ) -> Result<(), SqlError> {
+        self.prune_all_opt(table)?;
         // Read the pages (counting each once), then filter: same counts, and the
         // filter may use the engine (clock, random()).
         let (candidates, stats) = self.heap_rows(table)?;
@@ -253,6 +279,7 @@ impl PgEngine {
         let mut fetches = 0u64;
         let mut last_leaf = None;
         let mut counts = super::pgstat::IndexCounters::default();
+        let mut last_pruned = None;
         'ranges: for (lo, hi) in ranges {
             counts.idx_scan += 1;
             let tree = &self.catalog.index(index).tree;
@@ -287,6 +314,11 @@ impl PgEngine {
                     }
                 }
                 let tid = Tid::from_u64(payload);
+                if !only && last_pruned != Some(tid.page) {
+                    // A heap fetch from a new page prunes it first.
+                    last_pruned = Some(tid.page);
+                    self.prune_opt(table, tid.page)?;
+                }
                 let heap = &self.catalog.table(table).heap;
                 let visible = only && vm_exists && {
                     let vm = heap.visibility_map();

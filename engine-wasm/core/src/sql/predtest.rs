@@ -150,9 +150,9 @@ fn operator_implies(op1: BinOp, op2: BinOp, order: Ordering) -> bool {
 fn is_strict_on(clause: &Expr, x: &Expr) -> bool {
     match clause {
         Expr::Binary { op, left, right } if op.is_comparison() => **left == *x || **right == *x,
-        Expr::InList { expr, .. } | Expr::Between { expr, .. } | Expr::Like { expr, .. } => {
-            **expr == *x
-        }
+        // An empty list holds (NOT IN) or fails (IN) whatever x is, NULL too.
+        Expr::InList { expr, list, .. } => !list.is_empty() && **expr == *x,
+        Expr::Between { expr, .. } | Expr::Like { expr, .. } => **expr == *x,
         Expr::IsNull {
             expr,
             negated: true,

@@ -639,12 +639,20 @@ pub(crate) fn set_operation(g: &mut Gen, schema: &Schema, t: usize) -> Item {
             .iter()
             .map(|&text| {
                 let has_c = table.columns.iter().any(|c| c.name == "c");
+                let numeric_b = table
+                    .columns
+                    .iter()
+                    .any(|c| c.name == "b" && matches!(c.ty, Type::Numeric(..)));
                 match (text, g.below(10)) {
                     (_, 0) => "null".to_string(),
                     (true, 1) => "'x'".to_string(),
                     (false, 1) => g.range(-1, 3).to_string(),
                     (true, _) if has_c => "c".to_string(),
                     (true, _) => "a::text".to_string(),
+                    // A numeric b beside integers prints equal values
+                    // differently (`1` and `1.0`), whose order PostgreSQL's
+                    // sort leaves undetermined: integers only.
+                    (false, _) if numeric_b => g.pick(&["id", "a"]).to_string(),
                     (false, _) => g.pick(&["id", "a", "b"]).to_string(),
                 }
             })
