@@ -11,34 +11,21 @@ use crate::value::Value;
 
 /// Whether `q` (its own clauses) calls one of them.
 pub fn any(q: &Select) -> bool {
-    let mut found = false;
-    let mut look = |e: &Expr| {
-        e.visit(&mut |x| found |= matches!(x, Expr::Function { func, .. } if func.reads_catalog()))
-    };
-    for item in &q.items {
-        if let SelectItem::Expr { expr, .. } = item {
-            look(expr);
-        }
-    }
-    q.filter.iter().chain(&q.having).for_each(&mut look);
-    q.order_by.iter().for_each(|o| look(&o.expr));
-    found
+    calls(q, |func| func.reads_catalog())
 }
 
 /// Whether `q` (its own clauses) calls `txid_current()`, which takes the
 /// transaction an id before the calls are answered.
 pub fn takes_transaction_id(q: &Select) -> bool {
+    calls(q, |func| func == ScalarFunc::TxidCurrent)
+}
+
+/// Whether `q`'s select list, WHERE, HAVING or ORDER BY calls a function
+/// for which `wanted` holds.
+fn calls(q: &Select, wanted: impl Fn(ScalarFunc) -> bool) -> bool {
     let mut found = false;
     let mut look = |e: &Expr| {
-        e.visit(&mut |x| {
-            found |= matches!(
-                x,
-                Expr::Function {
-                    func: ScalarFunc::TxidCurrent,
-                    ..
-                }
-            )
-        })
+        e.visit(&mut |x| found |= matches!(x, Expr::Function { func, .. } if wanted(*func)))
     };
     for item in &q.items {
         if let SelectItem::Expr { expr, .. } = item {

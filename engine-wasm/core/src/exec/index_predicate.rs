@@ -129,25 +129,14 @@ pub(super) fn refuse_mutable_as(expr: &Expr, message: &str) -> Result<(), SqlErr
 /// `contain_mutable_functions`: now(), random() and the size functions give
 /// other answers at other times.
 fn is_immutable(expr: &Expr) -> bool {
-    use crate::sql::functions::ScalarFunc::*;
     let mut immutable = true;
     expr.visit(&mut |e| {
-        immutable &= !matches!(
-            e,
-            Expr::Call(_)
-                | Expr::Function {
-                    func: Regclass
-                        | PgRelationSize
-                        | PgTableSize
-                        | PgIndexesSize
-                        | PgTotalRelationSize
-                        | TxidCurrent
-                        | PgSleep
-                        | PgStatForceNextFlush
-                        | TxidStatus,
-                    ..
-                }
-        )
+        let mutable = match e {
+            Expr::Call(_) => true,
+            Expr::Function { func, .. } => func.reads_catalog(),
+            _ => false,
+        };
+        immutable &= !mutable;
     });
     immutable
 }
