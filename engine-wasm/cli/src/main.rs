@@ -4,7 +4,9 @@ mod compare_pg;
 mod text;
 
 use clap::Parser;
-use indexlab_engine::scenario::{run_pg, run_yb, Report};
+use indexlab_engine::pg::PgEngine;
+use indexlab_engine::scenario::{run_pg, run_profile_continuing, run_yb, Report, ReportError};
+use indexlab_engine::yb::YbEngine;
 use std::path::PathBuf;
 use std::process::ExitCode;
 
@@ -47,6 +49,12 @@ struct Args {
     /// The script runs in a schema of its own, dropped at the end.
     #[arg(long, value_name = "URL")]
     compare_pg: Option<String>,
+
+    /// Go on after an error, as psql does without ON_ERROR_STOP: each error is
+    /// printed (to stderr, with its line) and the script continues with the
+    /// next statement. Without it the first error ends the run, as in the page.
+    #[arg(long)]
+    keep_going: bool,
 
     /// Print the engine's self-test fingerprint (the web page shows the same line).
     #[arg(long)]
@@ -129,22 +137,49 @@ fn main() -> ExitCode {
     if let Some((setting, values)) = &args.sweep {
         return run_sweep(script, &args, setting, values, &name);
     }
-    match args.profile {
-        Profile::Pg => finish(
-            &[report_of(run_pg(script, &args.settings))],
-            &name,
-            args.json,
-        ),
-        Profile::Yb => finish(
-            &[report_of(run_yb(script, &args.settings))],
-            &name,
-            args.json,
-        ),
-        Profile::Both => {
-            let pg = report_of(run_pg(script, &args.settings));
-            let yb = report_of(run_yb(script, &args.settings));
-            finish(&[pg, yb], &name, args.json)
+    let run = |profile: &str| -> Report {
+        if !args.keep_going {
+            return match profile {
+                "pg" => report_of(run_pg(script, &args.settings)),
+                _ => report_of(run_yb(script, &args.settings)),
+            };
         }
+        let mut errors = 0;
+        let mut on_error = |e: ReportError| {
+            errors += 1;
+            eprintln!(
+                "{name}:{}:{}: ERROR:  {} ({profile})",
+                e.line, e.column, e.message
+            );
+        };
+        let mut report = match profile {
+            "pg" => report_of(run_profile_continuing::<PgEngine>(
+                script,
+                &args.settings,
+                &mut on_error,
+            )),
+            _ => report_of(run_profile_continuing::<YbEngine>(
+                script,
+                &args.settings,
+                &mut on_error,
+            )),
+        };
+        if errors > 0 && report.error.is_none() {
+            // The exit status still tells a caller that something failed.
+            report.error = Some(ReportError {
+                kind: indexlab_engine::sql::error::ErrorKind::Script,
+                message: format!("{errors} statement(s) failed"),
+                hint: None,
+                line: u32::MAX,
+                column: 0,
+            });
+        }
+        report
+    };
+    match args.profile {
+        Profile::Pg => finish(&[run("pg")], &name, args.json),
+        Profile::Yb => finish(&[run("yb")], &name, args.json),
+        Profile::Both => finish(&[run("pg"), run("yb")], &name, args.json),
     }
 }
 
@@ -247,6 +282,10 @@ fn report_error(report: &Report, file: &str) -> Option<ExitCode> {
             if let Some(h) = &e.hint {
                 eprintln!("HINT:  {h}");
             }
+            Some(ExitCode::from(1))
+        }
+        Some(e) if e.line == u32::MAX => {
+            eprintln!("{file}: {}", e.message);
             Some(ExitCode::from(1))
         }
         Some(e) => {

@@ -25,6 +25,7 @@ pub mod explain_dml;
 pub mod generated_column;
 pub mod index_expression;
 pub mod index_predicate;
+pub mod inspect;
 pub mod join;
 pub mod nested_loop;
 pub mod on_conflict;

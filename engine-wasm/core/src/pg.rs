@@ -23,6 +23,7 @@ mod engine;
 mod explain;
 mod heap_errors;
 mod index_entry;
+mod inspect;
 mod io;
 mod pg_class;
 mod pg_stat_views;

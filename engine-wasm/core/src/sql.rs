@@ -21,6 +21,7 @@ pub mod deparse;
 pub mod deparse_pretty;
 pub mod eval;
 pub mod functions;
+pub mod inspect;
 pub mod numeric;
 mod numeric_functions;
 pub mod parse;

@@ -1,5 +1,6 @@
 //! SQL values and types, shared by every layer above the structures.
 
+pub mod bytea;
 pub mod date;
 pub mod interval;
 pub mod timestamp;
@@ -45,6 +46,9 @@ pub enum SqlType {
     /// `numeric` / `decimal`, with its `(precision, scale)` when declared so
     /// (a column's or a cast's typmod; an expression's result has none).
     Numeric(Option<(u16, u16)>),
+    /// `bytea`: binary strings. Only produced by functions here
+    /// (pageinspect's `t_data`, `decode()`); not a column type yet.
+    Bytea,
 }
 
 impl SqlType {
@@ -88,6 +92,7 @@ impl SqlType {
             SqlType::Timestamp => "timestamp without time zone",
             SqlType::Interval => "interval",
             SqlType::Numeric(_) => "numeric",
+            SqlType::Bytea => "bytea",
         }
     }
 }
@@ -119,6 +124,8 @@ pub enum Value {
     Interval(Box<Interval>),
     /// A `numeric`, boxed (an i128 and a scale would make every `Value` 32 bytes).
     Numeric(Box<Numeric>),
+    /// A `bytea`, boxed so that a `Value` stays 16 bytes.
+    Bytea(Box<Vec<u8>>),
 }
 
 impl Value {
@@ -167,6 +174,15 @@ impl Value {
             Value::Tid(t) => format!("({},{})", t >> 16, t & 0xFFFF),
             Value::Real(f) => format_float4(*f),
             Value::Numeric(n) => n.to_string(),
+            // bytea_output = 'hex', PostgreSQL's default.
+            Value::Bytea(b) => {
+                let mut s = String::with_capacity(2 + 2 * b.len());
+                s.push_str("\\x");
+                for byte in b.iter() {
+                    s.push_str(&format!("{byte:02x}"));
+                }
+                s
+            }
         }
     }
 }

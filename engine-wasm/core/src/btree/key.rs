@@ -359,6 +359,8 @@ impl Reader<'_> {
             },
             SqlType::Text | SqlType::Point => Value::text(self.text()?),
             SqlType::Tid => Value::Tid(u64::from_be_bytes(self.array()?)),
+            // Never a column type, so never in a key.
+            SqlType::Bytea => return Err(KeyError::Malformed { offset: at }),
             SqlType::Numeric(_) => {
                 let at = self.pos;
                 let (n, used) = super::numeric_key::decode(&self.bytes[at..], self.invert)

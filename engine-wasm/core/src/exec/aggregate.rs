@@ -543,5 +543,6 @@ fn value_type(v: &Value) -> SqlType {
         }
         Value::Tid(_) => SqlType::Tid,
         Value::Real(_) => SqlType::Float4,
+        Value::Bytea(_) => SqlType::Bytea,
     }
 }

@@ -84,6 +84,22 @@ pub trait QueryEngine: Sized {
         )))
     }
 
+    /// The rows of a storage-inspection function (`heap_page_items(
+    /// get_raw_page('t', 0))`, `bt_metap('t_pkey')`) for `relation` and,
+    /// where it takes one, `block`.
+    fn inspect(
+        &self,
+        func: crate::sql::inspect::InspectFunc,
+        _relation: &str,
+        _block: Option<i64>,
+    ) -> Result<super::catalog_relation::CatalogRelation, SqlError> {
+        Err(crate::sql::error::unsupported(format!(
+            "{}() on YugabyteDB (a PostgreSQL extension reading PostgreSQL's pages; \
+             YugabyteDB keeps tables in DocDB)",
+            func.name()
+        )))
+    }
+
     /// The system catalog `name` (`pg_class`) as rows, if this profile
     /// answers queries of it ([`super::catalog_relation`]).
     fn catalog_relation(

@@ -134,7 +134,10 @@ pub trait Executor: JoinExec {
         }
         let catalog = match super::catalog_relation::reads_only(q) {
             Some(name) => self.catalog_relation(name)?,
-            None => None,
+            None => match super::inspect::reads_only(q) {
+                Some((func, args)) => Some(super::inspect::rows(self, func, args)?),
+                None => None,
+            },
         };
         if let Some(rel) = catalog.as_ref().filter(|_| !q.groups()) {
             // Before the catalog calls are answered: each row answers its own.

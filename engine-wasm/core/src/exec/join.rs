@@ -46,6 +46,9 @@ pub trait JoinExec: SelectExec {
                 name: alias.clone().unwrap_or_else(|| name.clone()),
             }),
             FromItem::Series { .. } => Err(unsupported("joining generate_series()")),
+            FromItem::Inspect { func, .. } => {
+                Err(unsupported(format!("joining {}()", func.name())))
+            }
         }
     }
 

@@ -99,6 +99,14 @@ fn from_scope<E: QueryEngine>(engine: &E, q: &Select) -> Result<Scope, SqlError>
                         .map(|(_, c, ty)| (visible.clone(), c, ty)),
                 );
             }
+            FromItem::Inspect { func, .. } => {
+                let visible = item.visible_name().to_string();
+                scope.columns.extend(
+                    func.columns()
+                        .iter()
+                        .map(|(c, ty)| (visible.clone(), c.to_string(), *ty)),
+                );
+            }
             FromItem::Series {
                 start, stop, step, ..
             } => {
@@ -157,6 +165,7 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
             }
             Value::Tid(_) => SqlType::Tid,
             Value::Real(_) => SqlType::Float4,
+            Value::Bytea(_) => SqlType::Bytea,
             // An untyped NULL or string becomes text.
             Value::Text(_) | Value::Null => SqlType::Text,
         },
@@ -219,6 +228,8 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
                     _ => SqlType::Timestamptz,
                 },
                 Extract => SqlType::Numeric(None),
+                Decode => SqlType::Bytea,
+                Substr if t(&args[0])? == SqlType::Bytea => SqlType::Bytea,
                 _ => SqlType::Text,
             }
         }

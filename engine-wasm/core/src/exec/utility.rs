@@ -201,6 +201,12 @@ pub struct Transaction {
     pub start_us: Option<i64>,
     /// Whether a statement of the block changed data or the catalog.
     pub wrote: bool,
+    /// Whether one changed something other than rows (DDL, ANALYZE, SET),
+    /// which no profile can undo yet.
+    pub wrote_catalog: bool,
+    /// A statement of the block failed: PostgreSQL ignores the rest until
+    /// COMMIT or ROLLBACK, and both then roll back.
+    pub failed: bool,
 }
 
 impl Transaction {
@@ -213,15 +219,40 @@ impl Transaction {
     pub fn will_run(&mut self, stmt: &crate::sql::ast::Statement) {
         use crate::sql::ast::Statement::*;
         if self.start_us.is_some() && !matches!(stmt, Select(_) | Show { .. } | Transaction(_)) {
-            self.wrote |= !matches!(stmt, Explain { options, .. } if !options.analyze);
+            let writes = !matches!(stmt, Explain { options, .. } if !options.analyze);
+            self.wrote |= writes;
+            let rows_only = matches!(stmt, Insert { .. } | Update { .. } | Delete { .. })
+                || matches!(stmt, Explain { statement, .. }
+                    if matches!(**statement, Insert { .. } | Update { .. } | Delete { .. }));
+            self.wrote_catalog |= writes && !rows_only;
         }
     }
 
+    /// The error PostgreSQL gives any statement but COMMIT or ROLLBACK in a
+    /// block where one failed.
+    pub fn ignored(&self, stmt: &crate::sql::ast::Statement) -> Option<SqlError> {
+        use crate::sql::ast::{Statement, TxnCommand};
+        let ends = matches!(
+            stmt,
+            Statement::Transaction(TxnCommand::Commit | TxnCommand::Rollback)
+        );
+        (self.failed && !ends).then(|| {
+            SqlError::new(
+                ErrorKind::Execution,
+                "current transaction is aborted, commands ignored until end of transaction block",
+            )
+        })
+    }
+
     /// BEGIN, COMMIT or ROLLBACK at `clock_us`.
+    /// `rows_undoable`: the profile can undo the block's row changes (pg
+    /// marks its versions aborted); without it ROLLBACK of a block that
+    /// wrote is refused.
     pub fn command(
         &mut self,
         cmd: crate::sql::ast::TxnCommand,
         clock_us: i64,
+        rows_undoable: bool,
     ) -> Result<Outcome, SqlError> {
         use crate::sql::ast::TxnCommand::*;
         let in_block = self.start_us.is_some();
@@ -236,13 +267,19 @@ impl Transaction {
                 self.wrote = false;
                 return Ok(Outcome::tag("BEGIN"));
             }
-            Commit => Outcome::tag("COMMIT"),
-            Rollback if self.wrote => {
+            Commit | Rollback
+                if (cmd == Rollback || self.failed)
+                    && (self.wrote_catalog || (self.wrote && !rows_undoable)) =>
+            {
                 return Err(crate::sql::error::unsupported(
-                    "ROLLBACK of a transaction that changed something (IndexLab applies each \
-                     statement as it runs and cannot undo it yet)",
+                    "ROLLBACK of a transaction that changed the schema, the statistics or a \
+                     setting, or of any YugabyteDB transaction that wrote (IndexLab undoes \
+                     only PostgreSQL's row changes)",
                 ))
             }
+            // A failed block's COMMIT rolls back, and says so.
+            Commit if self.failed => Outcome::tag("ROLLBACK"),
+            Commit => Outcome::tag("COMMIT"),
             Rollback => Outcome::tag("ROLLBACK"),
         };
         *self = Transaction::default();

@@ -5,6 +5,7 @@
 //! DELETE only marks; VACUUM removes dead tuples, their index entries, and sets the
 //! visibility map.
 
+mod headers;
 mod on_conflict;
 
 use super::catalog::Row;
@@ -13,7 +14,7 @@ use super::held_page::HeldPage;
 use super::index_entry::Prepared;
 use super::snapshot::fill3;
 use super::tid::Tid;
-use super::tuple::heap_tuple_size_for_page;
+use super::tuple::{heap_tuple_len_for_page, maxalign};
 use crate::btree::Direction;
 use crate::buffer_pool::Fork;
 use crate::exec::index_predicate::{row_in_index, IndexPredicate};
@@ -196,10 +197,17 @@ impl PgEngine {
         let t = self.catalog.table(table);
         let rel = t.rel;
         let heap = &t.heap;
+        let running = self.xact.current();
+        // `_bt_check_unique`'s heap visits: a dirty snapshot's checks set
+        // hint bits as any other.
         let (live, stats) = self.io.rel(rel, Fork::Main, |io| {
             let mut held = HeldPage::new();
-            tids.iter()
-                .any(|&tid| heap.fetch(Tid::from_u64(tid), &mut held, io).is_some())
+            tids.iter().any(|&tid| {
+                let tid = Tid::from_u64(tid);
+                let live = heap.fetch(tid, &mut held, io).is_some();
+                heap.check_chain(tid, running);
+                live
+            })
         })?;
         self.count(rel, &stats);
         if live {
@@ -231,13 +239,15 @@ impl PgEngine {
         let page_size = self.io.pool.page_size();
         let xid = self.xact.assign();
         let t = self.catalog.table_mut(table);
-        let size = heap_tuple_size_for_page(&row, &t.types, page_size);
+        let len = heap_tuple_len_for_page(&row, &t.types, page_size);
+        let size = aligned(len);
         let (rel, heap) = (t.rel, &mut t.heap);
         let (outcome, stats) = self
             .io
             .rel(rel, Fork::Main, |io| heap.insert(row, size, xid, io))?;
         self.count(rel, &stats);
         let outcome = outcome?;
+        self.stamp_written(table, outcome.tid, len, false);
         self.catalog.table_mut(table).activity.pending.inserted += 1;
         self.log_heap(table, outcome.tid.page, u64::from(size));
         self.vm_write(table, outcome.tid.page, outcome.vm_cleared)?;
@@ -369,8 +379,11 @@ impl PgEngine {
     ) -> Result<u64, SqlError> {
         let page_size = self.io.pool.page_size();
         let xid = self.xact.assign();
+        let old = self.catalog.table(id).heap.get(Tid::from_u64(tid));
+        let keys_updated = old.is_some_and(|old| self.changes_key(id, old, &row));
         let t = self.catalog.table_mut(id);
-        let size = heap_tuple_size_for_page(&row, &t.types, page_size);
+        let len = heap_tuple_len_for_page(&row, &t.types, page_size);
+        let size = aligned(len);
         let (rel, heap) = (t.rel, &mut t.heap);
         let new_row = row.clone();
         let (out, stats) = self.io.rel(rel, Fork::Main, |io| {
@@ -378,6 +391,8 @@ impl PgEngine {
         })?;
         self.count(rel, &stats);
         let out = out?;
+        self.stamp_written(id, out.new_tid, len, true);
+        self.stamp_deleted(id, out.old_tid, keys_updated);
         let pending = &mut self.catalog.table_mut(id).activity.pending;
         pending.updated += 1;
         pending.hot_updated += out.hot as i64;
@@ -415,6 +430,7 @@ impl PgEngine {
             })?;
             self.count(rel, &stats);
             let out = out?;
+            self.stamp_deleted(id, out.tid, true);
             self.catalog.table_mut(id).activity.pending.deleted += 1;
             self.log_heap(id, out.tid.page, 8);
             self.vm_write(id, out.tid.page, out.vm_cleared)?;
@@ -697,4 +713,9 @@ fn same_datum(a: &Value, b: &Value) -> bool {
         (Value::Numeric(x), Value::Numeric(y)) => x == y && x.scale() == y.scale(),
         _ => a == b,
     }
+}
+
+/// The MAXALIGN'd size a tuple of `len` bytes takes on a page.
+fn aligned(len: u16) -> u16 {
+    u16::try_from(maxalign(u32::from(len))).unwrap_or(u16::MAX)
 }

@@ -11,7 +11,7 @@ use crate::metrics::{Metrics, RelationMetrics};
 use crate::profile::{Outcome, ScenarioEngine, SettingChange};
 use crate::rng::Rng;
 use crate::settings::{SettingError, Settings};
-use crate::sql::ast::Statement;
+use crate::sql::ast::{Statement, TxnCommand};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::trace::{Trace, TraceBudget};
 
@@ -132,15 +132,39 @@ impl PgEngine {
     /// Runs one statement; outside a transaction block its statistics are
     /// then sent ([`super::pgstat`]).
     pub fn execute(&mut self, stmt: &Statement) -> Result<Outcome, SqlError> {
+        if let Some(e) = self.transaction.ignored(stmt) {
+            return Err(e);
+        }
+        // ROLLBACK, or COMMIT of a block where a statement failed.
+        let rolls_back = matches!(stmt, Statement::Transaction(TxnCommand::Rollback))
+            || (matches!(stmt, Statement::Transaction(TxnCommand::Commit))
+                && self.transaction.failed);
         let result = self.run_statement(stmt);
         if result.is_ok() && self.changes_catalog(stmt) {
             self.xact.assign();
+            self.xact.command_id();
         }
-        if self.transaction.start_us.is_none() {
-            self.send_statistics(result.is_ok());
-            self.xact.end(result.is_ok());
+        self.xact.statement_done();
+        if self.transaction.start_us.is_some() {
+            self.transaction.failed |= result.is_err();
+        } else {
+            let committed = result.is_ok() && !rolls_back;
+            if let (false, Some(xid)) = (committed, self.xact.current()) {
+                self.abort_rows(xid);
+            }
+            self.send_statistics(committed);
+            self.xact.end(committed);
         }
         result
+    }
+
+    /// Transaction `xid` aborted: what it wrote is dead and what it deleted
+    /// lives again, in every table ([`super::heap::Heap::abort`]). The space
+    /// and index entries stay until pruning or VACUUM, as in PostgreSQL.
+    fn abort_rows(&mut self, xid: super::heap::TransactionId) {
+        for t in self.catalog.tables.iter_mut().flatten() {
+            t.heap.abort(xid);
+        }
     }
 
     /// Whether `stmt` wrote PostgreSQL's catalog, which takes a transaction
@@ -211,7 +235,7 @@ impl PgEngine {
             )),
             Statement::Transaction(cmd) => {
                 let clock = self.io.clock.timestamp();
-                self.transaction.command(*cmd, clock)
+                self.transaction.command(*cmd, clock, true)
             }
             Statement::CreateExtension {
                 name,

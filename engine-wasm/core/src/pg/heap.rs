@@ -37,6 +37,7 @@ mod placement;
 mod prune;
 mod prune_opt;
 mod scan;
+pub mod tuple_header;
 mod vacuum;
 
 #[cfg(test)]
@@ -51,7 +52,9 @@ pub use error::HeapError;
 /// A transaction's id (`TransactionId`, 32 bits in a tuple's header).
 pub type TransactionId = u32;
 pub use geometry::{HeapConfig, HeapGeometry};
+pub(crate) use page::{HeapTuple, LinePointer};
 pub use scan::{HeapScanCursor, SeqScan};
+pub use tuple_header::TupleHeader;
 pub use vacuum::{Truncation, VacuumPrune, VacuumReport};
 
 use super::free_space_map::FreeSpaceMap;
@@ -59,7 +62,7 @@ use super::held_page::HeldPage;
 use super::tid::{OffsetNumber, Tid};
 use super::visibility_map::VisibilityMap;
 use crate::storage::{Access, PageAccess, PageNo};
-use page::{HeapPage, HeapTuple, LinePointer};
+use page::HeapPage;
 
 /// Result of an INSERT.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -195,7 +198,14 @@ impl<T> Heap<T> {
         // Same page whenever it fits: `newtupsize <= PageGetHeapFreeSpace(page)`.
         if len <= old_page.heap_free_space(&self.geom) {
             let off = old_page.add(new_tuple(row, len, hot_allowed, xid));
-            old_page.kill(tid.offset, hot_allowed.then_some(off), xid);
+            let new_tid = Tid::new(tid.page, off);
+            old_page.kill(
+                tid.offset,
+                hot_allowed.then_some(off),
+                Some(new_tid),
+                xid,
+                false,
+            );
             self.dead += 1;
             return Ok(UpdateOutcome {
                 old_tid: tid,
@@ -208,7 +218,8 @@ impl<T> Heap<T> {
         }
         let (page, extended) = self.place(len, io, Some(tid.page))?;
         let off = self.pages[page as usize].add(new_tuple(row, len, false, xid));
-        self.pages[tid.page as usize].kill(tid.offset, None, xid);
+        let new_tid = Tid::new(page, off);
+        self.pages[tid.page as usize].kill(tid.offset, None, Some(new_tid), xid, false);
         self.dead += 1;
         Ok(UpdateOutcome {
             old_tid: tid,
@@ -230,7 +241,8 @@ impl<T> Heap<T> {
     ) -> Result<DeleteOutcome, HeapError> {
         self.live_tuple(tid)?;
         io.access(tid.page, Access::Write);
-        self.pages[tid.page as usize].kill(tid.offset, None, xid);
+        // A delete counts as changing the key (`HEAP_KEYS_UPDATED`).
+        self.pages[tid.page as usize].kill(tid.offset, None, None, xid, true);
         self.live -= 1;
         self.dead += 1;
         Ok(DeleteOutcome {
@@ -311,6 +323,87 @@ impl<T> Heap<T> {
         tid
     }
 
+    /// The header of the tuple at `tid`, for the caller to record what the
+    /// heap does not know: how many columns and bytes it has, which command
+    /// wrote it, whether an update changed its key.
+    pub fn header_mut(&mut self, tid: Tid) -> Option<&mut TupleHeader> {
+        let page = self.pages.get_mut(tid.page as usize)?;
+        match page.items.get_mut((tid.offset as usize).checked_sub(1)?)? {
+            LinePointer::Normal(t) => Some(&mut t.header),
+            _ => None,
+        }
+    }
+
+    /// Every tuple on `page` goes through a visibility check (a sequential
+    /// scan's `heapgetpage`, VACUUM's and pruning's
+    /// `HeapTupleSatisfiesVacuum`): hint bits are set where the fate of its
+    /// transactions is known. An all-visible page is not checked by scans
+    /// (`all_visible` is passed as true to skip it).
+    pub fn check_page(&self, page: PageNo, running: Option<TransactionId>, skip_all_visible: bool) {
+        let Some(p) = self.pages.get(page as usize) else {
+            return;
+        };
+        if !(skip_all_visible && p.all_visible) {
+            p.check_all(running);
+        }
+    }
+
+    /// An index scan's visibility checks along the HOT chain from `tid`
+    /// (`heap_hot_search_buffer`): each version until the visible one.
+    pub fn check_chain(&self, tid: Tid, running: Option<TransactionId>) {
+        let Some(page) = self.pages.get(tid.page as usize) else {
+            return;
+        };
+        let mut off = tid.offset;
+        for _ in 0..=page.items.len() {
+            match page.get(off) {
+                Some(LinePointer::Redirect(to)) => off = *to,
+                Some(LinePointer::Normal(t)) => {
+                    t.header.check(t.xmin, t.xmax, running);
+                    match t.hot_next {
+                        Some(next) if !t.live => off = next,
+                        _ => return,
+                    }
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// Transaction `xid` aborted: the versions it wrote are dead to everyone
+    /// (their space stays until pruning or VACUUM, their index entries until
+    /// VACUUM), and the versions it deleted or replaced are live again, still
+    /// naming it as xmax (a later check marks that xmax invalid).
+    pub fn abort(&mut self, xid: TransactionId) {
+        for page in &mut self.pages {
+            let (mut died, mut revived) = (0, 0);
+            for lp in &mut page.items {
+                let LinePointer::Normal(t) = lp else { continue };
+                if t.xmin == xid {
+                    t.header.xmin_aborted = true;
+                    if t.live {
+                        t.live = false;
+                        died += 1;
+                    }
+                } else if t.xmax == xid && !t.live {
+                    t.header.xmax_aborted = true;
+                    t.live = true;
+                    revived += 1;
+                }
+            }
+            page.live = page.live + revived - died;
+            page.dead = page.dead + died - revived;
+            self.live = self.live + revived as u64 - died as u64;
+            self.dead = self.dead + died as u64 - revived as u64;
+        }
+    }
+
+    /// The line pointers of a page with their tuples' headers, for
+    /// pageinspect's `heap_page_items()`.
+    pub(crate) fn raw_items(&self, page: PageNo) -> Option<&[LinePointer<T>]> {
+        self.pages.get(page as usize).map(|p| p.items.as_slice())
+    }
+
     /// The live row exactly at `tid`, without accounting (tests, the UI).
     /// The transactions that wrote and (if any) deleted the tuple at `tid`:
     /// its `xmin` and `xmax` system columns.
@@ -327,6 +420,16 @@ impl<T> Heap<T> {
     /// A sequential scan of live rows, page by page (each page reported once).
     pub fn scan<'h, 'io>(&'h self, io: &'io mut dyn PageAccess) -> SeqScan<'h, 'io, T> {
         SeqScan::new(self, io)
+    }
+
+    /// A sequential scan by a session whose running transaction is
+    /// `running`: each page's tuples get their visibility checked (hint bits).
+    pub fn scan_checking<'h, 'io>(
+        &'h self,
+        io: &'io mut dyn PageAccess,
+        running: Option<TransactionId>,
+    ) -> SeqScan<'h, 'io, T> {
+        SeqScan::checking(self, io, running)
     }
 
     /// `ALTER TABLE … SET (fillfactor = n)`: later inserts leave that room;
@@ -458,5 +561,7 @@ fn new_tuple<T>(row: T, len: u32, heap_only: bool, xmin: TransactionId) -> HeapT
         hot_next: None,
         xmin,
         xmax: 0,
+        off: 0,
+        header: TupleHeader::new(false),
     }
 }

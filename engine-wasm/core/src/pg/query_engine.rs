@@ -202,6 +202,15 @@ impl QueryEngine for PgEngine {
         (w.records, w.fpi, w.bytes)
     }
 
+    fn inspect(
+        &self,
+        func: crate::sql::inspect::InspectFunc,
+        relation: &str,
+        block: Option<i64>,
+    ) -> Result<crate::exec::catalog_relation::CatalogRelation, SqlError> {
+        self.inspect_rows(func, relation, block)
+    }
+
     fn catalog_relation(
         &self,
         name: &str,

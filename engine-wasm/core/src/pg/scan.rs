@@ -142,9 +142,10 @@ impl PgEngine {
     ) -> Result<(Vec<(u64, Row)>, BufferStats), SqlError> {
         let t = self.catalog.table(table);
         let rel = t.rel;
+        let running = self.xact.current();
         let (rows, stats) = self.io.rel(rel, Fork::Main, |io| {
             t.heap
-                .scan(io)
+                .scan_checking(io, running)
                 .map(|(tid, row)| (tid.to_u64(), row.clone()))
                 .collect::<Vec<_>>()
         })?;
@@ -340,9 +341,13 @@ impl PgEngine {
                         page: tid.page,
                         index_only: only,
                     });
+                    let running = self.xact.current();
                     let (r, stats) = self.io.rel(hrel, Fork::Main, |io| {
-                        heap.fetch(tid, &mut held_heap, io)
-                            .map(|(t, r)| (t, r.clone()))
+                        let r = heap
+                            .fetch(tid, &mut held_heap, io)
+                            .map(|(t, r)| (t, r.clone()));
+                        heap.check_chain(tid, running);
+                        r
                     })?;
                     heap_stats.add(&stats);
                     counts.idx_tup_fetch += r.is_some() as i64;

@@ -58,14 +58,20 @@ pub fn heap_tuple_size(values: &[Value], types: &[SqlType]) -> u16 {
 /// Never panics: a value without a declared type is laid out by its own kind, and
 /// a size beyond `u16::MAX` saturates (the heap then rejects the row as too big).
 pub fn heap_tuple_size_for_page(values: &[Value], types: &[SqlType], page_size: u32) -> u16 {
+    let len = heap_tuple_len_for_page(values, types, page_size);
+    u16::try_from(maxalign(u32::from(len))).unwrap_or(u16::MAX)
+}
+
+/// The tuple's length before MAXALIGN (the line pointer's `lp_len`):
+/// header, null bitmap and padding to `t_hoff`, then the data.
+pub fn heap_tuple_len_for_page(values: &[Value], types: &[SqlType], page_size: u32) -> u16 {
     let natts = values.len().max(types.len()) as u32;
     let any_null = values.iter().any(Value::is_null) || types.len() > values.len();
     let bitmap = if any_null { natts.div_ceil(8) } else { 0 };
     let t_hoff = maxalign(HEAP_TUPLE_HEADER_SIZE + bitmap);
     if !values.iter().any(|v| matches!(v, Value::Text(_))) {
         // Nothing to toast: the common all-fixed-width row, without allocating.
-        return u16::try_from(maxalign(t_hoff + data_length(values, types, &[])))
-            .unwrap_or(u16::MAX);
+        return u16::try_from(t_hoff + data_length(values, types, &[])).unwrap_or(u16::MAX);
     }
     let mut text_lens: Vec<Option<usize>> = values
         .iter()
@@ -82,7 +88,7 @@ pub fn heap_tuple_size_for_page(values: &[Value], types: &[SqlType], page_size: 
     loop {
         let total = t_hoff + data_length(values, types, &text_lens);
         if total <= threshold || !toast_largest(&mut text_lens) {
-            return u16::try_from(maxalign(total)).unwrap_or(u16::MAX);
+            return u16::try_from(total).unwrap_or(u16::MAX);
         }
     }
 }

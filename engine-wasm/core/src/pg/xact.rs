@@ -28,6 +28,14 @@ pub struct Xact {
     current: Option<TransactionId>,
     /// Transactions that ended in an error (or ROLLBACK) after taking an id.
     aborted: std::collections::BTreeSet<TransactionId>,
+    /// The running command's id within the transaction (`currentCommandId`):
+    /// each statement that wrote gets the next one.
+    command: u32,
+    /// The running command wrote a tuple with its id (`currentCommandIdUsed`).
+    command_used: bool,
+    /// Combo command ids of the transaction (combocid.c): the (cmin, cmax)
+    /// pairs of tuples it both inserted and deleted, numbered from 0.
+    combos: Vec<(u32, u32)>,
 }
 
 impl Default for Xact {
@@ -36,6 +44,9 @@ impl Default for Xact {
             next: FIRST_TRANSACTION_ID,
             current: None,
             aborted: Default::default(),
+            command: 0,
+            command_used: false,
+            combos: Vec::new(),
         }
     }
 }
@@ -77,6 +88,33 @@ impl Xact {
             self.aborted.insert(x);
         }
         self.current = None;
+        self.command = 0;
+        self.command_used = false;
+        self.combos.clear();
+    }
+
+    /// The command id a tuple written now records (`GetCurrentCommandId(true)`).
+    pub fn command_id(&mut self) -> u32 {
+        self.command_used = true;
+        self.command
+    }
+
+    /// A statement ended (`CommandCounterIncrement`): the next one sees its
+    /// writes and, if it wrote, gets the next command id.
+    pub fn statement_done(&mut self) {
+        if self.command_used {
+            self.command += 1;
+            self.command_used = false;
+        }
+    }
+
+    /// The combo command id standing for (`cmin`, `cmax`) (`GetComboCommandId`).
+    pub fn combo(&mut self, cmin: u32, cmax: u32) -> u32 {
+        let at = self.combos.iter().position(|&p| p == (cmin, cmax));
+        at.unwrap_or_else(|| {
+            self.combos.push((cmin, cmax));
+            self.combos.len() - 1
+        }) as u32
     }
 
     /// `txid_status(xid)` (`TransactionIdInRecentPast` and the commit log).

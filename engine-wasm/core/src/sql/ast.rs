@@ -474,6 +474,13 @@ pub enum FromItem {
         /// The column's name from `AS s(i)`; else the alias, else `generate_series`.
         column: Option<String>,
     },
+    /// A storage-inspection function of a contrib extension
+    /// (`heap_page_items(get_raw_page('t', 0))`, `bt_metap('t_pkey')`).
+    Inspect {
+        func: super::inspect::InspectFunc,
+        args: super::inspect::InspectArgs,
+        alias: Option<String>,
+    },
 }
 
 impl FromItem {
@@ -482,6 +489,7 @@ impl FromItem {
         match self {
             FromItem::Table { name, alias } => alias.as_deref().unwrap_or(name),
             FromItem::Series { alias, .. } => alias.as_deref().unwrap_or("generate_series"),
+            FromItem::Inspect { func, alias, .. } => alias.as_deref().unwrap_or(func.name()),
         }
     }
 
@@ -491,6 +499,11 @@ impl FromItem {
     pub fn map_exprs(&self, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> FromItem {
         match self {
             FromItem::Table { .. } => self.clone(),
+            FromItem::Inspect { func, args, alias } => FromItem::Inspect {
+                func: *func,
+                args: args.map(&mut *f),
+                alias: alias.clone(),
+            },
             FromItem::Series {
                 start,
                 stop,

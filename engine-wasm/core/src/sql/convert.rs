@@ -339,8 +339,42 @@ fn convert_table_factor(t: &sp::TableFactor) -> Result<FromItem, SqlError> {
             let exprs = function_args(&fargs.args)?;
             series(exprs, alias, column)
         }
-        Some(_) => Err(unsupported(format!("the table function {name}()"))),
+        Some(fargs) => match super::inspect::InspectFunc::from_name(&name) {
+            Some(func) => inspect_call(func, &fargs.args, alias),
+            None => Err(unsupported(format!("the table function {name}()")).near(&name)),
+        },
     }
+}
+
+/// `heap_page_items(get_raw_page('t', 0))`, `bt_metap('t_pkey')`, …: the
+/// page argument is read as the relation and block it names.
+fn inspect_call(
+    func: super::inspect::InspectFunc,
+    args: &[sp::FunctionArg],
+    alias: Option<String>,
+) -> Result<FromItem, SqlError> {
+    use super::inspect::{arguments, RawPage};
+    let raw_page = match args {
+        [sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(sp::Expr::Function(f)))]
+            if object_name(&f.name) == "get_raw_page" =>
+        {
+            let page = match &f.args {
+                sp::FunctionArguments::List(l) => function_args(&l.args)?,
+                _ => Vec::new(),
+            };
+            Some(RawPage(page))
+        }
+        _ => None,
+    };
+    let plain = match raw_page {
+        Some(_) => Vec::new(),
+        None => function_args(args)?,
+    };
+    Ok(FromItem::Inspect {
+        func,
+        args: arguments(func, raw_page, plain)?,
+        alias,
+    })
 }
 
 fn series(
@@ -408,6 +442,7 @@ fn convert_function(f: &sp::Function) -> Result<Expr, SqlError> {
         "gen_random_uuid" => Func::GenRandomUuid,
         // Placeholder: `series_in_select_list` replaces it by the series column.
         "generate_series" => return Ok(Expr::Literal(Value::Null)),
+        "get_raw_page" => return Err(super::inspect::raw_page_elsewhere()),
         other => return Err(unsupported(format!("the function {other}()")).near(other)),
     };
     if !args.is_empty() {

@@ -456,6 +456,9 @@ pub fn parse_text_as(s: &str, ty: SqlType) -> Result<Value, SqlError> {
             let n = super::numeric::parse_numeric(s)?;
             super::numeric::cast_numeric(&n, ty)?
         }
+        SqlType::Bytea => Value::Bytea(Box::new(
+            crate::value::bytea::parse(s).map_err(|m| SqlError::new(ErrorKind::Semantic, m))?,
+        )),
     };
     Ok(v)
 }
@@ -476,6 +479,7 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
         (Value::Text(x), Value::Text(y)) => Some(x.cmp(y)),
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
         (Value::Tid(x), Value::Tid(y)) => Some(x.cmp(y)),
+        (Value::Bytea(x), Value::Bytea(y)) => Some(x.cmp(y)),
         (Value::Numeric(x), Value::Numeric(y)) => Some(x.cmp(y)),
         // An integer meets a numeric as a numeric (exactly), a float8 meets
         // it as a float8, as PostgreSQL's implicit casts choose.
@@ -520,6 +524,7 @@ fn kind(v: &Value) -> &'static str {
         Value::Tid(_) => "tid",
         Value::Real(_) => "real",
         Value::Numeric(_) => "numeric",
+        Value::Bytea(_) => "bytea",
     }
 }
 

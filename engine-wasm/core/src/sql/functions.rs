@@ -58,6 +58,10 @@ pub enum ScalarFunc {
     DatePart,
     DateTrunc,
     MakeDate,
+    /// `encode(bytea, format)`: binary data as text (`hex`, `escape`, `base64`).
+    Encode,
+    /// `decode(text, format)`: text as binary data.
+    Decode,
 }
 
 impl ScalarFunc {
@@ -100,6 +104,8 @@ impl ScalarFunc {
             DatePart => "date_part",
             DateTrunc => "date_trunc",
             MakeDate => "make_date",
+            Encode => "encode",
+            Decode => "decode",
         }
     }
 
@@ -139,6 +145,8 @@ impl ScalarFunc {
             "date_part" => DatePart,
             "date_trunc" => DateTrunc,
             "make_date" => MakeDate,
+            "encode" => Encode,
+            "decode" => Decode,
             _ => return None,
         })
     }
@@ -152,7 +160,8 @@ impl ScalarFunc {
             | Regclass | PgTableSize | PgIndexesSize | PgTotalRelationSize => 1..=1,
             Substr | Lpad | Rpad => 2..=3,
             PgRelationSize => 1..=2,
-            Repeat | Mod | Nullif | PointSubscript | Extract | DatePart | DateTrunc => 2..=2,
+            Repeat | Mod | Nullif | Encode | Decode | PointSubscript | Extract | DatePart
+            | DateTrunc => 2..=2,
             Replace | MakeDate => 3..=3,
             Coalesce | Greatest | Least => 1..=usize::MAX,
             TxidCurrent | PgStatForceNextFlush => 0..=0,
@@ -227,6 +236,7 @@ fn type_name(v: &Value) -> &'static str {
         Value::Tid(_) => "tid",
         Value::Real(_) => "real",
         Value::Numeric(_) => "numeric",
+        Value::Bytea(_) => "bytea",
     }
 }
 
@@ -254,10 +264,17 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
     Ok(match func {
         Lower => Value::text(text(a, func, args)?.to_ascii_lowercase()),
         Upper => Value::text(text(a, func, args)?.to_ascii_uppercase()),
-        Length => Value::Int(text(a, func, args)?.chars().count() as i64),
+        Length => match a {
+            Value::Bytea(b) => Value::Int(b.len() as i64),
+            _ => Value::Int(text(a, func, args)?.chars().count() as i64),
+        },
+        Encode | Decode => bytea_call(func, a, &args[1], args)?,
         Md5 => {
             use md5::{Digest, Md5 as Hasher};
-            let digest = Hasher::digest(text(a, func, args)?.as_bytes());
+            let digest = match a {
+                Value::Bytea(b) => Hasher::digest(b.as_slice()),
+                _ => Hasher::digest(text(a, func, args)?.as_bytes()),
+            };
             Value::text(
                 digest
                     .iter()
@@ -274,7 +291,10 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
                 Err(_) => format!("{:x}", n as u64),
             },
         }),
-        Substr => substr(text(a, func, args)?, &args[1..], args)?,
+        Substr => match a {
+            Value::Bytea(b) => bytea_substr(b, &args[1..], args)?,
+            _ => substr(text(a, func, args)?, &args[1..], args)?,
+        },
         Extract => super::datetime_functions::extract(text(a, func, args)?, &args[1])?,
         DatePart => super::datetime_functions::date_part(text(a, func, args)?, &args[1])?,
         DateTrunc => super::datetime_functions::date_trunc(text(a, func, args)?, &args[1])?,
@@ -384,6 +404,51 @@ pub fn size_pretty(bytes: i64) -> String {
         size >>= 10;
     }
     format!("{} PB", half_rounded(size))
+}
+
+/// `encode(bytes, format)` / `decode(text, format)`.
+fn bytea_call(
+    func: ScalarFunc,
+    a: &Value,
+    format: &Value,
+    args: &[Value],
+) -> Result<Value, SqlError> {
+    use crate::value::bytea;
+    let format = text(format, func, args)?;
+    let failed = |m: String| SqlError::new(ErrorKind::Execution, m);
+    match (func, a) {
+        (ScalarFunc::Encode, Value::Bytea(b)) => {
+            bytea::encode(b, format).map(Value::text).map_err(failed)
+        }
+        (ScalarFunc::Decode, Value::Text(s)) => bytea::decode(s, format)
+            .map(|b| Value::Bytea(Box::new(b)))
+            .map_err(failed),
+        _ => Err(no_such(func, args)),
+    }
+}
+
+/// `substr(bytes, from [, count])`: bytes, counted as [`substr`] counts characters.
+fn bytea_substr(b: &[u8], rest: &[Value], args: &[Value]) -> Result<Value, SqlError> {
+    let from = int(&rest[0], ScalarFunc::Substr, args)?;
+    let start = from.max(1);
+    let end = match rest.get(1) {
+        None => i64::MAX,
+        Some(c) => {
+            let count = int(c, ScalarFunc::Substr, args)?;
+            if count < 0 {
+                return Err(SqlError::new(
+                    ErrorKind::Execution,
+                    "negative substring length not allowed",
+                ));
+            }
+            from.saturating_add(count)
+        }
+    };
+    let skip = ((start - 1) as usize).min(b.len());
+    let take = usize::try_from(end.saturating_sub(start).max(0)).unwrap_or(usize::MAX);
+    Ok(Value::Bytea(Box::new(
+        b[skip..].iter().take(take).copied().collect(),
+    )))
 }
 
 /// `substr(s, from [, count])`: characters from position `from` (1-based;

@@ -246,7 +246,7 @@ impl YbEngine {
             )),
             Statement::Transaction(cmd) => {
                 let clock = self.clock.timestamp();
-                self.transaction.command(*cmd, clock)
+                self.transaction.command(*cmd, clock, false)
             }
             Statement::CreateExtension {
                 name,

@@ -25,6 +25,7 @@ pub enum KeyPart {
     Interval(i128),
     /// A numeric without trailing zeros: `1.5` and `1.50` are one group.
     Numeric(String),
+    Bytes(Vec<u8>),
 }
 
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -45,6 +46,7 @@ impl GroupKey {
                     Value::Date(d) => KeyPart::Int(i64::from(*d)),
                     Value::Interval(iv) => KeyPart::Interval(iv.cmp_key()),
                     Value::Tid(t) => KeyPart::Tid(*t),
+                    Value::Bytea(b) => KeyPart::Bytes(b.to_vec()),
                     // Equal numerics group together whatever their scales.
                     Value::Numeric(n) => numeric_part(n),
                     Value::Real(f) => KeyPart::Float(if *f == 0.0 {
@@ -100,6 +102,7 @@ fn no_function(func: AggFunc, v: &Value) -> SqlError {
         Value::Tid(_) => "tid",
         Value::Real(_) => "real",
         Value::Numeric(_) => "numeric",
+        Value::Bytea(_) => "bytea",
         Value::Null => "unknown",
         Value::Date(_) | Value::LocalTimestamp(_) | Value::Interval(_) => {
             let name = v.datetime_type().map_or("", |t| t.pg_name());

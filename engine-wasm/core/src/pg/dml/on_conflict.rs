@@ -122,11 +122,16 @@ impl ConflictWrites for PgEngine {
             }
             let t = self.catalog.table(table);
             let (rel, heap) = (t.rel, &t.heap);
+            let running = self.xact.current();
             let (live, stats) = self.io.rel(rel, Fork::Main, |io| {
                 let mut held = HeldPage::new();
                 tids.iter().find_map(|&tid| {
-                    heap.fetch(Tid::from_u64(tid), &mut held, io)
-                        .map(|(t, r)| (t.to_u64(), r.clone()))
+                    let tid = Tid::from_u64(tid);
+                    let found = heap
+                        .fetch(tid, &mut held, io)
+                        .map(|(t, r)| (t.to_u64(), r.clone()));
+                    heap.check_chain(tid, running);
+                    found
                 })
             })?;
             self.count(rel, &stats);

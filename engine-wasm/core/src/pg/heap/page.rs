@@ -13,6 +13,7 @@
 
 use super::super::tid::OffsetNumber;
 use super::super::tuple::{ITEM_ID_SIZE, PAGE_HEADER_SIZE};
+use super::tuple_header::TupleHeader;
 use super::{HeapGeometry, TransactionId};
 
 /// A tuple with storage on the page.
@@ -32,6 +33,10 @@ pub(crate) struct HeapTuple<T> {
     pub xmin: TransactionId,
     /// The transaction that deleted or replaced it (`t_xmax`), 0 if none.
     pub xmax: TransactionId,
+    /// Where it starts on the page (`lp_off`).
+    pub off: u16,
+    /// The rest of its header ([`TupleHeader`]).
+    pub header: TupleHeader,
 }
 
 /// A line pointer.
@@ -56,11 +61,18 @@ pub(crate) struct HeapPage<T> {
     pub unused: u32,
     /// `PD_ALL_VISIBLE`: mirrors the page's visibility map bit.
     pub all_visible: bool,
+    /// Bytes per page (`BLCKSZ`): where tuple storage starts from.
+    page_size: u32,
+    /// `pd_prune_xid` is set: a delete or update left a tuple that pruning
+    /// may remove once its deleter is over.
+    pub prunable: bool,
 }
 
 impl<T> HeapPage<T> {
-    pub fn new(capacity: usize) -> Self {
+    pub fn new(capacity: usize, page_size: u32) -> Self {
         HeapPage {
+            page_size,
+            prunable: false,
             items: Vec::with_capacity(capacity),
             tuple_bytes: 0,
             live: 0,
@@ -112,7 +124,9 @@ impl<T> HeapPage<T> {
 
     /// `PageAddItem`: reuses the first unused line pointer, else appends one.
     /// The caller has checked the space.
-    pub fn add(&mut self, tuple: HeapTuple<T>) -> OffsetNumber {
+    pub fn add(&mut self, mut tuple: HeapTuple<T>) -> OffsetNumber {
+        // The tuple goes at the top of the free space (`pd_upper`).
+        tuple.off = (self.page_size() - self.tuple_bytes - u32::from(tuple.size)) as u16;
         let lp = LinePointer::Normal(tuple);
         self.tally(&lp, true);
         if self.unused > 0 {
@@ -136,7 +150,29 @@ impl<T> HeapPage<T> {
         self.tally(&lp, true);
         let old = std::mem::replace(&mut self.items[i], lp);
         self.tally(&old, false);
+        if matches!(old, LinePointer::Normal(_)) && !matches!(self.items[i], LinePointer::Normal(_))
+        {
+            self.compact();
+        }
         old
+    }
+
+    /// `PageRepairFragmentation`'s `compactify_tuples`: the tuples left are
+    /// moved together at the end of the page, in line pointer order (line
+    /// pointer 1 last on the page), closing the holes freed ones left.
+    fn compact(&mut self) {
+        let mut upper = self.page_size();
+        for lp in &mut self.items {
+            if let LinePointer::Normal(t) = lp {
+                upper -= u32::from(t.size);
+                t.off = upper as u16;
+            }
+        }
+    }
+
+    /// Where tuple storage ends (`pd_special`: a heap page has no special space).
+    fn page_size(&self) -> u32 {
+        self.page_size
     }
 
     /// Marks the live tuple at `off` dead by transaction `xmax` (committed at
@@ -146,7 +182,9 @@ impl<T> HeapPage<T> {
         &mut self,
         off: OffsetNumber,
         hot_next: Option<OffsetNumber>,
+        successor: Option<super::super::tid::Tid>,
         xmax: TransactionId,
+        keys_updated: bool,
     ) -> bool {
         let Some(LinePointer::Normal(t)) = self.items.get_mut((off as usize).wrapping_sub(1))
         else {
@@ -158,9 +196,21 @@ impl<T> HeapPage<T> {
         t.live = false;
         t.hot_next = hot_next;
         t.xmax = xmax;
+        t.header.successor = successor;
+        t.header.set_deleter(keys_updated);
+        self.prunable = true;
         self.live -= 1;
         self.dead += 1;
         true
+    }
+
+    /// A visibility check of every tuple on the page ([`TupleHeader::check`]).
+    pub fn check_all(&self, running: Option<TransactionId>) {
+        for lp in &self.items {
+            if let LinePointer::Normal(t) = lp {
+                t.header.check(t.xmin, t.xmax, running);
+            }
+        }
     }
 
     /// `PageTruncateLinePointerArray`: drops unused line pointers at the end, so an

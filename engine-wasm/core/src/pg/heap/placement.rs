@@ -63,7 +63,8 @@ impl<T> Heap<T> {
         let page = self.pages.len() as PageNo;
         // Reserve the line pointers one page of such tuples will need.
         let estimate = self.geom.rows_per_page(len as u16).max(1) as usize;
-        self.pages.push(HeapPage::new(estimate));
+        self.pages
+            .push(HeapPage::new(estimate, self.geom.page_size));
         io.access(page, Access::Extend);
         self.target = Some(page);
         Ok(page)

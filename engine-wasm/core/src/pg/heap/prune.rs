@@ -42,6 +42,8 @@ pub(super) fn prune_page<T>(page: &mut HeapPage<T>) -> PruneResult {
             changed = true;
         }
     }
+    // Nothing is left for a later prune until the next delete or update.
+    page.prunable = false;
     PruneResult { changed }
 }
 

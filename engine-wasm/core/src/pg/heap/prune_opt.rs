@@ -26,7 +26,9 @@ impl<T> Heap<T> {
         let Some(page) = self.pages.get_mut(p as usize) else {
             return false;
         };
-        if page.dead == 0 {
+        // `PageIsPrunable`: a delete or update set `pd_prune_xid` (an insert
+        // never does, so a page holding only aborted inserts waits for VACUUM).
+        if page.dead == 0 || !page.prunable {
             return false;
         }
         let killed_by_running = page
@@ -41,6 +43,7 @@ impl<T> Heap<T> {
             return false;
         }
         let dead_before = page.dead;
+        page.check_all(running);
         prune_page(page);
         self.dead -= u64::from(dead_before - page.dead);
         io.access(p, Access::Write);

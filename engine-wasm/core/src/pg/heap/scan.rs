@@ -8,7 +8,7 @@
 
 use super::super::tid::{OffsetNumber, Tid};
 use super::page::LinePointer;
-use super::Heap;
+use super::{Heap, TransactionId};
 use crate::storage::{Access, PageAccess, PageNo};
 
 /// A scan position that does not borrow the heap, for executors that interleave
@@ -20,11 +20,24 @@ pub struct HeapScanCursor {
     next: OffsetNumber,
     /// Pages the relation had at the first call.
     end: Option<PageNo>,
+    /// Check the visibility of each tuple of each page read, as the session
+    /// whose running transaction is the one held (None: a caller that only
+    /// wants rows, such as a test).
+    checks: Option<Option<TransactionId>>,
 }
 
 impl HeapScanCursor {
     pub fn new() -> Self {
         HeapScanCursor::default()
+    }
+
+    /// A scan that checks each tuple's visibility as PostgreSQL's page-mode
+    /// scan does, setting hint bits ([`Heap::check_page`]).
+    pub fn checking(running: Option<TransactionId>) -> Self {
+        HeapScanCursor {
+            checks: Some(running),
+            ..HeapScanCursor::default()
+        }
     }
 
     /// The page the scan is on (or will read next).
@@ -43,6 +56,9 @@ impl HeapScanCursor {
             if self.next == 0 {
                 io.access(self.page, Access::Read);
                 self.next = 1;
+                if let Some(running) = self.checks {
+                    heap.check_page(self.page, running, true);
+                }
             }
             let items = &heap.pages[self.page as usize].items;
             while let Some(lp) = items.get(self.next as usize - 1) {
@@ -74,6 +90,19 @@ impl<'h, 'io, T> SeqScan<'h, 'io, T> {
             heap,
             io,
             cursor: HeapScanCursor::new(),
+        }
+    }
+
+    /// A scan that sets hint bits as it goes ([`HeapScanCursor::checking`]).
+    pub(super) fn checking(
+        heap: &'h Heap<T>,
+        io: &'io mut dyn PageAccess,
+        running: Option<TransactionId>,
+    ) -> Self {
+        SeqScan {
+            heap,
+            io,
+            cursor: HeapScanCursor::checking(running),
         }
     }
 }

@@ -170,6 +170,9 @@ impl<T> Heap<T> {
         vmt.visit(&self.vm, p);
         let page = &mut self.pages[p as usize];
         let dead_before = page.dead as u64;
+        // HeapTupleSatisfiesVacuum on every tuple: VACUUM runs outside any
+        // transaction, so every writer's fate is known.
+        page.check_all(None);
         let mut changed = prune_page(page).changed;
         let removed = dead_before - page.dead as u64;
         out.tuples_removed += removed;
