@@ -68,19 +68,51 @@ pub fn script(seed: u64, options: Options) -> Script {
         let rows = 3 + g.below(6) as usize;
         items.push(schema.insert(&mut g, i, rows));
     }
-    for _ in 0..options.statements {
-        items.push(statement(&mut g, &mut schema, options));
+    // At most one rolled-back change per script: the yb profile refuses
+    // the ROLLBACK by name, which ends its run there.
+    let statements = options.statements as u64;
+    let rollback_at = schema
+        .features
+        .chance(30)
+        .then(|| schema.features.below(statements));
+    for i in 0..statements {
+        if Some(i) == rollback_at {
+            items.extend(rolled_back(&mut g, &mut schema));
+        } else {
+            items.push(statement(&mut g, &mut schema, options));
+        }
     }
     if schema.sizes_comparable && g.chance(50) {
         let t = g.below(schema.tables.len() as u64) as usize;
-        items.push(match g.below(4) {
-            0 => query::sizes(&mut g, &schema, t),
-            1 => query::heap_addresses(&mut g, &schema, t),
-            2 => query::pg_indexes(&schema),
-            _ => query::pg_class(&mut g, &schema),
-        });
+        match g.below(5) {
+            0 => items.push(query::sizes(&mut g, &schema, t)),
+            1 => items.push(query::heap_addresses(&mut g, &schema, t)),
+            2 => items.push(query::pg_indexes(&schema)),
+            3 => items.extend(query::heap_page_items(&schema, t)),
+            _ => items.push(query::pg_class(&mut g, &schema)),
+        }
     }
     Script { items }
+}
+
+/// A row change undone by ROLLBACK: its versions stay on the pages as
+/// aborted ones (what later inserts, pruning and VACUUM then meet), and the
+/// rows it deleted or replaced are live again.
+fn rolled_back(g: &mut Gen, schema: &mut Schema) -> [Item; 3] {
+    let t = g.below(schema.tables.len() as u64) as usize;
+    let change = match g.below(3) {
+        0 => {
+            let rows = 1 + g.below(3) as usize;
+            schema.insert(g, t, rows)
+        }
+        1 => schema.update(g, t),
+        _ => schema.delete(g, t),
+    };
+    [
+        Item::same("begin", Check::Statement),
+        change,
+        Item::same("rollback", Check::PgStorage),
+    ]
 }
 
 /// One statement after the tables exist, by a weighted choice.

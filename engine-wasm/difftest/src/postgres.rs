@@ -96,13 +96,14 @@ impl Session {
         self.enter_fresh_schema("difftest")
     }
 
-    /// Resets settings, (re)creates schema `name` and makes it the only one
+    /// Ends a transaction block the last script left open (it stopped at an
+    /// error inside one), resets settings, (re)creates schema `name` and makes it the only one
     /// unqualified names resolve in, so a script's tables touch nothing else.
     pub fn enter_fresh_schema(&mut self, name: &str) -> Result<(), String> {
         self.client
             .batch_execute(&format!(
-                "RESET ALL; DROP SCHEMA IF EXISTS {name} CASCADE; CREATE SCHEMA {name}; \
-                 SET search_path = {name}"
+                "ROLLBACK; RESET ALL; DROP SCHEMA IF EXISTS {name} CASCADE; \
+                 CREATE SCHEMA {name}; SET search_path = {name}"
             ))
             .map_err(|e| format!("cannot make the schema {name}: {e}"))
     }

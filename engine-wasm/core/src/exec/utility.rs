@@ -59,9 +59,22 @@ pub fn create_extension(
         )));
     }
     installed.push(name.to_string());
-    Ok(Outcome::tag("CREATE EXTENSION").notice(format!(
-        "{name} is installed; IndexLab does not model its functions yet, so a call to one is refused by name"
-    )))
+    let answered = match name {
+        "pageinspect" => Some("heap_page_items(), bt_metap(), bt_page_stats() and bt_page_items()"),
+        "pgstattuple" => Some("pgstatindex()"),
+        _ => None,
+    };
+    let note = match answered {
+        Some(functions) => format!(
+            "{name} is installed; IndexLab answers {functions} from its own pages and refuses \
+             the extension's other functions by name"
+        ),
+        None => format!(
+            "{name} is installed; IndexLab does not model its functions yet, so a call to one \
+             is refused by name"
+        ),
+    };
+    Ok(Outcome::tag("CREATE EXTENSION").notice(note))
 }
 
 /// The tables a maintenance statement names, checked before any is touched
@@ -267,14 +280,18 @@ impl Transaction {
                 self.wrote = false;
                 return Ok(Outcome::tag("BEGIN"));
             }
-            Commit | Rollback
-                if (cmd == Rollback || self.failed)
-                    && (self.wrote_catalog || (self.wrote && !rows_undoable)) =>
-            {
+            Commit | Rollback if (cmd == Rollback || self.failed) && self.wrote_catalog => {
                 return Err(crate::sql::error::unsupported(
                     "ROLLBACK of a transaction that changed the schema, the statistics or a \
-                     setting, or of any YugabyteDB transaction that wrote (IndexLab undoes \
-                     only PostgreSQL's row changes)",
+                     setting (IndexLab undoes only the row changes of a transaction)",
+                ))
+            }
+            Commit | Rollback
+                if (cmd == Rollback || self.failed) && self.wrote && !rows_undoable =>
+            {
+                return Err(crate::sql::error::unsupported(
+                    "ROLLBACK of a transaction that wrote, on YugabyteDB (IndexLab applies \
+                     DocDB writes as they run and does not model provisional records yet)",
                 ))
             }
             // A failed block's COMMIT rolls back, and says so.

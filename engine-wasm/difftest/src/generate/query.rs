@@ -491,6 +491,28 @@ pub(crate) fn heap_addresses(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     Item::same(sql, Check::PgStorage)
 }
 
+/// pageinspect's view of the table's first page: where each tuple sits and
+/// how long it is, its line pointer's state, its header (natts and HOT
+/// flags, `t_hoff`, the null bitmap, the command id) and its data bytes.
+/// Transaction ids and hint bits are left out: the server's ids depend on
+/// what it ran before, and hint bits on the plans that read the rows.
+pub(crate) fn heap_page_items(schema: &Schema, t: usize) -> [Item; 2] {
+    let name = &schema.tables[t].name;
+    [
+        Item::same(
+            "create extension if not exists pageinspect",
+            Check::Statement,
+        ),
+        Item::same(
+            format!(
+                "select lp, lp_off, lp_flags, lp_len, t_ctid, t_field3, t_infomask2, t_hoff, \
+                 t_bits, t_data from heap_page_items(get_raw_page('{name}', 0)) order by lp"
+            ),
+            Check::PgStorage,
+        ),
+    ]
+}
+
 /// The figures VACUUM, ANALYZE and CREATE INDEX leave in pg_class for the
 /// script's tables, indexes and sequences (PostgreSQL's own relations ruled
 /// out by name, as the query must).
