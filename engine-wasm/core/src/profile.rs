@@ -206,6 +206,10 @@ pub trait ScenarioEngine: Sized {
     fn snapshot(&self) -> crate::trace::EngineSnapshot;
     /// A backslash command other than `\watch` and `\echo`.
     fn meta(&mut self, m: &MetaCommand) -> Result<Outcome, SqlError>;
+    /// A statement was rejected before it ran (it did not parse, or names
+    /// what IndexLab does not support): a transaction block it was in has
+    /// failed, as PostgreSQL's does.
+    fn statement_failed(&mut self) {}
     /// The columns of table `name`, if it exists (a DO block tells its
     /// variables from columns of the same name with them).
     fn table_columns(&self, _name: &str) -> Option<Vec<String>> {

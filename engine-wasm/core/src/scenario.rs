@@ -117,6 +117,9 @@ impl ScenarioEngine for PgEngine {
     fn table_columns(&self, name: &str) -> Option<Vec<String>> {
         plpgsql::table_columns(self, name)
     }
+    fn statement_failed(&mut self) {
+        PgEngine::statement_failed(self)
+    }
     fn snapshot(&self) -> crate::trace::EngineSnapshot {
         crate::trace::EngineSnapshot::Pg(PgEngine::snapshot(self))
     }
@@ -339,7 +342,13 @@ fn run_item<E: ScenarioEngine>(
                 plpgsql::run_item(&s, engine, report, rows, tick)?;
             }
             ScriptItem::Statement(s) => {
-                let stmt = parse_statement(&s.sql).map_err(|mut e| {
+                let parsed = parse_statement(&s.sql);
+                if parsed.is_err() {
+                    // The server rejected it: in a transaction block, that
+                    // aborts the block as any failed statement does.
+                    engine.statement_failed();
+                }
+                let stmt = parsed.map_err(|mut e| {
                     // Parser positions are relative to the statement: map them
                     // back; an error about a word is placed at that word.
                     let relative = e.at.and_then(|p| s.script_position(p));

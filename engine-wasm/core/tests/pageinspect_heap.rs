@@ -245,3 +245,20 @@ select lp from heap_page_items(get_raw_page('t', 0));",
         "{e}"
     );
 }
+
+#[test]
+fn a_statement_refused_inside_a_block_fails_the_block() {
+    let (r, errors) = run("create table t (id int);
+begin;
+insert into t values (1);
+select * from t tablesample system (10);
+insert into t values (2);
+commit;
+select count(*) from t;");
+    assert_eq!(
+        errors[1],
+        "current transaction is aborted, commands ignored until end of transaction block"
+    );
+    assert_eq!(r.statements[at(&r, 6)].outcome.tag, "ROLLBACK");
+    assert_eq!(lines(&r, at(&r, 7)), ["0"]);
+}

@@ -104,3 +104,20 @@ select txid_status(900);
     assert_eq!(rows(3), [["committed", "committed", "aborted", "aborted"]]);
     assert_eq!(rows(6), [["in progress", "727"]]);
 }
+
+#[test]
+fn a_drop_or_create_that_changes_nothing_takes_no_id() {
+    // PostgreSQL 15 on a fresh cluster: 724 (CREATE EXTENSION), then
+    // nothing for the no-op DROP and CREATE EXTENSION, 725 for CREATE TABLE.
+    let (r, _) = run_pg(
+        "create extension pageinspect;
+drop table if exists nothing_here;
+drop index if exists nor_here;
+create extension if not exists pageinspect;
+create table t (a int);
+insert into t values (1);
+select xmin from t;",
+        &[],
+    );
+    assert_eq!(rows(&r, 6), vec![vec!["726"]]);
+}

@@ -139,8 +139,10 @@ impl PgEngine {
         let rolls_back = matches!(stmt, Statement::Transaction(TxnCommand::Rollback))
             || (matches!(stmt, Statement::Transaction(TxnCommand::Commit))
                 && self.transaction.failed);
+        // Asked before it runs: a DROP's relations are gone after it.
+        let changes_catalog = self.changes_catalog(stmt);
         let result = self.run_statement(stmt);
-        if result.is_ok() && self.changes_catalog(stmt) {
+        if result.is_ok() && changes_catalog {
             self.xact.assign();
             self.xact.command_id();
         }
@@ -156,6 +158,13 @@ impl PgEngine {
             self.xact.end(committed);
         }
         result
+    }
+
+    /// A statement was rejected before it ran: a transaction block fails.
+    pub fn statement_failed(&mut self) {
+        if self.transaction.start_us.is_some() {
+            self.transaction.failed = true;
+        }
     }
 
     /// Transaction `xid` aborted: what it wrote is dead and what it deleted
@@ -176,15 +185,20 @@ impl PgEngine {
             ids.iter()
                 .any(|&t| self.catalog.table(t).heap.live_rows() > 0)
         };
+        let table_exists = |n: &String| self.catalog.table_id(n).is_ok();
+        let index_exists = |n: &String| self.catalog.indexes.iter().flatten().any(|i| &i.name == n);
         match stmt {
+            // `IF EXISTS` of nothing, `IF NOT EXISTS` of something: no change.
+            Statement::DropTable { names, .. } => names.iter().any(table_exists),
+            Statement::DropIndex { names, .. } => names.iter().any(index_exists),
+            Statement::CreateExtension { name, .. } => {
+                !self.catalog.extensions.iter().any(|e| e == name)
+            }
             Statement::CreateTable(_)
             | Statement::CreateIndex(_)
             | Statement::AlterTable { .. }
-            | Statement::DropTable { .. }
-            | Statement::DropIndex { .. }
             | Statement::Truncate { .. }
-            | Statement::CreateTableAs { .. }
-            | Statement::CreateExtension { .. } => true,
+            | Statement::CreateTableAs { .. } => true,
             Statement::Analyze { tables, .. } => analyzes_rows(tables),
             Statement::Vacuum(v) => v.analyze && analyzes_rows(&v.tables),
             _ => false,

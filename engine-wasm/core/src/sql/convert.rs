@@ -322,11 +322,23 @@ fn convert_join(j: &sp::Join) -> Result<Join, SqlError> {
 
 fn convert_table_factor(t: &sp::TableFactor) -> Result<FromItem, SqlError> {
     let sp::TableFactor::Table {
-        name, alias, args, ..
+        name,
+        alias,
+        args,
+        sample,
+        with_ordinality,
+        ..
     } = t
     else {
         return Err(unsupported(format!("the FROM item {t}")));
     };
+    // Never dropped silently: a sample would return other rows.
+    if sample.is_some() {
+        return Err(unsupported("TABLESAMPLE").near("tablesample"));
+    }
+    if *with_ordinality {
+        return Err(unsupported("WITH ORDINALITY").near("ordinality"));
+    }
     let column = alias
         .as_ref()
         .and_then(|a| a.columns.first())
