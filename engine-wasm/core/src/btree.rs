@@ -17,7 +17,8 @@
 //! - `tree`: descent, insert, delete.
 //! - `cursor` and `range`: scans with prefix bounds, both directions.
 //! - `vacuum`: VACUUM's bulk delete.
-//! - `shape` and `check`: introspection and invariants.
+//! - `shape` and `check`: introspection and invariants; `inspect`: a page in
+//!   line-pointer order with its LP_DEAD hints, for pageinspect.
 //! - [`key`] and `tuple_size`: typed rows to ordered bytes, and their on-page size.
 
 mod check;
@@ -25,6 +26,7 @@ mod compare;
 pub mod config;
 mod cursor;
 mod error;
+mod inspect;
 pub mod key;
 pub mod numeric_key;
 mod page;
@@ -38,6 +40,7 @@ mod vacuum;
 pub use config::BTreeConfig;
 pub use cursor::{Cursor, Direction, Entry};
 pub use error::BTreeError;
+pub use inspect::{ItemKind, ItemView, PageView};
 pub use key::{
     decode_key, decode_prefix, encode_key, encode_key_into, refuse_unique_interval, without_nulls,
     KeyColumn, KeyError, SortOrder,

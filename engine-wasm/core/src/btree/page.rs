@@ -43,6 +43,11 @@ impl Pivot {
     }
 }
 
+/// The LP_DEAD hint of an item (an index scan or a uniqueness check found
+/// its row dead to everyone), kept in the top bit of [`Slot::size`]: tuples
+/// are far below 32 KiB, and a slot stays 24 bytes.
+const LP_DEAD: u16 = 0x8000;
+
 #[derive(Debug, Clone, Copy)]
 struct Slot {
     /// The key's first 8 bytes, big-endian and zero-padded ("abbreviated key"):
@@ -52,7 +57,18 @@ struct Slot {
     payload: u64,
     off: u32,
     len: u16,
+    /// The tuple's size, with the LP_DEAD bit on top.
     size: u16,
+}
+
+impl Slot {
+    fn bytes(&self) -> u16 {
+        self.size & !LP_DEAD
+    }
+
+    fn dead(&self) -> bool {
+        self.size & LP_DEAD != 0
+    }
 }
 
 #[derive(Debug, Clone)]
@@ -74,6 +90,9 @@ pub(crate) struct Page {
     arena: Vec<u8>,
     garbage: u32,
     used: u32,
+    /// BTP_HAS_GARBAGE: set with an LP_DEAD hint, cleared when VACUUM
+    /// deletes items or a split rewrites the page.
+    pub(crate) has_garbage: bool,
 }
 
 impl Page {
@@ -90,6 +109,7 @@ impl Page {
             arena: Vec::new(),
             garbage: 0,
             used: 0,
+            has_garbage: false,
         }
     }
 
@@ -127,11 +147,27 @@ impl Page {
     }
 
     pub(crate) fn tuple_size(&self, i: usize) -> u16 {
-        self.slots[i].size
+        self.slots[i].bytes()
+    }
+
+    /// Whether item `i` carries the LP_DEAD hint.
+    pub(crate) fn is_dead(&self, i: usize) -> bool {
+        self.slots[i].dead()
+    }
+
+    pub(crate) fn has_dead(&self) -> bool {
+        self.slots.iter().any(Slot::dead)
+    }
+
+    /// Sets the LP_DEAD hint of item `i` (_bt_killitems): a hint, so the
+    /// items do not move and cursors stay valid (no `touch`).
+    pub(crate) fn mark_dead(&mut self, i: usize) {
+        self.slots[i].size |= LP_DEAD;
+        self.has_garbage = true;
     }
 
     pub(crate) fn item_bytes(&self, i: usize) -> u32 {
-        self.slots[i].size as u32 + LINE_POINTER_BYTES
+        self.slots[i].bytes() as u32 + LINE_POINTER_BYTES
     }
 
     pub(crate) fn child(&self, i: usize) -> PageNo {
@@ -250,7 +286,8 @@ impl Page {
             self.children.remove(i);
         }
         self.garbage += slot.len as u32;
-        self.used -= slot.size as u32 + LINE_POINTER_BYTES;
+        self.used -= slot.bytes() as u32 + LINE_POINTER_BYTES;
+        self.has_garbage = false;
         self.compact_if_wasteful();
         self.touch();
     }
@@ -270,12 +307,13 @@ impl Page {
             let kept = keep(key, s.payload);
             if !kept {
                 *garbage += s.len as u32;
-                *used -= s.size as u32 + LINE_POINTER_BYTES;
+                *used -= s.bytes() as u32 + LINE_POINTER_BYTES;
             }
             kept
         });
         let removed = before - self.slots.len();
         if removed > 0 {
+            self.has_garbage = false;
             self.compact_if_wasteful();
             self.touch();
         }
@@ -323,12 +361,15 @@ impl Page {
             if j == 0 && !self.is_leaf() {
                 right.push_slot(&[], 0, MINUS_INFINITY_BYTES);
             } else {
-                right.push_slot(self.slot_key(s), s.payload, s.size);
+                right.push_slot(self.slot_key(s), s.payload, s.bytes());
             }
             self.garbage += s.len as u32;
         }
         right.children = self.children.split_off(k.min(self.children.len()));
         self.slots.truncate(k);
+        // _bt_split writes both halves afresh: no LP_DEAD hint survives.
+        self.slots.iter_mut().for_each(|s| s.size = s.bytes());
+        self.has_garbage = false;
         right.high = self.high.replace(sep.clone());
         right.low = Some(sep.clone());
         if self.wasteful() {
@@ -365,7 +406,7 @@ impl Page {
         let items: u32 = self
             .slots
             .iter()
-            .map(|s| s.size as u32 + LINE_POINTER_BYTES)
+            .map(|s| s.bytes() as u32 + LINE_POINTER_BYTES)
             .sum();
         items + self.high.as_ref().map_or(0, Pivot::item_bytes)
     }
@@ -486,6 +527,22 @@ mod tests {
         assert_eq!(right.used(), 12 + 28);
         assert_eq!(right.child(0), 3);
         assert_eq!(p.used(), 12 + 28 + 28);
+    }
+
+    #[test]
+    fn lp_dead_hints_take_no_bytes_and_do_not_survive_a_split() {
+        let mut p = leaf_with(&[1, 2, 3, 4], 16);
+        let version = p.version;
+        p.mark_dead(1);
+        assert!(p.is_dead(1) && p.has_garbage && p.has_dead());
+        // A hint: sizes, accounting and cursors' version are unchanged.
+        assert_eq!(
+            (p.tuple_size(1), p.used(), p.version),
+            (16, 4 * 20, version)
+        );
+        let (right, _) = p.split_off(2, false, &mut Vec::new());
+        assert!(!p.has_dead() && !p.has_garbage && !right.has_dead());
+        assert_eq!(p.used(), 2 * 20 + 20);
     }
 
     #[test]

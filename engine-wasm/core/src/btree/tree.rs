@@ -76,6 +76,10 @@ pub struct BTree {
     spare_arena: Vec<u8>,
     /// The rightmost leaf cached for the insert fastpath (PostgreSQL's rd_targblock).
     fastpath: Option<PageNo>,
+    /// A leaf holding LP_DEAD entries filled up and was split. PostgreSQL
+    /// would have deleted those entries first (_bt_simpledel_pass) and maybe
+    /// not split: from then on the tree's pages may differ from the database's.
+    skipped_dead_deletion: bool,
 }
 
 impl BTree {
@@ -95,6 +99,7 @@ impl BTree {
             path: Vec::new(),
             spare_arena: Vec::new(),
             fastpath: None,
+            skipped_dead_deletion: false,
         })
     }
 
@@ -202,6 +207,40 @@ impl BTree {
         }
     }
 
+    /// Sets the LP_DEAD hint on the entry of `leaf` naming `payload`
+    /// (_bt_killitems, or _bt_check_unique finding a conflicting row dead).
+    /// A plain index scan has dropped its pin, so it passes the page version
+    /// it read the entry at: a page changed since then is left alone, as
+    /// PostgreSQL does when the page LSN moved. Returns whether it marked.
+    pub fn kill(&mut self, leaf: PageNo, payload: u64, read_at: Option<u32>) -> bool {
+        let Some(page) = (leaf as usize)
+            .checked_sub(1)
+            .and_then(|i| self.pages.get_mut(i))
+        else {
+            return false;
+        };
+        if !page.is_leaf() || read_at.is_some_and(|v| v != page.version) {
+            return false;
+        }
+        match (0..page.len()).find(|&i| page.payload(i) == payload) {
+            Some(i) => {
+                page.mark_dead(i);
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The version of page `no` (bumped whenever its items move), for [`BTree::kill`].
+    pub fn page_version(&self, no: PageNo) -> Option<u32> {
+        self.get_page(no).map(|p| p.version)
+    }
+
+    /// Whether a leaf with LP_DEAD entries was split (see the field).
+    pub fn skipped_dead_deletion(&self) -> bool {
+        self.skipped_dead_deletion
+    }
+
     pub(super) fn page(&self, no: PageNo) -> &Page {
         &self.pages[no as usize - 1]
     }
@@ -257,6 +296,7 @@ impl BTree {
         if self.page(leaf).used() <= self.usable {
             self.remember_fastpath(leaf);
         } else {
+            self.skipped_dead_deletion |= self.page(leaf).has_dead();
             // The item is placed first and the overfull page split after: the same
             // result as _bt_split's placing the new item while it distributes.
             let (right, k, sep) = self.split(leaf, io);

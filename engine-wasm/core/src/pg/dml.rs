@@ -188,7 +188,7 @@ impl PgEngine {
         );
         let mut tids = Vec::new();
         while let Some(e) = cursor.next(&ix.tree, &mut probe) {
-            tids.push(e.payload);
+            tids.push((cursor.page(), e.payload));
         }
         if tids.is_empty() {
             return Ok(());
@@ -200,16 +200,26 @@ impl PgEngine {
         let running = self.xact.current();
         // `_bt_check_unique`'s heap visits: a dirty snapshot's checks set
         // hint bits as any other.
+        // Entries whose rows are dead to all get the LP_DEAD hint, as
+        // _bt_check_unique sets it on the conflicts it rules out.
+        let mut kills = Vec::new();
         let (live, stats) = self.io.rel(rel, Fork::Main, |io| {
             let mut held = HeldPage::new();
-            tids.iter().any(|&tid| {
-                let tid = Tid::from_u64(tid);
+            tids.iter().any(|&(leaf, payload)| {
+                let tid = Tid::from_u64(payload);
                 let live = heap.fetch(tid, &mut held, io).is_some();
                 heap.check_chain(tid, running);
+                if !live && heap.dead_to_all(tid, running) {
+                    kills.extend(leaf.map(|leaf| (leaf, payload)));
+                }
                 live
             })
         })?;
         self.count(rel, &stats);
+        let tree = &mut self.catalog.index_mut(index).tree;
+        for (leaf, payload) in kills {
+            tree.kill(leaf, payload, None);
+        }
         if live {
             return Err(StatementError::UniqueViolation {
                 constraint: name.to_string(),

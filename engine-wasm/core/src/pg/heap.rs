@@ -284,6 +284,51 @@ impl<T> Heap<T> {
         None
     }
 
+    /// Whether every version on the HOT chain from `tid` is dead to every
+    /// transaction (heap_hot_search_buffer's `all_dead`): none is live and
+    /// none was written or deleted by the transaction still running (the one
+    /// session has no other). An index entry naming such a chain gets the
+    /// LP_DEAD hint from the index scan or uniqueness check that finds it.
+    pub fn dead_to_all(&self, tid: Tid, running: Option<TransactionId>) -> bool {
+        let Some(page) = self.pages.get(tid.page as usize) else {
+            return true;
+        };
+        let mut off = tid.offset;
+        for _ in 0..=page.items.len() {
+            match page.get(off) {
+                Some(LinePointer::Redirect(to)) => off = *to,
+                Some(LinePointer::Normal(t)) => {
+                    if t.live || running.is_some_and(|x| x == t.xmin || x == t.xmax) {
+                        return false;
+                    }
+                    match t.hot_next {
+                        Some(next) => off = next,
+                        None => return true,
+                    }
+                }
+                _ => return true,
+            }
+        }
+        true
+    }
+
+    /// The row of the version at `tid` (or the first along its HOT chain),
+    /// live or dead, while its storage is on the page: the versions of a
+    /// chain share their indexed values, so this is what an index entry
+    /// naming `tid` was made from (pageinspect shows it).
+    pub fn indexed_row(&self, tid: Tid) -> Option<&T> {
+        let page = self.pages.get(tid.page as usize)?;
+        let mut off = tid.offset;
+        for _ in 0..=page.items.len() {
+            match page.get(off)? {
+                LinePointer::Redirect(to) => off = *to,
+                LinePointer::Normal(t) => return Some(&t.row),
+                _ => return None,
+            }
+        }
+        None
+    }
+
     /// The tid an index entry for the tuple at `tid` names: the root of its HOT
     /// chain (`heap_get_root_tuples`). CREATE INDEX must index a heap-only
     /// tuple by its root, or VACUUM, freeing the superseded members, would

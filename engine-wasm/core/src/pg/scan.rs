@@ -17,6 +17,7 @@ use crate::sql::ast::Expr;
 use crate::sql::error::SqlError;
 use crate::sql::eval::{accepts, bind, coerce, eval, Bound as BoundExpr, Scope};
 use crate::sql::plan::{AccessPath, KeyCond, ScanDirection, ScanPlan};
+use crate::storage::PageNo;
 use crate::trace::Event;
 use std::ops::Bound;
 
@@ -281,6 +282,10 @@ impl PgEngine {
         let mut last_leaf = None;
         let mut counts = super::pgstat::IndexCounters::default();
         let mut last_pruned = None;
+        // Entries of the current leaf whose rows were found dead to all, to
+        // mark LP_DEAD when the scan leaves the leaf (_bt_killitems), and the
+        // leaf's version when it was read.
+        let (mut kills, mut read_at) = (Vec::new(), None);
         'ranges: for (lo, hi) in ranges {
             counts.idx_scan += 1;
             let tree = &self.catalog.index(index).tree;
@@ -303,6 +308,10 @@ impl PgEngine {
                 let Some(payload) = next else { break };
                 counts.idx_tup_read += 1;
                 if cursor.page() != last_leaf {
+                    self.kill_entries(index, last_leaf, &mut kills, read_at, only);
+                    read_at = cursor
+                        .page()
+                        .and_then(|p| self.catalog.index(index).tree.page_version(p));
                     last_leaf = cursor.page();
                     if let Some(page) = last_leaf {
                         let descended = landed.take() == Some(page);
@@ -351,6 +360,9 @@ impl PgEngine {
                     })?;
                     heap_stats.add(&stats);
                     counts.idx_tup_fetch += r.is_some() as i64;
+                    if r.is_none() && heap.dead_to_all(tid, self.xact.current()) {
+                        kills.push(payload);
+                    }
                     r
                 };
                 if let Some((live, row)) = found {
@@ -360,6 +372,7 @@ impl PgEngine {
                 }
             }
         }
+        self.kill_entries(index, last_leaf, &mut kills, read_at, only);
         let pending = &mut self.catalog.index_mut(index).activity.pending;
         pending.idx_scan += counts.idx_scan;
         pending.idx_tup_read += counts.idx_tup_read;
@@ -369,6 +382,28 @@ impl PgEngine {
         buffers.add(&idx_stats);
         buffers.add(&heap_stats);
         Ok(fetches)
+    }
+}
+
+impl PgEngine {
+    /// Sets the LP_DEAD hint on `leaf`'s entries in `kills` (emptied). A
+    /// plain index scan has dropped its pin and marks only a leaf unchanged
+    /// since `read_at`; an index-only scan holds its pin and marks anyway.
+    fn kill_entries(
+        &mut self,
+        index: usize,
+        leaf: Option<PageNo>,
+        kills: &mut Vec<u64>,
+        read_at: Option<u32>,
+        pinned: bool,
+    ) {
+        let (Some(leaf), false) = (leaf, kills.is_empty()) else {
+            return;
+        };
+        let tree = &mut self.catalog.index_mut(index).tree;
+        for payload in kills.drain(..) {
+            tree.kill(leaf, payload, if pinned { None } else { read_at });
+        }
     }
 }
 

@@ -1,6 +1,7 @@
 //! The storage-inspection functions of pageinspect and pgstattuple
 //! ([`crate::sql::inspect`]), answered from the pg profile's own pages.
 
+pub(crate) mod btree;
 mod heap;
 mod tuple_data;
 
@@ -31,7 +32,18 @@ impl PgEngine {
         }
         match func {
             InspectFunc::HeapPageItems => heap::heap_page_items(self, relation, block.unwrap_or(0)),
-            _ => Err(unsupported(format!("{}()", func.name()))),
+            // The name arrives folded (exec::inspect::relation_name); quoted,
+            // btree's own folding keeps it as it is.
+            _ => {
+                let name = format!("\"{}\"", relation.replace('"', "\"\""));
+                match (func, block) {
+                    (InspectFunc::BtMetap, _) => btree::bt_metap(self, &name),
+                    (InspectFunc::PgStatIndex, _) => btree::pgstatindex(self, &name),
+                    (InspectFunc::BtPageStats, Some(b)) => btree::bt_page_stats(self, &name, b),
+                    (InspectFunc::BtPageItems, Some(b)) => btree::bt_page_items(self, &name, b),
+                    _ => Err(unsupported(format!("{}()", func.name()))),
+                }
+            }
         }
     }
 }
