@@ -92,6 +92,7 @@ pub trait QueryEngine: Sized {
         func: crate::sql::inspect::InspectFunc,
         _relation: &str,
         _block: Option<i64>,
+        _raw_page: bool,
     ) -> Result<super::catalog_relation::CatalogRelation, SqlError> {
         Err(crate::sql::error::unsupported(format!(
             "{}() on YugabyteDB (a PostgreSQL extension reading PostgreSQL's pages; \

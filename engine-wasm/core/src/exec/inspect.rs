@@ -25,8 +25,9 @@ pub fn rows<E: QueryEngine>(
     func: InspectFunc,
     args: &InspectArgs,
 ) -> Result<CatalogRelation, SqlError> {
+    // As written: each function folds it as PostgreSQL's does.
     let relation = match constant(engine, &args.relation)? {
-        Value::Text(name) => relation_name(&name),
+        Value::Text(name) => name.to_string(),
         other => {
             return Err(SqlError::new(
                 ErrorKind::Semantic,
@@ -50,16 +51,18 @@ pub fn rows<E: QueryEngine>(
             }
         },
     };
-    engine.inspect(func, &relation, block)
+    engine.inspect(func, &relation, block, args.raw_page)
 }
 
 /// A relation name as `text_to_qualified_name` reads it: unquoted parts
-/// fold to lower case, and the schema (`public.t`) is dropped.
-fn relation_name(name: &str) -> String {
-    let last = name.rsplit('.').next().unwrap_or(name);
-    match last.strip_prefix('"').and_then(|n| n.strip_suffix('"')) {
-        Some(quoted) => quoted.to_string(),
-        None => last.to_ascii_lowercase(),
+/// fold to lower case, a quoted one keeps its case (`""` is a quote), and
+/// the schema (`public.t`) is dropped.
+pub fn relation_name(text: &str) -> String {
+    let text = text.trim();
+    let text = text.strip_prefix("public.").unwrap_or(text);
+    match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
+        Some(quoted) => quoted.replace("\"\"", "\""),
+        None => text.to_lowercase(),
     }
 }
 

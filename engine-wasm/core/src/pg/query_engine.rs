@@ -207,8 +207,9 @@ impl QueryEngine for PgEngine {
         func: crate::sql::inspect::InspectFunc,
         relation: &str,
         block: Option<i64>,
+        raw_page: bool,
     ) -> Result<crate::exec::catalog_relation::CatalogRelation, SqlError> {
-        self.inspect_rows(func, relation, block)
+        self.inspect_rows(func, relation, block, raw_page)
     }
 
     fn catalog_relation(

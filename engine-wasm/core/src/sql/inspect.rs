@@ -162,6 +162,9 @@ impl InspectFunc {
 pub struct InspectArgs {
     pub relation: Expr,
     pub block: Option<Expr>,
+    /// Written as `get_raw_page(relation, block)`, whose checks and errors
+    /// come first.
+    pub raw_page: bool,
 }
 
 impl InspectArgs {
@@ -169,6 +172,7 @@ impl InspectArgs {
         InspectArgs {
             relation: self.relation.map(&mut *f),
             block: self.block.as_ref().map(|b| b.map(&mut *f)),
+            raw_page: self.raw_page,
         }
     }
 }
@@ -205,11 +209,13 @@ pub fn arguments(
             Ok(InspectArgs {
                 relation: args.remove(0),
                 block,
+                raw_page: false,
             })
         }
         (Takes::Relation, None) if args.len() == 1 => Ok(InspectArgs {
             relation: args.remove(0),
             block: None,
+            raw_page: false,
         }),
         (Takes::Relation, _) => Err(wrong("one argument, a relation name")),
         _ => Err(wrong("(relation name, block number)")),
@@ -239,6 +245,7 @@ fn page_of(mut page: Vec<Expr>) -> Result<InspectArgs, SqlError> {
     Ok(InspectArgs {
         relation: page.remove(0),
         block,
+        raw_page: true,
     })
 }
 

@@ -323,14 +323,7 @@ fn find_index<'e>(engine: &'e PgEngine, text: &str, prefix: &str) -> Result<&'e 
     Err(StatementError::UndefinedTable { name }.into())
 }
 
-fn relation_name(text: &str) -> String {
-    let text = text.trim();
-    let text = text.strip_prefix("public.").unwrap_or(text);
-    match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-        Some(quoted) => quoted.replace("\"\"", "\""),
-        None => text.to_lowercase(),
-    }
-}
+use crate::exec::inspect::relation_name;
 
 /// Blocks of the index file: an index nothing was ever inserted into is its
 /// metapage alone (PostgreSQL makes the root at the first insert).

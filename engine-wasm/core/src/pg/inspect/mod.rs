@@ -18,6 +18,7 @@ impl PgEngine {
         func: InspectFunc,
         relation: &str,
         block: Option<i64>,
+        raw_page: bool,
     ) -> Result<CatalogRelation, SqlError> {
         let extension = func.extension();
         if !self.catalog.extensions.iter().any(|e| e == extension) {
@@ -30,20 +31,16 @@ impl PgEngine {
                 "it comes with the {extension} extension: CREATE EXTENSION {extension};"
             )));
         }
+        let b = block.unwrap_or(0);
         match func {
-            InspectFunc::HeapPageItems => heap::heap_page_items(self, relation, block.unwrap_or(0)),
-            // The name arrives folded (exec::inspect::relation_name); quoted,
-            // btree's own folding keeps it as it is.
-            _ => {
-                let name = format!("\"{}\"", relation.replace('"', "\"\""));
-                match (func, block) {
-                    (InspectFunc::BtMetap, _) => btree::bt_metap(self, &name),
-                    (InspectFunc::PgStatIndex, _) => btree::pgstatindex(self, &name),
-                    (InspectFunc::BtPageStats, Some(b)) => btree::bt_page_stats(self, &name, b),
-                    (InspectFunc::BtPageItems, Some(b)) => btree::bt_page_items(self, &name, b),
-                    _ => Err(unsupported(format!("{}()", func.name()))),
-                }
+            InspectFunc::HeapPageItems => {
+                heap::heap_page_items(self, &crate::exec::inspect::relation_name(relation), b)
             }
+            InspectFunc::BtMetap => btree::bt_metap(self, relation),
+            InspectFunc::PgStatIndex => btree::pgstatindex(self, relation),
+            InspectFunc::BtPageStats => btree::bt_page_stats(self, relation, b),
+            InspectFunc::BtPageItems if raw_page => btree::bt_page_items_bytea(self, relation, b),
+            InspectFunc::BtPageItems => btree::bt_page_items(self, relation, b),
         }
     }
 }
