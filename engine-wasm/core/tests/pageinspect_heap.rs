@@ -6,9 +6,10 @@
 //! `initdb` (`psql -A -t`, so rows are `|`-joined).
 
 mod common;
+#[path = "support/psql.rs"]
+mod psql;
 
-use indexlab_engine::pg::PgEngine;
-use indexlab_engine::scenario::{run_profile_continuing, Report};
+use psql::{at, lines, run};
 
 const SCRIPT: &str = "create extension pageinspect;
 create table demo (id bigint, value text, n int, d date, x numeric) with (autovacuum_enabled=off);
@@ -35,38 +36,6 @@ vacuum demo;
 select t_ctid, lp, lp_off, lp_flags, lp_len, t_xmin, t_xmax, t_field3, t_infomask2, t_infomask from heap_page_items(get_raw_page('demo', 0));
 select encode(substr(t_data, 1, 9), 'hex'), encode(substr(t_data, 9, 3), 'escape'), length(t_data) from heap_page_items(get_raw_page('demo', 0)) where lp = 1;
 ";
-
-/// Runs `script` as psql does without ON_ERROR_STOP; returns the report and
-/// the errors' messages.
-fn run(script: &str) -> (Report, Vec<String>) {
-    let mut errors = Vec::new();
-    let (report, _) =
-        run_profile_continuing::<PgEngine>(script, &[], &mut |e| errors.push(e.message));
-    (report, errors)
-}
-
-/// Statement `i`'s rows as `psql -A -t` prints them (NULL as empty).
-fn lines(r: &Report, i: usize) -> Vec<String> {
-    r.statements[i]
-        .outcome
-        .rows
-        .iter()
-        .map(|row| {
-            row.iter()
-                .map(|c| c.clone().unwrap_or_default())
-                .collect::<Vec<_>>()
-                .join("|")
-        })
-        .collect()
-}
-
-/// The report's statement running script line `line`.
-fn at(r: &Report, line: u32) -> usize {
-    r.statements
-        .iter()
-        .position(|s| s.line == line)
-        .unwrap_or_else(|| panic!("no statement ran at line {line}"))
-}
 
 #[test]
 fn a_tuple_s_position_length_header_and_bytes_are_postgresql_s() {

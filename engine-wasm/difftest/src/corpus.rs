@@ -124,8 +124,8 @@ fn judge(
         // A transaction id typed into the script (`txid_status('744')`) is
         // the author's server's: whether it is "in the future" depends on
         // what each server ran before, on PostgreSQL's side as on ours.
-        let server_history = e.message.starts_with("transaction ID ")
-            && e.message.ends_with(" is in the future");
+        let server_history =
+            e.message.starts_with("transaction ID ") && e.message.ends_with(" is in the future");
         if postgres_ran && e.message.contains("syntax error") {
             failures.push(format!(
                 "{p}: line {}: syntax error for SQL PostgreSQL accepts: {}",

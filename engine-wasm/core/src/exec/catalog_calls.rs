@@ -164,7 +164,7 @@ pub(super) fn resolve_expr<E: QueryEngine>(engine: &E, e: &Expr) -> Result<Expr,
                 }
             };
         }
-        if *func == ScalarFunc::TxidCurrent {
+        if matches!(func, ScalarFunc::TxidCurrent | ScalarFunc::Version) {
             return match engine.catalog_call(*func, "", None) {
                 Ok(v) => Some(Expr::Literal(v)),
                 Err(err) => {
@@ -314,6 +314,12 @@ pub fn size_of(
         ScalarFunc::PgIndexesSize => bytes(pages.indexes),
         _ => bytes(pages.main + pages.fsm + pages.vm + pages.toast + pages.indexes),
     })
+}
+
+/// `version()`: the server a profile models, and that IndexLab simulates it
+/// (a script that prints it shows what answered, not someone's build).
+pub fn version(server: &str) -> String {
+    format!("{server}, simulated by IndexLab {}", crate::VERSION)
 }
 
 #[cfg(test)]

@@ -95,6 +95,8 @@ pub struct Index {
     pub size: Option<i64>,
     /// A partial index's WHERE.
     pub predicate: Option<Expr>,
+    /// CLUSTER last ordered the table by it (psql adds ` CLUSTER`).
+    pub clustered: bool,
 }
 
 /// One key column of an index.
@@ -378,9 +380,10 @@ fn table(catalog: &Catalog, t: &Table, verbose: bool) -> Result<Outcome, SqlErro
             ""
         };
         footers.push(format!(
-            "    \"{}\"{label} {}",
+            "    \"{}\"{label} {}{}",
             i.name,
-            index_definition(catalog, i, true)?
+            index_definition(catalog, i, true)?,
+            if i.clustered { " CLUSTER" } else { "" }
         ));
     }
     if verbose {

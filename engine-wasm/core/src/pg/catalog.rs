@@ -85,6 +85,8 @@ pub struct Index {
     pub expressions: Vec<IndexExpression>,
     /// What `pg_stat_user_indexes` shows of it ([`super::pgstat`]).
     pub activity: super::pgstat::IndexActivity,
+    /// The index CLUSTER last ordered its table by (`indisclustered`).
+    pub clustered: bool,
 }
 
 impl Index {

@@ -24,7 +24,7 @@ impl PgEngine {
         self.io.pool.page_size()
     }
 
-    fn btree_config(&self) -> Result<BTreeConfig, SqlError> {
+    pub(super) fn btree_config(&self) -> Result<BTreeConfig, SqlError> {
         let ff = |n: &str| -> Result<u8, SqlError> {
             let v = self.settings.get_int(n)?;
             Ok(v.clamp(10, 100) as u8)
@@ -240,6 +240,7 @@ impl PgEngine {
             predicate,
             expressions,
             activity: Default::default(),
+            clustered: false,
         }));
         self.catalog.table_mut(table).indexes.push(id);
         let (rows, entries) = self.backfill(id)?;
@@ -256,7 +257,7 @@ impl PgEngine {
     /// by one does the same here: every insert goes to the rightmost leaf,
     /// whose splits leave the fillfactor behind, so a random key's index is
     /// as compact as a serial one's.
-    fn backfill(&mut self, index: usize) -> Result<(u64, u64), SqlError> {
+    pub(super) fn backfill(&mut self, index: usize) -> Result<(u64, u64), SqlError> {
         let table = self.catalog.index(index).table;
         self.prune_all_opt(table)?;
         let (rows, _) = self.heap_rows(table)?;
@@ -292,7 +293,7 @@ impl PgEngine {
 
     /// `index_update_stats`, for the table (its `rows` live rows) and then
     /// the index (its `entries`: fewer for a partial index).
-    fn index_update_stats(&mut self, index: usize, rows: u64, entries: u64) {
+    pub(super) fn index_update_stats(&mut self, index: usize, rows: u64, entries: u64) {
         let table = self.catalog.index(index).table;
         let t = self.catalog.table_mut(table);
         t.has_index = true;

@@ -58,6 +58,7 @@ impl PgEngine {
                         .collect(),
                     primary: ix.primary,
                     unique: ix.unique,
+                    clustered: ix.clustered,
                     constraint: ix.constraint,
                     size: size(&ix.name),
                     predicate: ix.predicate.as_ref().map(|p| p.expr.clone()),

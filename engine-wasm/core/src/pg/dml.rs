@@ -501,22 +501,16 @@ impl PgEngine {
 
     /// `VACUUM [(ANALYZE, FREEZE, VERBOSE)] [table, …]`.
     pub(super) fn vacuum(&mut self, v: &crate::sql::ast::Vacuum) -> Result<Outcome, SqlError> {
-        if v.full {
-            return Err(crate::sql::error::unsupported(
-                "VACUUM FULL (it rewrites the table and its indexes into new files)",
-            ));
-        }
         let ids = self.tables_named(&v.tables)?;
-        for &id in &ids {
-            self.vacuum_table(id)?;
+        if v.full {
+            // FULL freezes whatever it copies, FREEZE or not.
+            self.vacuum_full(&ids)?;
+        } else {
+            for &id in &ids {
+                self.vacuum_table(id, v.freeze)?;
+            }
         }
         let mut out = Outcome::tag("VACUUM");
-        if v.freeze {
-            out.notices.push(
-                "IndexLab does not model transaction IDs: VACUUM FREEZE does what VACUUM does"
-                    .into(),
-            );
-        }
         if v.verbose {
             out.notices.push(
                 "VACUUM VERBOSE's report is not printed by IndexLab; the counters show what it did"
@@ -544,7 +538,7 @@ impl PgEngine {
         }
     }
 
-    fn vacuum_table(&mut self, id: usize) -> Result<(), SqlError> {
+    fn vacuum_table(&mut self, id: usize, freeze: bool) -> Result<(), SqlError> {
         let page_size = self.io.pool.page_size();
         let t = self.catalog.table_mut(id);
         t.vm_exists = true;
@@ -592,6 +586,9 @@ impl PgEngine {
         }
         // Truncated empty pages at the end leave the map too.
         let t = self.catalog.table_mut(id);
+        if freeze {
+            t.heap.freeze_all();
+        }
         if t.fsm_blocks > 0 {
             let kept =
                 super::free_space_fork::blocks_after_truncation(t.heap.page_count(), page_size);

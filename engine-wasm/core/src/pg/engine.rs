@@ -141,7 +141,12 @@ impl PgEngine {
                 && self.transaction.failed);
         // Asked before it runs: a DROP's relations are gone after it.
         let changes_catalog = self.changes_catalog(stmt);
+        let locks = self.locks_exclusively(stmt);
         let result = self.run_statement(stmt);
+        if result.is_err() && locks {
+            // The lock was logged for standbys, which took an id.
+            self.xact.assign();
+        }
         if result.is_ok() && changes_catalog {
             self.xact.assign();
             self.xact.command_id();
@@ -176,6 +181,21 @@ impl PgEngine {
         }
     }
 
+    /// Whether `stmt` takes an ACCESS EXCLUSIVE lock on an existing relation
+    /// before it can fail: PostgreSQL logs such a lock for hot standbys
+    /// (`LogAccessExclusiveLockPrepare`), which gives the transaction an id
+    /// even when the statement then fails (`CLUSTER t USING no_such_index`).
+    fn locks_exclusively(&self, stmt: &Statement) -> bool {
+        let table = |n: &String| self.catalog.table_id(n).is_ok();
+        match stmt {
+            Statement::Cluster { table: Some(t), .. } => table(t),
+            Statement::Vacuum(v) if v.full => v.tables.iter().any(table),
+            Statement::Truncate { tables, .. } => tables.iter().any(table),
+            Statement::AlterTable { table: t, .. } => table(t),
+            _ => false,
+        }
+    }
+
     /// Whether `stmt` wrote PostgreSQL's catalog, which takes a transaction
     /// id: DDL, and ANALYZE of a table with rows (its statistics go into
     /// `pg_statistic`; VACUUM updates `pg_class` in place and takes none).
@@ -198,7 +218,11 @@ impl PgEngine {
             | Statement::CreateIndex(_)
             | Statement::AlterTable { .. }
             | Statement::Truncate { .. }
-            | Statement::CreateTableAs { .. } => true,
+            | Statement::CreateTableAs { .. }
+            | Statement::Cluster { .. }
+            | Statement::Reindex { .. } => true,
+            // VACUUM FULL gives its tables new files in pg_class.
+            Statement::Vacuum(v) if v.full => true,
             Statement::Analyze { tables, .. } => analyzes_rows(tables),
             Statement::Vacuum(v) => v.analyze && analyzes_rows(&v.tables),
             _ => false,
@@ -267,6 +291,8 @@ impl PgEngine {
                 crate::exec::explain::explain(self, options, statement)
             }
             Statement::Vacuum(v) => self.vacuum(v),
+            Statement::Cluster { table, index } => self.cluster(table.as_deref(), index.as_deref()),
+            Statement::Reindex { target, name, .. } => self.reindex(*target, name),
             Statement::Analyze { tables, .. } => {
                 let ids = self.tables_named(tables)?;
                 crate::exec::utility::analyze(self, &ids)?;

@@ -36,6 +36,7 @@ mod page;
 mod placement;
 mod prune;
 mod prune_opt;
+pub mod rewrite;
 mod scan;
 pub mod tuple_header;
 mod vacuum;

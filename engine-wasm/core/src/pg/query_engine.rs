@@ -84,6 +84,11 @@ impl QueryEngine for PgEngine {
             let xid = self.xact.current().unwrap_or_default();
             return Ok(crate::value::Value::Int(i64::from(xid)));
         }
+        if func == crate::sql::functions::ScalarFunc::Version {
+            return Ok(crate::value::Value::text(
+                crate::exec::catalog_calls::version("PostgreSQL 15"),
+            ));
+        }
         let page_size = u64::from(self.io.pool.page_size());
         let pages = match self.catalog.table_id(name) {
             Ok(id) => {

@@ -842,6 +842,18 @@ pub enum Statement {
         tables: Vec<String>,
         restart_identity: bool,
     },
+    /// `CLUSTER [table [USING index]]`: the table rewritten in the index's
+    /// order (the index last clustered on when none is named).
+    Cluster {
+        table: Option<String>,
+        index: Option<String>,
+    },
+    /// `REINDEX {INDEX | TABLE} name`: indexes rebuilt into new files.
+    Reindex {
+        target: ReindexTarget,
+        name: String,
+        concurrently: bool,
+    },
     /// `DROP INDEX a, b`.
     DropIndex {
         names: Vec<String>,
@@ -921,6 +933,13 @@ pub enum TxnCommand {
     Rollback,
 }
 
+/// What REINDEX rebuilds.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReindexTarget {
+    Index,
+    Table,
+}
+
 /// VACUUM's options, as PostgreSQL 15's grammar has them.
 #[derive(Debug, Clone, Default, PartialEq, Eq)]
 pub struct Vacuum {
@@ -946,6 +965,8 @@ impl Statement {
             Statement::Reset { .. } => "RESET",
             Statement::Show { .. } => "SHOW",
             Statement::Vacuum(_) => "VACUUM",
+            Statement::Cluster { .. } => "CLUSTER",
+            Statement::Reindex { .. } => "REINDEX",
             Statement::Analyze { .. } => "ANALYZE",
             Statement::DropTable { .. } => "DROP TABLE",
             Statement::DropIndex { .. } => "DROP INDEX",

@@ -62,6 +62,8 @@ pub enum ScalarFunc {
     Encode,
     /// `decode(text, format)`: text as binary data.
     Decode,
+    /// `version()`: which server answers (the profile says).
+    Version,
 }
 
 impl ScalarFunc {
@@ -106,6 +108,7 @@ impl ScalarFunc {
             MakeDate => "make_date",
             Encode => "encode",
             Decode => "decode",
+            Version => "version",
         }
     }
 
@@ -147,6 +150,7 @@ impl ScalarFunc {
             "make_date" => MakeDate,
             "encode" => Encode,
             "decode" => Decode,
+            "version" => Version,
             _ => return None,
         })
     }
@@ -164,7 +168,7 @@ impl ScalarFunc {
             | DateTrunc => 2..=2,
             Replace | MakeDate => 3..=3,
             Coalesce | Greatest | Least => 1..=usize::MAX,
-            TxidCurrent | PgStatForceNextFlush => 0..=0,
+            TxidCurrent | PgStatForceNextFlush | Version => 0..=0,
             PgSleep | TxidStatus => 1..=1,
         }
     }
@@ -198,6 +202,7 @@ impl ScalarFunc {
                 | PgSleep
                 | PgStatForceNextFlush
                 | TxidStatus
+                | Version
         )
     }
 
@@ -359,7 +364,7 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
                 func.name()
             )))
         }
-        TxidCurrent | PgSleep | PgStatForceNextFlush | TxidStatus => {
+        TxidCurrent | PgSleep | PgStatForceNextFlush | TxidStatus | Version => {
             return Err(unsupported(format!("{}() here", func.name())))
         }
         Greatest | Least => {

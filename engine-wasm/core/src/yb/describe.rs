@@ -56,6 +56,7 @@ impl YbEngine {
                     key: hashed.chain(ranged).collect(),
                     include: Vec::new(),
                     primary: true,
+                    clustered: false,
                     unique: true,
                     constraint: true,
                     size: None,
@@ -101,6 +102,7 @@ impl YbEngine {
                     .map(|&c| t.columns[c].name.clone())
                     .collect(),
                 primary: false,
+                clustered: false,
                 unique: ix.unique,
                 constraint: ix.constraint,
                 size: None,

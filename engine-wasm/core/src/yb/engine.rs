@@ -265,6 +265,15 @@ impl YbEngine {
             }
             Statement::Vacuum(v) => self.vacuum(v),
             Statement::Analyze { tables, .. } => self.analyze(tables),
+            // DocDB keeps a table's rows in primary key order, and an LSM
+            // never needs rewriting to drop dead rows: compaction does it.
+            Statement::Cluster { .. } | Statement::Reindex { .. } => {
+                Err(crate::sql::error::unsupported(format!(
+                    "{} on YugabyteDB (its tables and indexes are LSM trees, kept in key \
+                     order and rewritten by compaction)",
+                    stmt.tag()
+                )))
+            }
             Statement::Set { name, value } => self.change_settings(SettingChange::Set(name, value)),
             Statement::Reset { name } => {
                 self.change_settings(SettingChange::Reset(name.as_deref()))

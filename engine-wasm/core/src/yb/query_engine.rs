@@ -100,6 +100,13 @@ impl QueryEngine for YbEngine {
         _fork: Option<&str>,
     ) -> Result<crate::value::Value, SqlError> {
         use crate::sql::functions::ScalarFunc;
+        if func == ScalarFunc::Version {
+            return Ok(crate::value::Value::text(
+                crate::exec::catalog_calls::version(
+                    "PostgreSQL 11.2-YB (YugabyteDB's query layer)",
+                ),
+            ));
+        }
         let is_index = self
             .catalog
             .indexes

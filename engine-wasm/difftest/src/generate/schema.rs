@@ -13,7 +13,7 @@ pub(crate) struct Schema {
     pub sizes_comparable: bool,
     pub tables: Vec<Table>,
     /// Index names used so far (they share one namespace in PostgreSQL).
-    index_names: Vec<String>,
+    pub index_names: Vec<String>,
     /// Draws for the newer features (see `Gen::features`).
     pub features: Gen,
 }

@@ -9,9 +9,11 @@
 //! VACUUM [ FULL ] [ FREEZE ] [ VERBOSE ] [ ANALYZE ] [ table [ (column, …) ] [, …] ]
 //! ANALYZE [ ( option [, …] ) ] [ table [ (column, …) ] [, …] ]
 //! ANALYZE [ VERBOSE ] [ table [ (column, …) ] [, …] ]
+//! CLUSTER [ VERBOSE ] [ table [ USING index ] ]   (or the old `index ON table`)
+//! REINDEX [ ( VERBOSE ) ] { INDEX | TABLE } [ CONCURRENTLY ] name
 //! ```
 
-use crate::sql::ast::{Statement, Vacuum};
+use crate::sql::ast::{ReindexTarget, Statement, Vacuum};
 use crate::sql::error::{unsupported, ErrorKind, Position, SqlError};
 use sqlparser::dialect::PostgreSqlDialect;
 use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
@@ -25,7 +27,10 @@ pub(super) fn parse(sql: &str) -> Result<Option<Statement>, SqlError> {
         .next()
         .unwrap_or("")
         .to_ascii_lowercase();
-    if !matches!(first.as_str(), "vacuum" | "analyze" | "analyse" | "do") {
+    if !matches!(
+        first.as_str(),
+        "vacuum" | "analyze" | "analyse" | "do" | "cluster" | "reindex"
+    ) {
         return Ok(None);
     }
     let tokens = Tokenizer::new(&PostgreSqlDialect {}, sql)
@@ -42,6 +47,8 @@ pub(super) fn parse(sql: &str) -> Result<Option<Statement>, SqlError> {
     Ok(Some(match first.as_str() {
         "vacuum" => Statement::Vacuum(p.vacuum()?),
         "do" => return Err(unsupported("a PL/pgSQL block (DO …)")),
+        "cluster" => p.cluster()?,
+        "reindex" => p.reindex()?,
         _ => {
             let v = p.options_then_tables(
                 &["verbose", "skip_locked", "buffer_usage_limit"],
@@ -195,6 +202,104 @@ impl Words {
         };
         self.at += 1;
         Ok(on)
+    }
+
+    /// `CLUSTER [VERBOSE] [table [USING index]]`, or `CLUSTER index ON table`.
+    fn cluster(&mut self) -> Result<Statement, SqlError> {
+        if self.peek_word().as_deref() == Some("verbose") {
+            self.at += 1;
+        }
+        let Some(first) = self.name()? else {
+            return Ok(Statement::Cluster {
+                table: None,
+                index: None,
+            });
+        };
+        let (table, index) = match self.peek_word().as_deref() {
+            Some("using") => {
+                self.at += 1;
+                (first, self.name()?)
+            }
+            Some("on") => {
+                self.at += 1;
+                let Some(table) = self.name()? else {
+                    return Err(self.unexpected());
+                };
+                (table, Some(first))
+            }
+            _ => (first, None),
+        };
+        self.end()?;
+        Ok(Statement::Cluster {
+            table: Some(table),
+            index,
+        })
+    }
+
+    /// `REINDEX [(VERBOSE)] {INDEX | TABLE} [CONCURRENTLY] name`.
+    fn reindex(&mut self) -> Result<Statement, SqlError> {
+        if self.peek() == Some(&Token::LParen) {
+            while !matches!(self.peek(), Some(Token::RParen) | None) {
+                self.at += 1;
+            }
+            self.at += 1;
+        }
+        let target = match self.next_word().as_deref() {
+            Some("index") => ReindexTarget::Index,
+            Some("table") => ReindexTarget::Table,
+            Some(other @ ("schema" | "database" | "system")) => {
+                return Err(unsupported(format!(
+                    "REINDEX {} (IndexLab reindexes one INDEX or one TABLE)",
+                    other.to_ascii_uppercase()
+                )))
+            }
+            _ => {
+                self.at -= 1;
+                return Err(self.unexpected());
+            }
+        };
+        let concurrently = self.peek_word().as_deref() == Some("concurrently");
+        if concurrently {
+            self.at += 1;
+        }
+        let Some(name) = self.name()? else {
+            return Err(self.unexpected());
+        };
+        self.end()?;
+        Ok(Statement::Reindex {
+            target,
+            name,
+            concurrently,
+        })
+    }
+
+    /// An optionally qualified name (`schema.name`: the last part), folded
+    /// as PostgreSQL folds it; `None` at the end of the statement.
+    fn name(&mut self) -> Result<Option<String>, SqlError> {
+        let mut name = None;
+        loop {
+            match self.peek() {
+                Some(Token::Word(w))
+                    if name.is_none() || self.tokens[self.at - 1].token == Token::Period =>
+                {
+                    name = Some(match w.quote_style {
+                        Some(_) => w.value.clone(),
+                        None => w.value.to_ascii_lowercase(),
+                    });
+                    self.at += 1;
+                }
+                Some(Token::Period) if name.is_some() => self.at += 1,
+                _ => return Ok(name),
+            }
+        }
+    }
+
+    /// Nothing but a semicolon may follow.
+    fn end(&mut self) -> Result<(), SqlError> {
+        match self.peek() {
+            None | Some(Token::SemiColon) => Ok(()),
+            Some(_) => Err(self.unexpected()),
+        }
     }
 
     /// `table [ (column, …) ] [, …]`, names folded as PostgreSQL folds them.
