@@ -99,3 +99,38 @@ select * from t;
   expect(small).toEqual([]);
   await expect(page.getByTestId('answer-pg').locator('td').first()).toHaveText('1');
 });
+
+test('pageinspect in the workbench: the heap page PostgreSQL would show, and a clear refusal on yb', async ({ page }) => {
+  const errors: string[] = [];
+  page.on('pageerror', (e) => errors.push(e.message));
+  await run(
+    page,
+    `create extension pageinspect;
+create table demo (id int primary key, v text);
+insert into demo values (1, 'a'), (2, 'b');
+update demo set v = 'c' where id = 2;
+select lp, lp_off, lp_flags, t_xmin, t_xmax, t_ctid, t_infomask2, t_data from heap_page_items(get_raw_page('demo', 0));
+`,
+  );
+  const pg = page.getByTestId('answer-pg');
+  await expect(pg.getByTestId('tag-pg')).toHaveText('SELECT 3');
+  // PostgreSQL 15's answer to the same script on a new cluster.
+  expect(await cells(pg.locator('table'))).toEqual([
+    ['1', '8160', '1', '726', '0', '(0,1)', '2', '\\x010000000561'],
+    ['2', '8128', '1', '726', '727', '(0,3)', '16386', '\\x020000000562'],
+    ['3', '8096', '1', '727', '0', '(0,3)', '32770', '\\x020000000563'],
+  ]);
+  await expect(page.getByTestId('error-yb')).toContainText('on YugabyteDB');
+  for (const [width, height] of [
+    [1440, 900],
+    [1280, 720],
+    [380, 800],
+  ]) {
+    await page.setViewportSize({ width, height });
+    for (const theme of ['light', 'dark']) {
+      await page.getByLabel('Theme').selectOption(theme);
+      await page.screenshot({ path: test.info().outputPath(`pageinspect-${width}-${theme}.png`), fullPage: true });
+    }
+  }
+  expect(errors).toEqual([]);
+});
