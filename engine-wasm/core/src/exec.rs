@@ -22,6 +22,8 @@ pub mod engine;
 pub mod executor;
 pub mod explain;
 pub mod explain_dml;
+pub mod explain_json;
+pub mod explain_verbose;
 pub mod generated_column;
 pub mod index_expression;
 pub mod index_predicate;

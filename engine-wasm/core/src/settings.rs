@@ -9,6 +9,7 @@
 
 mod def;
 mod error;
+mod explain;
 mod format;
 mod parse;
 pub mod planner;

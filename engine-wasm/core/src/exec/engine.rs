@@ -65,6 +65,11 @@ pub trait QueryEngine: Sized {
     fn trace_detail(&mut self, _event: impl FnOnce() -> crate::trace::Event) {}
     /// Notices for EXPLAIN options this profile accepts but ignores.
     fn explain_notices(&self, options: &ExplainOptions) -> Vec<String>;
+    /// Whether this is the YugabyteDB profile (EXPLAIN's SETTINGS refuses
+    /// its `yb_*` settings, whose EXPLAIN flags IndexLab does not know).
+    fn is_yugabyte(&self) -> bool {
+        false
+    }
     /// Lines this profile adds to EXPLAIN's summary (after Execution Time).
     fn summary_lines(&self, _options: &ExplainOptions) -> Vec<String> {
         Vec::new()

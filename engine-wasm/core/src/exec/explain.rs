@@ -1,12 +1,13 @@
 //! EXPLAIN [ANALYZE] of a SELECT: plan (and run) it, print the tree, add the
-//! summary lines the options ask for.
+//! summary lines the options ask for, in PostgreSQL's text or JSON format.
 
 use super::engine::QueryEngine;
 use super::executor::Executor;
+use super::explain_json::{render, Summary};
 use super::plan_node::format_node;
 use crate::profile::Outcome;
-use crate::sql::ast::{ExplainOptions, Statement};
-use crate::sql::error::SqlError;
+use crate::sql::ast::{ExplainFormat, ExplainOptions, Statement};
+use crate::sql::error::{unsupported, SqlError};
 
 /// Runs EXPLAIN on any profile.
 pub fn explain<E: QueryEngine>(
@@ -16,29 +17,69 @@ pub fn explain<E: QueryEngine>(
 ) -> Result<Outcome, SqlError> {
     super::explain_dml::check_options(options)?;
     super::set_operation::refuse_explain(statement)?;
+    // Refusals come before anything runs (ANALYZE of DML changes rows).
+    if options.verbose {
+        super::explain_verbose::check_statement(engine, statement)?;
+    }
+    let settings = match options.settings {
+        true => Some(
+            engine
+                .settings()
+                .explain_settings(engine.is_yugabyte())
+                .map_err(|name| unsupported(format!("EXPLAIN (SETTINGS) with {name} changed")))?,
+        ),
+        false => None,
+    };
     let start = engine.now_us();
-    let node = match statement {
+    let mut node = match statement {
         Statement::Select(q) => engine.run_select(q, options.analyze)?.0,
         dml if super::explain_dml::is_dml(dml) => {
             super::explain_dml::dml_node(engine, options, dml)?
         }
         _ => {
-            return Err(crate::sql::error::unsupported(
+            return Err(unsupported(
                 "EXPLAIN of anything but SELECT, INSERT, UPDATE or DELETE",
             ))
         }
     };
-    let mut lines = Vec::new();
-    format_node(&node, 0, options, &mut lines);
-    let summary = options.summary.unwrap_or(options.analyze);
-    if summary {
-        lines.push("Planning Time: 0.010 ms".to_string());
-        if options.analyze {
-            let ms = (engine.now_us() - start) / 1000.0;
-            lines.push(format!("Execution Time: {ms:.3} ms"));
-            lines.extend(engine.summary_lines(options));
-        }
+    if options.verbose {
+        super::explain_verbose::annotate(engine, statement, &mut node)?;
     }
+    let summary = options.summary.unwrap_or(options.analyze);
+    let planning_ms = summary.then_some(0.010);
+    let execution_ms = (summary && options.analyze).then(|| (engine.now_us() - start) / 1000.0);
+    let lines = match options.format {
+        ExplainFormat::Json => {
+            if !engine.summary_lines(options).is_empty() {
+                return Err(unsupported(
+                    "EXPLAIN (FORMAT JSON) of this profile's summary lines",
+                ));
+            }
+            let s = Summary {
+                settings: settings.as_deref(),
+                planning_ms,
+                execution_ms,
+            };
+            vec![render(&node, options, &s)?]
+        }
+        ExplainFormat::Text => {
+            let mut lines = Vec::new();
+            format_node(&node, 0, options, &mut lines);
+            // PostgreSQL's text format leaves the line out when nothing differs.
+            if let Some(s) = settings.filter(|s| !s.is_empty()) {
+                let parts: Vec<String> = s.iter().map(|(n, v)| format!("{n} = '{v}'")).collect();
+                lines.push(format!("Settings: {}", parts.join(", ")));
+            }
+            if let Some(ms) = planning_ms {
+                lines.push(format!("Planning Time: {ms:.3} ms"));
+            }
+            if let Some(ms) = execution_ms {
+                lines.push(format!("Execution Time: {ms:.3} ms"));
+                lines.extend(engine.summary_lines(options));
+            }
+            lines
+        }
+    };
     let mut out = Outcome::explain(lines);
     out.notices = engine.explain_notices(options);
     Ok(out)

@@ -2,7 +2,8 @@
 //! same layout, with its storage lines under each scan).
 
 use crate::buffer_pool::BufferStats;
-use crate::sql::ast::ExplainOptions;
+use crate::sql::ast::{ColumnDef, ExplainOptions, Expr};
+use crate::sql::deparse::deparse_over;
 use crate::value::SqlType;
 
 /// One node of an executed (or only planned) plan.
@@ -26,6 +27,52 @@ pub struct PlanNode {
     pub est_rows: f64,
     pub width: u32,
     pub children: Vec<PlanNode>,
+    /// VERBOSE's `Output:` columns, as PostgreSQL deparses the node's target
+    /// list (set by `explain_verbose`, which refuses plans it cannot derive).
+    pub output: Vec<String>,
+    /// The node's `details` with every column qualified by its relation, as
+    /// VERBOSE prints them (`Index Cond: (t.id = 5)`); empty when the same.
+    pub verbose_details: Vec<String>,
+}
+
+impl PlanNode {
+    /// The detail lines the options print (VERBOSE qualifies columns).
+    pub fn shown_details(&self, o: &ExplainOptions) -> &[String] {
+        if o.verbose && !self.verbose_details.is_empty() {
+            &self.verbose_details
+        } else {
+            &self.details
+        }
+    }
+
+    /// Whether `detail` is an actual figure, printed only with ANALYZE.
+    pub fn is_actual(detail: &str) -> bool {
+        ["Heap Fetches", "Rows Removed", "Sort Method"]
+            .iter()
+            .any(|p| detail.starts_with(p))
+    }
+}
+
+/// The node's title as VERBOSE prints it: relations with their schema
+/// (`Seq Scan on public.t`), functions with theirs.
+pub fn verbose_title(title: &str) -> String {
+    if title.starts_with("Function Scan on generate_series") {
+        return title.replacen(" on ", " on pg_catalog.", 1);
+    }
+    let relation = [
+        "Seq Scan on ",
+        "Index Scan",
+        "Index Only Scan",
+        "Insert on ",
+        "Update on ",
+        "Delete on ",
+    ];
+    match title.rfind(" on ") {
+        Some(at) if relation.iter().any(|p| title.starts_with(p)) => {
+            format!("{} on public.{}", &title[..at], &title[at + 4..])
+        }
+        _ => title.to_string(),
+    }
 }
 
 /// PostgreSQL's typical width in bytes of a column type.
@@ -50,6 +97,43 @@ pub fn type_width(ty: SqlType) -> u32 {
         SqlType::Numeric(None) => 32,
         _ => 8,
     }
+}
+
+/// A scan's `Index Cond` and `Filter` lines, with `Rows Removed by Filter`
+/// (`removed`) after the filter; columns qualified by `rel` under VERBOSE.
+pub fn scan_conditions(
+    index: &[Expr],
+    filter: &[Expr],
+    columns: &[ColumnDef],
+    rel: Option<&str>,
+    removed: u64,
+) -> Vec<String> {
+    let show = |e: &Expr| match rel {
+        Some(r) => deparse_over(&qualified(e, r), columns),
+        None => deparse_over(e, columns),
+    };
+    let mut lines = Vec::new();
+    if !index.is_empty() {
+        let conds: Vec<String> = index.iter().map(show).collect();
+        lines.push(format!("Index Cond: {}", wrap_and(&conds)));
+    }
+    if !filter.is_empty() {
+        let f: Vec<String> = filter.iter().map(show).collect();
+        lines.push(format!("Filter: {}", wrap_and(&f)));
+        lines.push(format!("Rows Removed by Filter: {removed}"));
+    }
+    lines
+}
+
+/// `e` with its unqualified columns qualified by `rel` (`id` → `t.id`).
+fn qualified(e: &Expr, rel: &str) -> Expr {
+    e.map(&mut |x| match x {
+        Expr::Column { table: None, name } => Some(Expr::Column {
+            table: Some(rel.to_string()),
+            name: name.clone(),
+        }),
+        _ => None,
+    })
 }
 
 pub fn wrap_and(parts: &[String]) -> String {
@@ -82,7 +166,12 @@ pub fn format_node(node: &PlanNode, depth: usize, o: &ExplainOptions, out: &mut 
         let indent = " ".repeat(6 * (depth - 1) + 2);
         (format!("{indent}->  "), " ".repeat(6 * depth + 2))
     };
-    let mut line = format!("{head}{}", node.title);
+    let title = if o.verbose {
+        verbose_title(&node.title)
+    } else {
+        node.title.clone()
+    };
+    let mut line = format!("{head}{title}");
     if o.costs {
         line.push_str(&format!(
             "  (cost={:.2}..{:.2} rows={} width={})",
@@ -109,15 +198,19 @@ pub fn format_node(node: &PlanNode, depth: usize, o: &ExplainOptions, out: &mut 
         }
     }
     out.push(line);
+    if o.verbose && !node.output.is_empty() {
+        out.push(format!("{pad}Output: {}", node.output.join(", ")));
+    }
     // PostgreSQL prints a node's WAL usage after its Buffers.
-    let (wal, details): (Vec<&String>, Vec<&String>) =
-        node.details.iter().partition(|d| d.starts_with("WAL:"));
+    let (wal, details): (Vec<&String>, Vec<&String>) = node
+        .shown_details(o)
+        .iter()
+        .partition(|d| d.starts_with("WAL:"));
     for d in details {
-        // Heap Fetches, Rows Removed and Sort Method are actuals: only with ANALYZE.
-        let actual = ["Heap Fetches", "Rows Removed", "Sort Method"]
-            .iter()
-            .any(|p| d.starts_with(p));
-        if !actual || o.analyze {
+        // Heap Fetches, Rows Removed and Sort Method are actuals: only with
+        // ANALYZE; show_instrumentation_count leaves a zero count out of text.
+        let zero_count = d.starts_with("Rows Removed by") && d.ends_with(": 0");
+        if (!PlanNode::is_actual(d) || o.analyze) && !zero_count {
             out.push(format!("{pad}{d}"));
         }
     }

@@ -3,10 +3,9 @@
 
 use super::engine::PgEngine;
 use crate::buffer_pool::BufferStats;
-use crate::exec::plan_node::wrap_and;
+use crate::exec::plan_node::scan_conditions;
 use crate::exec::{type_width, PlanNode};
 use crate::sql::ast::ExplainOptions;
-use crate::sql::deparse::deparse_over;
 use crate::sql::plan::{AccessPath, ScanDirection, ScanPlan};
 
 impl PgEngine {
@@ -21,14 +20,12 @@ impl PgEngine {
         heap_fetches: Option<u64>,
     ) -> PlanNode {
         let t = self.catalog.table(table);
-        let mut details = Vec::new();
         let title = match &plan.access {
             AccessPath::Seq => format!("Seq Scan on {}", t.name),
             AccessPath::Index {
                 index,
                 direction,
                 only,
-                cond_exprs,
                 ..
             } => {
                 let ix = self.catalog.index(t.indexes[*index]);
@@ -42,28 +39,23 @@ impl PgEngine {
                 } else {
                     ""
                 };
-                if !cond_exprs.is_empty() {
-                    let conds: Vec<String> = cond_exprs
-                        .iter()
-                        .map(|e| deparse_over(e, &t.columns))
-                        .collect();
-                    details.push(format!("Index Cond: {}", wrap_and(&conds)));
-                }
                 format!("{kind}{back} using {} on {}", ix.name, t.name)
             }
         };
-        if !plan.filter.is_empty() {
-            let f: Vec<String> = plan
-                .filter
-                .iter()
-                .map(|e| deparse_over(e, &t.columns))
-                .collect();
-            details.push(format!("Filter: {}", wrap_and(&f)));
-            details.push(format!("Rows Removed by Filter: {removed}"));
-        }
-        if let Some(n) = heap_fetches {
-            details.push(format!("Heap Fetches: {n}"));
-        }
+        let cond_exprs = match &plan.access {
+            AccessPath::Index { cond_exprs, .. } => cond_exprs.as_slice(),
+            AccessPath::Seq => &[],
+        };
+        // The same lines twice: as printed, and with columns qualified (VERBOSE).
+        let lines = |rel: Option<&str>| {
+            let mut d = scan_conditions(cond_exprs, &plan.filter, &t.columns, rel, removed);
+            if let Some(n) = heap_fetches {
+                d.push(format!("Heap Fetches: {n}"));
+            }
+            d
+        };
+        let details = lines(None);
+        let verbose_details = lines(Some(&t.name));
         let live = t.heap.live_rows() as f64;
         let pages = t.heap.page_count() as f64;
         let width = t.columns.iter().map(|c| type_width(c.ty)).sum();
@@ -79,6 +71,7 @@ impl PgEngine {
             est_rows: live,
             width,
             children: Vec::new(),
+            verbose_details,
             ..PlanNode::default()
         }
     }

@@ -38,7 +38,8 @@ pub fn aligned(o: &Outcome) -> String {
     let mut widths: Vec<usize> = o.columns.iter().map(|c| c.chars().count()).collect();
     for r in &lines {
         for (i, v) in r.iter().enumerate().take(ncol) {
-            widths[i] = widths[i].max(v.chars().count());
+            let widest = v.split('\n').map(|l| l.chars().count()).max();
+            widths[i] = widths[i].max(widest.unwrap_or(0));
         }
     }
     let mut out = String::new();
@@ -74,6 +75,27 @@ pub fn aligned(o: &Outcome) -> String {
     // The rows: every cell padded to its column but the last, which psql
     // leaves as it is.
     for r in &lines {
+        // A value of several lines in a one-column table (EXPLAIN's JSON):
+        // psql pads each line but the last and marks it continued with `+`.
+        if let ([v], [w]) = (r.as_slice(), widths.as_slice()) {
+            if v.contains('\n') {
+                let mut parts = v.split('\n').peekable();
+                while let Some(part) = parts.next() {
+                    out.push(' ');
+                    match parts.peek() {
+                        Some(_) => {
+                            out.push_str(&padded(part, *w));
+                            out.push_str("+\n");
+                        }
+                        None => {
+                            out.push_str(part);
+                            out.push('\n');
+                        }
+                    }
+                }
+                continue;
+            }
+        }
         let cells: Vec<String> = r
             .iter()
             .zip(&widths)
@@ -118,6 +140,23 @@ mod tests {
             row_count: rows.len() as u64,
             ..Outcome::default()
         }
+    }
+
+    #[test]
+    fn a_value_of_several_lines_is_continued_with_plus_marks() {
+        // As psql 15 prints `select e'[\n  {\n  }\n]' as "QUERY PLAN"`.
+        let o = outcome(&["QUERY PLAN"], &[&["[\n  {\n  }\n]"]]);
+        let want = [
+            " QUERY PLAN ",
+            "------------",
+            " [         +",
+            "   {       +",
+            "   }       +",
+            " ]",
+            "(1 row)",
+            "",
+        ];
+        assert_eq!(aligned(&o), want.join("\n"));
     }
 
     #[test]

@@ -707,6 +707,18 @@ pub struct ExplainOptions {
     pub debug: bool,
     /// PostgreSQL 13+: the WAL a node generated (with ANALYZE).
     pub wal: bool,
+    /// PostgreSQL 12+: the planner settings changed from their defaults.
+    pub settings: bool,
+    pub format: ExplainFormat,
+}
+
+/// EXPLAIN's FORMAT: IndexLab prints PostgreSQL's text and JSON layouts
+/// (YAML and XML are refused when parsed).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum ExplainFormat {
+    #[default]
+    Text,
+    Json,
 }
 
 impl Default for ExplainOptions {
@@ -721,6 +733,8 @@ impl Default for ExplainOptions {
             dist: false,
             debug: false,
             wal: false,
+            settings: false,
+            format: ExplainFormat::Text,
         }
     }
 }

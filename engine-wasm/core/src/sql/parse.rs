@@ -562,9 +562,33 @@ fn option_flag(arg: &Option<sp::Expr>) -> Result<bool, SqlError> {
     }
 }
 
+/// FORMAT's value, as PostgreSQL's parser checks it: a word, one of four.
+fn explain_format(arg: &Option<sp::Expr>) -> Result<ExplainFormat, SqlError> {
+    let word = arg
+        .as_ref()
+        .map(|e| e.to_string().trim_matches('\'').to_ascii_lowercase())
+        .unwrap_or_default();
+    match word.as_str() {
+        "text" => Ok(ExplainFormat::Text),
+        "json" => Ok(ExplainFormat::Json),
+        "yaml" | "xml" => Err(unsupported(format!(
+            "EXPLAIN (FORMAT {})",
+            word.to_ascii_uppercase()
+        ))),
+        _ => Err(SqlError::new(
+            ErrorKind::Syntax,
+            format!("unrecognized value for EXPLAIN option \"format\": \"{word}\""),
+        )),
+    }
+}
+
 fn convert_explain_options(opts: Vec<sp::UtilityOption>) -> Result<ExplainOptions, SqlError> {
     let mut o = ExplainOptions::default();
     for opt in opts {
+        if ident_name(&opt.name) == "format" {
+            o.format = explain_format(&opt.arg)?;
+            continue;
+        }
         let on = option_flag(&opt.arg)?;
         match ident_name(&opt.name).as_str() {
             "analyze" => o.analyze = on,
@@ -576,7 +600,7 @@ fn convert_explain_options(opts: Vec<sp::UtilityOption>) -> Result<ExplainOption
             "dist" => o.dist = on,
             "debug" => o.debug = on,
             "wal" => o.wal = on,
-            "format" => return Err(unsupported("EXPLAIN (FORMAT …); only text is printed")),
+            "settings" => o.settings = on,
             other => {
                 return Err(SqlError::new(
                     ErrorKind::Syntax,

@@ -3,9 +3,8 @@
 
 use super::engine::YbEngine;
 use super::stats::RelStats;
-use crate::exec::plan_node::wrap_and;
+use crate::exec::plan_node::scan_conditions;
 use crate::exec::{type_width, PlanNode};
-use crate::sql::deparse::deparse_over;
 use crate::sql::plan::{AccessPath, ScanDirection, ScanPlan};
 
 /// `Storage Table …` or `Storage Index …` lines of one relation's counters.
@@ -32,14 +31,12 @@ impl YbEngine {
     ) -> PlanNode {
         let t = self.catalog.table(table);
         let info = self.catalog.planner_info(table);
-        let mut details = Vec::new();
         let title = match &plan.access {
             AccessPath::Seq => format!("Seq Scan on {}", t.name),
             AccessPath::Index {
                 index,
                 direction,
                 only,
-                cond_exprs,
                 ..
             } => {
                 let name = &info.indexes[*index].name;
@@ -56,28 +53,23 @@ impl YbEngine {
                 } else {
                     ""
                 };
-                if !cond_exprs.is_empty() {
-                    let conds: Vec<String> = cond_exprs
-                        .iter()
-                        .map(|e| deparse_over(e, &t.columns))
-                        .collect();
-                    details.push(format!("Index Cond: {}", wrap_and(&conds)));
-                }
                 format!("{kind}{back} using {name} on {}", t.name)
             }
         };
-        if !plan.filter.is_empty() {
-            let f: Vec<String> = plan
-                .filter
-                .iter()
-                .map(|e| deparse_over(e, &t.columns))
-                .collect();
-            details.push(format!("Filter: {}", wrap_and(&f)));
-            details.push(format!("Rows Removed by Filter: {}", st.removed));
-        }
-        if title.starts_with("Index Only Scan") {
-            details.push("Heap Fetches: 0".to_string());
-        }
+        let cond_exprs = match &plan.access {
+            AccessPath::Index { cond_exprs, .. } => cond_exprs.as_slice(),
+            AccessPath::Seq => &[],
+        };
+        // The same lines twice: as printed, and with columns qualified (VERBOSE).
+        let lines = |rel: Option<&str>| {
+            let mut d = scan_conditions(cond_exprs, &plan.filter, &t.columns, rel, st.removed);
+            if title.starts_with("Index Only Scan") {
+                d.push("Heap Fetches: 0".to_string());
+            }
+            d
+        };
+        let details = lines(None);
+        let verbose_details = lines(Some(&t.name));
         let mut dist = Vec::new();
         dist_lines("Table", &st.table, &mut dist);
         dist_lines("Index", &st.index, &mut dist);
@@ -108,6 +100,7 @@ impl YbEngine {
             width,
             dist,
             debug,
+            verbose_details,
             ..PlanNode::default()
         }
     }

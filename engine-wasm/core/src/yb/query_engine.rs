@@ -185,6 +185,10 @@ impl QueryEngine for YbEngine {
         &mut self.dml_source
     }
 
+    fn is_yugabyte(&self) -> bool {
+        true
+    }
+
     fn explain_notices(&self, options: &ExplainOptions) -> Vec<String> {
         if options.buffers {
             vec![
