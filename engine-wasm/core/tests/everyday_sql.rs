@@ -208,8 +208,8 @@ fn planner_settings_are_recognized_and_unknown_ones_refused() {
 #[test]
 fn statements_sqlparser_does_not_know_are_named_not_syntax_errors() {
     for sql in [
-        "reindex table t;",
-        "cluster t using t_pkey;",
+        "lock table t;",
+        "comment on table t is 'x';",
         "create statistics s on a, b from t;",
         "set constraints all deferred;",
     ] {

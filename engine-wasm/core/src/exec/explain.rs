@@ -17,6 +17,9 @@ pub fn explain<E: QueryEngine>(
 ) -> Result<Outcome, SqlError> {
     super::explain_dml::check_options(options)?;
     super::set_operation::refuse_explain(statement)?;
+    if engine.is_yugabyte() {
+        refuse_on_yugabyte(options)?;
+    }
     // Refusals come before anything runs (ANALYZE of DML changes rows).
     if options.verbose {
         super::explain_verbose::check_statement(engine, statement)?;
@@ -83,4 +86,23 @@ pub fn explain<E: QueryEngine>(
     let mut out = Outcome::explain(lines);
     out.notices = engine.explain_notices(options);
     Ok(out)
+}
+
+/// The yb profile models YugabyteDB 2.19–2.21, whose query layer is
+/// PostgreSQL 11's: its EXPLAIN has no SETTINGS option, and its JSON lacks
+/// fields PostgreSQL 15 prints ("Async Capable", "Planning"). IndexLab
+/// writes PostgreSQL 15's, so it refuses rather than guess the older shape.
+fn refuse_on_yugabyte(options: &ExplainOptions) -> Result<(), SqlError> {
+    if options.format == ExplainFormat::Json {
+        return Err(unsupported(
+            "EXPLAIN (FORMAT JSON) on YugabyteDB (its PostgreSQL 11 query layer prints \
+             other JSON fields than the PostgreSQL 15 ones IndexLab writes)",
+        ));
+    }
+    if options.settings {
+        return Err(unsupported(
+            "EXPLAIN (SETTINGS) on YugabyteDB (its PostgreSQL 11 query layer has no such option)",
+        ));
+    }
+    Ok(())
 }
