@@ -19,6 +19,7 @@
 //! - `vacuum`: VACUUM's bulk delete.
 //! - `shape` and `check`: introspection and invariants; `inspect`: a page in
 //!   line-pointer order with its LP_DEAD hints, for pageinspect.
+//! - [`truncate`]: suffix truncation of a leaf split's pivot.
 //! - [`key`] and `tuple_size`: typed rows to ordered bytes, and their on-page size.
 
 mod check;
@@ -34,6 +35,7 @@ mod range;
 mod shape;
 mod split;
 mod tree;
+pub mod truncate;
 mod tuple_size;
 mod vacuum;
 

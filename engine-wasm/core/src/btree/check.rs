@@ -136,6 +136,7 @@ fn pivot_at(page: &Page, i: usize) -> Pivot {
         key: page.key(i).to_vec(),
         payload: page.payload(i),
         size: page.tuple_size(i),
+        origin: page.payload(i),
     }
 }
 

@@ -237,9 +237,24 @@ impl Cursor {
             if page.is_leaf() {
                 break;
             }
+            // A pivot whose heap TID was truncated away (payload 0) and whose
+            // kept attributes are exactly the bound compares below the scan
+            // key (`_bt_compare`: "keysz == ntupatts && heapTid == NULL"), so
+            // the descent goes right of it, as PostgreSQL's does.
+            let truncated_equal = |k: &[u8], p: u64, b: Bound<&[u8]>| {
+                p == 0 && matches!(b, Bound::Included(b) | Bound::Excluded(b) if b == k)
+            };
             let slot = match self.dir {
-                Direction::Forward => page.child_slot_by(|k| range.before(k)),
-                Direction::Backward => page.child_slot_by(|k| !range.after(k)),
+                Direction::Forward => page.child_slot_by_pivot(|k, p| {
+                    range.before(k)
+                        || (truncated_equal(k, p, range.lower())
+                            && matches!(range.lower(), Bound::Included(_)))
+                }),
+                Direction::Backward => page.child_slot_by_pivot(|k, p| {
+                    !range.after(k)
+                        || (truncated_equal(k, p, range.upper())
+                            && matches!(range.upper(), Bound::Excluded(_)))
+                }),
             };
             no = page.child(slot);
         }

@@ -37,6 +37,9 @@ pub struct ItemView<'a> {
     pub downlink: Option<PageNo>,
     /// The LP_DEAD hint (only ever set on leaf entries).
     pub dead: bool,
+    /// The heap TID of the entry a leaf's high key was built from (whose
+    /// block its TID field keeps); the payload for other items.
+    pub origin: u64,
 }
 
 /// A page as pageinspect reads it.
@@ -81,6 +84,7 @@ impl BTree {
                 size: high.size,
                 downlink: None,
                 dead: false,
+                origin: high.origin,
             });
         }
         items.extend((0..page.len()).map(|i| item(page, i)));
@@ -111,5 +115,6 @@ fn item(page: &Page, i: usize) -> ItemView<'_> {
         size: page.tuple_size(i),
         downlink: (!page.is_leaf()).then(|| page.child(i)),
         dead: page.is_dead(i),
+        origin: page.payload(i),
     }
 }

@@ -29,12 +29,28 @@ pub const MINUS_INFINITY_BYTES: u16 = 8;
 
 /// A separator: the key, payload and on-page size of a pivot tuple. It is the high
 /// key of the page on its left and the low bound of the page on its right.
-#[derive(Debug, Clone, PartialEq, Eq)]
+///
+/// A leaf split's pivot is suffix-truncated (see [`super::truncate`]): its key
+/// may be a prefix of the first right item's, and its payload is 0 (heap TID
+/// truncated) or the last left item's heap TID + 1 (heap TID kept).
+#[derive(Debug, Clone)]
 pub struct Pivot {
     pub key: Vec<u8>,
     pub payload: u64,
     pub size: u16,
+    /// The heap TID of the item it was built from (the first item moved right by
+    /// a leaf split): a leaf high key keeps its block in its TID field, which
+    /// pageinspect shows. Not part of the pivot's value.
+    pub origin: u64,
 }
+
+impl PartialEq for Pivot {
+    fn eq(&self, other: &Self) -> bool {
+        (&self.key, self.payload, self.size) == (&other.key, other.payload, other.size)
+    }
+}
+
+impl Eq for Pivot {}
 
 impl Pivot {
     /// Bytes the pivot takes when stored as an item (tuple + line pointer).
@@ -244,10 +260,12 @@ impl Page {
         lo
     }
 
-    /// Internal search by a monotone predicate (true, …, true, false, …): the last
-    /// slot whose pivot satisfies it, minus infinity counting as satisfying.
-    pub(crate) fn child_slot_by(&self, pred: impl Fn(&[u8]) -> bool) -> usize {
-        self.partition_from(1, self.slots.len(), |s| pred(self.slot_key(s))) - 1
+    /// Internal search by a monotone predicate over each pivot's key and
+    /// payload (0 when its heap TID was truncated away), true, …, true, false,
+    /// …: the last slot whose pivot satisfies it, minus infinity counting as
+    /// satisfying.
+    pub(crate) fn child_slot_by_pivot(&self, pred: impl Fn(&[u8], u64) -> bool) -> usize {
+        self.partition_from(1, self.slots.len(), |s| pred(self.slot_key(s), s.payload)) - 1
     }
 
     /// Leaf search by a monotone predicate: the first item that fails it.
@@ -320,8 +338,8 @@ impl Page {
         removed
     }
 
-    /// Moves items `k..` to a new page and returns it with the separator (a copy of
-    /// the first item moved). This page's high key becomes the separator and the new
+    /// Moves items `k..` to a new page and returns it with the separator (`sep`, or
+    /// a copy of the first item moved). This page's high key becomes the separator and the new
     /// page inherits the old high key (_bt_split). On an internal page the first item
     /// moved becomes the new page's minus infinity: its key lives on as the separator.
     ///
@@ -335,17 +353,23 @@ impl Page {
     /// `spare` is an arena to compact this page's keys into (it gets the old one
     /// back): a split leaves half the keys dead, and a load splits thousands of
     /// pages, so the buffers are recycled rather than allocated each time.
+    ///
+    /// `sep` is the separator a leaf split built (a truncated pivot); without it
+    /// the separator is a copy of item `k` (an internal split: pivots are
+    /// already truncated).
     pub(crate) fn split_off(
         &mut self,
         k: usize,
         right_fills: bool,
         spare: &mut Vec<u8>,
+        sep: Option<Pivot>,
     ) -> (Page, Pivot) {
-        let sep = Pivot {
+        let sep = sep.unwrap_or_else(|| Pivot {
             key: self.key(k).to_vec(),
             payload: self.payload(k),
             size: self.tuple_size(k),
-        };
+            origin: self.payload(k),
+        });
         let mut right = Page::new(self.level);
         if right_fills {
             right.slots.reserve(self.slots.len());
@@ -472,12 +496,12 @@ mod tests {
         let keys: Vec<u8> = (0..200).collect();
         // A right half left behind keeps room for what it holds, not a full page.
         let mut p = leaf_with(&keys, 16);
-        let (right, _) = p.split_off(100, false, &mut Vec::new());
+        let (right, _) = p.split_off(100, false, &mut Vec::new(), None);
         assert!(right.slots.capacity() < 150, "{}", right.slots.capacity());
         assert!(right.arena.capacity() < 150, "{}", right.arena.capacity());
         // The page the next inserts go to has room for a whole page at once.
         let mut p = leaf_with(&keys, 16);
-        let (right, _) = p.split_off(180, true, &mut Vec::new());
+        let (right, _) = p.split_off(180, true, &mut Vec::new(), None);
         assert!(right.slots.capacity() >= 200 && right.arena.capacity() >= 200);
     }
 
@@ -488,7 +512,7 @@ mod tests {
         let old = p.arena.as_ptr();
         let mut spare = Vec::with_capacity(256);
         let spare_buf = spare.as_ptr();
-        p.split_off(100, false, &mut spare);
+        p.split_off(100, false, &mut spare, None);
         // Half the keys moved out: the rest were compacted into the spare buffer,
         // and the old buffer is the spare now (no allocation either way).
         assert_eq!(p.arena.len(), 100);
@@ -500,7 +524,7 @@ mod tests {
     #[test]
     fn split_moves_high_key_and_counts_it() {
         let mut p = leaf_with(&[1, 2, 3, 4], 16);
-        let (right, sep) = p.split_off(2, false, &mut Vec::new());
+        let (right, sep) = p.split_off(2, false, &mut Vec::new(), None);
         assert_eq!(sep.key, vec![3]);
         // Left: two items + high key (a copy of the separator).
         assert_eq!(p.used(), 2 * 20 + 20);
@@ -516,12 +540,13 @@ mod tests {
             key: vec![5],
             payload: 0,
             size: 24,
+            origin: 0,
         };
         let mut p = Page::new_root(1, 1, &sep, 2);
         p.insert_at(2, &[7], 0, 24, Some(3));
         p.insert_at(3, &[9], 0, 24, Some(4));
         assert_eq!(p.used(), 12 + 3 * 28);
-        let (right, sep) = p.split_off(2, false, &mut Vec::new());
+        let (right, sep) = p.split_off(2, false, &mut Vec::new(), None);
         assert_eq!(sep.key, vec![7]);
         assert_eq!(right.key(0), &[] as &[u8]);
         assert_eq!(right.used(), 12 + 28);
@@ -540,7 +565,7 @@ mod tests {
             (p.tuple_size(1), p.used(), p.version),
             (16, 4 * 20, version)
         );
-        let (right, _) = p.split_off(2, false, &mut Vec::new());
+        let (right, _) = p.split_off(2, false, &mut Vec::new(), None);
         assert!(!p.has_dead() && !p.has_garbage && !right.has_dead());
         assert_eq!(p.used(), 2 * 20 + 20);
     }

@@ -173,6 +173,6 @@ fn ascending_inserts_take_the_fastpath_once_the_root_is_at_level_two() {
         }
     }
     // A 256-byte rightmost leaf takes about 10 entries: most inserts skip the descent.
-    assert!(fast > 3 * slow, "fast {fast} slow {slow}");
+    assert!(fast >= 3 * slow, "fast {fast} slow {slow}");
     t.check_invariants().unwrap();
 }

@@ -161,9 +161,19 @@ fn check_scan(
             Direction::Forward => Direction::Backward,
             Direction::Backward => Direction::Forward,
         };
+        // A descent goes right of a pivot whose heap TID was truncated and whose
+        // key is the bound (`_bt_compare`), as PostgreSQL's does: a forward scan
+        // from `>= k` skips the leaf left of a pivot `k`, which a backward scan
+        // down to `k` still reads, and a backward scan from `< k` starts right
+        // of it and steps back. So the directions may differ by a leaf at each end.
         let back = run_scan(t, lower, upper, other, limit);
-        prop_assert_eq!(back.leaves, run.leaves, "leaves differ by direction");
-        prop_assert_eq!(back.accesses.len(), run.accesses.len());
+        prop_assert!(
+            back.leaves.abs_diff(run.leaves) <= 2,
+            "leaves differ by direction: {} and {}",
+            back.leaves,
+            run.leaves
+        );
+        prop_assert!(back.accesses.len().abs_diff(run.accesses.len()) <= 2);
     }
     Ok(())
 }

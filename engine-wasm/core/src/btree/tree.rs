@@ -7,7 +7,8 @@
 use super::config::BTreeConfig;
 use super::error::BTreeError;
 use super::page::{Page, Pivot, LINE_POINTER_BYTES};
-use super::split::{choose_split, SplitInput};
+use super::split::{choose_split, SplitInput, SplitItems};
+use super::truncate::PivotLayout;
 use crate::storage::{Access, PageAccess, PageNo};
 
 /// The metapage (block 0): written when the root moves, never read on a descent
@@ -25,8 +26,13 @@ pub struct SplitEvent {
     pub left: PageNo,
     /// The newly allocated page holding the upper half.
     pub right: PageNo,
-    /// The separator posted to the parent (a copy of the first key moved right).
+    /// The separator posted to the parent: after a leaf split, the first key
+    /// moved right truncated to the key attributes that tell it from the last
+    /// key left (see [`super::truncate`]); after an internal split, the first
+    /// pivot moved right.
     pub separator: Vec<u8>,
+    /// The separator's payload: 0 when its heap TID was truncated away, else
+    /// the last left entry's heap TID + 1 (see [`super::truncate`]).
     pub separator_payload: u64,
     pub left_entries: u32,
     pub right_entries: u32,
@@ -80,6 +86,8 @@ pub struct BTree {
     /// would have deleted those entries first (_bt_simpledel_pass) and maybe
     /// not split: from then on the tree's pages may differ from the database's.
     skipped_dead_deletion: bool,
+    /// The key columns, for suffix truncation of leaf splits' pivots.
+    layout: PivotLayout,
 }
 
 impl BTree {
@@ -100,7 +108,15 @@ impl BTree {
             spare_arena: Vec::new(),
             fastpath: None,
             skipped_dead_deletion: false,
+            layout: PivotLayout::default(),
         })
+    }
+
+    /// Tells the tree its key columns, so that a leaf split truncates the new
+    /// pivot to the attributes it needs (`_bt_truncate`) and the split point
+    /// weighs that (nbtsplitloc.c). Without them a key is one opaque attribute.
+    pub fn set_key_columns(&mut self, columns: Vec<super::key::KeyColumn>) {
+        self.layout = PivotLayout::new(columns);
     }
 
     /// Adds an entry. `tuple_size` is the on-page size of the index tuple (header
@@ -299,7 +315,7 @@ impl BTree {
             self.skipped_dead_deletion |= self.page(leaf).has_dead();
             // The item is placed first and the overfull page split after: the same
             // result as _bt_split's placing the new item while it distributes.
-            let (right, k, sep) = self.split(leaf, io);
+            let (right, k, sep) = self.split(leaf, pos, io);
             if pos >= k {
                 outcome.leaf = right;
             }
@@ -310,9 +326,16 @@ impl BTree {
 
     /// Splits an overfull page; returns the new right page, how many items stayed
     /// left, and the separator to post to the parent.
-    fn split(&mut self, no: PageNo, io: &mut dyn PageAccess) -> (PageNo, usize, Pivot) {
+    fn split(
+        &mut self,
+        no: PageNo,
+        new_item: usize,
+        io: &mut dyn PageAccess,
+    ) -> (PageNo, usize, Pivot) {
         let page = self.page(no);
         let input = SplitInput {
+            new_item,
+            key_atts: self.layout.key_atts(),
             usable: self.usable,
             old_high: page.high().map_or(0, Pivot::item_bytes),
             leaf: page.is_leaf(),
@@ -325,11 +348,30 @@ impl BTree {
         };
         // A split point always exists under the one-third limit (see choose_split);
         // the middle is only a fallback that keeps the tree well-formed.
-        let k = choose_split(&input, page.len(), |i| page.item_bytes(i)).unwrap_or(page.len() / 2);
+        let items = PageItems {
+            page,
+            layout: &self.layout,
+            new_item,
+        };
+        let k = choose_split(&input, page.len(), &items).unwrap_or(page.len() / 2);
+        let sep = page.is_leaf().then(|| {
+            let t = self.layout.truncate(
+                (page.key(k - 1), page.payload(k - 1)),
+                (page.key(k), page.payload(k), page.tuple_size(k)),
+            );
+            Pivot {
+                key: t.key,
+                payload: t.payload,
+                size: t.size,
+                origin: page.payload(k),
+            }
+        });
         let old_next = page.next;
         let right_no = self.pages.len() as PageNo + 1;
         let mut spare = std::mem::take(&mut self.spare_arena);
-        let (mut right, sep) = self.page_mut(no).split_off(k, input.rightmost, &mut spare);
+        let (mut right, sep) = self
+            .page_mut(no)
+            .split_off(k, input.rightmost, &mut spare, sep);
         self.spare_arena = spare;
         right.prev = Some(no);
         right.next = old_next;
@@ -371,7 +413,7 @@ impl BTree {
             if page.used() <= usable {
                 return;
             }
-            let (new_right, _, new_sep) = self.split(parent, io);
+            let (new_right, _, new_sep) = self.split(parent, slot + 1, io);
             (left, right, sep) = (parent, new_right, new_sep);
         }
     }
@@ -414,5 +456,33 @@ impl BTree {
         self.root = no;
         self.height += 1;
         no
+    }
+}
+
+/// The items of an overfull page, as the split rule asks about them.
+struct PageItems<'a> {
+    page: &'a Page,
+    layout: &'a PivotLayout,
+    new_item: usize,
+}
+
+impl SplitItems for PageItems<'_> {
+    fn bytes(&self, i: usize) -> u32 {
+        self.page.item_bytes(i)
+    }
+
+    fn keep_natts(&self, a: usize, b: usize) -> usize {
+        self.layout.keep_natts(self.page.key(a), self.page.key(b))
+    }
+
+    fn heap_tid(&self, i: usize) -> u64 {
+        self.page.payload(i)
+    }
+
+    fn high_keep_natts(&self) -> usize {
+        match self.page.high() {
+            Some(h) => self.layout.keep_natts(&h.key, self.page.key(self.new_item)),
+            None => self.layout.key_atts() + 1,
+        }
     }
 }

@@ -205,7 +205,7 @@ impl PgEngine {
         };
         let key_types: Vec<SqlType> = key.iter().map(|(c, _)| type_at(*c)).collect();
         crate::btree::refuse_unique_interval(unique, &key_types)?;
-        let key_columns = key
+        let key_columns: Vec<crate::btree::KeyColumn> = key
             .iter()
             .map(|(c, o)| key_column(type_at(*c), *o))
             .collect();
@@ -221,7 +221,8 @@ impl PgEngine {
         let rel = self.io.add_relation(name);
         let (tree, stats) = self.io.rel(rel, Fork::Main, |io| BTree::new(config, io))?;
         self.count(rel, &stats);
-        let tree = tree?;
+        let mut tree = tree?;
+        tree.set_key_columns(key_columns.clone());
         let id = self.catalog.indexes.len();
         self.catalog.indexes.push(Some(Index {
             name: name.to_string(),
@@ -445,6 +446,7 @@ impl PgEngine {
                 self.count(irel, &stats);
                 let ix = self.catalog.index_mut(i);
                 ix.tree = tree?;
+                ix.tree.set_key_columns(ix.key_columns.clone());
                 ix.max_key = None;
                 ix.stats = RelStats::NEW;
             }

@@ -8,15 +8,20 @@
 //! LP_DEAD hints are the tree's own: index scans and uniqueness checks set
 //! them on entries of rows dead to all (`pg/scan.rs`, `pg/dml.rs`).
 //!
+//! Pivots (high keys and downlinks) are suffix-truncated as PostgreSQL 12+
+//! truncates them (`_bt_truncate`, modelled in `btree/truncate.rs`): INCLUDE
+//! columns dropped, key columns kept up to the first that tells the two sides
+//! of the split apart, and a heap TID appended when none does.
+//!
 //! Where PostgreSQL's page would hold something the model does not make —
-//! posting lists of duplicates, suffix-truncated pivots of multi-column and
-//! INCLUDE indexes, deleted pages, a leaf cleared of its LP_DEAD entries
-//! instead of split — the functions refuse by name instead of showing a page
-//! PostgreSQL would not have.
+//! posting lists of duplicates, deleted pages, a leaf cleared of its LP_DEAD
+//! entries instead of split — the functions refuse by name instead of showing
+//! a page PostgreSQL would not have.
 
 mod index_tuple;
 
-use crate::btree::{decode_key, ItemKind, ItemView, PageView};
+use crate::btree::truncate::HEAP_TID_BYTES;
+use crate::btree::{decode_key, decode_prefix, ItemKind, ItemView, PageView};
 use crate::exec::catalog_relation::CatalogRelation;
 use crate::exec::Row;
 use crate::pg::catalog::Index;
@@ -35,6 +40,8 @@ const BTREE_VERSION: i64 = 4;
 const BTP_LEAF: i64 = 1 << 0;
 const BTP_ROOT: i64 = 1 << 1;
 const BTP_HAS_GARBAGE: i64 = 1 << 6;
+/// The t_tid offset bit of a pivot that keeps a heap TID (nbtree.h).
+const BT_PIVOT_HEAP_TID_ATTR: u64 = 0x1000;
 /// MaxBlockNumber (block.h).
 const MAX_BLOCK_NUMBER: i64 = 0xFFFF_FFFE;
 
@@ -411,19 +418,16 @@ fn refuse_unmodelled_tree(ix: &Index) -> Result<(), SqlError> {
     if leaves.len() <= 1 || blocks(ix) <= 1 {
         return Ok(());
     }
-    if ix.key_columns.len() > 1 || !ix.include.is_empty() {
-        return Err(unsupported(
-            "suffix truncation of pivot tuples (the high keys and downlinks of a multi-column \
-             or INCLUDE index that has more than one leaf page)",
-        ));
-    }
     let mut last: Option<&[u8]> = None;
     for &no in &leaves {
         let page = ix.tree.page_view(no).expect("leaves are pages");
         let entries = page.items.iter().filter(|i| i.kind == ItemKind::Leaf);
         let mut empty = true;
         for item in entries {
-            if last == Some(item.key) {
+            // Without deduplication (types without equalimage, INCLUDE
+            // columns) equal keys are kept apart by heap TIDs in pivots,
+            // which the model makes.
+            if last == Some(item.key) && all_equal_image(ix) {
                 return Err(duplicates_refused(ix));
             }
             last = Some(item.key);
@@ -438,18 +442,14 @@ fn refuse_unmodelled_tree(ix: &Index) -> Result<(), SqlError> {
     Ok(())
 }
 
-/// Equal keys in a tree of several leaves: PostgreSQL would have merged them
-/// into posting lists when a page filled (deduplication, on by default for
-/// indexes whose types allow it), or kept a heap TID in pivots between them.
-fn duplicates_refused(ix: &Index) -> SqlError {
-    if all_equal_image(ix) {
-        unsupported(
-            "B-tree deduplication (PostgreSQL merges duplicate keys into posting list tuples \
-             when a leaf page fills)",
-        )
-    } else {
-        unsupported("a heap TID in pivot tuples (duplicate keys across leaf pages)")
-    }
+/// Equal keys in a tree of several leaves of an index whose types allow
+/// deduplication: PostgreSQL would have merged them into posting lists when
+/// a page filled.
+fn duplicates_refused(_ix: &Index) -> SqlError {
+    unsupported(
+        "B-tree deduplication (PostgreSQL merges duplicate keys into posting list tuples \
+         when a leaf page fills)",
+    )
 }
 
 /// One `bt_page_items` row.
@@ -474,8 +474,13 @@ fn item_row(
         ItemKind::Leaf => (heap_tid.clone(), Value::Bool(item.dead), heap_tid),
         // A pivot's TID holds its downlink (or, in a leaf's high key, the
         // block of the heap TID it was copied from) and its number of key
-        // attributes; pivots never carry LP_DEAD.
-        _ => (pivot_tid(ix, page, item), Value::Null, Value::Null),
+        // attributes; pivots never carry LP_DEAD. The heap TID column shows
+        // the one a pivot keeps (BTreeTupleGetHeapTID), if any.
+        _ => (
+            pivot_tid(ix, page, item),
+            Value::Null,
+            pivot_heap_tid(ix, item).map_or(Value::Null, Value::Tid),
+        ),
     };
     Ok(vec![
         Value::Int(i as i64 + 1),
@@ -499,8 +504,14 @@ fn tuple_image(engine: &PgEngine, ix: &Index, item: &ItemView) -> Result<TupleIm
     match item.kind {
         ItemKind::MinusInfinity => index_tuple::form(&[], &[]),
         ItemKind::HighKey | ItemKind::Pivot => {
-            let values = decode_key(item.key, &ix.key_columns)?;
-            index_tuple::form(&values, &key_types)
+            let values = pivot_values(ix, item.key)?;
+            let mut image = index_tuple::form(&values, &key_types[..values.len()])?;
+            if pivot_heap_tid(ix, item).is_some() {
+                // BTreeTupleSetHeapTID: 8 more bytes for the TID, which
+                // bt_page_items leaves out of `data` (it shows it as htid).
+                image.size += HEAP_TID_BYTES as usize;
+            }
+            Ok(image)
         }
         ItemKind::Leaf => {
             let heap = &engine.catalog.table(ix.table).heap;
@@ -521,17 +532,51 @@ fn tuple_image(engine: &PgEngine, ix: &Index, item: &ItemView) -> Result<TupleIm
     }
 }
 
+/// The key attributes a pivot keeps, decoded (as many as its key bytes hold).
+fn pivot_values(ix: &Index, key: &[u8]) -> Result<Vec<Value>, SqlError> {
+    for n in (1..=ix.key_columns.len()).rev() {
+        if let Ok((values, used)) = decode_prefix(key, &ix.key_columns[..n]) {
+            if used == key.len() {
+                return Ok(values);
+            }
+        }
+    }
+    Ok(decode_key(key, &[])?)
+}
+
+/// The heap TID a pivot keeps: the tree stores the last left item's TID + 1
+/// (see `btree/truncate.rs`), 0 when the TID was truncated away.
+fn pivot_heap_tid(ix: &Index, item: &ItemView) -> Option<u64> {
+    let kept = matches!(item.kind, ItemKind::HighKey | ItemKind::Pivot)
+        && item.payload != 0
+        && pivot_natts(ix, item) == ix.key_columns.len() as u64;
+    kept.then(|| item.payload - 1)
+}
+
+/// How many key attributes a pivot keeps.
+fn pivot_natts(ix: &Index, item: &ItemView) -> u64 {
+    match item.kind {
+        ItemKind::MinusInfinity => 0,
+        _ => pivot_values(ix, item.key).map_or(0, |v| v.len() as u64),
+    }
+}
+
 /// The TID field of a pivot tuple (BTreeTupleSetNAtts, BTreeTupleSetDownLink):
 /// the block it points at, and as offset its number of key attributes (0
-/// for minus infinity). A leaf's high key keeps the heap block of the first
+/// for minus infinity), with BT_PIVOT_HEAP_TID_ATTR when it keeps a heap TID. A leaf's high key keeps the heap block of the first
 /// entry that moved right; an internal page's high key is that first right
 /// item itself, whose downlink stays the right sibling's leftmost child.
 fn pivot_tid(ix: &Index, page: &PageView, item: &ItemView) -> Value {
-    let natts = ix.key_columns.len() as u64;
+    let natts = pivot_natts(ix, item)
+        | if pivot_heap_tid(ix, item).is_some() {
+            BT_PIVOT_HEAP_TID_ATTR
+        } else {
+            0
+        };
     let (block, natts) = match (item.kind, item.downlink) {
         (ItemKind::MinusInfinity, Some(child)) => (child, 0),
         (_, Some(child)) => (child, natts),
-        _ if page.level == 0 => (Tid::from_u64(item.payload).page, natts),
+        _ if page.level == 0 => (Tid::from_u64(item.origin).page, natts),
         _ => {
             let right = page.next.and_then(|n| ix.tree.page_view(n));
             let leftmost = right.and_then(|r| {
