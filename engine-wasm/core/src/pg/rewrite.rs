@@ -161,6 +161,8 @@ impl PgEngine {
         self.count(irel, &stats);
         let ix = self.catalog.index_mut(index);
         ix.tree = tree?;
+        // Its pivots are truncated to the key columns that tell keys apart.
+        ix.tree.set_key_columns(ix.key_columns.clone());
         ix.max_key = None;
         ix.stats = RelStats::NEW_INDEX;
         let (rows, entries) = self.backfill(index)?;
