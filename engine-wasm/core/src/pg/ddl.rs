@@ -439,16 +439,8 @@ impl PgEngine {
             // Each index is rebuilt over the empty file: one counted scan each.
             t.activity.pending.seq_scan += t.indexes.len() as i64;
             for i in self.catalog.table(id).indexes.clone() {
-                let config = self.btree_config()?;
-                let irel = self.catalog.index(i).rel;
-                self.io.pool.drop_relation(irel);
-                let (tree, stats) = self.io.rel(irel, Fork::Main, |io| BTree::new(config, io))?;
-                self.count(irel, &stats);
-                let ix = self.catalog.index_mut(i);
-                ix.tree = tree?;
-                ix.tree.set_key_columns(ix.key_columns.clone());
-                ix.max_key = None;
-                ix.stats = RelStats::NEW;
+                self.new_index_file(i)?;
+                self.catalog.index_mut(i).stats = RelStats::NEW;
             }
         }
         Ok(Outcome::tag("TRUNCATE TABLE"))

@@ -154,6 +154,16 @@ impl PgEngine {
     /// An index rebuilt into a new file from its table's live rows, as
     /// CREATE INDEX builds one (sorted, leaves filled to the fillfactor).
     fn rebuild_index(&mut self, index: usize) -> Result<(), SqlError> {
+        self.new_index_file(index)?;
+        self.catalog.index_mut(index).stats = RelStats::NEW_INDEX;
+        let (rows, entries) = self.backfill(index)?;
+        self.index_update_stats(index, rows, entries);
+        Ok(())
+    }
+
+    /// An empty B-tree in a new file for `index` (the old file's buffers
+    /// dropped), as TRUNCATE and a rebuild start from.
+    pub(super) fn new_index_file(&mut self, index: usize) -> Result<(), SqlError> {
         let config = self.btree_config()?;
         let irel = self.catalog.index(index).rel;
         self.io.pool.drop_relation(irel);
@@ -164,9 +174,6 @@ impl PgEngine {
         // Its pivots are truncated to the key columns that tell keys apart.
         ix.tree.set_key_columns(ix.key_columns.clone());
         ix.max_key = None;
-        ix.stats = RelStats::NEW_INDEX;
-        let (rows, entries) = self.backfill(index)?;
-        self.index_update_stats(index, rows, entries);
         Ok(())
     }
 

@@ -434,31 +434,24 @@ fn bytea_call(
 
 /// `substr(bytes, from [, count])`: bytes, counted as [`substr`] counts characters.
 fn bytea_substr(b: &[u8], rest: &[Value], args: &[Value]) -> Result<Value, SqlError> {
-    let from = int(&rest[0], ScalarFunc::Substr, args)?;
-    let start = from.max(1);
-    let end = match rest.get(1) {
-        None => i64::MAX,
-        Some(c) => {
-            let count = int(c, ScalarFunc::Substr, args)?;
-            if count < 0 {
-                return Err(SqlError::new(
-                    ErrorKind::Execution,
-                    "negative substring length not allowed",
-                ));
-            }
-            from.saturating_add(count)
-        }
-    };
-    let skip = ((start - 1) as usize).min(b.len());
-    let take = usize::try_from(end.saturating_sub(start).max(0)).unwrap_or(usize::MAX);
-    Ok(Value::Bytea(Box::new(
-        b[skip..].iter().take(take).copied().collect(),
-    )))
+    let (skip, take) = substr_span(rest, args)?;
+    let bytes = b.iter().skip(skip).take(take).copied().collect();
+    Ok(Value::Bytea(Box::new(bytes)))
 }
 
 /// `substr(s, from [, count])`: characters from position `from` (1-based;
 /// positions before 1 count against `count`), as PostgreSQL's text_substr.
 fn substr(s: &str, rest: &[Value], args: &[Value]) -> Result<Value, SqlError> {
+    let (skip, take) = substr_span(rest, args)?;
+    Ok(Value::text(
+        s.chars().skip(skip).take(take).collect::<String>(),
+    ))
+}
+
+/// How many characters (or bytes) `substr`'s `from` and `count` skip and
+/// keep: positions before 1 count against `count`, a negative count is an
+/// error.
+fn substr_span(rest: &[Value], args: &[Value]) -> Result<(usize, usize), SqlError> {
     let from = int(&rest[0], ScalarFunc::Substr, args)?;
     let start = from.max(1);
     let end = match rest.get(1) {
@@ -475,13 +468,10 @@ fn substr(s: &str, rest: &[Value], args: &[Value]) -> Result<Value, SqlError> {
         }
     };
     if end <= start {
-        return Ok(Value::text(""));
+        return Ok((0, 0));
     }
-    let skip = (start - 1) as usize;
-    let take = usize::try_from(end - start).unwrap_or(usize::MAX);
-    Ok(Value::text(
-        s.chars().skip(skip).take(take).collect::<String>(),
-    ))
+    let skip = usize::try_from(start - 1).unwrap_or(usize::MAX);
+    Ok((skip, usize::try_from(end - start).unwrap_or(usize::MAX)))
 }
 
 /// `lpad`/`rpad(s, length [, fill])`: cut to `length` characters, or filled

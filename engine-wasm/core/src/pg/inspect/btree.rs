@@ -29,6 +29,7 @@ use crate::pg::tid::Tid;
 use crate::pg::PgEngine;
 use crate::profile::StatementError;
 use crate::sql::error::{unsupported, ErrorKind, SqlError};
+use crate::sql::inspect::InspectFunc;
 use crate::storage::PageNo;
 use crate::value::{SqlType, Value};
 use index_tuple::TupleImage;
@@ -88,21 +89,7 @@ pub(crate) fn bt_metap(engine: &PgEngine, index: &str) -> Result<CatalogRelation
         Value::Float(-1.0),
         Value::Bool(all_equal_image(ix)),
     ];
-    Ok(relation(
-        "bt_metap",
-        &[
-            ("magic", SqlType::Int4),
-            ("version", SqlType::Int4),
-            ("root", SqlType::Int8),
-            ("level", SqlType::Int8),
-            ("fastroot", SqlType::Int8),
-            ("fastlevel", SqlType::Int8),
-            ("last_cleanup_num_delpages", SqlType::Int8),
-            ("last_cleanup_num_tuples", SqlType::Float8),
-            ("allequalimage", SqlType::Bool),
-        ],
-        vec![row],
-    ))
+    Ok(relation(InspectFunc::BtMetap, vec![row]))
 }
 
 /// `select * from bt_page_stats('idx', blkno)`: one page's counts.
@@ -129,24 +116,7 @@ pub(crate) fn bt_page_stats(
         Value::Int(page.level as i64),
         Value::Int(flags(&page)),
     ];
-    Ok(relation(
-        "bt_page_stats",
-        &[
-            ("blkno", SqlType::Int8),
-            // PostgreSQL's one-byte "char".
-            ("type", SqlType::Text),
-            ("live_items", SqlType::Int4),
-            ("dead_items", SqlType::Int4),
-            ("avg_item_size", SqlType::Int4),
-            ("page_size", SqlType::Int4),
-            ("free_size", SqlType::Int4),
-            ("btpo_prev", SqlType::Int8),
-            ("btpo_next", SqlType::Int8),
-            ("btpo_level", SqlType::Int8),
-            ("btpo_flags", SqlType::Int4),
-        ],
-        vec![row],
-    ))
+    Ok(relation(InspectFunc::BtPageStats, vec![row]))
 }
 
 /// `select * from bt_page_items('idx', blkno)`: one row per line pointer.
@@ -207,22 +177,7 @@ fn items(engine: &PgEngine, ix: &Index, page: &PageView) -> Result<CatalogRelati
         .enumerate()
         .map(|(i, item)| item_row(engine, ix, page, i, item))
         .collect::<Result<Vec<_>, _>>()?;
-    Ok(relation(
-        "bt_page_items",
-        &[
-            ("itemoffset", SqlType::Int2),
-            ("ctid", SqlType::Tid),
-            ("itemlen", SqlType::Int2),
-            ("nulls", SqlType::Bool),
-            ("vars", SqlType::Bool),
-            ("data", SqlType::Text),
-            ("dead", SqlType::Bool),
-            ("htid", SqlType::Tid),
-            // tid[] in PostgreSQL; always NULL here (no posting lists).
-            ("tids", SqlType::Text),
-        ],
-        rows,
-    ))
+    Ok(relation(InspectFunc::BtPageItems, rows))
 }
 
 /// `select * from pgstatindex('idx')`: every page but the metapage, counted.
@@ -264,22 +219,7 @@ pub(crate) fn pgstatindex(engine: &PgEngine, index: &str) -> Result<CatalogRelat
         density,
         fragmentation,
     ];
-    Ok(relation(
-        "pgstatindex",
-        &[
-            ("version", SqlType::Int4),
-            ("tree_level", SqlType::Int4),
-            ("index_size", SqlType::Int8),
-            ("root_block_no", SqlType::Int8),
-            ("internal_pages", SqlType::Int8),
-            ("leaf_pages", SqlType::Int8),
-            ("empty_pages", SqlType::Int8),
-            ("deleted_pages", SqlType::Int8),
-            ("avg_leaf_density", SqlType::Float8),
-            ("leaf_fragmentation", SqlType::Float8),
-        ],
-        vec![row],
-    ))
+    Ok(relation(InspectFunc::PgStatIndex, vec![row]))
 }
 
 /// pgstatindex prints its percentages with `%.2f` (NaN when nothing is
@@ -291,21 +231,10 @@ fn percent(defined: bool, value: impl Fn() -> f64) -> Value {
     Value::Float(format!("{:.2}", value()).parse().unwrap_or(f64::NAN))
 }
 
-fn relation(
-    name: &'static str,
-    columns: &[(&'static str, SqlType)],
-    rows: Vec<Vec<Value>>,
-) -> CatalogRelation {
-    CatalogRelation {
-        name,
-        columns: columns.to_vec(),
-        rows: rows.into_iter().map(Row::from_vec).collect(),
-        unmodelled: &[],
-        name_column: "",
-        oid_column: None,
-        system_names: &[],
-        example_columns: "",
-    }
+/// `rows` as `func`'s result, with the columns the extension declares
+/// ([`InspectFunc::columns`]).
+fn relation(func: InspectFunc, rows: Vec<Vec<Value>>) -> CatalogRelation {
+    super::relation_rows(func, rows.into_iter().map(Row::from_vec).collect())
 }
 
 /// The index a function's text argument names (textToQualifiedNameList:
