@@ -121,15 +121,15 @@ select lp, lp_off, lp_flags, t_xmin, t_xmax, t_ctid, t_infomask2, t_data from he
     ['3', '8096', '1', '727', '0', '(0,3)', '32770', '\\x020000000563'],
   ]);
   await expect(page.getByTestId('error-yb')).toContainText('on YugabyteDB');
-  for (const [width, height] of [
-    [1440, 900],
-    [1280, 720],
-    [380, 800],
+  for (const size of [
+    { width: 1440, height: 900 },
+    { width: 1280, height: 720 },
+    { width: 380, height: 800 },
   ]) {
-    await page.setViewportSize({ width, height });
+    await page.setViewportSize(size);
     for (const theme of ['light', 'dark']) {
       await page.getByLabel('Theme').selectOption(theme);
-      await page.screenshot({ path: test.info().outputPath(`pageinspect-${width}-${theme}.png`), fullPage: true });
+      await page.screenshot({ path: test.info().outputPath(`pageinspect-${size.width}-${theme}.png`), fullPage: true });
     }
   }
   expect(errors).toEqual([]);
