@@ -20,6 +20,7 @@ pub mod rng;
 pub mod scenario;
 pub mod selftest;
 pub mod settings;
+pub mod sort;
 pub mod sql;
 pub mod storage;
 pub mod sweep;

@@ -28,7 +28,6 @@ mod io;
 mod pg_class;
 mod pg_stat_views;
 mod pgstat;
-mod qsort;
 mod query_engine;
 mod relation_stats;
 mod rewrite;

@@ -367,128 +367,9 @@ fn delta_sort(splits: &mut [SplitPoint], fillfactormult: f64, usemult: bool) {
         };
         s.curdelta = delta.wrapping_abs();
     }
-    pg_qsort(splits, &|a: &SplitPoint, b: &SplitPoint| {
+    crate::sort::pg_qsort(splits, &mut |a: &SplitPoint, b: &SplitPoint| {
         a.curdelta.cmp(&b.curdelta)
     });
-}
-
-/// PostgreSQL's qsort (src/port/qsort.c, lib/sort_template.h): Bentley and
-/// McIlroy's quicksort with a presorted check. Not stable; ported so that equal
-/// keys end up in the order PostgreSQL leaves them.
-pub(crate) fn pg_qsort<T>(data: &mut [T], cmp: &dyn Fn(&T, &T) -> std::cmp::Ordering) {
-    use std::cmp::Ordering::{Equal, Greater, Less};
-    let c = |d: &[T], i: usize, j: usize| cmp(&d[i], &d[j]);
-    let med3 = |d: &[T], a: usize, b: usize, cc: usize| -> usize {
-        if c(d, a, b) == Less {
-            if c(d, b, cc) == Less {
-                b
-            } else if c(d, a, cc) == Less {
-                cc
-            } else {
-                a
-            }
-        } else if c(d, b, cc) == Greater {
-            b
-        } else if c(d, a, cc) == Less {
-            a
-        } else {
-            cc
-        }
-    };
-    let mut base = 0usize;
-    let mut n = data.len();
-    loop {
-        let d = &mut data[base..base + n];
-        if n < 7 {
-            for pm in 1..n {
-                let mut pl = pm;
-                while pl > 0 && c(d, pl - 1, pl) == Greater {
-                    d.swap(pl, pl - 1);
-                    pl -= 1;
-                }
-            }
-            return;
-        }
-        if (1..n).all(|pm| c(d, pm - 1, pm) != Greater) {
-            return;
-        }
-        let mut pm = n / 2;
-        if n > 7 {
-            let mut pl = 0;
-            let mut pn = n - 1;
-            if n > 40 {
-                let s = n / 8;
-                pl = med3(d, pl, pl + s, pl + 2 * s);
-                pm = med3(d, pm - s, pm, pm + s);
-                pn = med3(d, pn - 2 * s, pn - s, pn);
-            }
-            pm = med3(d, pl, pm, pn);
-        }
-        d.swap(0, pm);
-        let (mut pa, mut pb) = (1usize, 1usize);
-        let (mut pc, mut pd) = (n as isize - 1, n as isize - 1);
-        loop {
-            while pb as isize <= pc {
-                let r = c(d, pb, 0);
-                if r == Greater {
-                    break;
-                }
-                if r == Equal {
-                    d.swap(pa, pb);
-                    pa += 1;
-                }
-                pb += 1;
-            }
-            while pb as isize <= pc {
-                let r = c(d, pc as usize, 0);
-                if r == Less {
-                    break;
-                }
-                if r == Equal {
-                    d.swap(pc as usize, pd as usize);
-                    pd -= 1;
-                }
-                pc -= 1;
-            }
-            if pb as isize > pc {
-                break;
-            }
-            d.swap(pb, pc as usize);
-            pb += 1;
-            pc -= 1;
-        }
-        let pn = n;
-        let d1 = pa.min(pb - pa);
-        for i in 0..d1 {
-            d.swap(i, pb - d1 + i);
-        }
-        let (pc, pd) = (pc as usize, pd as usize);
-        let d1 = (pd - pc).min(pn - pd - 1);
-        for i in 0..d1 {
-            d.swap(pb + i, pn - d1 + i);
-        }
-        let d1 = pb - pa;
-        let d2 = pd - pc;
-        if d1 <= d2 {
-            if d1 > 1 {
-                pg_qsort(&mut d[..d1], cmp);
-            }
-            if d2 > 1 {
-                base += pn - d2;
-                n = d2;
-                continue;
-            }
-        } else {
-            if d2 > 1 {
-                pg_qsort(&mut d[pn - d2..], cmp);
-            }
-            if d1 > 1 {
-                n = d1;
-                continue;
-            }
-        }
-        return;
-    }
 }
 
 #[cfg(test)]
@@ -531,20 +412,6 @@ mod tests {
 
     fn choose(input: &SplitInput, n: usize, f: impl Fn(usize) -> u32) -> Option<usize> {
         choose_split(input, n, &Sized(f))
-    }
-
-    #[test]
-    fn pg_qsort_sorts_and_keeps_postgres_order_of_ties() {
-        let mut v: Vec<(i32, usize)> = (0..100).map(|i| (((i * 37) % 11) as i32, i)).collect();
-        pg_qsort(&mut v, &|a, b| a.0.cmp(&b.0));
-        assert!(v.windows(2).all(|w| w[0].0 <= w[1].0));
-        let mut ids: Vec<usize> = v.iter().map(|x| x.1).collect();
-        ids.sort();
-        assert_eq!(ids, (0..100).collect::<Vec<_>>());
-        // Presorted input is left as it is; small inputs sort stably.
-        let mut w = vec![(1, 0), (1, 1), (2, 2)];
-        pg_qsort(&mut w, &|a: &(i32, i32), b| a.0.cmp(&b.0));
-        assert_eq!(w, vec![(1, 0), (1, 1), (2, 2)]);
     }
 
     #[test]

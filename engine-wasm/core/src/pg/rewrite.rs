@@ -128,7 +128,7 @@ impl PgEngine {
     /// The live rows' tids (`rows`, in the old heap's order) in index
     /// `index`'s key order, as CLUSTER's tuplesort leaves them: its key
     /// columns compared, rows with equal keys where PostgreSQL's quicksort
-    /// puts them ([`super::qsort`]).
+    /// puts them ([`crate::sort`]).
     fn in_key_order(
         &self,
         index: usize,
@@ -147,7 +147,7 @@ impl PgEngine {
                 .map_err(|e| SqlError::new(ErrorKind::Execution, e.to_string()))?;
             keyed.push((key, *tid));
         }
-        super::qsort::pg_qsort(&mut keyed, &mut |a, b| a.0.cmp(&b.0));
+        crate::sort::pg_qsort(&mut keyed, &mut |a, b| a.0.cmp(&b.0));
         Ok(keyed.into_iter().map(|(_, t)| Tid::from_u64(t)).collect())
     }
 

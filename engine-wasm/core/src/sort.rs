@@ -1,8 +1,9 @@
-//! PostgreSQL's in-memory quicksort (lib/sort_template.h, Bentley and
-//! McIlroy's with a presorted check), which tuplesort runs on the rows of a
-//! sort that fits in work_mem. Rows that compare equal end up in the order
-//! this algorithm leaves them — not their input order — so reproducing it is
-//! what makes CLUSTER put tied rows where PostgreSQL puts them.
+//! PostgreSQL's in-memory quicksort (src/port/qsort.c, lib/sort_template.h:
+//! Bentley and McIlroy's, with a presorted check). It is not stable: items
+//! that compare equal end up in the order this algorithm leaves them, not
+//! their input order. Reproducing it is what makes the B-tree's split choice
+//! (nbtsplitloc.c sorts candidate split points by delta) and CLUSTER's
+//! tuplesort put ties where PostgreSQL puts them.
 
 use std::cmp::Ordering;
 
@@ -156,5 +157,9 @@ mod tests {
         assert_eq!(ids, (0..500).collect::<Vec<_>>());
         // Ties are not kept in input order (a stable sort would).
         assert!(v.windows(2).any(|w| w[0].0 == w[1].0 && w[0].1 > w[1].1));
+        // Presorted input is left as it is; small inputs sort stably.
+        let mut w = vec![(1, 0), (1, 1), (2, 2)];
+        pg_qsort(&mut w, &mut |a: &(i32, i32), b| a.0.cmp(&b.0));
+        assert_eq!(w, vec![(1, 0), (1, 1), (2, 2)]);
     }
 }
