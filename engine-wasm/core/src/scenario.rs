@@ -567,6 +567,14 @@ fn display_setting(command: &str, args: &[String]) -> Outcome {
             "IndexLab always stops a script at its first error, as psql does with ON_ERROR_STOP"
                 .to_string()
         }
+        // A variable of the script's own (`\set n 10`), which psql would
+        // substitute for `:n` later.
+        "set" if args.first().is_some_and(|a| a.chars().any(|c| c.is_ascii_lowercase())) => {
+            format!(
+                "IndexLab keeps no psql variables: a later :{} in a statement is refused by name",
+                args[0]
+            )
+        }
         other => format!("\\{other} changes only how psql prints; IndexLab accepts it and prints as before"),
     };
     Outcome::tag("").notice(note)

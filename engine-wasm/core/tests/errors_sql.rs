@@ -335,3 +335,18 @@ fn a_non_ascii_name_next_to_a_syntax_error_is_not_cut_in_half() {
     let e = error_of("select 1 from t whéré a;");
     assert_eq!((e.line, e.column), (1, 23), "{}", e.message);
 }
+
+#[test]
+fn a_psql_variable_is_refused_by_name_at_its_place() {
+    let e = error_of("create table t (a int);\nselect * from t where a = :'v';");
+    assert_eq!(e.kind, ErrorKind::Unsupported);
+    assert!(
+        e.message.contains("the psql variable :'v'"),
+        "{}",
+        e.message
+    );
+    assert_eq!((e.line, e.column), (2, 27));
+    // A cast is not a variable.
+    let (r, _) = run_pg("create table t (a int);\nselect a::text from t;", &[]);
+    assert!(r.error.is_none(), "{:?}", r.error);
+}

@@ -49,6 +49,13 @@ pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
                 "the statement {}",
                 unrun_statement(&text).unwrap_or_default()
             )),
+            // psql would have replaced it before the server saw the text.
+            _ if psql_variable(&text).is_some() => unsupported(format!(
+                "the psql variable {} (IndexLab does not interpolate \\set or \\gset \
+                 variables)",
+                psql_variable(&text).unwrap_or_default()
+            ))
+            .near(psql_variable(&text).unwrap_or_default()),
             other => syntax_error(other, &text),
         })?;
     if parsed.len() != 1 {
@@ -87,6 +94,51 @@ fn split_rows(list: &str) -> Result<Vec<Vec<Expr>>, SqlError> {
             format!("SPLIT AT VALUES {list}: each split point is a parenthesised row of values"),
         )),
     }
+}
+
+/// A psql variable reference (`:name`, `:'name'`, `:"name"`) outside
+/// quotes and comments, which psql substitutes before sending the text; a
+/// cast (`::int`) is not one.
+fn psql_variable(text: &str) -> Option<String> {
+    let b = text.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        match b[i] {
+            b'\'' | b'"' => {
+                let q = b[i];
+                i += 1;
+                while i < b.len() && b[i] != q {
+                    i += 1;
+                }
+            }
+            b'-' if b.get(i + 1) == Some(&b'-') => {
+                while i < b.len() && b[i] != b'\n' {
+                    i += 1;
+                }
+            }
+            b':' if b.get(i + 1) == Some(&b':') => i += 1,
+            b':' if i == 0 || b[i - 1] != b':' => {
+                let rest = &text[i + 1..];
+                let quote = rest.chars().next().filter(|c| *c == '\'' || *c == '"');
+                let name_start = rest.get(quote.map_or(0, |_| 1)..).unwrap_or("");
+                let name: String = name_start
+                    .chars()
+                    .take_while(|c| c.is_ascii_alphanumeric() || *c == '_')
+                    .collect();
+                if name
+                    .chars()
+                    .next()
+                    .is_some_and(|c| c.is_ascii_alphabetic() || c == '_')
+                {
+                    let q = quote.map(String::from).unwrap_or_default();
+                    return Some(format!(":{q}{name}{q}"));
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    None
 }
 
 /// The kind of a PostgreSQL statement IndexLab does not run (`REINDEX`,
