@@ -29,6 +29,7 @@ pub mod index_expression;
 pub mod index_predicate;
 pub mod inspect;
 pub mod join;
+pub mod join_chain;
 pub mod nested_loop;
 pub mod on_conflict;
 pub mod pg_indexes;

@@ -7,6 +7,7 @@
 mod plpgsql;
 mod prepared;
 mod row_budget;
+mod variables;
 
 use crate::metrics::{Metrics, RelationMetrics};
 use crate::pg::PgEngine;
@@ -320,8 +321,10 @@ fn run_items<E: ScenarioEngine>(
     tick(report);
     let mut rows = RowBudget::default();
     let mut prepared = prepared::Prepared::default();
+    let mut variables = variables::Variables::default();
     for item in items {
-        if let Err(e) = run_item(item, engine, report, (&mut rows, &mut prepared), &mut tick) {
+        let session = (&mut rows, &mut prepared, &mut variables);
+        if let Err(e) = run_item(item, engine, report, session, &mut tick) {
             on_error(e)?;
         }
     }
@@ -333,9 +336,21 @@ fn run_item<E: ScenarioEngine>(
     item: ScriptItem,
     engine: &mut E,
     report: &mut Report,
-    (rows, prepared): (&mut RowBudget, &mut prepared::Prepared),
+    (rows, prepared, variables): (
+        &mut RowBudget,
+        &mut prepared::Prepared,
+        &mut variables::Variables,
+    ),
     tick: &mut dyn FnMut(&Report),
 ) -> Result<(), ReportError> {
+    // psql substitutes its variables as it reads each statement.
+    let item = match item {
+        ScriptItem::Statement(mut s) => {
+            s.sql = variables.interpolate(&s.sql);
+            ScriptItem::Statement(s)
+        }
+        other => other,
+    };
     {
         match item {
             ScriptItem::Statement(s) if plpgsql::is_do_block(&s.sql) => {
@@ -379,13 +394,27 @@ fn run_item<E: ScenarioEngine>(
                     tick(report);
                     over.map_err(|e| report_error(e, s.at))?;
                 }
+                if let (Some(prefix), Some(last)) = (&s.gset, report.statements.last()) {
+                    variables.gset(prefix, &last.outcome).map_err(|message| {
+                        report_error(SqlError::new(ErrorKind::Execution, message), s.at)
+                    })?;
+                }
             }
             ScriptItem::Meta(m) => {
                 let index = report.statements.len() as u32;
                 statement_start(engine, index, &meta_text(&m.command));
                 let start = engine.clock().now_us();
                 let outcome = match &m.command {
-                    MetaCommand::Echo(text) => Outcome::tag("").notice(text.clone()),
+                    MetaCommand::Echo(text) => Outcome::tag("").notice(variables.interpolate(text)),
+                    MetaCommand::SetVariable { name, value } => {
+                        let value = variables.interpolate(value);
+                        variables.set(name, &value);
+                        Outcome::tag("")
+                    }
+                    MetaCommand::UnsetVariable(name) => {
+                        variables.unset(name);
+                        Outcome::tag("")
+                    }
                     MetaCommand::Display { command, args } => display_setting(command, args),
                     MetaCommand::Unsupported(message) => {
                         let e = SqlError::new(ErrorKind::Unsupported, message.clone()).at(m.at);
@@ -542,6 +571,10 @@ fn meta_text(m: &MetaCommand) -> String {
         MetaCommand::Display { command, args } => format!("\\{command} {}", args.join(" "))
             .trim_end()
             .to_string(),
+        MetaCommand::SetVariable { name, value } => {
+            format!("\\set {name} {value}").trim_end().to_string()
+        }
+        MetaCommand::UnsetVariable(name) => format!("\\unset {name}"),
     }
 }
 
@@ -566,14 +599,6 @@ fn display_setting(command: &str, args: &[String]) -> Outcome {
         "set" if args.first().is_some_and(|a| a.eq_ignore_ascii_case("ON_ERROR_STOP")) => {
             "IndexLab always stops a script at its first error, as psql does with ON_ERROR_STOP"
                 .to_string()
-        }
-        // A variable of the script's own (`\set n 10`), which psql would
-        // substitute for `:n` later.
-        "set" if args.first().is_some_and(|a| a.chars().any(|c| c.is_ascii_lowercase())) => {
-            format!(
-                "IndexLab keeps no psql variables: a later :{} in a statement is refused by name",
-                args[0]
-            )
         }
         other => format!("\\{other} changes only how psql prints; IndexLab accepts it and prints as before"),
     };

@@ -122,6 +122,8 @@ impl Script {
                     MetaCommand::Display { command, args } => {
                         format!("\\{command} {}", args.join(" "))
                     }
+                    MetaCommand::SetVariable { name, value } => format!("\\set {name} {value}"),
+                    MetaCommand::UnsetVariable(name) => format!("\\unset {name}"),
                 })),
             }
         }

@@ -14,7 +14,7 @@
 //! A column that is neither grouped nor inside an aggregate is PostgreSQL's
 //! error, found by the rewrite.
 
-mod accumulate;
+pub mod accumulate;
 
 use super::executor::Executor;
 use super::plan_node::PlanNode;

@@ -423,7 +423,7 @@ pub trait JoinExec: SelectExec {
 impl<E: SelectExec> JoinExec for E {}
 
 /// `Seq Scan on demo` → `Seq Scan on demo a` when the query names it `a`.
-fn alias_title(node: &mut PlanNode, table: &str, alias: &str) {
+pub(super) fn alias_title(node: &mut PlanNode, table: &str, alias: &str) {
     if alias != table && node.title.ends_with(&format!(" on {table}")) {
         node.title.push(' ');
         node.title.push_str(alias);

@@ -9,6 +9,7 @@ use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::rewrite::unqualify;
 
 /// One side of the join: its table and the name the query uses for it.
+#[derive(Clone)]
 pub struct Side {
     pub(super) table: usize,
     pub(super) name: String,

@@ -30,7 +30,9 @@ pub fn output_columns<E: QueryEngine>(
     let mut out = Vec::new();
     for item in &q.items {
         match item {
-            SelectItem::Wildcard => out.extend(wildcard(q, &scope)),
+            SelectItem::Wildcard => {
+                out.extend(wildcard(q, &scope).into_iter().map(|(c, ty, _)| (c, ty)))
+            }
             SelectItem::Expr { expr, alias } => out.push((
                 alias
                     .clone()
@@ -44,33 +46,82 @@ pub fn output_columns<E: QueryEngine>(
 
 /// `*` over the FROM items as PostgreSQL expands it: with `JOIN … USING
 /// (cols)`, each USING column once, first, then each side's other columns.
-fn wildcard(q: &Select, scope: &Scope) -> Vec<(String, SqlType)> {
-    let of = |item: &FromItem| -> Vec<(String, SqlType)> {
+/// Each column comes with its FROM item's name, a merged USING column without.
+fn wildcard(q: &Select, scope: &Scope) -> Vec<(String, SqlType, Option<String>)> {
+    let of = |item: &FromItem| -> Vec<(String, SqlType, Option<String>)> {
         scope
             .columns
             .iter()
             .filter(|(t, ..)| t == item.visible_name())
-            .map(|(_, c, ty)| (c.clone(), *ty))
+            .map(|(t, c, ty)| (c.clone(), *ty, Some(t.clone())))
             .collect()
     };
-    let mut all: Vec<(String, SqlType)> = q.from.iter().flat_map(of).collect();
-    for j in &q.joins {
-        let right = of(&j.item);
-        if j.using.is_empty() {
-            all.extend(right);
-            continue;
+    // In the order written: `FROM a JOIN b USING (id), c` is id, a's, b's, c's.
+    let mut all: Vec<(String, SqlType, Option<String>)> = Vec::new();
+    for (g, item) in q.from.iter().enumerate() {
+        all.extend(of(item));
+        for j in q.joins.iter().filter(|j| j.after == g) {
+            let right = of(&j.item);
+            if j.using.is_empty() {
+                all.extend(right);
+                continue;
+            }
+            let used = |c: &String| j.using.contains(c);
+            let mut merged: Vec<(String, SqlType, Option<String>)> = j
+                .using
+                .iter()
+                .filter_map(|u| all.iter().find(|(c, ..)| c == u))
+                .map(|(c, ty, _)| (c.clone(), *ty, None))
+                .collect();
+            merged.extend(all.into_iter().filter(|(c, ..)| !used(c)));
+            merged.extend(right.into_iter().filter(|(c, ..)| !used(c)));
+            all = merged;
         }
-        let used = |c: &String| j.using.contains(c);
-        let mut merged: Vec<(String, SqlType)> = j
-            .using
-            .iter()
-            .filter_map(|u| all.iter().find(|(c, _)| c == u).cloned())
-            .collect();
-        merged.extend(all.into_iter().filter(|(c, _)| !used(c)));
-        merged.extend(right.into_iter().filter(|(c, _)| !used(c)));
-        all = merged;
     }
     all
+}
+
+/// `q` with each `*` written out as its columns, for an ORDER BY position
+/// past a `*` (`SELECT * FROM a JOIN b USING (id) ORDER BY 3`).
+pub fn star_expanded<E: QueryEngine>(engine: &E, q: &Select) -> Result<Select, SqlError> {
+    let scope = from_scope(engine, q)?;
+    let mut items = Vec::new();
+    for item in &q.items {
+        match item {
+            SelectItem::Wildcard => {
+                for (name, _, table) in wildcard(q, &scope) {
+                    items.push(SelectItem::Expr {
+                        expr: Expr::Column {
+                            table,
+                            name: name.clone(),
+                        },
+                        alias: Some(name),
+                    });
+                }
+            }
+            other => items.push(other.clone()),
+        }
+    }
+    let mut out = q.clone();
+    for o in &mut out.order_by {
+        if let Expr::Literal(Value::Int(n)) = o.expr {
+            let item = usize::try_from(n)
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .and_then(|i| items.get(i));
+            o.expr = match item {
+                Some(SelectItem::Expr { expr, .. }) => expr.clone(),
+                _ => {
+                    return Err(SqlError::new(
+                        crate::sql::error::ErrorKind::Semantic,
+                        format!("ORDER BY position {n} is not in select list"),
+                    ))
+                }
+            };
+        }
+    }
+    out.items = items;
+    Ok(out)
 }
 
 /// The columns the FROM items make visible, qualified by their names.

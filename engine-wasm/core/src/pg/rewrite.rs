@@ -155,7 +155,9 @@ impl PgEngine {
     /// CREATE INDEX builds one (sorted, leaves filled to the fillfactor).
     fn rebuild_index(&mut self, index: usize) -> Result<(), SqlError> {
         self.new_index_file(index)?;
-        self.catalog.index_mut(index).stats = RelStats::NEW_INDEX;
+        // RelationSetNewRelfilenode: a new file is unmeasured (0 pages, -1
+        // tuples), and an empty build leaves it so (index_update_stats).
+        self.catalog.index_mut(index).stats = RelStats::NEW;
         let (rows, entries) = self.backfill(index)?;
         self.index_update_stats(index, rows, entries);
         Ok(())

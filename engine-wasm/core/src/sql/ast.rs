@@ -521,12 +521,43 @@ impl FromItem {
     }
 }
 
-/// An explicit join: `JOIN b USING (id)` or `JOIN b ON a.id = b.id`.
+/// An explicit join: `JOIN b USING (id)`, `LEFT JOIN b ON a.id = b.id`,
+/// `CROSS JOIN b`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Join {
     pub item: FromItem,
+    pub kind: JoinKind,
     pub using: Vec<String>,
     pub on: Option<Expr>,
+    /// The FROM list entry whose joins this one belongs to: in
+    /// `FROM a JOIN b ON …, c`, b's join follows `from[0]`.
+    pub after: usize,
+}
+
+/// Which rows a join keeps besides the matching pairs: an outer join also
+/// keeps its preserved side's unmatched rows, the other side's columns NULL.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JoinKind {
+    /// `[INNER] JOIN` and `CROSS JOIN`: matching pairs only.
+    Inner,
+    /// `LEFT [OUTER] JOIN`: and every row of the left side.
+    Left,
+    /// `RIGHT [OUTER] JOIN`: and every row of the right side.
+    Right,
+    /// `FULL [OUTER] JOIN`: and every row of both.
+    Full,
+}
+
+impl JoinKind {
+    /// The words of PostgreSQL's plan nodes: `Hash Left Join`.
+    pub fn plan_word(self) -> &'static str {
+        match self {
+            JoinKind::Inner => "",
+            JoinKind::Left => " Left",
+            JoinKind::Right => " Right",
+            JoinKind::Full => " Full",
+        }
+    }
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -179,6 +179,9 @@ fn output_column(e: &Expr, items: &[SelectItem]) -> Result<Expr, SqlError> {
         })
     };
     match e {
+        // A position past a `*`: the executor expands the `*` (it knows the
+        // tables' columns) and reads the position then.
+        Expr::Literal(Value::Int(n)) if *n >= 1 && exprs().any(|x| x.is_none()) => Ok(e.clone()),
         Expr::Literal(Value::Int(n)) => {
             let item = usize::try_from(*n)
                 .ok()
@@ -191,8 +194,8 @@ fn output_column(e: &Expr, items: &[SelectItem]) -> Result<Expr, SqlError> {
                     )
                 })?;
             match item {
-                SelectItem::Expr { expr, .. } if exprs().all(|x| x.is_some()) => Ok(expr.clone()),
-                _ => Err(unsupported("ORDER BY a position with SELECT *")),
+                SelectItem::Expr { expr, .. } => Ok(expr.clone()),
+                SelectItem::Wildcard => Ok(e.clone()),
             }
         }
         Expr::Column { table: None, name } => Ok(exprs()
@@ -244,7 +247,7 @@ fn convert_select(s: &sp::Select) -> Result<Select, SqlError> {
     for twj in &s.from {
         from.push(convert_table_factor(&twj.relation)?);
         for j in &twj.joins {
-            joins.push(convert_join(j)?);
+            joins.push(convert_join(j, from.len() - 1)?);
         }
     }
     Ok(Select {
@@ -298,26 +301,45 @@ fn series_in_select_list(
     Ok(())
 }
 
-fn convert_join(j: &sp::Join) -> Result<Join, SqlError> {
+fn convert_join(j: &sp::Join, after: usize) -> Result<Join, SqlError> {
     let item = convert_table_factor(&j.relation)?;
-    let constraint = match &j.join_operator {
-        sp::JoinOperator::Join(c) | sp::JoinOperator::Inner(c) => c,
+    let (kind, constraint) = match &j.join_operator {
+        sp::JoinOperator::Join(c) | sp::JoinOperator::Inner(c) | sp::JoinOperator::CrossJoin(c) => {
+            (JoinKind::Inner, c)
+        }
+        sp::JoinOperator::Left(c) | sp::JoinOperator::LeftOuter(c) => (JoinKind::Left, c),
+        sp::JoinOperator::Right(c) | sp::JoinOperator::RightOuter(c) => (JoinKind::Right, c),
+        sp::JoinOperator::FullOuter(c) => (JoinKind::Full, c),
         // The join's SQL, not `{:?}` of sqlparser's node: Debug of one node keeps
         // Debug of the whole AST in the wasm (a constraint holds expressions,
         // expressions hold queries...), ~100 KB of download.
         _ => {
             return Err(unsupported(format!(
-                "the join \"{}\" (only [INNER] JOIN … ON/USING and comma joins)",
+                "the join \"{}\" ([INNER], LEFT, RIGHT, FULL and CROSS JOIN and comma joins run)",
                 j.to_string().trim()
             )))
         }
     };
+    let cross = matches!(j.join_operator, sp::JoinOperator::CrossJoin(_));
     let (using, on) = match constraint {
         sp::JoinConstraint::Using(cols) => (cols.iter().map(object_name).collect(), None),
         sp::JoinConstraint::On(e) => (Vec::new(), Some(convert_expr(e)?)),
-        _ => return Err(unsupported("a join without USING or ON")),
+        sp::JoinConstraint::None if cross => (Vec::new(), None),
+        sp::JoinConstraint::Natural => return Err(unsupported("NATURAL JOIN").near("natural")),
+        _ => {
+            return Err(SqlError::new(
+                ErrorKind::Syntax,
+                "syntax error: a JOIN needs ON or USING (or write CROSS JOIN)",
+            ))
+        }
     };
-    Ok(Join { item, using, on })
+    Ok(Join {
+        item,
+        kind,
+        using,
+        on,
+        after,
+    })
 }
 
 fn convert_table_factor(t: &sp::TableFactor) -> Result<FromItem, SqlError> {
@@ -571,6 +593,14 @@ pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
         E::Value(v) => match &v.value {
             sp::Value::Placeholder(p) => match p.strip_prefix('$').and_then(|n| n.parse().ok()) {
                 Some(n) if n >= 1 => Expr::Param(n),
+                // psql leaves a variable no \set or \gset gave a value as written.
+                _ if p.starts_with(':') => {
+                    return Err(unsupported(format!(
+                        "the psql variable {p} without a value (no \\set or \\gset before \
+                         it gave it one)"
+                    ))
+                    .near(p.as_str()))
+                }
                 _ => return Err(unsupported(format!("the parameter {p}"))),
             },
             other => Expr::Literal(convert_value(other)?),

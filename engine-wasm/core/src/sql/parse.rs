@@ -51,8 +51,8 @@ pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
             )),
             // psql would have replaced it before the server saw the text.
             _ if psql_variable(&text).is_some() => unsupported(format!(
-                "the psql variable {} (IndexLab does not interpolate \\set or \\gset \
-                 variables)",
+                "the psql variable {} without a value (no \\set or \\gset before it \
+                 gave it one)",
                 psql_variable(&text).unwrap_or_default()
             ))
             .near(psql_variable(&text).unwrap_or_default()),

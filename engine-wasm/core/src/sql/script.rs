@@ -58,6 +58,9 @@ pub struct Statement {
     pub runs: u32,
     /// What sent it.
     pub trigger: Trigger,
+    /// `\gset [prefix]` sent it: its one row becomes psql variables named
+    /// `prefix` + each column's name.
+    pub gset: Option<String>,
     /// Where each contiguous piece of `sql` comes from, to map offsets back.
     segments: Vec<Segment>,
 }
@@ -109,6 +112,11 @@ pub enum MetaCommand {
     /// A psql setting that changes only how psql prints (`\timing`, `\x`,
     /// `\pset`, `\set`): accepted and answered in words, nothing run.
     Display { command: String, args: Vec<String> },
+    /// `\set name value…`: a psql variable (the values joined, as psql
+    /// does); its value is read when the script reaches it.
+    SetVariable { name: String, value: String },
+    /// `\unset name`.
+    UnsetVariable(String),
     /// psql's describe commands: `\d [pattern]`, `\dt`, `\di`, `\ds`, with `+`.
     Describe(Describe),
     /// `\c` (or `\c -`, or `\c` naming the one database): a new session on
@@ -145,6 +153,7 @@ impl Statement {
             at,
             runs: 1,
             trigger: Trigger::Semicolon,
+            gset: None,
             segments: vec![Segment { sql_offset: 0, at }],
         }
     }

@@ -38,12 +38,15 @@ pub(crate) fn select(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     )
 }
 
-/// A join of table `t` with another on an integer column.
+/// A join of table `t` with another on an integer column: inner or outer
+/// (LEFT, RIGHT, FULL), and now and then a third table joined to the second.
 pub(crate) fn join(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     let left = &schema.tables[t];
     let others: Vec<usize> = (0..schema.tables.len()).filter(|i| *i != t).collect();
-    let right = &schema.tables[*g.pick(&others)];
+    let second = *g.pick(&others);
+    let right = &schema.tables[second];
     let (l, r) = (&left.name, &right.name);
+    let kind = *g.pick(&["join", "join", "left join", "right join", "full join"]);
     let lcol = *g.pick(&["id", "a"]);
     let rcol = *g.pick(&["id", "a"]);
     let on = if lcol == rcol && g.chance(30) {
@@ -55,6 +58,23 @@ pub(crate) fn join(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     if g.chance(50) {
         names.push(format!("{l}.b"));
     }
+    let thirds: Vec<usize> = others.iter().copied().filter(|i| *i != second).collect();
+    let third = if !thirds.is_empty() && g.chance(30) {
+        let x = &schema.tables[*g.pick(&thirds)].name;
+        let kind = *g.pick(&["join", "left join", "right join", "full join"]);
+        let col = *g.pick(&["id", "a"]);
+        names.push(format!("{x}.b"));
+        format!(" {kind} {x} on {x}.{col} = {r}.a")
+    } else {
+        String::new()
+    };
+    // An ON condition on one side only: it decides which rows match, not
+    // which survive (an outer join keeps the others with NULLs).
+    let on = if on.starts_with(" on") && kind != "full join" && g.chance(25) {
+        format!("{on} and {}", condition(g, &right.columns, Some(r), 1))
+    } else {
+        on
+    };
     let filter = if g.chance(50) {
         format!(" where {}", condition(g, &left.columns, Some(l), 1))
     } else {
@@ -63,7 +83,7 @@ pub(crate) fn join(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     let (tail, check) = order_and_limit(g, &names);
     Item::same(
         format!(
-            "select {} from {l} join {r}{on}{filter}{tail}",
+            "select {} from {l} {kind} {r}{on}{third}{filter}{tail}",
             names.join(", ")
         ),
         check,

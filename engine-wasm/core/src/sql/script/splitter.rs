@@ -50,6 +50,7 @@ impl Source {
             at,
             runs,
             trigger,
+            gset: None,
             segments: self.segments.clone(),
         }
     }
@@ -193,6 +194,23 @@ impl<'a> Splitter<'a> {
                 MetaCommand::Echo(words.join(" "))
             }
             "c" | "connect" => reconnect(line),
+            "gset" => {
+                self.no_extra_args(line, 1)?;
+                let prefix = line.args.first().map_or(String::new(), |a| a.text.clone());
+                return self.gset(at, prefix);
+            }
+            // psql's own variables (ON_ERROR_STOP, ECHO…) are upper case:
+            // those change only how psql runs, answered in words below.
+            "set" if line.args.first().is_some_and(|a| is_user_variable(&a.text)) => {
+                MetaCommand::SetVariable {
+                    name: line.args[0].text.clone(),
+                    value: line.args[1..].iter().map(|a| a.text.as_str()).collect(),
+                }
+            }
+            "unset" if line.args.first().is_some_and(|a| is_user_variable(&a.text)) => {
+                self.no_extra_args(line, 1)?;
+                MetaCommand::UnsetVariable(line.args[0].text.clone())
+            }
             "timing" | "x" | "pset" | "set" | "unset" | "conninfo" => MetaCommand::Display {
                 command: line.name.clone(),
                 args: line.args.iter().map(|a| a.text.clone()).collect(),
@@ -204,6 +222,25 @@ impl<'a> Splitter<'a> {
         };
         let at = self.position(at);
         self.items.push(ScriptItem::Meta(Meta { command, at }));
+        Ok(())
+    }
+
+    /// `\gset`: sends the buffer (or, empty, the previous one again) and
+    /// keeps its row in variables.
+    fn gset(&mut self, at: usize, prefix: String) -> Result<(), ScriptError> {
+        let source = if self.buf.has_sql {
+            let source = self.take_buffer();
+            self.previous = Some(source.clone());
+            Some(source)
+        } else {
+            self.previous.clone()
+        };
+        let source = source
+            .filter(|s| s.has_sql)
+            .ok_or_else(|| self.error_at(at, "\\gset cannot be used with an empty query".into()))?;
+        let mut statement = source.statement(1, Trigger::Semicolon);
+        statement.gset = Some(prefix);
+        self.items.push(ScriptItem::Statement(statement));
         Ok(())
     }
 
@@ -387,6 +424,12 @@ fn unsupported_message(name: &str) -> String {
     };
     format!(
         "the meta-command \\{name} is not supported by IndexLab{why}; scripts accept \\watch, \\flush, \
-         \\compact, \\checkpoint, \\echo, \\d, \\timing, \\x, \\pset and \\set"
+         \\compact, \\checkpoint, \\echo, \\d, \\timing, \\x, \\pset, \\set, \\unset and \\gset"
     )
+}
+
+/// A variable a script sets for itself (`\\set n 10`), not one of psql's
+/// own upper-case settings (`\\set ON_ERROR_STOP on`).
+fn is_user_variable(name: &str) -> bool {
+    name.chars().any(|c| c.is_lowercase())
 }
