@@ -18,6 +18,7 @@ pub mod batched_join;
 pub mod catalog_calls;
 pub mod catalog_relation;
 pub mod describe;
+pub mod dml_join;
 pub mod engine;
 pub mod executor;
 pub mod explain;

@@ -160,6 +160,9 @@ impl ScenarioEngine for YbEngine {
     fn table_columns(&self, name: &str) -> Option<Vec<String>> {
         plpgsql::table_columns(self, name)
     }
+    fn statement_failed(&mut self) {
+        YbEngine::statement_failed(self)
+    }
     fn snapshot(&self) -> crate::trace::EngineSnapshot {
         crate::trace::EngineSnapshot::Yb(YbEngine::snapshot(self))
     }

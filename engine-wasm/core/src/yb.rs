@@ -23,6 +23,7 @@ mod engine;
 mod explain;
 mod network;
 mod packing;
+mod provisional;
 mod query_engine;
 mod request;
 mod row;

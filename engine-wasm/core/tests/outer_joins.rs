@@ -121,20 +121,7 @@ a5"#;
 
 #[test]
 fn joins_return_postgresqls_rows() {
-    let (report, errors) = psql::run(SCRIPT);
-    assert!(errors.is_empty(), "{errors:?}");
-    for block in POSTGRES.split("@@").filter(|b| !b.is_empty()) {
-        let (line, rows) = block.split_once('\n').unwrap_or((block.trim(), ""));
-        let line: u32 = line.trim().parse().unwrap();
-        let want: Vec<&str> = rows.lines().collect();
-        let got = psql::lines(&report, psql::at(&report, line));
-        assert_eq!(
-            got,
-            want,
-            "line {line}: {}",
-            SCRIPT.lines().nth(line as usize - 1).unwrap()
-        );
-    }
+    psql::assert_rows(SCRIPT, POSTGRES);
 }
 
 #[test]

@@ -149,6 +149,9 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
             schema.insert(g, t, n)
         }
         18..=21 => schema.insert_series(g, t),
+        22..=31 if schema.tables.len() > 1 && schema.features.chance(15) => {
+            with_features(schema, |f, s| query::joined_write(g, f, s, t))
+        }
         22..=31 => schema.update(g, t),
         32..=37 => schema.delete(g, t),
         38..=41 => with_features(schema, |f, s| maintenance(g, f, s, t)),
@@ -324,6 +327,11 @@ mod tests {
             " order by ",
             " limit ",
             " join ",
+            " left join ",
+            " right join ",
+            " full join ",
+            " set a = t",
+            " using t",
             "with ",
             "\\flush",
             "\\compact",

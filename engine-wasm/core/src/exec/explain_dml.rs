@@ -25,6 +25,17 @@ pub fn dml_node<E: Executor>(
     };
     engine.table_id(table)?;
     refuse_unshown(stmt)?;
+    // Its plan is a join of the target with the list (PostgreSQL's
+    // ModifyTable over a Hash Join), which EXPLAIN here does not build.
+    match stmt {
+        Statement::Update { from, .. } if !from.is_empty() => {
+            return Err(unsupported("EXPLAIN of UPDATE … FROM"))
+        }
+        Statement::Delete { using, .. } if !using.is_empty() => {
+            return Err(unsupported("EXPLAIN of DELETE … USING"))
+        }
+        _ => {}
+    }
     let title = format!("{verb} on {table}");
     if !options.analyze {
         let child = plan_only(engine, stmt)?;

@@ -29,6 +29,8 @@ fn zero_step() -> SqlError {
 
 impl Series {
     pub fn new(start: Value, stop: Value, step: Option<Value>) -> Result<Series, SqlError> {
+        let step = untyped_step(&start, &stop, step)?;
+        let (start, stop) = untyped_instants(start, stop, step.as_ref())?;
         let instant = |v: &Value| match v {
             Value::LocalTimestamp(us) | Value::Timestamp(us) => Some(*us),
             Value::Date(d) => Some(i64::from(*d) * crate::value::date::US_PER_DAY),
@@ -116,4 +118,47 @@ impl Series {
             Series::Time { .. } => self.iter().take(limit as usize + 1).count() as u128,
         }
     }
+}
+
+/// A quoted step beside an instant is an interval (`'12 hours'`).
+fn untyped_step(
+    start: &Value,
+    stop: &Value,
+    step: Option<Value>,
+) -> Result<Option<Value>, SqlError> {
+    let instant = |v: &Value| {
+        matches!(
+            v,
+            Value::LocalTimestamp(_) | Value::Timestamp(_) | Value::Date(_)
+        )
+    };
+    match step {
+        Some(Value::Text(s)) if instant(start) || instant(stop) => Ok(Some(
+            crate::sql::datetime::parse_text(&s, crate::value::SqlType::Interval)?,
+        )),
+        other => Ok(other),
+    }
+}
+
+/// A quoted literal beside an instant and an interval step takes the
+/// instant's type (`generate_series(ts, '2024-01-02', '1 hour')`); two of
+/// them are timestamptz, the preferred type PostgreSQL resolves them to.
+fn untyped_instants(
+    start: Value,
+    stop: Value,
+    step: Option<&Value>,
+) -> Result<(Value, Value), SqlError> {
+    use crate::value::SqlType;
+    if !matches!(step, Some(Value::Interval(_))) {
+        return Ok((start, stop));
+    }
+    let ty = match (&start, &stop) {
+        (Value::LocalTimestamp(_), _) | (_, Value::LocalTimestamp(_)) => SqlType::Timestamp,
+        _ => SqlType::Timestamptz,
+    };
+    let typed = |v: Value| match v {
+        Value::Text(s) => crate::sql::datetime::parse_text(&s, ty),
+        other => Ok(other),
+    };
+    Ok((typed(start)?, typed(stop)?))
 }

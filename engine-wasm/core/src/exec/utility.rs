@@ -257,15 +257,13 @@ impl Transaction {
         })
     }
 
-    /// BEGIN, COMMIT or ROLLBACK at `clock_us`.
-    /// `rows_undoable`: the profile can undo the block's row changes (pg
-    /// marks its versions aborted); without it ROLLBACK of a block that
-    /// wrote is refused.
+    /// BEGIN, COMMIT or ROLLBACK at `clock_us`. The profile undoes the
+    /// block's row changes after (pg marks its versions aborted, yb cleans
+    /// up its provisional records); schema changes it cannot undo.
     pub fn command(
         &mut self,
         cmd: crate::sql::ast::TxnCommand,
         clock_us: i64,
-        rows_undoable: bool,
     ) -> Result<Outcome, SqlError> {
         use crate::sql::ast::TxnCommand::*;
         let in_block = self.start_us.is_some();
@@ -284,14 +282,6 @@ impl Transaction {
                 return Err(crate::sql::error::unsupported(
                     "ROLLBACK of a transaction that changed the schema, the statistics or a \
                      setting (IndexLab undoes only the row changes of a transaction)",
-                ))
-            }
-            Commit | Rollback
-                if (cmd == Rollback || self.failed) && self.wrote && !rows_undoable =>
-            {
-                return Err(crate::sql::error::unsupported(
-                    "ROLLBACK of a transaction that wrote, on YugabyteDB (IndexLab applies \
-                     DocDB writes as they run and does not model provisional records yet)",
                 ))
             }
             // A failed block's COMMIT rolls back, and says so.

@@ -88,6 +88,23 @@ impl Lsm {
         self.last_charge
     }
 
+    /// Takes back the writes made at `seqs`: YugabyteDB cleans up an aborted
+    /// transaction's provisional records, which never reach the regular
+    /// records. Here they went into the mutable memtable; they can be taken
+    /// back while they are all still there (false, and nothing changed, once
+    /// one of them was sealed or flushed).
+    pub fn discard(&mut self, seqs: &std::collections::BTreeSet<SeqNo>) -> Result<bool, LsmError> {
+        let Some(&first) = seqs.iter().next() else {
+            return Ok(true);
+        };
+        match self.mem.sequence_range() {
+            Some((smallest, _)) if smallest <= first => {}
+            _ => return Ok(false),
+        }
+        self.mem = self.mem.without(seqs)?;
+        Ok(true)
+    }
+
     /// Writes a tombstone for `key`.
     pub fn delete(&mut self, key: &[u8]) -> Result<SeqNo, LsmError> {
         self.write(key, ValueKind::Delete, &[])

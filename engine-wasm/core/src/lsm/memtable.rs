@@ -207,6 +207,29 @@ impl Memtable {
         (self.list.key(n) == key).then(|| (trailer_kind(self.list.trailer(n)), self.list.value(n)))
     }
 
+    /// This memtable without the entries written at `discarded` (an aborted
+    /// transaction's provisional records), the rest written again in their
+    /// order, under the same id.
+    pub(crate) fn without(
+        &self,
+        discarded: &std::collections::BTreeSet<SeqNo>,
+    ) -> Result<Memtable, LsmError> {
+        let mut kept = Vec::new();
+        self.for_each_sorted(|_, key, trailer, value| {
+            let seq = super::types::trailer_seq(trailer);
+            if !discarded.contains(&seq) {
+                kept.push((seq, trailer_kind(trailer), key.to_vec(), value.to_vec()));
+            }
+            Ok(())
+        })?;
+        kept.sort_by_key(|e| e.0);
+        let mut fresh = Memtable::new(self.id);
+        for (seq, kind, key, value) in kept {
+            fresh.add(&key, seq, kind, &value)?;
+        }
+        Ok(fresh)
+    }
+
     /// Every entry in internal-key order, with its node: the linked nodes merged
     /// with the tail.
     pub(crate) fn for_each_sorted<'m>(

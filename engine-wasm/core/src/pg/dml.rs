@@ -17,12 +17,13 @@ use super::tid::Tid;
 use super::tuple::{heap_tuple_len_for_page, maxalign};
 use crate::btree::Direction;
 use crate::buffer_pool::Fork;
+use crate::exec::dml_join;
 use crate::exec::index_predicate::{row_in_index, IndexPredicate};
 use crate::exec::returning::{finish, project, Returning};
 use crate::exec::row::{check as check_row, check_constants, complete, TableShape};
 use crate::exec::{Executor, QueryEngine};
 use crate::profile::{Outcome, StatementError};
-use crate::sql::ast::{Expr, Select, SelectItem};
+use crate::sql::ast::{Expr, FromItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, coerce, eval};
 use crate::storage::{Access, NoAccounting, PageAccess, PageNo};
@@ -343,25 +344,31 @@ impl PgEngine {
     pub(super) fn update(
         &mut self,
         table: &str,
+        (alias, from): (Option<&str>, &[FromItem]),
         assignments: &[(String, Expr)],
         filter: Option<&Expr>,
         returning: &[SelectItem],
     ) -> Result<Outcome, SqlError> {
         let id = self.catalog.table_id(table)?;
-        let scope = self.table_scope(id);
+        let join = dml_join::for_target(self, id, alias, from, filter)?;
+        let filter = join.as_ref().map_or(filter, |j| j.target_filter());
+        let scope = join
+            .as_ref()
+            .map_or_else(|| self.table_scope(id), |j| j.scope().clone());
         let mut returning = Returning::bind(self, returning, id)?;
         let sets = assignments
             .iter()
-            .map(|(c, e)| Ok((scope.resolve(None, c)?, bind(e, &scope)?)))
+            .map(|(c, e)| Ok((self.table_scope(id).resolve(None, c)?, bind(e, &scope)?)))
             .collect::<Result<Vec<_>, SqlError>>()?;
         check_constants(self.catalog.table(id).shape(), &sets)?;
         let indexed = self.indexed_columns(id);
         let targets = self.scan_for_change(id, filter)?;
         let targets = self.in_heap_order(id, targets);
-        for (tid, old) in &targets {
+        let targets = dml_join::matched(join.as_ref(), self, targets)?;
+        for (tid, old, input) in &targets {
             let mut row = old.clone();
             for (c, e) in &sets {
-                let v = eval(e, old, &mut self.env())?;
+                let v = eval(e, input, &mut self.env())?;
                 row[*c] = coerce(v, self.catalog.table(id).types[*c])?;
             }
             crate::exec::generated_column::fill(self.catalog.table(id).shape(), &mut row)?;
@@ -425,13 +432,17 @@ impl PgEngine {
     pub(super) fn delete(
         &mut self,
         table: &str,
+        (alias, using): (Option<&str>, &[FromItem]),
         filter: Option<&Expr>,
         returning: &[SelectItem],
     ) -> Result<Outcome, SqlError> {
         let id = self.catalog.table_id(table)?;
+        let join = dml_join::for_target(self, id, alias, using, filter)?;
+        let filter = join.as_ref().map_or(filter, |j| j.target_filter());
         let mut returning = Returning::bind(self, returning, id)?;
         let targets = self.scan_for_change(id, filter)?;
-        for (tid, old) in &targets {
+        let targets = dml_join::matched(join.as_ref(), self, targets)?;
+        for (tid, old, _) in &targets {
             let xid = self.xact.assign();
             let t = self.catalog.table_mut(id);
             let (rel, heap) = (t.rel, &mut t.heap);

@@ -273,7 +273,7 @@ impl PgEngine {
             )),
             Statement::Transaction(cmd) => {
                 let clock = self.io.clock.timestamp();
-                self.transaction.command(*cmd, clock, true)
+                self.transaction.command(*cmd, clock)
             }
             Statement::CreateExtension {
                 name,

@@ -845,12 +845,19 @@ pub enum Statement {
     },
     Update {
         table: String,
+        /// The target's other name (`UPDATE t AS x`).
+        alias: Option<String>,
         assignments: Vec<(String, Expr)>,
+        /// `FROM …`: tables the target's rows are joined with.
+        from: Vec<FromItem>,
         filter: Option<Expr>,
         returning: Vec<SelectItem>,
     },
     Delete {
         table: String,
+        alias: Option<String>,
+        /// `USING …`: tables the target's rows are joined with.
+        using: Vec<FromItem>,
         filter: Option<Expr>,
         returning: Vec<SelectItem>,
     },
@@ -1055,24 +1062,32 @@ impl Statement {
             },
             Statement::Update {
                 table,
+                alias,
                 assignments,
+                from,
                 filter,
                 returning,
             } => Statement::Update {
                 table: table.clone(),
+                alias: alias.clone(),
                 assignments: assignments
                     .iter()
                     .map(|(c, e)| (c.clone(), e.map(&mut *f)))
                     .collect(),
+                from: from.iter().map(|i| i.map_exprs(&mut *f)).collect(),
                 filter: filter.as_ref().map(|e| e.map(&mut *f)),
                 returning: map_items(returning, f),
             },
             Statement::Delete {
                 table,
+                alias,
+                using,
                 filter,
                 returning,
             } => Statement::Delete {
                 table: table.clone(),
+                alias: alias.clone(),
+                using: using.iter().map(|i| i.map_exprs(&mut *f)).collect(),
                 filter: filter.as_ref().map(|e| e.map(&mut *f)),
                 returning: map_items(returning, f),
             },

@@ -342,6 +342,11 @@ fn convert_join(j: &sp::Join, after: usize) -> Result<Join, SqlError> {
     })
 }
 
+/// A FROM item (for the FROM list of an UPDATE, the USING of a DELETE).
+pub(super) fn table_factor(t: &sp::TableFactor) -> Result<FromItem, SqlError> {
+    convert_table_factor(t)
+}
+
 fn convert_table_factor(t: &sp::TableFactor) -> Result<FromItem, SqlError> {
     let sp::TableFactor::Table {
         name,
@@ -812,7 +817,10 @@ fn cast_type(t: &sp::DataType) -> Result<SqlType, SqlError> {
         D::SmallInt(_) | D::Int2(_) => SqlType::Int2,
         D::BigInt(_) | D::Int8(_) => SqlType::Int8,
         D::Text | D::Varchar(_) => SqlType::Text,
+        // float(p) is real up to 24 binary digits of precision.
+        D::Float(sp::ExactNumberInfo::Precision(p)) if *p <= 24 => SqlType::Float4,
         D::DoublePrecision | D::Float8 | D::Float(_) => SqlType::Float8,
+        D::Real | D::Float4 => SqlType::Float4,
         D::Timestamp(_, sp::TimezoneInfo::None | sp::TimezoneInfo::WithoutTimeZone) => {
             SqlType::Timestamp
         }

@@ -759,6 +759,10 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
         }
         (SqlType::Timestamptz, Value::Text(s)) => super::datetime::parse_text(&s, ty)?,
         (SqlType::Bool, v @ Value::Bool(_)) => v,
+        // Every type converts to text through its output function, in a
+        // cast or an assignment (PostgreSQL's I/O conversion casts).
+        (SqlType::Text, Value::Bool(b)) => Value::text(if b { "true" } else { "false" }),
+        (SqlType::Text, v) => Value::text(v.pg_text()),
         (_, v) => return Err(bad(&v)),
     })
 }

@@ -556,17 +556,38 @@ fn convert_insert(i: sp::Insert) -> Result<Statement, SqlError> {
     })
 }
 
-fn single_table(from: &sp::TableWithJoins) -> Result<String, SqlError> {
+/// The target of an UPDATE or DELETE: its table and other name.
+fn single_table(from: &sp::TableWithJoins) -> Result<(String, Option<String>), SqlError> {
     match &from.relation {
-        sp::TableFactor::Table { name, .. } if from.joins.is_empty() => Ok(object_name(name)),
+        sp::TableFactor::Table { name, alias, .. } if from.joins.is_empty() => Ok((
+            object_name(name),
+            alias.as_ref().map(|a| ident_name(&a.name)),
+        )),
         other => Err(unsupported(format!("UPDATE/DELETE on {other}"))),
     }
 }
 
+/// The FROM list of an UPDATE (USING of a DELETE): comma-separated tables.
+fn joined_tables(list: &[sp::TableWithJoins], clause: &str) -> Result<Vec<FromItem>, SqlError> {
+    list.iter()
+        .map(|t| {
+            if !t.joins.is_empty() {
+                return Err(unsupported(format!(
+                    "JOIN in the {clause} list (list the tables with commas)"
+                )));
+            }
+            super::convert::table_factor(&t.relation)
+        })
+        .collect()
+}
+
 fn convert_update(u: sp::Update) -> Result<Statement, SqlError> {
-    if u.from.is_some() {
-        return Err(unsupported("UPDATE … FROM"));
-    }
+    let from = match &u.from {
+        Some(
+            sp::UpdateTableFromKind::AfterSet(list) | sp::UpdateTableFromKind::BeforeSet(list),
+        ) => joined_tables(list, "FROM")?,
+        None => Vec::new(),
+    };
     let returning = on_conflict::returning(u.returning.as_deref())?;
     let assignments = u
         .assignments
@@ -579,9 +600,12 @@ fn convert_update(u: sp::Update) -> Result<Statement, SqlError> {
             Ok((name, convert_expr(&a.value)?))
         })
         .collect::<Result<_, SqlError>>()?;
+    let (table, alias) = single_table(&u.table)?;
     Ok(Statement::Update {
-        table: single_table(&u.table)?,
+        table,
+        alias,
         assignments,
+        from,
         filter: u.selection.as_ref().map(convert_expr).transpose()?,
         returning,
     })
@@ -591,11 +615,18 @@ fn convert_delete(d: sp::Delete) -> Result<Statement, SqlError> {
     let tables = match &d.from {
         sp::FromTable::WithFromKeyword(t) | sp::FromTable::WithoutKeyword(t) => t,
     };
-    if tables.len() != 1 || d.using.is_some() {
-        return Err(unsupported("DELETE with USING or several tables"));
+    if tables.len() != 1 {
+        return Err(unsupported("DELETE of several tables"));
     }
+    let using = match &d.using {
+        Some(list) => joined_tables(list, "USING")?,
+        None => Vec::new(),
+    };
+    let (table, alias) = single_table(&tables[0])?;
     Ok(Statement::Delete {
-        table: single_table(&tables[0])?,
+        table,
+        alias,
+        using,
         filter: d.selection.as_ref().map(convert_expr).transpose()?,
         returning: on_conflict::returning(d.returning.as_deref())?,
     })

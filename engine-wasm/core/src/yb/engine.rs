@@ -39,6 +39,8 @@ pub struct YbEngine {
     pub(super) dml_source: Option<crate::exec::PlanNode>,
     /// The transaction block the session is in, if any.
     pub(super) transaction: crate::exec::utility::Transaction,
+    /// The records the running transaction wrote, cleaned up if it aborts.
+    pub(super) provisional: super::provisional::Provisional,
     pub(super) statement_start_us: i64,
     pub(super) last_ht: HybridTime,
     /// Tablets the statement wrote to: (tablet, operations, bytes).
@@ -116,6 +118,7 @@ impl YbEngine {
             statement_start_us: 0,
             dml_source: None,
             transaction: crate::exec::utility::Transaction::default(),
+            provisional: Default::default(),
             last_ht: HybridTime {
                 micros: 0,
                 logical: 0,
@@ -211,6 +214,10 @@ impl YbEngine {
     }
 
     pub fn execute(&mut self, stmt: &Statement) -> Result<Outcome, SqlError> {
+        if let Some(e) = self.transaction.ignored(stmt) {
+            return Err(e);
+        }
+        let rolls_back = self.rolls_back(stmt);
         self.transaction.will_run(stmt);
         self.statement_start_us = self.transaction.now(self.clock.timestamp());
         let out = match stmt {
@@ -246,7 +253,7 @@ impl YbEngine {
             )),
             Statement::Transaction(cmd) => {
                 let clock = self.clock.timestamp();
-                self.transaction.command(*cmd, clock, false)
+                self.transaction.command(*cmd, clock)
             }
             Statement::CreateExtension {
                 name,
@@ -284,8 +291,16 @@ impl YbEngine {
             }
         };
         self.finish_writes();
+        let out = self.end_statement(out, rolls_back);
         self.drain_events();
         out
+    }
+
+    /// A statement was rejected before it ran: a transaction block fails.
+    pub fn statement_failed(&mut self) {
+        if self.transaction.start_us.is_some() {
+            self.transaction.failed = true;
+        }
     }
 
     /// SET, RESET or RESET ALL, then what depends on settings is re-read.

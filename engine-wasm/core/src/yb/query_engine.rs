@@ -154,15 +154,25 @@ impl QueryEngine for YbEngine {
             } => self.insert(table, columns.as_deref(), source, returning),
             Statement::Update {
                 table,
+                alias,
                 assignments,
+                from,
                 filter,
                 returning,
-            } => self.update(table, assignments, filter.as_ref(), returning),
+            } => self.update(
+                table,
+                (alias.as_deref(), from),
+                assignments,
+                filter.as_ref(),
+                returning,
+            ),
             Statement::Delete {
                 table,
+                alias,
+                using,
                 filter,
                 returning,
-            } => self.delete(table, filter.as_ref(), returning),
+            } => self.delete(table, (alias.as_deref(), using), filter.as_ref(), returning),
             _ => Err(crate::sql::error::unsupported("EXPLAIN of this statement")),
         }
     }

@@ -15,12 +15,13 @@ use super::doc_key::{push_hybrid_time, push_suffix, COLUMN, LIVENESS};
 use super::engine::{add_reads, rel_entry, tablet_entry, BufferPair, WriteBuffers, YbEngine};
 use super::network::read_time_us;
 use super::packing::{live_row, LIVENESS_VALUE, TOMBSTONE};
+use crate::exec::dml_join;
 use crate::exec::index_predicate::row_in_index;
 use crate::exec::returning::{finish, project, Returning};
 use crate::exec::row::{check as check_row, check_constants, complete, TableShape};
 use crate::exec::{Executor, QueryEngine, Row};
 use crate::profile::{Outcome, StatementError};
-use crate::sql::ast::{Expr, Select, SelectItem};
+use crate::sql::ast::{Expr, FromItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, coerce, eval};
 use crate::value::Value;
@@ -193,6 +194,9 @@ impl YbEngine {
             }
             value.extend_from_slice(payload);
             let result = self.tablets[tablet].lsm.put(key, value);
+            if let Ok(seq) = result {
+                self.provisional.record(tablet, seq);
+            }
             let (rel, bytes) = (self.tablets[tablet].rel, (key.len() + value.len()) as u64);
             let charged = self.tablets[tablet].lsm.last_charge();
             self.trace.detail(|| crate::trace::Event::MemtableInsert {
@@ -396,23 +400,29 @@ impl YbEngine {
     pub(super) fn update(
         &mut self,
         table: &str,
+        (alias, from): (Option<&str>, &[FromItem]),
         assignments: &[(String, Expr)],
         filter: Option<&Expr>,
         returning: &[SelectItem],
     ) -> Result<Outcome, SqlError> {
         let id = self.catalog.table_id(table)?;
-        let scope = self.table_scope(id);
+        let join = dml_join::for_target(self, id, alias, from, filter)?;
+        let filter = join.as_ref().map_or(filter, |j| j.target_filter());
+        let scope = join
+            .as_ref()
+            .map_or_else(|| self.table_scope(id), |j| j.scope().clone());
         let mut returning = Returning::bind(self, returning, id)?;
         let sets = assignments
             .iter()
-            .map(|(c, e)| Ok((scope.resolve(None, c)?, bind(e, &scope)?)))
+            .map(|(c, e)| Ok((self.table_scope(id).resolve(None, c)?, bind(e, &scope)?)))
             .collect::<Result<Vec<_>, SqlError>>()?;
         check_constants(self.catalog.table(id).shape(), &sets)?;
         let targets = self.rows_for_change(id, filter)?;
-        for (base, old) in &targets {
+        let targets = dml_join::matched(join.as_ref(), self, targets)?;
+        for (base, old, input) in &targets {
             let mut row = old.to_vec();
             for (c, e) in &sets {
-                let v = eval(e, old, &mut self.env())?;
+                let v = eval(e, input, &mut self.env())?;
                 row[*c] = coerce(v, self.catalog.table(id).types[*c])?;
             }
             crate::exec::generated_column::fill(self.catalog.table(id).shape(), &mut row)?;
@@ -491,13 +501,17 @@ impl YbEngine {
     pub(super) fn delete(
         &mut self,
         table: &str,
+        (alias, using): (Option<&str>, &[FromItem]),
         filter: Option<&Expr>,
         returning: &[SelectItem],
     ) -> Result<Outcome, SqlError> {
         let id = self.catalog.table_id(table)?;
+        let join = dml_join::for_target(self, id, alias, using, filter)?;
+        let filter = join.as_ref().map_or(filter, |j| j.target_filter());
         let mut returning = Returning::bind(self, returning, id)?;
         let targets = self.rows_for_change(id, filter)?;
-        for (base, row) in &targets {
+        let targets = dml_join::matched(join.as_ref(), self, targets)?;
+        for (base, row, _) in &targets {
             self.delete_row(id, base, row)?;
             project(&mut returning, self, row, 0)?;
         }

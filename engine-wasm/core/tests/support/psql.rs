@@ -35,3 +35,19 @@ pub fn at(r: &Report, line: u32) -> usize {
         .position(|s| s.line == line)
         .unwrap_or_else(|| panic!("no statement ran at line {line}"))
 }
+
+/// Checks each query's rows against PostgreSQL's: `expected` is psql 15's
+/// `-A -t` output of `script`, each query's rows after `@@` and its line.
+#[allow(dead_code)]
+pub fn assert_rows(script: &str, expected: &str) {
+    let (report, errors) = run(script);
+    assert!(errors.is_empty(), "{errors:?}");
+    for block in expected.split("@@").filter(|b| !b.is_empty()) {
+        let (line, rows) = block.split_once('\n').unwrap_or((block.trim(), ""));
+        let line: u32 = line.trim().parse().unwrap();
+        let want: Vec<&str> = rows.lines().collect();
+        let got = lines(&report, at(&report, line));
+        let sql = script.lines().nth(line as usize - 1).unwrap_or_default();
+        assert_eq!(got, want, "line {line}: {sql}");
+    }
+}

@@ -629,6 +629,29 @@ pub(crate) fn subquery(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     Item::same(sql, check)
 }
 
+/// `UPDATE o … FROM i` or `DELETE FROM o USING i`, joined on an integer
+/// column. The SET reads only the target, so which of several matches a
+/// target row meets first (unspecified in PostgreSQL) cannot change the rows.
+pub(crate) fn joined_write(g: &mut Gen, features: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let o = &schema.tables[t].name;
+    let others: Vec<usize> = (0..schema.tables.len()).filter(|i| *i != t).collect();
+    let inner = &schema.tables[*features.pick(&others)];
+    let i = &inner.name;
+    let (ocol, icol) = (*features.pick(&["id", "a"]), *features.pick(&["id", "a"]));
+    let extra = if features.chance(50) {
+        format!(" and {}", condition(g, &inner.columns, Some(i), 1))
+    } else {
+        String::new()
+    };
+    let sql = if features.chance(50) {
+        let k = features.range(1, 5);
+        format!("update {o} set a = {o}.a + {k} from {i} where {o}.{ocol} = {i}.{icol}{extra}")
+    } else {
+        format!("delete from {o} using {i} where {o}.{ocol} = {i}.{icol}{extra}")
+    };
+    Item::same(sql, Check::Statement)
+}
+
 /// `CREATE TABLE … AS SELECT` and `SELECT … INTO`: a copy of some of a
 /// table's rows, typed as PostgreSQL types the query's columns.
 pub(crate) fn create_table_as(g: &mut Gen, schema: &Schema, t: usize) -> Item {
