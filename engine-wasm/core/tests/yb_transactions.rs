@@ -91,5 +91,9 @@ fn records_already_flushed_cannot_be_taken_back_and_it_says_so() {
         "{SETUP}begin;\ninsert into t values (3, 'c');\n\\flush t\nrollback;"
     ));
     assert_eq!(errors.len(), 1, "{errors:?}");
-    assert!(errors[0].contains("a flush already wrote to an SST"), "{}", errors[0]);
+    assert!(
+        errors[0].contains("a flush already wrote to an SST"),
+        "{}",
+        errors[0]
+    );
 }

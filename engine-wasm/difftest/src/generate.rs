@@ -193,7 +193,7 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
         }
         47..=55 if schema.tables.len() > 1 => query::join(g, schema, t),
         56..=57 => query::set_operation(g, schema, t),
-        58..=60 => query::cte(g, schema, t),
+        58..=60 => with_features(schema, |f, s| query::cte(g, f, s, t)),
         61..=62 => with_features(schema, |f, _| query::constant(g, f)),
         63..=64 => with_features(schema, |f, s| query::arithmetic(g, f, s, t)),
         65 => schema.returning(g, t),
@@ -328,6 +328,7 @@ mod tests {
             " limit ",
             " join ",
             " left join ",
+            "from (select ",
             " right join ",
             " full join ",
             " set a = t",

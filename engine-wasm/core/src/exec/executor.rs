@@ -209,6 +209,9 @@ pub trait Executor: JoinExec {
             };
             return self.run_select(&inlined, execute);
         }
+        if super::derived::applies(q) {
+            return super::derived::run(self, q, execute);
+        }
         match q.from.first() {
             Some(FromItem::Table { name, .. }) => {
                 let name = name.clone();

@@ -46,6 +46,7 @@ pub trait JoinExec: SelectExec {
                 name: alias.clone().unwrap_or_else(|| name.clone()),
             }),
             FromItem::Series { .. } => Err(unsupported("joining generate_series()")),
+            FromItem::Subquery { .. } => Err(unsupported("joining a subquery in FROM")),
             FromItem::Inspect { func, .. } => {
                 Err(unsupported(format!("joining {}()", func.name())))
             }

@@ -158,6 +158,17 @@ fn from_scope<E: QueryEngine>(engine: &E, q: &Select) -> Result<Scope, SqlError>
                         .map(|(c, ty)| (visible.clone(), c.to_string(), *ty)),
                 );
             }
+            FromItem::Subquery {
+                query,
+                alias,
+                columns,
+            } => {
+                let out = output_columns(engine, query)?;
+                for (i, (name, ty)) in out.into_iter().enumerate() {
+                    let name = columns.get(i).cloned().unwrap_or(name);
+                    scope.columns.push((alias.clone(), name, ty));
+                }
+            }
             FromItem::Series {
                 start, stop, step, ..
             } => {

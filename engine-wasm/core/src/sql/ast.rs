@@ -481,6 +481,13 @@ pub enum FromItem {
         args: super::inspect::InspectArgs,
         alias: Option<String>,
     },
+    /// `(SELECT …) AS alias [(columns)]`: a query's rows as a FROM item.
+    Subquery {
+        query: Box<Select>,
+        alias: String,
+        /// Names for its output columns, first ones first (`AS s(a, b)`).
+        columns: Vec<String>,
+    },
 }
 
 impl FromItem {
@@ -490,6 +497,7 @@ impl FromItem {
             FromItem::Table { name, alias } => alias.as_deref().unwrap_or(name),
             FromItem::Series { alias, .. } => alias.as_deref().unwrap_or("generate_series"),
             FromItem::Inspect { func, alias, .. } => alias.as_deref().unwrap_or(func.name()),
+            FromItem::Subquery { alias, .. } => alias,
         }
     }
 
@@ -499,6 +507,15 @@ impl FromItem {
     pub fn map_exprs(&self, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> FromItem {
         match self {
             FromItem::Table { .. } => self.clone(),
+            FromItem::Subquery {
+                query,
+                alias,
+                columns,
+            } => FromItem::Subquery {
+                query: Box::new(query.map_exprs(&mut *f)),
+                alias: alias.clone(),
+                columns: columns.clone(),
+            },
             FromItem::Inspect { func, args, alias } => FromItem::Inspect {
                 func: *func,
                 args: args.map(&mut *f),

@@ -348,6 +348,29 @@ pub(super) fn table_factor(t: &sp::TableFactor) -> Result<FromItem, SqlError> {
 }
 
 fn convert_table_factor(t: &sp::TableFactor) -> Result<FromItem, SqlError> {
+    if let sp::TableFactor::Derived {
+        lateral,
+        subquery,
+        alias,
+        ..
+    } = t
+    {
+        if *lateral {
+            return Err(unsupported("LATERAL").near("lateral"));
+        }
+        // PostgreSQL 15 requires the name (16 made it optional).
+        let Some(alias) = alias else {
+            return Err(
+                SqlError::new(ErrorKind::Syntax, "subquery in FROM must have an alias")
+                    .with_hint("For example, FROM (SELECT ...) [AS] foo."),
+            );
+        };
+        return Ok(FromItem::Subquery {
+            query: Box::new(convert_query(subquery)?),
+            alias: ident_name(&alias.name),
+            columns: alias.columns.iter().map(|c| ident_name(&c.name)).collect(),
+        });
+    }
     let sp::TableFactor::Table {
         name,
         alias,

@@ -4,7 +4,6 @@
 //! the side they reference.
 
 use super::ast::{Expr, FromItem, Select, SelectItem};
-use super::error::unsupported;
 use super::error::SqlError;
 
 /// `Column { table: Some(t), .. }` → `Column { table: None, .. }` everywhere.
@@ -36,7 +35,8 @@ pub fn column_refs(e: &Expr, out: &mut Vec<(Option<String>, String)>) {
 
 /// Replaces a FROM item naming a CTE by the CTE's own table, when the CTE is a plain
 /// `SELECT * FROM t [WHERE …]`; its WHERE is returned to be added to the query's.
-/// Anything more complex is refused with a clear message.
+/// Any other CTE becomes a subquery in FROM (seeing the CTEs before it), as
+/// PostgreSQL inlines a CTE read once; the rows are those it would materialize.
 pub fn inline_cte(
     item: &FromItem,
     with: &[(String, Select)],
@@ -44,9 +44,10 @@ pub fn inline_cte(
     let FromItem::Table { name, alias } = item else {
         return Ok((item.clone(), None));
     };
-    let Some((_, cte)) = with.iter().find(|(n, _)| n == name) else {
+    let Some(at) = with.iter().position(|(n, _)| n == name) else {
         return Ok((item.clone(), None));
     };
+    let cte = &with[at].1;
     let simple = cte.items == [SelectItem::Wildcard]
         && cte.joins.is_empty()
         && cte.order_by.is_empty()
@@ -63,8 +64,19 @@ pub fn inline_cte(
             },
             cte.filter.as_ref().map(unqualify),
         )),
-        _ => Err(unsupported(format!(
-            "the WITH query \"{name}\" (only SELECT * FROM table [WHERE …] is inlined)"
-        ))),
+        _ => {
+            let mut query = cte.clone();
+            let mut before = with[..at].to_vec();
+            before.append(&mut query.with);
+            query.with = before;
+            Ok((
+                FromItem::Subquery {
+                    query: Box::new(query),
+                    alias: alias.clone().unwrap_or_else(|| name.clone()),
+                    columns: Vec::new(),
+                },
+                None,
+            ))
+        }
     }
 }

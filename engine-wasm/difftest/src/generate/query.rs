@@ -92,8 +92,11 @@ pub(crate) fn join(g: &mut Gen, schema: &Schema, t: usize) -> Item {
 
 /// `WITH x AS (SELECT * FROM t WHERE …) SELECT … FROM x WHERE …`: the CTE
 /// form IndexLab documents (it inlines the CTE into the outer query).
-pub(crate) fn cte(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+pub(crate) fn cte(g: &mut Gen, features: &mut Gen, schema: &Schema, t: usize) -> Item {
     let table = &schema.tables[t];
+    if features.chance(35) {
+        return derived(features, schema, t);
+    }
     let inner = condition(g, &table.columns, None, 1);
     let cols = pick_columns(g, &table.columns);
     let names: Vec<String> = cols.iter().map(|c| c.name.to_string()).collect();
@@ -107,6 +110,39 @@ pub(crate) fn cte(g: &mut Gen, schema: &Schema, t: usize) -> Item {
         ),
         check,
     )
+}
+
+/// A query over a subquery in FROM, or over a WITH query that groups: its
+/// rows are computed first, then filtered, sorted and counted by the outer one.
+fn derived(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let table = &schema.tables[t];
+    let inner = condition(g, &table.columns, None, 1);
+    let name = &table.name;
+    let (sql, check) = match g.below(4) {
+        0 => (
+            format!("select count(*), max(a) from (select a from {name} where {inner}) s"),
+            Check::Unordered,
+        ),
+        1 => (
+            format!(
+                "select * from (select a, count(*) as n from {name} group by a) s \
+                 where n > 1 order by a nulls first"
+            ),
+            Check::Ordered,
+        ),
+        2 => (
+            format!(
+                "with g as (select a, count(*) as n, min(id) as low from {name} \
+                 where {inner} group by a) select a, n, low from g order by a nulls last"
+            ),
+            Check::Ordered,
+        ),
+        _ => (
+            format!("select s.x, s.y from (select id, a from {name} where {inner}) as s(x, y) order by 1, 2"),
+            Check::Ordered,
+        ),
+    };
+    Item::same(sql, check)
 }
 
 /// `SELECT id, a * k FROM t WHERE …`: integer arithmetic, which overflows

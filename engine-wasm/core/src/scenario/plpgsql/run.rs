@@ -609,6 +609,14 @@ fn from_clause(q: &Select, tables: &mut Vec<String>, columns: &mut Vec<String>) 
     for item in q.from.iter().chain(q.joins.iter().map(|j| &j.item)) {
         match item {
             FromItem::Table { name, .. } => tables.push(name.clone()),
+            FromItem::Subquery {
+                query,
+                columns: named,
+                ..
+            } => {
+                from_clause(query, tables, columns);
+                columns.extend(named.iter().cloned());
+            }
             FromItem::Inspect { func, .. } => {
                 columns.extend(func.columns().iter().map(|(c, _)| c.to_string()))
             }

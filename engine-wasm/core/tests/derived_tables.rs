@@ -1,0 +1,81 @@
+//! Subqueries in FROM, WITH queries of any shape (read as subqueries), and
+//! ORDER BY a position past `*`: each query's rows equal PostgreSQL 15's for
+//! the same script (psql 15's `-A -t` output, each query's rows after `@@`
+//! and its line).
+
+#[path = "support/psql.rs"]
+mod psql;
+
+const SCRIPT: &str = r#"create table t (id int primary key, k int, v text);
+insert into t select i, i % 4, 'v' || (i % 3) from generate_series(1, 20) i;
+select count(*) from (select distinct k from t) x;
+select avg(n) from (select k, count(*) n from t group by k) s;
+select * from (select k, count(*) as n from t group by k) s where n > 4 order by k;
+select s.a, s.b from (select id, k from t where id < 4) as s(a, b) order by 1 desc;
+select * from (select id from t) sub order by id desc limit 3;
+select x from (select 1 as x union all select 2) u order by x;
+select * from generate_series(1,3) order by 1 desc;
+select g from generate_series(1,5) g where g > 2 order by g desc limit 2;
+select max(m) from (select k, max(id) m from t group by k) q where q.k > 1;
+with g as (select k, count(*) n from t group by k) select * from g where n > 4 order by k;
+with a as (select id, k from t where id < 10), b as (select k, max(id) m from a group by k) select * from b order by k;
+with ids as (select id from t order by id desc limit 3) select count(*) from ids;
+select * from t order by 3, 1 limit 4;"#;
+
+const POSTGRES: &str = r#"@@3
+4
+@@4
+5.0000000000000000
+@@5
+0|5
+1|5
+2|5
+3|5
+@@6
+3|3
+2|2
+1|1
+@@7
+20
+19
+18
+@@8
+1
+2
+@@9
+3
+2
+1
+@@10
+5
+4
+@@11
+19
+@@12
+0|5
+1|5
+2|5
+3|5
+@@13
+0|8
+1|9
+2|6
+3|7
+@@14
+3
+@@15
+3|3|v0
+6|2|v0
+9|1|v0
+12|0|v0"#;
+
+#[test]
+fn derived_tables_return_postgresqls_rows() {
+    psql::assert_rows(SCRIPT, POSTGRES);
+}
+
+#[test]
+fn a_subquery_in_from_needs_a_name_as_in_postgresql_15() {
+    let (_, errors) = psql::run("select * from (select 1);");
+    assert_eq!(errors, ["subquery in FROM must have an alias"]);
+}
