@@ -9,8 +9,10 @@
 //! - [`relation_name`]: PostgreSQL's names for unnamed indexes;
 //! - the executor, written once over the trait, in layers: [`select`] (one
 //!   table, and what every query shares), [`nested_loop`] (what both forms of a
-//!   nested loop share), [`batched_join`] and [`join`], then [`executor`] (SELECT
-//!   of any shape, INSERT's row sources) and [`explain`].
+//!   nested loop share), [`batched_join`] and [`join`] (two tables),
+//!   [`join_chain`] (outer joins and longer chains), [`derived`] (a subquery
+//!   in FROM), then [`executor`] (SELECT of any shape, INSERT's row sources),
+//!   [`dml_join`] (UPDATE … FROM, DELETE … USING) and [`explain`].
 
 pub mod aggregate;
 pub mod alter_checks;
