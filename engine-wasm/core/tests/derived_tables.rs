@@ -1,4 +1,5 @@
-//! Subqueries in FROM, WITH queries of any shape (read as subqueries), and
+//! Subqueries in FROM, WITH queries of any shape (read as subqueries), joined
+//! with tables or each other, and
 //! ORDER BY a position past `*`: each query's rows equal PostgreSQL 15's for
 //! the same script (psql 15's `-A -t` output, each query's rows after `@@`
 //! and its line).
@@ -20,7 +21,14 @@ select max(m) from (select k, max(id) m from t group by k) q where q.k > 1;
 with g as (select k, count(*) n from t group by k) select * from g where n > 4 order by k;
 with a as (select id, k from t where id < 10), b as (select k, max(id) m from a group by k) select * from b order by k;
 with ids as (select id from t order by id desc limit 3) select count(*) from ids;
-select * from t order by 3, 1 limit 4;"#;
+select * from t order by 3, 1 limit 4;
+create table u (k int, label text);
+insert into u values (0, 'zero'), (1, 'one'), (2, 'two');
+with c as (select k, count(*) n from t group by k) select u.label, c.n from u join c using (k) order by 1;
+select u.label, s.m from u left join (select k, max(id) m from t group by k) s on s.k = u.k order by 1;
+select * from (select k from t where id < 4) a join (select k, label from u) b on a.k = b.k order by 1;
+with c as (select k, count(*) n from t group by k) select t.id, c.n from t join c on c.k = t.k where t.id < 6 order by 1;
+select count(*) from t, (select 1 as one) x;"#;
 
 const POSTGRES: &str = r#"@@3
 4
@@ -67,7 +75,26 @@ const POSTGRES: &str = r#"@@3
 3|3|v0
 6|2|v0
 9|1|v0
-12|0|v0"#;
+12|0|v0
+@@18
+one|5
+two|5
+zero|5
+@@19
+one|17
+two|18
+zero|20
+@@20
+1|1|one
+2|2|two
+@@21
+1|5
+2|5
+3|5
+4|5
+5|5
+@@22
+20"#;
 
 #[test]
 fn derived_tables_return_postgresqls_rows() {

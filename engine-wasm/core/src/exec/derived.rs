@@ -44,10 +44,18 @@ pub fn run<E: Executor>(
             Vec::new(),
         ),
     };
-    let types = super::types::output_columns(engine, &query).ok();
-    let (child, result) = engine.run_select(&query, execute)?;
+    let Rows {
+        columns,
+        rows: all,
+        node: child,
+    } = materialize(engine, &query, &alias, &renames, execute)?;
     let start = engine.now_us();
-    let scope = scope_of(&alias, &result, &renames, types.as_deref())?;
+    let scope = Scope {
+        columns: columns
+            .into_iter()
+            .map(|(c, ty)| (alias.clone(), c, ty))
+            .collect(),
+    };
     let filter = q
         .filter
         .as_ref()
@@ -57,8 +65,7 @@ pub fn run<E: Executor>(
         .collect::<Vec<_>>();
     let mut rows: Vec<Row> = Vec::new();
     let mut removed = 0u64;
-    for r in result.rows {
-        let row = Row::from_vec(r);
+    for row in all {
         if engine.passes(&filter, &row)? {
             rows.push(row);
         } else {
@@ -89,14 +96,42 @@ pub fn run<E: Executor>(
     Ok((node, QueryResult { columns, rows }))
 }
 
-/// The subquery's columns under its name: renamed by `AS s(a, b)`, typed as
-/// the parser types them (or, where it cannot, by the first value).
-fn scope_of(
+/// A subquery's rows, run once: what a join reads it from.
+pub struct Rows {
+    /// Its output columns (renamed by `AS s(a, b)`) and their types.
+    pub columns: Vec<(String, SqlType)>,
+    pub rows: Vec<Row>,
+    /// The plan that produced them.
+    pub node: PlanNode,
+}
+
+/// Runs a subquery in FROM once.
+pub fn materialize<E: Executor>(
+    engine: &mut E,
+    query: &Select,
+    alias: &str,
+    renames: &[String],
+    execute: bool,
+) -> Result<Rows, SqlError> {
+    let types = super::types::output_columns(engine, query).ok();
+    let (node, result) = engine.run_select(query, execute)?;
+    let columns = columns_of(alias, &result, renames, types.as_deref())?;
+    let rows = result.rows.into_iter().map(Row::from_vec).collect();
+    Ok(Rows {
+        columns,
+        rows,
+        node,
+    })
+}
+
+/// The subquery's columns: renamed by `AS s(a, b)`, typed as the parser
+/// types them (or, where it cannot, by the first value).
+fn columns_of(
     alias: &str,
     result: &QueryResult,
     renames: &[String],
     types: Option<&[(String, SqlType)]>,
-) -> Result<Scope, SqlError> {
+) -> Result<Vec<(String, SqlType)>, SqlError> {
     if renames.len() > result.columns.len() {
         return Err(SqlError::new(
             ErrorKind::Semantic,
@@ -107,16 +142,16 @@ fn scope_of(
             ),
         ));
     }
-    let mut scope = Scope::default();
+    let mut columns = Vec::new();
     for (i, name) in result.columns.iter().enumerate() {
         let name = renames.get(i).unwrap_or(name).clone();
         let ty = match types.and_then(|t| t.get(i)) {
             Some((_, ty)) => *ty,
             None => first_type(result, i),
         };
-        scope.columns.push((alias.to_string(), name, ty));
+        columns.push((name, ty));
     }
-    Ok(scope)
+    Ok(columns)
 }
 
 fn first_type(result: &QueryResult, i: usize) -> SqlType {

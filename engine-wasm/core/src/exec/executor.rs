@@ -188,7 +188,15 @@ pub trait Executor: JoinExec {
             // Two tables in an inner join: the nested loop the articles study
             // (with YugabyteDB's batched form); anything else: the chain.
             let two = q.from.len() + q.joins.len() == 2;
-            if two && q.joins.iter().all(|j| j.kind == JoinKind::Inner) {
+            let derived = q
+                .from
+                .iter()
+                .chain(q.joins.iter().map(|j| &j.item))
+                .any(|i| {
+                    inline_cte(i, &q.with)
+                        .is_ok_and(|(i, _)| matches!(i, FromItem::Subquery { .. }))
+                });
+            if two && !derived && q.joins.iter().all(|j| j.kind == JoinKind::Inner) {
                 return self.select_join(q, execute);
             }
             return self.select_join_chain(q, execute);

@@ -44,6 +44,7 @@ pub trait JoinExec: SelectExec {
             FromItem::Table { name, alias } => Ok(Side {
                 table: self.table_id(name)?,
                 name: alias.clone().unwrap_or_else(|| name.clone()),
+                derived: None,
             }),
             FromItem::Series { .. } => Err(unsupported("joining generate_series()")),
             FromItem::Subquery { .. } => Err(unsupported("joining a subquery in FROM")),

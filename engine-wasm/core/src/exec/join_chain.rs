@@ -73,7 +73,7 @@ pub trait JoinChainExec: JoinExec {
         q: &Select,
         execute: bool,
     ) -> Result<(PlanNode, QueryResult), SqlError> {
-        let placed = conditions::place(self, q)?;
+        let placed = conditions::place(self, q, execute)?;
         let Placed {
             sides,
             steps,
@@ -84,22 +84,8 @@ pub trait JoinChainExec: JoinExec {
         } = &placed;
         let start = self.now_us();
         let items = conditions::needed_columns(&placed);
-        let first = &sides[0];
-        let plan = plan_scan(
-            &self.planner_info(first.table),
-            &Select {
-                items: items[0].clone(),
-                filter: super::join::and_all(first_filter.clone()),
-                ..Select::empty()
-            },
-        )?;
-        let out = self.run_scan(first.table, &plan, (!execute).then_some(0))?;
-        let mut node = out.node;
-        super::join::alias_title(&mut node, &self.planner_info(first.table).name, &first.name);
-        let mut joined = Joined {
-            rows: out.rows.into_iter().map(|(_, r)| r).collect(),
-            node,
-        };
+        let (rows, node) = self.scan_side(&sides[0], &items[0], first_filter, execute)?;
+        let mut joined = Joined { rows, node };
         for (k, step) in steps.iter().enumerate() {
             let width = sides[..=k].iter().map(|s| self.width_of(s)).sum();
             joined = self.join_step(joined, step, &items[k + 1], scope, width, execute)?;
@@ -115,7 +101,65 @@ pub trait JoinChainExec: JoinExec {
     }
 
     fn width_of(&self, side: &Side) -> usize {
-        self.planner_info(side.table).columns.len()
+        side.columns(self).len()
+    }
+
+    /// A side's rows that pass `filter` (its own conditions, unqualified),
+    /// and the node that read them: the table's scan, or a Subquery Scan
+    /// over a subquery's rows.
+    fn scan_side(
+        &mut self,
+        side: &Side,
+        items: &[crate::sql::ast::SelectItem],
+        filter: &[Expr],
+        execute: bool,
+    ) -> Result<(Vec<Row>, PlanNode), SqlError> {
+        if let Some(d) = &side.derived {
+            let scope = Scope {
+                columns: (d.columns.iter())
+                    .map(|(c, ty)| (side.name.clone(), c.clone(), *ty))
+                    .collect(),
+            };
+            let bound = filter
+                .iter()
+                .map(|e| bind(e, &scope))
+                .collect::<Result<Vec<_>, _>>()?;
+            let mut rows = Vec::new();
+            for r in &d.rows {
+                if self.passes(&bound, r)? {
+                    rows.push(r.clone());
+                }
+            }
+            let removed = (d.rows.len() - rows.len()) as u64;
+            let node = PlanNode {
+                title: format!("Subquery Scan on {}", side.name),
+                details: super::plan_node::scan_conditions(&[], filter, &[], None, removed),
+                rows: rows.len() as u64,
+                loops: 1,
+                first_us: d.node.first_us,
+                last_us: d.node.last_us,
+                buffers: d.node.buffers,
+                est_cost: d.node.est_cost,
+                est_rows: d.node.est_rows,
+                width: d.node.width,
+                children: vec![d.node.clone()],
+                ..PlanNode::default()
+            };
+            return Ok((rows, node));
+        }
+        let plan = plan_scan(
+            &self.planner_info(side.table),
+            &Select {
+                items: items.to_vec(),
+                filter: super::join::and_all(filter.to_vec()),
+                ..Select::empty()
+            },
+        )?;
+        let out = self.run_scan(side.table, &plan, (!execute).then_some(0))?;
+        let mut node = out.node;
+        let name = self.planner_info(side.table).name;
+        super::join::alias_title(&mut node, &name, &side.name);
+        Ok((out.rows.into_iter().map(|(_, r)| r).collect(), node))
     }
 
     /// Joins the rows so far (`outer`, `width` columns) with `step`'s side.
@@ -204,7 +248,8 @@ pub trait JoinChainExec: JoinExec {
                 inner_keys,
                 conds,
             } => {
-                let (inner_rows, scan_node) = self.inner_once(step, items, execute)?;
+                let (inner_rows, scan_node) =
+                    self.scan_side(&step.side, items, &step.scan_filter, execute)?;
                 let mut matched_inner = vec![false; inner_rows.len()];
                 let mut table: HashMap<GroupKey, Vec<usize>> = HashMap::new();
                 for (n, i) in inner_rows.iter().enumerate() {
@@ -255,7 +300,8 @@ pub trait JoinChainExec: JoinExec {
                 if matches!(step.kind, JoinKind::Right | JoinKind::Full) {
                     return Err(full_needs_equality(step.kind));
                 }
-                let (inner_rows, scan_node) = self.inner_once(step, items, execute)?;
+                let (inner_rows, scan_node) =
+                    self.scan_side(&step.side, items, &step.scan_filter, execute)?;
                 let pairs = outer.rows.len() as u64 * inner_rows.len() as u64;
                 if pairs > max_rows.saturating_mul(10) {
                     return Err(too_many(max_rows));
@@ -325,12 +371,17 @@ pub trait JoinChainExec: JoinExec {
         let inner_scope = Scope {
             columns: scope.columns[width..width + self.width_of(&step.side)].to_vec(),
         };
-        let info = self.planner_info(step.side.table);
+        let info = step
+            .side
+            .derived
+            .is_none()
+            .then(|| self.planner_info(step.side.table));
         let mut hash = (Vec::new(), Vec::new(), Vec::new());
         for (n, (cond, outer_e, inner_e)) in step.equalities.iter().enumerate() {
-            // A nested loop cannot preserve its inner side's unmatched rows.
+            // A nested loop cannot preserve its inner side's unmatched rows;
+            // a subquery's rows have no index.
             let lookup = matches!(step.kind, JoinKind::Inner | JoinKind::Left);
-            if let (true, Expr::Column { name, .. }) = (lookup, inner_e) {
+            if let (true, Some(info), Expr::Column { name, .. }) = (lookup, &info, inner_e) {
                 let col = info.columns.iter().position(|(c, _)| c == name);
                 let index = info
                     .indexes
@@ -360,28 +411,6 @@ pub trait JoinChainExec: JoinExec {
             inner_keys: hash.1,
             conds: hash.2,
         })
-    }
-
-    /// The inner side read once (for a hash table or a Materialize).
-    fn inner_once(
-        &mut self,
-        step: &Step,
-        items: &[crate::sql::ast::SelectItem],
-        execute: bool,
-    ) -> Result<(Vec<Row>, PlanNode), SqlError> {
-        let plan = plan_scan(
-            &self.planner_info(step.side.table),
-            &Select {
-                items: items.to_vec(),
-                filter: super::join::and_all(step.scan_filter.clone()),
-                ..Select::empty()
-            },
-        )?;
-        let out = self.run_scan(step.side.table, &plan, (!execute).then_some(0))?;
-        let mut node = out.node;
-        let name = self.planner_info(step.side.table).name;
-        super::join::alias_title(&mut node, &name, &step.side.name);
-        Ok((out.rows.into_iter().map(|(_, r)| r).collect(), node))
     }
 
     /// A row's hash key, or None when a key is NULL (it equals nothing).

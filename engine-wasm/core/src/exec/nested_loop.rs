@@ -13,6 +13,22 @@ use crate::sql::rewrite::unqualify;
 pub struct Side {
     pub(super) table: usize,
     pub(super) name: String,
+    /// A subquery in FROM, run once: its rows stand for a table's (then
+    /// `table` means nothing).
+    pub(super) derived: Option<std::sync::Arc<super::derived::Rows>>,
+}
+
+impl Side {
+    /// The side's columns and their types.
+    pub fn columns<E: super::engine::QueryEngine>(
+        &self,
+        engine: &E,
+    ) -> Vec<(String, crate::value::SqlType)> {
+        match &self.derived {
+            Some(d) => d.columns.clone(),
+            None => engine.planner_info(self.table).columns,
+        }
+    }
 }
 
 /// What the loops of a nested loop produced.

@@ -77,21 +77,35 @@ fn written(q: &Select) -> Vec<Written<'_>> {
 }
 
 /// Places the conditions of `q`'s joins (see the module's comment).
-pub fn place<E: JoinExec>(engine: &E, q: &Select) -> Result<Placed, SqlError> {
+pub fn place<E: JoinExec>(engine: &mut E, q: &Select, execute: bool) -> Result<Placed, SqlError> {
     let written = written(q);
     let mut sides: Vec<Side> = Vec::new();
     let mut side_filters: Vec<Vec<Expr>> = Vec::new();
     let mut scope = Scope::default();
     for w in &written {
         let (item, extra) = inline_cte(w.item, &q.with)?;
-        let side = engine.side(&item)?;
+        let side = match &item {
+            // A subquery runs once; its rows are then read as a table's.
+            crate::sql::ast::FromItem::Subquery {
+                query,
+                alias,
+                columns,
+            } => Side {
+                table: 0,
+                name: alias.clone(),
+                derived: Some(std::sync::Arc::new(super::super::derived::materialize(
+                    engine, query, alias, columns, execute,
+                )?)),
+            },
+            _ => engine.side(&item)?,
+        };
         if sides.iter().any(|s| s.name == side.name) {
             return Err(SqlError::new(
                 ErrorKind::Semantic,
                 format!("table name \"{}\" specified more than once", side.name),
             ));
         }
-        for (c, ty) in engine.planner_info(side.table).columns {
+        for (c, ty) in side.columns(engine) {
             scope.columns.push((side.name.clone(), c, ty));
         }
         let mut own = Vec::new();
@@ -104,7 +118,7 @@ pub fn place<E: JoinExec>(engine: &E, q: &Select) -> Result<Placed, SqlError> {
     let ends: Vec<usize> = sides
         .iter()
         .scan(0, |end, s| {
-            *end += engine.planner_info(s.table).columns.len();
+            *end += s.columns(engine).len();
             Some(*end)
         })
         .collect();
