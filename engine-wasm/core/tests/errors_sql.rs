@@ -277,12 +277,12 @@ fn absurd_batch_sizes_and_latencies_are_refused() {
 
 #[test]
 fn unsupported_joins_are_named() {
-    let natural = error_of(
+    let lateral = error_of(
         "create table t (id int primary key);\n\
-         select * from t a natural join t b;",
+         select * from t a, lateral (select a.id) b;",
     );
-    assert_eq!(natural.message, "NATURAL JOIN is not supported by IndexLab");
-    assert_eq!(natural.line, 2);
+    assert_eq!(lateral.message, "LATERAL is not supported by IndexLab");
+    assert_eq!(lateral.line, 2);
     // PostgreSQL can run a FULL JOIN only by hashing or merging.
     let full = error_of(
         "create table t (id int primary key);\n\

@@ -28,7 +28,9 @@ select a.id, b.id from a left join b on a.id < b.id and b.w < 40 where a.id > 2 
 select c.id, a.v from c left join a on c.b_id = a.id order by 1;
 select * from a join b on a.id = b.id order by 3 desc;
 select a.id, b.id, c.id from a cross join b cross join c where a.id = b.id and c.id = a.id order by 1;
-select distinct a.v from a left join b on a.id = b.a_id order by 1;"#;
+select distinct a.v from a left join b on a.id = b.a_id order by 1;
+select * from a natural join b order by id;
+select id, v, w from a natural full join b order by id;"#;
 
 const POSTGRES: &str = r#"@@8
 a1|10
@@ -117,7 +119,20 @@ a1
 a2
 a3
 a4
-a5"#;
+a5
+@@24
+1|a1|1|10
+2|a2|2|20
+3|a3|0|30
+4|a4|1|40
+5|a5|2|50
+@@25
+1|a1|10
+2|a2|20
+3|a3|30
+4|a4|40
+5|a5|50
+6||60"#;
 
 #[test]
 fn joins_return_postgresqls_rows() {

@@ -196,7 +196,11 @@ pub trait Executor: JoinExec {
                     inline_cte(i, &q.with)
                         .is_ok_and(|(i, _)| matches!(i, FromItem::Subquery { .. }))
                 });
-            if two && !derived && q.joins.iter().all(|j| j.kind == JoinKind::Inner) {
+            let plain = q
+                .joins
+                .iter()
+                .all(|j| j.kind == JoinKind::Inner && !j.natural);
+            if two && !derived && plain {
                 return self.select_join(q, execute);
             }
             return self.select_join_chain(q, execute);

@@ -62,13 +62,16 @@ fn wildcard(q: &Select, scope: &Scope) -> Vec<(String, SqlType, Option<String>)>
         all.extend(of(item));
         for j in q.joins.iter().filter(|j| j.after == g) {
             let right = of(&j.item);
-            if j.using.is_empty() {
+            let names = |cols: &[(String, SqlType, Option<String>)]| {
+                cols.iter().map(|(c, ..)| c.clone()).collect::<Vec<_>>()
+            };
+            let using = j.using_with(&names(&all), &names(&right));
+            if using.is_empty() {
                 all.extend(right);
                 continue;
             }
-            let used = |c: &String| j.using.contains(c);
-            let mut merged: Vec<(String, SqlType, Option<String>)> = j
-                .using
+            let used = |c: &String| using.contains(c);
+            let mut merged: Vec<(String, SqlType, Option<String>)> = using
                 .iter()
                 .filter_map(|u| all.iter().find(|(c, ..)| c == u))
                 .map(|(c, ty, _)| (c.clone(), *ty, None))

@@ -549,6 +549,25 @@ pub struct Join {
     /// The FROM list entry whose joins this one belongs to: in
     /// `FROM a JOIN b ON …, c`, b's join follows `from[0]`.
     pub after: usize,
+    /// `NATURAL JOIN`: USING every column name both sides have.
+    pub natural: bool,
+}
+
+impl Join {
+    /// The USING columns: as written, or for a NATURAL JOIN each name of
+    /// `left` (the columns so far, in order) that `right` has too.
+    pub fn using_with(&self, left: &[String], right: &[String]) -> Vec<String> {
+        if !self.natural {
+            return self.using.clone();
+        }
+        let mut out: Vec<String> = Vec::new();
+        for c in left {
+            if right.contains(c) && !out.contains(c) {
+                out.push(c.clone());
+            }
+        }
+        out
+    }
 }
 
 /// Which rows a join keeps besides the matching pairs: an outer join also

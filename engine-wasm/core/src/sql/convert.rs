@@ -325,7 +325,7 @@ fn convert_join(j: &sp::Join, after: usize) -> Result<Join, SqlError> {
         sp::JoinConstraint::Using(cols) => (cols.iter().map(object_name).collect(), None),
         sp::JoinConstraint::On(e) => (Vec::new(), Some(convert_expr(e)?)),
         sp::JoinConstraint::None if cross => (Vec::new(), None),
-        sp::JoinConstraint::Natural => return Err(unsupported("NATURAL JOIN").near("natural")),
+        sp::JoinConstraint::Natural => (Vec::new(), None),
         _ => {
             return Err(SqlError::new(
                 ErrorKind::Syntax,
@@ -339,6 +339,7 @@ fn convert_join(j: &sp::Join, after: usize) -> Result<Join, SqlError> {
         using,
         on,
         after,
+        natural: matches!(constraint, sp::JoinConstraint::Natural),
     })
 }
 

@@ -148,8 +148,11 @@ pub fn place<E: JoinExec>(engine: &mut E, q: &Select, execute: bool) -> Result<P
             conjuncts(&resolve_using(on, &merged), &mut parts);
         }
         let right = columns_of(&scope, &sides[k].name);
+        let names =
+            |cols: &[(String, Expr)]| cols.iter().map(|(c, _)| c.clone()).collect::<Vec<_>>();
+        let using = j.using_with(&names(&star), &names(&right));
         let mut first = Vec::new();
-        for u in &j.using {
+        for u in &using {
             let left = match merged.get(u) {
                 Some(e) => e.clone(),
                 None => using_left(&scope, &sides[..k], u)?,
@@ -179,8 +182,8 @@ pub fn place<E: JoinExec>(engine: &mut E, q: &Select, execute: bool) -> Result<P
             merged.insert(u.clone(), one.clone());
             first.push((u.clone(), one));
         }
-        let rest = star.into_iter().filter(|(c, _)| !j.using.contains(c));
-        let right_rest = right.into_iter().filter(|(c, _)| !j.using.contains(c));
+        let rest = star.into_iter().filter(|(c, _)| !using.contains(c));
+        let right_rest = right.into_iter().filter(|(c, _)| !using.contains(c));
         star = first.into_iter().chain(rest).chain(right_rest).collect();
         for p in &parts {
             for s in refs_of(p)? {
