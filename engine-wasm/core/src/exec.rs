@@ -19,6 +19,7 @@ pub mod alter_checks;
 pub mod batched_join;
 pub mod catalog_calls;
 pub mod catalog_relation;
+pub mod column_size;
 pub mod derived;
 pub mod describe;
 pub mod dml_join;

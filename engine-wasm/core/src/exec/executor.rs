@@ -123,6 +123,10 @@ pub trait Executor: JoinExec {
         if q.set_operation.is_some() {
             return super::set_operation::run(self, q, execute);
         }
+        if super::column_size::pending(q) {
+            let told = super::column_size::annotate(self, q)?;
+            return self.run_select(&told, execute);
+        }
         let star = q.items.iter().any(|i| matches!(i, SelectItem::Wildcard));
         if star
             && q.order_by

@@ -128,7 +128,7 @@ pub fn star_expanded<E: QueryEngine>(engine: &E, q: &Select) -> Result<Select, S
 }
 
 /// The columns the FROM items make visible, qualified by their names.
-fn from_scope<E: QueryEngine>(engine: &E, q: &Select) -> Result<Scope, SqlError> {
+pub(crate) fn from_scope<E: QueryEngine>(engine: &E, q: &Select) -> Result<Scope, SqlError> {
     let mut scope = Scope::default();
     for item in q.from.iter().chain(q.joins.iter().map(|j| &j.item)) {
         // A WITH query is typed as the executor runs it: inlined, its

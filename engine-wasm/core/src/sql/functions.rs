@@ -33,6 +33,11 @@ pub enum ScalarFunc {
     Greatest,
     Least,
     PgSizePretty,
+    /// `pg_column_size(x)`: the bytes of x's datum, as stored in a row (a
+    /// column's value) or as computed. The executor adds two arguments
+    /// before it runs: the type's length (-1: varlena, -2: an untyped
+    /// literal) and whether x is a stored column (`exec/column_size.rs`).
+    PgColumnSize,
     /// `x::regclass`: a relation's name, checked against the catalog.
     Regclass,
     PgRelationSize,
@@ -92,6 +97,7 @@ impl ScalarFunc {
             Greatest => "GREATEST",
             Least => "LEAST",
             PgSizePretty => "pg_size_pretty",
+            PgColumnSize => "pg_column_size",
             Regclass => "regclass",
             PgRelationSize => "pg_relation_size",
             PgTableSize => "pg_table_size",
@@ -137,6 +143,7 @@ impl ScalarFunc {
             "greatest" => Greatest,
             "least" => Least,
             "pg_size_pretty" => PgSizePretty,
+            "pg_column_size" => PgColumnSize,
             "pg_relation_size" => PgRelationSize,
             "pg_table_size" => PgTableSize,
             "pg_indexes_size" => PgIndexesSize,
@@ -168,6 +175,7 @@ impl ScalarFunc {
             | DateTrunc => 2..=2,
             Replace | MakeDate => 3..=3,
             Coalesce | Greatest | Least => 1..=usize::MAX,
+            PgColumnSize => 1..=3,
             TxidCurrent | PgStatForceNextFlush | Version => 0..=0,
             PgSleep | TxidStatus => 1..=1,
         }
@@ -267,6 +275,7 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
     }
     let a = &args[0];
     Ok(match func {
+        PgColumnSize => column_size(args)?,
         Lower => Value::text(text(a, func, args)?.to_ascii_lowercase()),
         Upper => Value::text(text(a, func, args)?.to_ascii_uppercase()),
         Length => match a {
@@ -639,4 +648,34 @@ mod tests {
         assert!(like("", "%", false));
         assert!(like("aXbXc", "%b%c", false));
     }
+}
+
+/// `pg_column_size(v)` with the executor's two arguments: the type's length
+/// (-1 varlena, -2 an untyped literal, a cstring) and whether v is a
+/// stored column. A stored varlena of up to 126 bytes has a 1-byte header, a
+/// computed one always 4 (`VARHDRSZ`).
+fn column_size(args: &[Value]) -> Result<Value, SqlError> {
+    let (Some(v), Some(Value::Int(len)), Some(Value::Bool(stored))) =
+        (args.first(), args.get(1), args.get(2))
+    else {
+        return Err(super::error::unsupported(
+            "pg_column_size() of this expression",
+        ));
+    };
+    let payload = match v {
+        _ if *len >= 0 => return Ok(Value::Int(*len)),
+        Value::Text(s) if *len == -2 => return Ok(Value::Int(s.len() as i64 + 1)),
+        Value::Text(s) => s.len(),
+        Value::Bytea(b) => b.len(),
+        Value::Numeric(n) => n.payload_size(),
+        _ => return Err(super::error::unsupported("pg_column_size() of this value")),
+    };
+    // Past about 2 kB PostgreSQL compresses a stored value (pglz).
+    if *stored && payload > 2000 {
+        return Err(super::error::unsupported(
+            "pg_column_size() of a stored value PostgreSQL may have compressed (over 2000 bytes)",
+        ));
+    }
+    let header = if *stored && payload <= 126 { 1 } else { 4 };
+    Ok(Value::Int((payload + header) as i64))
 }
