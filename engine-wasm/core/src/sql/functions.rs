@@ -569,6 +569,36 @@ fn matches(s: &[char], p: &[char]) -> bool {
     p[j..].iter().all(|c| *c == '%')
 }
 
+/// `pg_column_size(v)` with the executor's two arguments: the type's length
+/// (-1 varlena, -2 an untyped literal, a cstring) and whether v is a
+/// stored column. A stored varlena of up to 126 bytes has a 1-byte header, a
+/// computed one always 4 (`VARHDRSZ`).
+fn column_size(args: &[Value]) -> Result<Value, SqlError> {
+    let (Some(v), Some(Value::Int(len)), Some(Value::Bool(stored))) =
+        (args.first(), args.get(1), args.get(2))
+    else {
+        return Err(super::error::unsupported(
+            "pg_column_size() of this expression",
+        ));
+    };
+    let payload = match v {
+        _ if *len >= 0 => return Ok(Value::Int(*len)),
+        Value::Text(s) if *len == -2 => return Ok(Value::Int(s.len() as i64 + 1)),
+        Value::Text(s) => s.len(),
+        Value::Bytea(b) => b.len(),
+        Value::Numeric(n) => n.payload_size(),
+        _ => return Err(super::error::unsupported("pg_column_size() of this value")),
+    };
+    // Past about 2 kB PostgreSQL compresses a stored value (pglz).
+    if *stored && payload > 2000 {
+        return Err(super::error::unsupported(
+            "pg_column_size() of a stored value PostgreSQL may have compressed (over 2000 bytes)",
+        ));
+    }
+    let header = if *stored && payload <= 126 { 1 } else { 4 };
+    Ok(Value::Int((payload + header) as i64))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -648,34 +678,4 @@ mod tests {
         assert!(like("", "%", false));
         assert!(like("aXbXc", "%b%c", false));
     }
-}
-
-/// `pg_column_size(v)` with the executor's two arguments: the type's length
-/// (-1 varlena, -2 an untyped literal, a cstring) and whether v is a
-/// stored column. A stored varlena of up to 126 bytes has a 1-byte header, a
-/// computed one always 4 (`VARHDRSZ`).
-fn column_size(args: &[Value]) -> Result<Value, SqlError> {
-    let (Some(v), Some(Value::Int(len)), Some(Value::Bool(stored))) =
-        (args.first(), args.get(1), args.get(2))
-    else {
-        return Err(super::error::unsupported(
-            "pg_column_size() of this expression",
-        ));
-    };
-    let payload = match v {
-        _ if *len >= 0 => return Ok(Value::Int(*len)),
-        Value::Text(s) if *len == -2 => return Ok(Value::Int(s.len() as i64 + 1)),
-        Value::Text(s) => s.len(),
-        Value::Bytea(b) => b.len(),
-        Value::Numeric(n) => n.payload_size(),
-        _ => return Err(super::error::unsupported("pg_column_size() of this value")),
-    };
-    // Past about 2 kB PostgreSQL compresses a stored value (pglz).
-    if *stored && payload > 2000 {
-        return Err(super::error::unsupported(
-            "pg_column_size() of a stored value PostgreSQL may have compressed (over 2000 bytes)",
-        ));
-    }
-    let header = if *stored && payload <= 126 { 1 } else { 4 };
-    Ok(Value::Int((payload + header) as i64))
 }
