@@ -359,6 +359,32 @@ fn run_item<E: ScenarioEngine>(
             ScriptItem::Statement(s) if plpgsql::is_do_block(&s.sql) => {
                 plpgsql::run_item(&s, engine, report, rows, tick)?;
             }
+            // The SQL command does what psql's `\checkpoint` here does.
+            ScriptItem::Statement(s) if s.sql.trim().eq_ignore_ascii_case("checkpoint") => {
+                let index = report.statements.len() as u32;
+                statement_start(engine, index, &s.sql);
+                let start = engine.clock().now_us();
+                let outcome = engine
+                    .meta(&MetaCommand::Checkpoint)
+                    .map_err(|e| report_error(e, s.at))?;
+                let outcome = Outcome {
+                    tag: "CHECKPOINT".into(),
+                    ..outcome
+                };
+                statement_end(engine, index);
+                let (metrics, relations) = engine.take_metrics();
+                report.statements.push(StatementReport {
+                    sql: s.sql.clone(),
+                    line: s.at.line,
+                    column: s.at.column,
+                    run: 1,
+                    outcome,
+                    metrics,
+                    relations,
+                    virtual_ms: (engine.clock().now_us() - start) / 1000.0,
+                });
+                tick(report);
+            }
             ScriptItem::Statement(s) => {
                 let parsed = parse_statement(&s.sql);
                 if parsed.is_err() {

@@ -329,6 +329,8 @@ mod tests {
             " join ",
             " left join ",
             "from (select ",
+            " distinct from ",
+            " = any(array[",
             " right join ",
             " full join ",
             " set a = t",

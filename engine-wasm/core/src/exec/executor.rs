@@ -356,21 +356,15 @@ pub trait Executor: JoinExec {
             }] => {
                 let (a, b) = (self.eval_const(start)?, self.eval_const(stop)?);
                 let s = step.as_ref().map(|e| self.eval_const(e)).transpose()?;
-                if [Some(&a), Some(&b), s.as_ref()]
-                    .into_iter()
-                    .flatten()
-                    .any(|v| matches!(v, Value::Numeric(_)))
-                {
-                    return Err(crate::sql::error::unsupported(
-                        "generate_series() of numeric values",
-                    ));
-                }
                 let (a_text, b_text) = (a.pg_text(), b.pg_text());
                 let series = super::series::Series::new(a, b, s)?;
                 let (a, b) = (a_text, b_text);
                 let n = series.len(max_rows);
                 if n > max_rows as u128 {
-                    let n = if matches!(series, super::series::Series::Int { .. }) {
+                    let n = if matches!(
+                        series,
+                        super::series::Series::Int { .. } | super::series::Series::Numeric { .. }
+                    ) {
                         n.to_string()
                     } else {
                         "more".to_string()

@@ -14,6 +14,13 @@ pub enum Series {
         stop: i64,
         step: i64,
     },
+    /// `generate_series(numeric, numeric [, numeric])`, as
+    /// `generate_series_step_numeric` (`1e6` is a numeric literal).
+    Numeric {
+        start: crate::value::Numeric,
+        stop: crate::value::Numeric,
+        step: crate::value::Numeric,
+    },
     /// `local`: a timestamp without time zone (else timestamptz).
     Time {
         start: i64,
@@ -36,6 +43,9 @@ impl Series {
             Value::Date(d) => Some(i64::from(*d) * crate::value::date::US_PER_DAY),
             _ => None,
         };
+        if let Some(series) = numeric_series(&start, &stop, step.as_ref())? {
+            return Ok(series);
+        }
         match (&start, &stop, step.unwrap_or(Value::Int(1))) {
             (Value::Int(a), Value::Int(b), Value::Int(s)) if s != 0 => Ok(Series::Int {
                 start: *a,
@@ -82,6 +92,14 @@ impl Series {
                     .map(|x| Value::Int(x as i64)),
                 )
             }
+            Series::Numeric { start, stop, step } => {
+                let forward = step.signum() > 0;
+                Box::new(
+                    std::iter::successors(Some(start), move |x| x.add(&step).ok())
+                        .take_while(move |x| if forward { *x <= stop } else { *x >= stop })
+                        .map(|x| Value::Numeric(Box::new(x))),
+                )
+            }
             Series::Time {
                 start,
                 stop,
@@ -111,6 +129,16 @@ impl Series {
             Series::Int { start, stop, step } => {
                 if (step > 0 && stop >= start) || (step < 0 && stop <= start) {
                     ((i128::from(stop) - i128::from(start)) / i128::from(step) + 1) as u128
+                } else {
+                    0
+                }
+            }
+            Series::Numeric {
+                start, stop, step, ..
+            } => {
+                let n = ((stop.to_f64() - start.to_f64()) / step.to_f64()).floor();
+                if n >= 0.0 {
+                    n as u128 + 1
                 } else {
                     0
                 }
@@ -161,4 +189,42 @@ fn untyped_instants(
         other => Ok(other),
     };
     Ok((typed(start)?, typed(stop)?))
+}
+
+/// A series of numerics when any argument is one (the others, integers,
+/// taken as numerics), as PostgreSQL resolves `generate_series(1, 1e6)`.
+fn numeric_series(
+    start: &Value,
+    stop: &Value,
+    step: Option<&Value>,
+) -> Result<Option<Series>, SqlError> {
+    use crate::value::Numeric;
+    let args = [Some(start), Some(stop), step];
+    if !args
+        .iter()
+        .flatten()
+        .any(|v| matches!(v, Value::Numeric(_)))
+    {
+        return Ok(None);
+    }
+    let numeric = |v: &Value| match v {
+        Value::Numeric(n) => Ok(**n),
+        Value::Int(i) => Ok(Numeric::from_i64(*i)),
+        _ => Err(SqlError::new(
+            ErrorKind::Semantic,
+            "generate_series needs integer arguments, or timestamps and an interval step",
+        )),
+    };
+    let step = match step {
+        Some(s) => numeric(s)?,
+        None => Numeric::from_i64(1),
+    };
+    if step.is_zero() {
+        return Err(zero_step());
+    }
+    Ok(Some(Series::Numeric {
+        start: numeric(start)?,
+        stop: numeric(stop)?,
+        step,
+    }))
 }

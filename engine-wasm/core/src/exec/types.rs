@@ -205,6 +205,10 @@ pub fn series_type(start: &Expr, stop: &Expr, step: Option<&Expr>) -> SqlType {
             SqlType::Timestamptz
         };
     }
+    let numeric = |e: &Expr| ty(e).is_some_and(SqlType::is_numeric);
+    if numeric(start) || numeric(stop) || step.is_some_and(numeric) {
+        return SqlType::Numeric(None);
+    }
     let int4 = |e: &Expr| type_of(e, &Scope::default()).is_ok_and(|t| t == SqlType::Int4);
     if int4(start) && int4(stop) && step.is_none_or(int4) {
         SqlType::Int4
@@ -241,7 +245,7 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
         Expr::Call(_) => SqlType::Timestamptz,
         Expr::Binary { op, left, right } => match op {
             BinOp::Concat => SqlType::Text,
-            _ if op.is_comparison() || matches!(op, BinOp::And | BinOp::Or) => SqlType::Bool,
+            _ if op.compares() || matches!(op, BinOp::And | BinOp::Or) => SqlType::Bool,
             _ => {
                 let (l, r) = (t(left)?, t(right)?);
                 crate::sql::datetime::arith_type(*op, l, r).unwrap_or_else(|| wider(l, r))

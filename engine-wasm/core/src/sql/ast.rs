@@ -117,6 +117,10 @@ pub enum BinOp {
     GtEq,
     And,
     Or,
+    /// `a IS DISTINCT FROM b`: `<>` where NULL equals NULL, never NULL.
+    IsDistinctFrom,
+    /// `a IS NOT DISTINCT FROM b`: `=` where NULL equals NULL, never NULL.
+    IsNotDistinctFrom,
 }
 
 impl BinOp {
@@ -137,7 +141,15 @@ impl BinOp {
             BinOp::GtEq => ">=",
             BinOp::And => "AND",
             BinOp::Or => "OR",
+            BinOp::IsDistinctFrom => "IS DISTINCT FROM",
+            BinOp::IsNotDistinctFrom => "IS NOT DISTINCT FROM",
         }
+    }
+
+    /// A comparison or IS [NOT] DISTINCT FROM: two operands of one type,
+    /// a boolean result (the planner's index conditions are only the former).
+    pub fn compares(self) -> bool {
+        self.is_comparison() || matches!(self, BinOp::IsDistinctFrom | BinOp::IsNotDistinctFrom)
     }
 
     pub fn is_comparison(self) -> bool {

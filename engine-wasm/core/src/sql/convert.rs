@@ -653,6 +653,46 @@ pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
             },
             other => return Err(unsupported(format!("the operator {other}"))),
         },
+        E::IsDistinctFrom(a, b) | E::IsNotDistinctFrom(a, b) => Expr::Binary {
+            op: if matches!(e, E::IsDistinctFrom(..)) {
+                BinOp::IsDistinctFrom
+            } else {
+                BinOp::IsNotDistinctFrom
+            },
+            left: boxed(a)?,
+            right: boxed(b)?,
+        },
+        // `x = ANY (ARRAY[a, b])` is `x IN (a, b)`, `x <> ALL (ARRAY[…])`
+        // `x NOT IN (…)`: the same rows, NULLs included.
+        E::AnyOp {
+            left,
+            compare_op: sp::BinaryOperator::Eq,
+            right,
+            ..
+        } if matches!(right.as_ref(), E::Array(_)) => {
+            let E::Array(a) = right.as_ref() else {
+                unreachable!()
+            };
+            Expr::InList {
+                expr: boxed(left)?,
+                list: a.elem.iter().map(convert_expr).collect::<Result<_, _>>()?,
+                negated: false,
+            }
+        }
+        E::AllOp {
+            left,
+            compare_op: sp::BinaryOperator::NotEq,
+            right,
+        } if matches!(right.as_ref(), E::Array(_)) => {
+            let E::Array(a) = right.as_ref() else {
+                unreachable!()
+            };
+            Expr::InList {
+                expr: boxed(left)?,
+                list: a.elem.iter().map(convert_expr).collect::<Result<_, _>>()?,
+                negated: true,
+            }
+        }
         E::BinaryOp { left, op, right } => Expr::Binary {
             op: binop(op)?,
             left: boxed(left)?,

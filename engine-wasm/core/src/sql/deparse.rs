@@ -47,7 +47,7 @@ fn type_datetime_literals(e: &mut Expr, columns: &[super::ast::ColumnDef]) {
         }
     };
     match e {
-        Expr::Binary { op, left, right } if op.is_comparison() => {
+        Expr::Binary { op, left, right } if op.compares() => {
             let (lt, rt) = (column_type(left), column_type(right));
             retype(left, rt);
             retype(right, lt);

@@ -86,7 +86,7 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
         Expr::Unary { expr, .. } => Bound::Not(b(expr)?),
         Expr::Binary { op, left, right } => {
             let (l, r) = (b(left)?, b(right)?);
-            let (l, r) = if op.is_comparison() {
+            let (l, r) = if op.compares() {
                 let l2 = typed_literal(l, &r, scope)?;
                 let r2 = typed_literal(r, &l2, scope)?;
                 (l2, r2)
@@ -98,7 +98,7 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
                 (l, r)
             };
             let arithmetic =
-                !op.is_comparison() && !matches!(op, BinOp::And | BinOp::Or | BinOp::Concat);
+                !op.compares() && !matches!(op, BinOp::And | BinOp::Or | BinOp::Concat);
             if arithmetic
                 && ((oversized(&l) && !float8_typed(&r, scope))
                     || (oversized(&r) && !float8_typed(&l, scope)))
@@ -106,7 +106,7 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
                 return Err(oversized_numeric());
             }
             let narrow = match (narrow_int(&l, scope), narrow_int(&r, scope)) {
-                _ if op.is_comparison() => None,
+                _ if op.compares() => None,
                 (Some(SqlType::Int2), Some(SqlType::Int2)) => Some(SqlType::Int2),
                 (Some(_), Some(_)) => Some(SqlType::Int4),
                 _ => None,
@@ -372,7 +372,7 @@ fn datetime_typed(e: &Bound, scope: &Scope) -> Option<SqlType> {
         Bound::Call(Func::Now | Func::ClockTimestamp) => SqlType::Timestamptz,
         Bound::Call(Func::CurrentDate) => SqlType::Date,
         Bound::Call(Func::LocalTimestamp) => SqlType::Timestamp,
-        Bound::Bin(op, l, r) if !op.is_comparison() => {
+        Bound::Bin(op, l, r) if !op.compares() => {
             let operand = |x: &Bound| datetime_typed(x, scope).or_else(|| narrow_int(x, scope));
             super::datetime::arith_type(*op, operand(l)?, operand(r)?)?
         }
@@ -651,6 +651,17 @@ fn logic(op: BinOp, a: Option<bool>, b: Option<bool>) -> Value {
     })
 }
 
+/// IS [NOT] DISTINCT FROM: NULL is not distinct from NULL, and distinct
+/// from any value; two values are distinct when `<>`.
+fn distinct(op: BinOp, a: &Value, b: &Value) -> Result<Value, SqlError> {
+    let different = match (a.is_null(), b.is_null()) {
+        (true, true) => false,
+        (true, false) | (false, true) => true,
+        _ => compare(a, b).ok_or_else(|| type_error(op.symbol(), a, b))? != Ordering::Equal,
+    };
+    Ok(Value::Bool(different == (op == BinOp::IsDistinctFrom)))
+}
+
 fn comparison(op: BinOp, a: &Value, b: &Value) -> Result<Value, SqlError> {
     if a.is_null() || b.is_null() {
         return Ok(Value::Null);
@@ -779,6 +790,9 @@ pub fn eval(e: &Bound, row: &[Value], env: &mut EvalEnv) -> Result<Value, SqlErr
         }
         Bound::Bin(op, l, r) => {
             let (a, b) = (eval(l, row, env)?, eval(r, row, env)?);
+            if matches!(op, BinOp::IsDistinctFrom | BinOp::IsNotDistinctFrom) {
+                return distinct(*op, &a, &b);
+            }
             if op.is_comparison() {
                 comparison(*op, &a, &b)?
             } else if a.is_null() || b.is_null() {

@@ -166,7 +166,7 @@ pub fn looks_numeric(e: &Expr) -> bool {
     match e {
         Expr::Literal(Value::Numeric(_)) => true,
         Expr::Cast { ty, .. } => ty.is_numeric(),
-        Expr::Binary { op, left, right } if !op.is_comparison() => {
+        Expr::Binary { op, left, right } if !op.compares() => {
             looks_numeric(left) || looks_numeric(right)
         }
         Expr::Function { args, .. } => args.iter().any(looks_numeric),

@@ -114,11 +114,29 @@ pub(crate) fn cte(g: &mut Gen, features: &mut Gen, schema: &Schema, t: usize) ->
 
 /// A query over a subquery in FROM, or over a WITH query that groups: its
 /// rows are computed first, then filtered, sorted and counted by the outer one.
+/// Or one of the forms PostgreSQL reads as others: IS [NOT] DISTINCT FROM,
+/// `= ANY (ARRAY[…])`, a generate_series() over numerics.
 fn derived(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     let table = &schema.tables[t];
     let inner = condition(g, &table.columns, None, 1);
     let name = &table.name;
-    let (sql, check) = match g.below(4) {
+    let (k1, k2) = (g.range(0, 30), g.range(0, 30));
+    let (sql, check) = match g.below(7) {
+        4 => (
+            format!(
+                "select id, a from {name} where a is {}distinct from {k1} order by id",
+                if g.chance(50) { "not " } else { "" }
+            ),
+            Check::Ordered,
+        ),
+        5 => (
+            format!("select id from {name} where a = any(array[{k1}, {k2}, null]) order by id"),
+            Check::Ordered,
+        ),
+        6 => (
+            format!("select count(*), sum(x) from generate_series(1, {k1}e1) x where x > {k2}"),
+            Check::Unordered,
+        ),
         0 => (
             format!("select count(*), max(a) from (select a from {name} where {inner}) s"),
             Check::Unordered,
@@ -667,7 +685,9 @@ pub(crate) fn subquery(g: &mut Gen, schema: &Schema, t: usize) -> Item {
 
 /// `UPDATE o … FROM i` or `DELETE FROM o USING i`, joined on an integer
 /// column. The SET reads only the target, so which of several matches a
-/// target row meets first (unspecified in PostgreSQL) cannot change the rows.
+/// target row meets first (unspecified in PostgreSQL) cannot change the rows;
+/// and it writes each row's own value back (new versions all the same), since
+/// `a = a + k` on a unique column fails or not by the order rows are met.
 pub(crate) fn joined_write(g: &mut Gen, features: &mut Gen, schema: &Schema, t: usize) -> Item {
     let o = &schema.tables[t].name;
     let others: Vec<usize> = (0..schema.tables.len()).filter(|i| *i != t).collect();
@@ -680,8 +700,7 @@ pub(crate) fn joined_write(g: &mut Gen, features: &mut Gen, schema: &Schema, t: 
         String::new()
     };
     let sql = if features.chance(50) {
-        let k = features.range(1, 5);
-        format!("update {o} set a = {o}.a + {k} from {i} where {o}.{ocol} = {i}.{icol}{extra}")
+        format!("update {o} set a = {o}.a from {i} where {o}.{ocol} = {i}.{icol}{extra}")
     } else {
         format!("delete from {o} using {i} where {o}.{ocol} = {i}.{icol}{extra}")
     };
