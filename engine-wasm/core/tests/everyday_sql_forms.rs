@@ -1,6 +1,7 @@
 //! Everyday forms PostgreSQL reads as others: IS [NOT] DISTINCT FROM,
 //! `= ANY (ARRAY[…])` and `<> ALL (ARRAY[…])`, generate_series() over
-//! numerics (`1e4` is one) and with untyped bounds and steps, casts to text;
+//! numerics (`1e4` is one) and with untyped bounds and steps, casts to text,
+//! concat() and concat_ws();
 //! and the CHECKPOINT command. Rows equal PostgreSQL 15's for the same script
 //! (psql 15's `-A -t` output after `@@` and each query's line).
 
@@ -24,7 +25,9 @@ select generate_series(10, 1e1, -3);
 select count(*) from generate_series(1e0, 5);
 select generate_series(5, 1, -1.5);
 select generate_series('2024-01-01'::date, '2024-01-02', '12 hours');
-select 1.5::float8::text, true::text, 1e-5::float8::text;"#;
+select 1.5::float8::text, true::text, 1e-5::float8::text;
+select concat('a', 1, null, true, 2.5), concat_ws('-', 'a', null, 'b', 3), concat_ws(null, 'a'), concat(null);
+select pg_column_size(1), pg_column_size(concat('ab', 'c'));"#;
 
 const POSTGRES: &str = r#"@@3
 2
@@ -63,7 +66,11 @@ f|t|t
 2024-01-01 12:00:00+00
 2024-01-02 00:00:00+00
 @@18
-1.5|true|1e-05"#;
+1.5|true|1e-05
+@@19
+a1t2.5|a-b-3||
+@@20
+4|7"#;
 
 #[test]
 fn everyday_forms_return_postgresqls_rows() {

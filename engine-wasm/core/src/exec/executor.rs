@@ -301,6 +301,10 @@ pub trait Executor: JoinExec {
         columns: &mut Vec<String>,
         sink: &mut RowSink<Self>,
     ) -> Result<(), SqlError> {
+        if super::column_size::pending(q) {
+            let told = super::column_size::annotate(self, q)?;
+            return self.produce_named(&told, columns, sink);
+        }
         let max_rows = self.settings().max_rows() as u64;
         if q.set_operation.is_some() {
             let (node, result) = self.run_select(q, true)?;

@@ -29,6 +29,10 @@ pub enum ScalarFunc {
     Sign,
     Mod,
     Coalesce,
+    /// `concat(a, …)`: the arguments' text, NULLs left out.
+    Concat,
+    /// `concat_ws(sep, a, …)`: joined by sep, NULLs left out.
+    ConcatWs,
     Nullif,
     Greatest,
     Least,
@@ -93,6 +97,8 @@ impl ScalarFunc {
             Sign => "sign",
             Mod => "mod",
             Coalesce => "COALESCE",
+            Concat => "concat",
+            ConcatWs => "concat_ws",
             Nullif => "NULLIF",
             Greatest => "GREATEST",
             Least => "LEAST",
@@ -139,6 +145,8 @@ impl ScalarFunc {
             "sign" => Sign,
             "mod" => Mod,
             "coalesce" => Coalesce,
+            "concat" => Concat,
+            "concat_ws" => ConcatWs,
             "nullif" => Nullif,
             "greatest" => Greatest,
             "least" => Least,
@@ -174,7 +182,8 @@ impl ScalarFunc {
             Repeat | Mod | Nullif | Encode | Decode | PointSubscript | Extract | DatePart
             | DateTrunc => 2..=2,
             Replace | MakeDate => 3..=3,
-            Coalesce | Greatest | Least => 1..=usize::MAX,
+            Coalesce | Greatest | Least | Concat => 1..=usize::MAX,
+            ConcatWs => 2..=usize::MAX,
             PgColumnSize => 1..=3,
             TxidCurrent | PgStatForceNextFlush | Version => 0..=0,
             PgSleep | TxidStatus => 1..=1,
@@ -218,7 +227,12 @@ impl ScalarFunc {
     fn strict(self) -> bool {
         !matches!(
             self,
-            ScalarFunc::Coalesce | ScalarFunc::Nullif | ScalarFunc::Greatest | ScalarFunc::Least
+            ScalarFunc::Coalesce
+                | ScalarFunc::Nullif
+                | ScalarFunc::Greatest
+                | ScalarFunc::Least
+                | ScalarFunc::Concat
+                | ScalarFunc::ConcatWs
         )
     }
 }
@@ -356,6 +370,23 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
             .find(|v| !v.is_null())
             .cloned()
             .unwrap_or(Value::Null),
+        // Each argument through its type's output function (`t` for true,
+        // where `||` casts to text and gives `true`).
+        Concat => Value::text(
+            args.iter()
+                .filter(|v| !v.is_null())
+                .map(Value::pg_text)
+                .collect::<String>(),
+        ),
+        ConcatWs if a.is_null() => Value::Null,
+        ConcatWs => Value::text(
+            args[1..]
+                .iter()
+                .filter(|v| !v.is_null())
+                .map(Value::pg_text)
+                .collect::<Vec<_>>()
+                .join(&a.pg_text()),
+        ),
         Nullif => {
             let same = !a.is_null()
                 && !args[1].is_null()
