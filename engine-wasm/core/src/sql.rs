@@ -4,6 +4,7 @@
 pub mod error;
 pub mod hints;
 pub mod script;
+pub mod text_functions;
 
 pub use error::{ErrorKind, LineIndex, Position, SqlError};
 pub use hints::{parse_hints, Hint, HintError, HintKind, HintSet};

@@ -1,7 +1,8 @@
 //! Everyday forms PostgreSQL reads as others: IS [NOT] DISTINCT FROM,
 //! `= ANY (ARRAY[…])` and `<> ALL (ARRAY[…])`, generate_series() over
 //! numerics (`1e4` is one) and with untyped bounds and steps, casts to text,
-//! concat() and concat_ws();
+//! concat() and concat_ws(), left/right, position, split_part, TRIM and the
+//! trims, initcap, chr, ascii, octet_length;
 //! and the CHECKPOINT command. Rows equal PostgreSQL 15's for the same script
 //! (psql 15's `-A -t` output after `@@` and each query's line).
 
@@ -27,7 +28,12 @@ select generate_series(5, 1, -1.5);
 select generate_series('2024-01-01'::date, '2024-01-02', '12 hours');
 select 1.5::float8::text, true::text, 1e-5::float8::text;
 select concat('a', 1, null, true, 2.5), concat_ws('-', 'a', null, 'b', 3), concat_ws(null, 'a'), concat(null);
-select pg_column_size(1), pg_column_size(concat('ab', 'c'));"#;
+select pg_column_size(1), pg_column_size(concat('ab', 'c'));
+select left('abcde', 2), left('abcde', -2), right('abcde', 2), right('abcde', -2), left('ab', 5);
+select position('b' in 'abc'), position('z' in 'abc'), position('' in 'abc'), strpos('hello', 'l');
+select split_part('a,b,c', ',', 2), split_part('a,b,c', ',', -1), split_part('a,b,c', ',', 5), split_part('abc', '', 1);
+select trim(' x '), '[' || ltrim('  x ') || ']', '[' || rtrim(' x  ') || ']', trim(both 'x' from 'xxaxx'), trim(leading 'x' from 'xxaxx'), trim(trailing 'x' from 'xxaxx'), btrim('xyaxy', 'xy');
+select initcap('hELLO wORLD-x1y foo_bar'), chr(65), ascii('A'), ascii(''), octet_length('abc'), char_length('abc');"#;
 
 const POSTGRES: &str = r#"@@3
 2
@@ -70,7 +76,17 @@ f|t|t
 @@19
 a1t2.5|a-b-3||
 @@20
-4|7"#;
+4|7
+@@21
+ab|abc|de|cde|ab
+@@22
+2|0|1|3
+@@23
+b|c||abc
+@@24
+x|[x ]|[ x]|a|axx|xxa|a
+@@25
+Hello World-X1y Foo_Bar|A|65|0|3|3"#;
 
 #[test]
 fn everyday_forms_return_postgresqls_rows() {
@@ -89,4 +105,10 @@ fn checkpoint_writes_the_dirty_buffers_back() {
         "{:?}",
         last.metrics
     );
+}
+
+#[test]
+fn split_part_refuses_field_zero_as_postgresql_does() {
+    let (_, errors) = psql::run("select split_part('a,b', ',', 0);");
+    assert_eq!(errors, ["field position must not be zero"]);
 }

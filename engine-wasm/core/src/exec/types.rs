@@ -298,7 +298,9 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
                 },
                 Extract => SqlType::Numeric(None),
                 Decode => SqlType::Bytea,
-                PgColumnSize => SqlType::Int4,
+                PgColumnSize | Strpos | Position | Ascii | OctetLength | CharLength => {
+                    SqlType::Int4
+                }
                 Substr if t(&args[0])? == SqlType::Bytea => SqlType::Bytea,
                 _ => SqlType::Text,
             }

@@ -653,6 +653,31 @@ pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
             },
             other => return Err(unsupported(format!("the operator {other}"))),
         },
+        // `position(sub IN s)` is `strpos(s, sub)`.
+        E::Position { expr: sub, r#in } => Expr::Function {
+            func: crate::sql::functions::ScalarFunc::Position,
+            args: vec![convert_expr(r#in)?, convert_expr(sub)?],
+        },
+        // `trim([LEADING | TRAILING | BOTH] [chars FROM] s)` is btrim, ltrim
+        // or rtrim of s (and chars, a space by default).
+        E::Trim {
+            trim_where,
+            trim_what,
+            expr: from,
+            trim_characters: None,
+        } => {
+            use crate::sql::functions::ScalarFunc;
+            let func = match trim_where {
+                Some(sp::TrimWhereField::Leading) => ScalarFunc::Ltrim,
+                Some(sp::TrimWhereField::Trailing) => ScalarFunc::Rtrim,
+                _ => ScalarFunc::Btrim,
+            };
+            let mut args = vec![convert_expr(from)?];
+            if let Some(what) = trim_what {
+                args.push(convert_expr(what)?);
+            }
+            Expr::Function { func, args }
+        }
         E::IsDistinctFrom(a, b) | E::IsNotDistinctFrom(a, b) => Expr::Binary {
             op: if matches!(e, E::IsDistinctFrom(..)) {
                 BinOp::IsDistinctFrom

@@ -29,6 +29,24 @@ pub enum ScalarFunc {
     Sign,
     Mod,
     Coalesce,
+    /// `left(s, n)`, `right(s, n)`, `split_part(s, d, n)`, `btrim`, `ltrim`,
+    /// `rtrim`, `strpos(s, sub)`, `initcap`, `chr`, `ascii`, `octet_length`
+    /// (`sql/text_functions.rs`).
+    Left,
+    Right,
+    SplitPart,
+    /// `position(sub IN s)`: strpos(s, sub), named `position`.
+    Position,
+    /// `char_length(s)`: length(s), named `char_length`.
+    CharLength,
+    Btrim,
+    Ltrim,
+    Rtrim,
+    Strpos,
+    Initcap,
+    Chr,
+    Ascii,
+    OctetLength,
     /// `concat(a, …)`: the arguments' text, NULLs left out.
     Concat,
     /// `concat_ws(sep, a, …)`: joined by sep, NULLs left out.
@@ -98,6 +116,19 @@ impl ScalarFunc {
             Mod => "mod",
             Coalesce => "COALESCE",
             Concat => "concat",
+            Left => "left",
+            Position => "position",
+            CharLength => "char_length",
+            Right => "right",
+            SplitPart => "split_part",
+            Btrim => "btrim",
+            Ltrim => "ltrim",
+            Rtrim => "rtrim",
+            Strpos => "strpos",
+            Initcap => "initcap",
+            Chr => "chr",
+            Ascii => "ascii",
+            OctetLength => "octet_length",
             ConcatWs => "concat_ws",
             Nullif => "NULLIF",
             Greatest => "GREATEST",
@@ -129,7 +160,8 @@ impl ScalarFunc {
         Some(match name {
             "lower" => Lower,
             "upper" => Upper,
-            "length" | "char_length" | "character_length" => Length,
+            "length" => Length,
+            "char_length" | "character_length" => CharLength,
             "substr" | "substring" => Substr,
             "md5" => Md5,
             "to_hex" => ToHex,
@@ -146,6 +178,17 @@ impl ScalarFunc {
             "mod" => Mod,
             "coalesce" => Coalesce,
             "concat" => Concat,
+            "left" => Left,
+            "right" => Right,
+            "split_part" => SplitPart,
+            "btrim" => Btrim,
+            "ltrim" => Ltrim,
+            "rtrim" => Rtrim,
+            "strpos" => Strpos,
+            "initcap" => Initcap,
+            "chr" => Chr,
+            "ascii" => Ascii,
+            "octet_length" => OctetLength,
             "concat_ws" => ConcatWs,
             "nullif" => Nullif,
             "greatest" => Greatest,
@@ -184,6 +227,11 @@ impl ScalarFunc {
             Replace | MakeDate => 3..=3,
             Coalesce | Greatest | Least | Concat => 1..=usize::MAX,
             ConcatWs => 2..=usize::MAX,
+            Left | Right | Strpos | Position => 2..=2,
+            CharLength => 1..=1,
+            SplitPart => 3..=3,
+            Btrim | Ltrim | Rtrim => 1..=2,
+            Initcap | Chr | Ascii | OctetLength => 1..=1,
             PgColumnSize => 1..=3,
             TxidCurrent | PgStatForceNextFlush | Version => 0..=0,
             PgSleep | TxidStatus => 1..=1,
@@ -290,6 +338,37 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
     let a = &args[0];
     Ok(match func {
         PgColumnSize => column_size(args)?,
+        Left => super::text_functions::left(text(a, func, args)?, int(&args[1], func, args)?),
+        Right => super::text_functions::right(text(a, func, args)?, int(&args[1], func, args)?),
+        SplitPart => super::text_functions::split_part(
+            text(a, func, args)?,
+            text(&args[1], func, args)?,
+            int(&args[2], func, args)?,
+        )?,
+        Btrim | Ltrim | Rtrim => {
+            use super::text_functions::{trim, Ends};
+            let set = match args.get(1) {
+                Some(v) => text(v, func, args)?,
+                None => " ",
+            };
+            let ends = match func {
+                Ltrim => Ends::Leading,
+                Rtrim => Ends::Trailing,
+                _ => Ends::Both,
+            };
+            trim(text(a, func, args)?, set, ends)
+        }
+        Strpos | Position => {
+            super::text_functions::position(text(a, func, args)?, text(&args[1], func, args)?)
+        }
+        CharLength => Value::Int(text(a, func, args)?.chars().count() as i64),
+        Initcap => super::text_functions::initcap(text(a, func, args)?),
+        Chr => super::text_functions::chr(int(a, func, args)?)?,
+        Ascii => super::text_functions::ascii(text(a, func, args)?),
+        OctetLength => match a {
+            Value::Bytea(b) => Value::Int(b.len() as i64),
+            _ => Value::Int(text(a, func, args)?.len() as i64),
+        },
         Lower => Value::text(text(a, func, args)?.to_ascii_lowercase()),
         Upper => Value::text(text(a, func, args)?.to_ascii_uppercase()),
         Length => match a {
