@@ -372,17 +372,7 @@ fn run_item<E: ScenarioEngine>(
                     ..outcome
                 };
                 statement_end(engine, index);
-                let (metrics, relations) = engine.take_metrics();
-                report.statements.push(StatementReport {
-                    sql: s.sql.clone(),
-                    line: s.at.line,
-                    column: s.at.column,
-                    run: 1,
-                    outcome,
-                    metrics,
-                    relations,
-                    virtual_ms: (engine.clock().now_us() - start) / 1000.0,
-                });
+                push_single(engine, report, (s.sql.clone(), s.at), outcome, start);
                 tick(report);
             }
             ScriptItem::Statement(s) => {
@@ -456,22 +446,40 @@ fn run_item<E: ScenarioEngine>(
                     other => engine.meta(other).map_err(|e| report_error(e, m.at))?,
                 };
                 statement_end(engine, index);
-                let (metrics, relations) = engine.take_metrics();
-                report.statements.push(StatementReport {
-                    sql: meta_text(&m.command),
-                    line: m.at.line,
-                    column: m.at.column,
-                    run: 1,
+                push_single(
+                    engine,
+                    report,
+                    (meta_text(&m.command), m.at),
                     outcome,
-                    metrics,
-                    relations,
-                    virtual_ms: (engine.clock().now_us() - start) / 1000.0,
-                });
+                    start,
+                );
                 tick(report);
             }
         }
     }
     Ok(())
+}
+
+/// Reports a command run once (a meta-command, CHECKPOINT) that started at
+/// virtual time `start`, with the counters it made.
+fn push_single<E: ScenarioEngine>(
+    engine: &mut E,
+    report: &mut Report,
+    (sql, at): (String, Position),
+    outcome: Outcome,
+    start: f64,
+) {
+    let (metrics, relations) = engine.take_metrics();
+    report.statements.push(StatementReport {
+        sql,
+        line: at.line,
+        column: at.column,
+        run: 1,
+        outcome,
+        metrics,
+        relations,
+        virtual_ms: (engine.clock().now_us() - start) / 1000.0,
+    });
 }
 
 /// Marks where statement `index` (its place in the report) starts in the trace:

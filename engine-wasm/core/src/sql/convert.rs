@@ -694,30 +694,12 @@ pub(super) fn convert_expr(e: &sp::Expr) -> Result<Expr, SqlError> {
             compare_op: sp::BinaryOperator::Eq,
             right,
             ..
-        } if matches!(right.as_ref(), E::Array(_)) => {
-            let E::Array(a) = right.as_ref() else {
-                unreachable!()
-            };
-            Expr::InList {
-                expr: boxed(left)?,
-                list: a.elem.iter().map(convert_expr).collect::<Result<_, _>>()?,
-                negated: false,
-            }
-        }
+        } if matches!(right.as_ref(), E::Array(_)) => array_in_list(left, right, false)?,
         E::AllOp {
             left,
             compare_op: sp::BinaryOperator::NotEq,
             right,
-        } if matches!(right.as_ref(), E::Array(_)) => {
-            let E::Array(a) = right.as_ref() else {
-                unreachable!()
-            };
-            Expr::InList {
-                expr: boxed(left)?,
-                list: a.elem.iter().map(convert_expr).collect::<Result<_, _>>()?,
-                negated: true,
-            }
-        }
+        } if matches!(right.as_ref(), E::Array(_)) => array_in_list(left, right, true)?,
         E::BinaryOp { left, op, right } => Expr::Binary {
             op: binop(op)?,
             left: boxed(left)?,
@@ -883,6 +865,18 @@ fn subscript(root: &sp::Expr, chain: &[sp::AccessExpr]) -> Result<Expr, SqlError
             chain.iter().map(|a| a.to_string()).collect::<String>()
         ))),
     }
+}
+
+/// `x = ANY (ARRAY[…])` (or, negated, `x <> ALL (ARRAY[…])`) as an IN list.
+fn array_in_list(left: &sp::Expr, array: &sp::Expr, negated: bool) -> Result<Expr, SqlError> {
+    let sp::Expr::Array(a) = array else {
+        return Err(unsupported(format!("the array {array}")));
+    };
+    Ok(Expr::InList {
+        expr: boxed(left)?,
+        list: a.elem.iter().map(convert_expr).collect::<Result<_, _>>()?,
+        negated,
+    })
 }
 
 fn like(
