@@ -152,3 +152,17 @@ fn each_profile_counts_the_rows_a_join_changed() {
     let last = |r: &Report| r.statements.last().unwrap().outcome.rows.clone();
     assert_eq!(last(&pg), last(&yb));
 }
+
+#[test]
+fn returning_a_from_column_is_refused_by_name() {
+    let (_, errors) = psql::run(
+        "create table t (id int primary key, v text);\n\
+         create table s (id int, name text);\n\
+         insert into t values (1, 'a');\ninsert into s values (1, 'n');\n\
+         update t set v = s.name from s where t.id = s.id returning t.id, s.name;",
+    );
+    assert_eq!(
+        errors,
+        ["RETURNING a column of the FROM (or USING) list is not supported by IndexLab"]
+    );
+}

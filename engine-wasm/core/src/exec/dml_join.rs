@@ -221,6 +221,18 @@ fn join_key(v: Value) -> Option<GroupKey> {
     }
 }
 
+/// RETURNING binds over the target's columns: with a FROM (USING) list, a
+/// column it cannot find may be one of the list's, which PostgreSQL returns
+/// and IndexLab does not yet; say so rather than "does not exist".
+pub fn returning_error(join: Option<&DmlJoin>, e: SqlError) -> SqlError {
+    match join {
+        Some(_) if e.kind == ErrorKind::Semantic && e.message.contains("does not exist") => {
+            unsupported("RETURNING a column of the FROM (or USING) list")
+        }
+        _ => e,
+    }
+}
+
 /// The join of an UPDATE's FROM list (a DELETE's USING), if it has one.
 pub fn for_target<E: Executor>(
     engine: &mut E,

@@ -411,7 +411,8 @@ impl YbEngine {
         let scope = join
             .as_ref()
             .map_or_else(|| self.table_scope(id), |j| j.scope().clone());
-        let mut returning = Returning::bind(self, returning, id)?;
+        let mut returning = Returning::bind(self, returning, id)
+            .map_err(|e| dml_join::returning_error(join.as_ref(), e))?;
         let sets = assignments
             .iter()
             .map(|(c, e)| Ok((self.table_scope(id).resolve(None, c)?, bind(e, &scope)?)))
@@ -508,7 +509,8 @@ impl YbEngine {
         let id = self.catalog.table_id(table)?;
         let join = dml_join::for_target(self, id, alias, using, filter)?;
         let filter = join.as_ref().map_or(filter, |j| j.target_filter());
-        let mut returning = Returning::bind(self, returning, id)?;
+        let mut returning = Returning::bind(self, returning, id)
+            .map_err(|e| dml_join::returning_error(join.as_ref(), e))?;
         let targets = self.rows_for_change(id, filter)?;
         let targets = dml_join::matched(join.as_ref(), self, targets)?;
         for (base, row, _) in &targets {
