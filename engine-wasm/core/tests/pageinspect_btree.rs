@@ -9,6 +9,9 @@ use indexlab_engine::pg::PgEngine;
 use indexlab_engine::scenario::run_pg;
 use indexlab_engine::value::Value;
 
+#[path = "support/psql.rs"]
+mod psql;
+
 /// The engine after `script` ran on the pg profile (a failed run fails the test).
 fn engine(script: &str) -> PgEngine {
     let (report, engine) = run_pg(script, &[]);
@@ -1485,4 +1488,30 @@ fn a_descent_passes_a_truncated_pivot_equal_to_the_key() {
         .collect();
     // PostgreSQL 15, same script (enable_seqscan and enable_bitmapscan off).
     assert_eq!(hits, vec![3, 3, 4, 4, 3, 4]);
+}
+
+/// An index tuple stores its INCLUDE values: once page pruning has freed the
+/// row version an entry names (LP_DEAD in the heap), bt_page_items still
+/// shows them. Expected rows: psql 15, `-A -t`, on a fresh cluster.
+#[test]
+fn include_values_outlive_the_pruned_row() {
+    psql::assert_rows(
+        "create table demo (id bigint, value text) with (autovacuum_enabled=off);
+create unique index demo_pkey on demo (id) include (value);
+insert into demo select generate_series(0,15), lpad('x',500,'x');
+create extension pageinspect;
+update demo set value=upper(value) where id=2;
+select count(*) from demo;
+select lp, lp_flags, t_xmax from heap_page_items(get_raw_page('demo', 0)) where lp = 3;
+select itemoffset, htid, itemlen, dead, substr(data, 37, 6) from bt_page_items(get_raw_page('demo_pkey', 1)) where itemoffset between 3 and 5 order by itemoffset;",
+        "@@6
+16
+@@7
+3|3|
+@@8
+3|(0,2)|520|f|78 78 
+4|(0,3)|520|f|78 78 
+5|(1,2)|520|f|58 58 
+",
+    );
 }

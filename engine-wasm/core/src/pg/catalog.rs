@@ -87,6 +87,10 @@ pub struct Index {
     pub activity: super::pgstat::IndexActivity,
     /// The index CLUSTER last ordered its table by (`indisclustered`).
     pub clustered: bool,
+    /// The INCLUDE values its leaf entries store, by the heap TID each
+    /// names. An index tuple keeps them after page pruning has freed the
+    /// row they were copied from, and pageinspect still shows them.
+    pub included: std::collections::HashMap<u64, Vec<Value>>,
 }
 
 impl Index {

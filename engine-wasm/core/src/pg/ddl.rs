@@ -242,6 +242,7 @@ impl PgEngine {
             expressions,
             activity: Default::default(),
             clustered: false,
+            included: Default::default(),
         }));
         self.catalog.table_mut(table).indexes.push(id);
         let (rows, entries) = self.backfill(id)?;

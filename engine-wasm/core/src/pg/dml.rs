@@ -91,6 +91,26 @@ impl PgEngine {
         r
     }
 
+    /// Copies the INCLUDE values of the row at `tid` into the entry just
+    /// inserted for it (see [`Index::included`]).
+    fn keep_included(&mut self, index: usize, tid: u64) -> Result<(), SqlError> {
+        let ix = self.catalog.index(index);
+        if ix.include.is_empty() {
+            return Ok(());
+        }
+        let heap = &self.catalog.table(ix.table).heap;
+        let Some(row) = heap.indexed_row(Tid::from_u64(tid)) else {
+            return Ok(());
+        };
+        let values = ix
+            .include
+            .iter()
+            .map(|&c| ix.value_at(row, c))
+            .collect::<Result<Vec<_>, _>>()?;
+        self.catalog.index_mut(index).included.insert(tid, values);
+        Ok(())
+    }
+
     /// Encodes the index entry of `row` into `key` (before its heap tuple exists).
     fn prepare_entry(
         &self,
@@ -137,6 +157,7 @@ impl PgEngine {
         }
         self.count(rel, &stats);
         let outcome = outcome?;
+        self.keep_included(index, tid)?;
         let ix = self.catalog.index(index);
         let page_size = u64::from(self.io.pool.page_size());
         self.wal.log(rel, outcome.leaf, u64::from(p.size), || {

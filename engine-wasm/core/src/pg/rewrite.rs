@@ -176,6 +176,7 @@ impl PgEngine {
         // Its pivots are truncated to the key columns that tell keys apart.
         ix.tree.set_key_columns(ix.key_columns.clone());
         ix.max_key = None;
+        ix.included.clear();
         Ok(())
     }
 

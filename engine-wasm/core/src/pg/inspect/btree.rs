@@ -451,9 +451,16 @@ fn tuple_image(engine: &PgEngine, ix: &Index, item: &ItemView) -> Result<TupleIm
                     .collect::<Result<Vec<_>, _>>()?,
                 None if ix.include.is_empty() => decode_key(item.key, &ix.key_columns)?,
                 None => {
-                    return Err(unsupported(
-                        "the INCLUDE values of an index entry whose row pruning removed",
-                    ))
+                    let mut values = decode_key(item.key, &ix.key_columns)?;
+                    match ix.included.get(&item.payload) {
+                        Some(kept) => values.extend(kept.iter().cloned()),
+                        None => {
+                            return Err(unsupported(
+                                "the INCLUDE values of an index entry whose row is gone",
+                            ))
+                        }
+                    }
+                    values
                 }
             };
             index_tuple::form(&values, &ix.stored_types)
