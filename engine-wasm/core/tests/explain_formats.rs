@@ -703,3 +703,18 @@ fn yugabyte_verbose_prints_as_postgresql_does() {
         "Index Scan using t_pkey on public.t\n  Output: v\n  Index Cond: (t.id = 5)"
     );
 }
+
+/// The option's name is checked before its value, as ExplainQuery does:
+/// an option PostgreSQL 15 lacks (SERIALIZE came in 17) is unrecognized,
+/// and a known one with a word that is not a Boolean says so.
+#[test]
+fn options_are_named_before_their_values_are_read() {
+    assert_eq!(
+        pg_error("explain (serialize text, costs off) select 1;\n"),
+        "unrecognized EXPLAIN option \"serialize\""
+    );
+    assert_eq!(
+        pg_error("explain (analyze foo) select 1;\n"),
+        "analyze requires a Boolean value"
+    );
+}

@@ -632,15 +632,16 @@ fn convert_delete(d: sp::Delete) -> Result<Statement, SqlError> {
     })
 }
 
-fn option_flag(arg: &Option<sp::Expr>) -> Result<bool, SqlError> {
+/// A Boolean option's value, as `defGetBoolean` reads it.
+fn option_flag(name: &str, arg: &Option<sp::Expr>) -> Result<bool, SqlError> {
     let Some(e) = arg else { return Ok(true) };
     let word = e.to_string().to_ascii_lowercase();
     match word.trim_matches('\'') {
         "on" | "true" | "1" | "yes" => Ok(true),
         "off" | "false" | "0" | "no" => Ok(false),
-        other => Err(SqlError::new(
+        _ => Err(SqlError::new(
             ErrorKind::Syntax,
-            format!("EXPLAIN option value \"{other}\" is not a boolean"),
+            format!("{name} requires a Boolean value"),
         )),
     }
 }
@@ -672,25 +673,31 @@ fn convert_explain_options(opts: Vec<sp::UtilityOption>) -> Result<ExplainOption
             o.format = explain_format(&opt.arg)?;
             continue;
         }
-        let on = option_flag(&opt.arg)?;
-        match ident_name(&opt.name).as_str() {
-            "analyze" => o.analyze = on,
-            "buffers" => o.buffers = on,
-            "costs" => o.costs = on,
-            "summary" => o.summary = Some(on),
-            "timing" => o.timing = on,
-            "verbose" => o.verbose = on,
-            "dist" => o.dist = on,
-            "debug" => o.debug = on,
-            "wal" => o.wal = on,
-            "settings" => o.settings = on,
+        // The name first, as ExplainQuery does: an option PostgreSQL 15
+        // does not have (SERIALIZE, MEMORY…) is unrecognized whatever its value.
+        let name = ident_name(&opt.name);
+        let flag: &mut bool = match name.as_str() {
+            "analyze" => &mut o.analyze,
+            "buffers" => &mut o.buffers,
+            "costs" => &mut o.costs,
+            "timing" => &mut o.timing,
+            "verbose" => &mut o.verbose,
+            "dist" => &mut o.dist,
+            "debug" => &mut o.debug,
+            "wal" => &mut o.wal,
+            "settings" => &mut o.settings,
+            "summary" => {
+                o.summary = Some(option_flag(&name, &opt.arg)?);
+                continue;
+            }
             other => {
                 return Err(SqlError::new(
                     ErrorKind::Syntax,
                     format!("unrecognized EXPLAIN option \"{other}\""),
                 ))
             }
-        }
+        };
+        *flag = option_flag(&name, &opt.arg)?;
     }
     Ok(o)
 }
