@@ -45,6 +45,7 @@ pub mod row;
 pub mod select;
 pub mod series;
 pub mod set_operation;
+pub mod statistics_objects;
 pub mod subquery;
 pub mod types;
 pub mod utility;

@@ -17,6 +17,7 @@ pub mod visibility_map;
 mod alter;
 mod catalog;
 mod ddl;
+mod deferred_unique;
 mod describe;
 mod dml;
 mod engine;

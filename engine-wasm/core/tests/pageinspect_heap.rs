@@ -129,7 +129,7 @@ fn rollback_leaves_aborted_versions_and_revives_what_it_deleted() {
     );
     assert_eq!(
         errors,
-        ["duplicate key value violates unique constraint \"demo_pkey\""]
+        ["duplicate key value violates unique constraint \"demo_pkey\"\nDETAIL:  Key (id)=(1) already exists."]
     );
 }
 

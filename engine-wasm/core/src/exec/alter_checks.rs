@@ -104,7 +104,7 @@ pub fn rows_fit_key<'a>(
                 ErrorKind::Execution,
                 format!("could not create unique index \"{name}\""),
             )
-            .with_hint(format!(
+            .with_detail(format!(
                 "Key ({})=({}) is duplicated.",
                 cols.join(", "),
                 key.join(", ")

@@ -23,7 +23,7 @@
 //! notice, IndexLab's one channel for a message that is not an error).
 
 use crate::profile::Outcome;
-use crate::sql::ast::{BinOp, ColumnDef, Expr, Order};
+use crate::sql::ast::{BinOp, ColumnDef, Deferrable, Expr, Order};
 use crate::sql::deparse::deparse_stored;
 use crate::sql::deparse_pretty::{deparse_pretty, index_expression_text};
 use crate::sql::error::{unsupported, ErrorKind, SqlError};
@@ -80,6 +80,8 @@ pub struct Table {
     pub columns: Vec<ColumnDef>,
     /// `pg_table_size()` in bytes, where the profile models it (pg).
     pub size: Option<i64>,
+    /// Its `Statistics objects:` footer lines.
+    pub statistics: Vec<String>,
 }
 
 #[derive(Debug, Clone)]
@@ -97,6 +99,9 @@ pub struct Index {
     pub predicate: Option<Expr>,
     /// CLUSTER last ordered the table by it (psql adds ` CLUSTER`).
     pub clustered: bool,
+    /// Its constraint is DEFERRABLE (psql adds ` DEFERRABLE`, and
+    /// ` INITIALLY DEFERRED`).
+    pub deferrable: Option<Deferrable>,
 }
 
 /// One key column of an index.
@@ -379,13 +384,19 @@ fn table(catalog: &Catalog, t: &Table, verbose: bool) -> Result<Outcome, SqlErro
         } else {
             ""
         };
+        let deferral = match i.deferrable {
+            Some(d) if d.initially_deferred => " DEFERRABLE INITIALLY DEFERRED",
+            Some(_) => " DEFERRABLE",
+            None => "",
+        };
         footers.push(format!(
-            "    \"{}\"{label} {}{}",
+            "    \"{}\"{label} {}{deferral}{}",
             i.name,
             index_definition(catalog, i, true)?,
             if i.clustered { " CLUSTER" } else { "" }
         ));
     }
+    footers.extend(t.statistics.iter().cloned());
     if verbose {
         footers.push("Access method: heap".to_string());
     }

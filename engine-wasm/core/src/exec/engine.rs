@@ -70,6 +70,12 @@ pub trait QueryEngine: Sized {
     fn is_yugabyte(&self) -> bool {
         false
     }
+    /// Fires the AFTER triggers a statement queued (on pg, the rechecks of
+    /// DEFERRABLE unique constraints not deferred): each constraint's name
+    /// and how many rows it checked, for EXPLAIN ANALYZE's `Trigger` lines.
+    fn fire_after_triggers(&mut self) -> Result<Vec<(String, u64)>, SqlError> {
+        Ok(Vec::new())
+    }
     /// Lines this profile adds to EXPLAIN's summary (after Execution Time).
     fn summary_lines(&self, _options: &ExplainOptions) -> Vec<String> {
         Vec::new()

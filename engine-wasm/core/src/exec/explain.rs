@@ -45,6 +45,13 @@ pub fn explain<E: QueryEngine>(
             ))
         }
     };
+    // ExecutorFinish: the statement's AFTER triggers, within the EXPLAIN.
+    let trigger_start = engine.now_us();
+    let triggers = match options.analyze {
+        true => engine.fire_after_triggers()?,
+        false => Vec::new(),
+    };
+    let trigger_ms = (engine.now_us() - trigger_start) / 1000.0;
     if options.verbose {
         super::explain_verbose::annotate(engine, statement, &mut node)?;
     }
@@ -53,6 +60,11 @@ pub fn explain<E: QueryEngine>(
     let execution_ms = (summary && options.analyze).then(|| (engine.now_us() - start) / 1000.0);
     let lines = match options.format {
         ExplainFormat::Json => {
+            if !triggers.is_empty() {
+                return Err(unsupported(
+                    "EXPLAIN (FORMAT JSON) of a statement that fired constraint triggers (its \"Triggers\" list)",
+                ));
+            }
             if !engine.summary_lines(options).is_empty() {
                 return Err(unsupported(
                     "EXPLAIN (FORMAT JSON) of this profile's summary lines",
@@ -75,6 +87,15 @@ pub fn explain<E: QueryEngine>(
             }
             if let Some(ms) = planning_ms {
                 lines.push(format!("Planning Time: {ms:.3} ms"));
+            }
+            // ExplainPrintTriggers: the time of all of them, per constraint.
+            for (name, calls) in &triggers {
+                lines.push(match options.timing {
+                    true => {
+                        format!("Trigger for constraint {name}: time={trigger_ms:.3} calls={calls}")
+                    }
+                    false => format!("Trigger for constraint {name}: calls={calls}"),
+                });
             }
             if let Some(ms) = execution_ms {
                 lines.push(format!("Execution Time: {ms:.3} ms"));

@@ -35,6 +35,8 @@ pub struct UniqueKey {
     pub constraint: bool,
     /// The profile's handle: an index position, or None for yb's primary key.
     pub index: Option<usize>,
+    /// A DEFERRABLE constraint's: it cannot arbitrate.
+    pub deferrable: bool,
 }
 
 /// What EXPLAIN prints of an ON CONFLICT insert.
@@ -105,8 +107,24 @@ pub struct ConflictInsert<'a> {
     pub returning: &'a [SelectItem],
 }
 
-/// The unique keys that arbitrate, chosen as PostgreSQL's planner does.
+/// The unique keys that arbitrate, chosen as PostgreSQL's planner does. A
+/// DEFERRABLE one cannot: its conflicts are only known later.
 pub fn arbiters<E: ConflictWrites>(
+    engine: &E,
+    table: usize,
+    oc: &OnConflict,
+) -> Result<Vec<UniqueKey>, SqlError> {
+    let keys = chosen_arbiters(engine, table, oc)?;
+    if keys.iter().any(|k| k.deferrable) {
+        return Err(SqlError::new(
+            ErrorKind::Semantic,
+            "ON CONFLICT does not support deferrable unique constraints/exclusion constraints as arbiters",
+        ));
+    }
+    Ok(keys)
+}
+
+fn chosen_arbiters<E: ConflictWrites>(
     engine: &E,
     table: usize,
     oc: &OnConflict,

@@ -191,6 +191,7 @@ pub fn create_table_as<E: Executor>(
                 .collect(),
             primary_key: None,
             primary_key_name: None,
+            primary_key_deferrable: None,
             unique: Vec::new(),
             options: Vec::new(),
             split_into: None,
@@ -231,7 +232,12 @@ impl Transaction {
     /// Notes that `stmt` runs (it may write), before it runs.
     pub fn will_run(&mut self, stmt: &crate::sql::ast::Statement) {
         use crate::sql::ast::Statement::*;
-        if self.start_us.is_some() && !matches!(stmt, Select(_) | Show { .. } | Transaction(_)) {
+        if self.start_us.is_some()
+            && !matches!(
+                stmt,
+                Select(_) | Show { .. } | Transaction(_) | SetConstraints { .. }
+            )
+        {
             let writes = !matches!(stmt, Explain { options, .. } if !options.analyze);
             self.wrote |= writes;
             let rows_only = matches!(stmt, Insert { .. } | Update { .. } | Delete { .. })

@@ -58,6 +58,11 @@ impl PgEngine {
                         false => Err(checks::column_exists(&column.name, &t.name)),
                     };
                 }
+                if column.generated.is_some() {
+                    let mut columns = t.columns.clone();
+                    columns.push(column.clone());
+                    crate::exec::generated_column::check(&t.name, &columns)?;
+                }
                 let rows = t.heap.live_rows() + t.heap.dead_tuples();
                 let volatile = column.serial
                     || column
@@ -166,6 +171,9 @@ impl PgEngine {
                     return Ok(());
                 }
                 self.add_column(id, column)?;
+                if column.generated.is_some() {
+                    self.rewrite_with_generated_values(id)?;
+                }
                 if let Some(k) = key {
                     self.add_key(id, k)?;
                 }
@@ -230,7 +238,7 @@ impl PgEngine {
             }
         }
         self.build_index(&name, &table, &ascending(&k.columns), &[], true, None)?;
-        self.mark_constraint(k.primary);
+        self.mark_constraint(k.primary, k.deferrable);
         Ok(())
     }
 }

@@ -7,7 +7,7 @@ use crate::buffer_pool::RelId;
 use crate::exec::index_expression::{IndexExpression, PlannerNumbers, FIRST_EXPRESSION};
 use crate::exec::index_predicate::IndexPredicate;
 use crate::profile::StatementError;
-use crate::sql::ast::{ColumnDef, Order};
+use crate::sql::ast::{ColumnDef, Deferrable, Order};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::plan::{IndexInfo, TableInfo};
 use crate::value::{SqlType, Value};
@@ -91,6 +91,9 @@ pub struct Index {
     /// names. An index tuple keeps them after page pruning has freed the
     /// row they were copied from, and pageinspect still shows them.
     pub included: std::collections::HashMap<u64, Vec<Value>>,
+    /// A DEFERRABLE constraint's index: an equal key is let in and checked
+    /// again later ([`super::deferred_unique`]).
+    pub deferrable: Option<Deferrable>,
 }
 
 impl Index {
@@ -192,6 +195,8 @@ pub struct Catalog {
     pub indexes: Vec<Option<Index>>,
     /// CREATE EXTENSION's names.
     pub extensions: Vec<String>,
+    /// CREATE STATISTICS's objects.
+    pub statistics: crate::exec::statistics_objects::StatisticsObjects,
 }
 
 pub fn key_column(ty: SqlType, order: Order) -> KeyColumn {
@@ -236,6 +241,11 @@ impl Catalog {
         self.indexes[id]
             .as_ref()
             .expect("index ids come from the table")
+    }
+
+    /// The index `id`, unless it was dropped.
+    pub fn index_opt(&self, id: usize) -> Option<&Index> {
+        self.indexes.get(id).and_then(Option::as_ref)
     }
 
     pub fn index_mut(&mut self, id: usize) -> &mut Index {

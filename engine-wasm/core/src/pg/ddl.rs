@@ -11,7 +11,7 @@ use crate::exec::index_expression::{IndexExpression, FIRST_EXPRESSION};
 use crate::exec::index_predicate::{row_in_index, IndexPredicate};
 use crate::exec::QueryEngine;
 use crate::profile::{Outcome, StatementError};
-use crate::sql::ast::{CreateIndex, CreateTable, Expr, KeyColumn, Order};
+use crate::sql::ast::{CreateIndex, CreateTable, Deferrable, Expr, KeyColumn, Order};
 use crate::sql::error::SqlError;
 use crate::value::SqlType;
 
@@ -97,16 +97,16 @@ impl PgEngine {
                 .clone()
                 .unwrap_or_else(|| format!("{}_pkey", t.name));
             self.build_index(&name, &t.name, &ascending(pk), &[], true, None)?;
-            self.mark_constraint(true);
+            self.mark_constraint(true, t.primary_key_deferrable);
         }
-        for (written, columns) in &t.unique {
-            let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
-            let name = match written {
+        for k in &t.unique {
+            let names: Vec<String> = k.columns.iter().map(|c| c.name.clone()).collect();
+            let name = match &k.name {
                 Some(n) => n.clone(),
                 None => self.catalog.default_index_name(&t.name, &names, "key"),
             };
-            self.build_index(&name, &t.name, &ascending(columns), &[], true, None)?;
-            self.mark_constraint(false);
+            self.build_index(&name, &t.name, &ascending(&k.columns), &[], true, None)?;
+            self.mark_constraint(false, k.deferrable);
         }
         Ok(out)
     }
@@ -243,6 +243,7 @@ impl PgEngine {
             activity: Default::default(),
             clustered: false,
             included: Default::default(),
+            deferrable: None,
         }));
         self.catalog.table_mut(table).indexes.push(id);
         let (rows, entries) = self.backfill(id)?;
@@ -310,10 +311,11 @@ impl PgEngine {
     }
 
     /// The index just built belongs to a constraint (the primary key or not).
-    pub(super) fn mark_constraint(&mut self, primary: bool) {
+    pub(super) fn mark_constraint(&mut self, primary: bool, deferrable: Option<Deferrable>) {
         if let Some(Some(ix)) = self.catalog.indexes.last_mut() {
             ix.constraint = true;
             ix.primary = primary;
+            ix.deferrable = deferrable;
         }
     }
 
@@ -334,6 +336,7 @@ impl PgEngine {
             let Some(t) = self.catalog.tables[id].take() else {
                 continue;
             };
+            self.catalog.statistics.drop_table(id);
             self.io.pool.drop_relation(t.rel);
             for i in t.indexes {
                 if let Some(ix) = self.catalog.indexes[i].take() {

@@ -24,7 +24,9 @@ impl PgEngine {
             Ok(Value::Int(bytes)) => Some(bytes),
             _ => None,
         };
-        let tables: Vec<&super::catalog::Table> = self.catalog.tables.iter().flatten().collect();
+        let tables: Vec<(usize, &super::catalog::Table)> = (self.catalog.tables.iter().enumerate())
+            .filter_map(|(id, t)| Some((id, t.as_ref()?)))
+            .collect();
         let indexes = self
             .catalog
             .indexes
@@ -59,6 +61,7 @@ impl PgEngine {
                     primary: ix.primary,
                     unique: ix.unique,
                     clustered: ix.clustered,
+                    deferrable: ix.deferrable,
                     constraint: ix.constraint,
                     size: size(&ix.name),
                     predicate: ix.predicate.as_ref().map(|p| p.expr.clone()),
@@ -70,16 +73,17 @@ impl PgEngine {
             system_names: super::system_relations::SYSTEM_RELATION_NAMES,
             tables: tables
                 .iter()
-                .map(|t| Table {
+                .map(|&(id, t)| Table {
                     name: t.name.clone(),
                     columns: t.columns.clone(),
                     size: size(&t.name),
+                    statistics: self.catalog.statistics.footers(id, &t.name, &t.columns),
                 })
                 .collect(),
             indexes,
             sequences: tables
                 .iter()
-                .flat_map(|t| t.sequence_names())
+                .flat_map(|(_, t)| t.sequence_names())
                 .map(|name| Sequence {
                     size: size(&name),
                     name,

@@ -142,7 +142,8 @@ impl PgEngine {
         // A key above every key ever inserted cannot collide (the common case of a
         // serial primary key), so the probe is skipped, like nbtree's fastpath.
         let above_all = ix.max_key.as_deref().is_none_or(|m| key > m);
-        if ix.unique && !above_all && !p.null_key {
+        let deferrable = ix.deferrable.is_some();
+        if ix.unique && !above_all && !p.null_key && !deferrable {
             self.check_unique(index, key)?;
         }
         let ix = self.catalog.index_mut(index);
@@ -158,6 +159,9 @@ impl PgEngine {
         self.count(rel, &stats);
         let outcome = outcome?;
         self.keep_included(index, tid)?;
+        if deferrable && !above_all && !p.null_key {
+            self.queue_recheck(index, key, tid)?;
+        }
         let ix = self.catalog.index(index);
         let page_size = u64::from(self.io.pool.page_size());
         self.wal.log(rel, outcome.leaf, u64::from(p.size), || {
@@ -200,55 +204,108 @@ impl PgEngine {
     /// of the index is not counted again (PostgreSQL does it on the leaf its insert
     /// descent already holds); the heap visits to check liveness are.
     fn check_unique(&mut self, index: usize, key: &[u8]) -> Result<(), SqlError> {
+        let entries = self.equal_entries(index, key, false)?;
+        if self.any_live(index, &entries, None)? {
+            return Err(self.unique_violation(index, key));
+        }
+        Ok(())
+    }
+
+    /// The entries of `index` whose key is `key`: (leaf page, heap TID).
+    /// `counted`: the descent is a probe of its own, its pages counted.
+    pub(super) fn equal_entries(
+        &mut self,
+        index: usize,
+        key: &[u8],
+        counted: bool,
+    ) -> Result<Vec<(Option<PageNo>, u64)>, SqlError> {
         let ix = self.catalog.index(index);
-        let mut probe = NoAccounting;
-        let mut cursor = ix.tree.seek(
-            Bound::Included(key),
-            Bound::Included(key),
-            Direction::Forward,
-            &mut probe,
-        );
-        let mut tids = Vec::new();
-        while let Some(e) = cursor.next(&ix.tree, &mut probe) {
-            tids.push((cursor.page(), e.payload));
+        let (irel, tree) = (ix.rel, &ix.tree);
+        let collect = |io: &mut dyn PageAccess| {
+            let mut cursor = tree.seek(
+                Bound::Included(key),
+                Bound::Included(key),
+                Direction::Forward,
+                io,
+            );
+            let mut entries = Vec::new();
+            while let Some(e) = cursor.next(tree, io) {
+                entries.push((cursor.page(), e.payload));
+            }
+            entries
+        };
+        if !counted {
+            return Ok(collect(&mut NoAccounting));
         }
-        if tids.is_empty() {
-            return Ok(());
+        let (entries, stats) = self.io.rel(irel, Fork::Main, |io| collect(io))?;
+        self.count(irel, &stats);
+        Ok(entries)
+    }
+
+    /// Whether a row that an entry among `entries` names (other than
+    /// `except`, the row being rechecked) is live or being written: a dirty
+    /// snapshot's test. Entries whose rows are dead to all get the LP_DEAD
+    /// hint, as `_bt_check_unique` sets it on the conflicts it rules out;
+    /// its heap visits set hint bits as any other.
+    pub(super) fn any_live(
+        &mut self,
+        index: usize,
+        entries: &[(Option<PageNo>, u64)],
+        except: Option<u64>,
+    ) -> Result<bool, SqlError> {
+        if entries.is_empty() {
+            return Ok(false);
         }
-        let (table, name) = (ix.table, ix.name.clone());
+        let table = self.catalog.index(index).table;
         let t = self.catalog.table(table);
-        let rel = t.rel;
-        let heap = &t.heap;
+        let (rel, heap) = (t.rel, &t.heap);
         let running = self.xact.current();
-        // `_bt_check_unique`'s heap visits: a dirty snapshot's checks set
-        // hint bits as any other.
-        // Entries whose rows are dead to all get the LP_DEAD hint, as
-        // _bt_check_unique sets it on the conflicts it rules out.
         let mut kills = Vec::new();
         let (live, stats) = self.io.rel(rel, Fork::Main, |io| {
             let mut held = HeldPage::new();
-            tids.iter().any(|&(leaf, payload)| {
-                let tid = Tid::from_u64(payload);
-                let live = heap.fetch(tid, &mut held, io).is_some();
-                heap.check_chain(tid, running);
-                if !live && heap.dead_to_all(tid, running) {
-                    kills.extend(leaf.map(|leaf| (leaf, payload)));
-                }
-                live
-            })
+            entries
+                .iter()
+                .filter(|(_, payload)| Some(*payload) != except)
+                .any(|&(leaf, payload)| {
+                    let tid = Tid::from_u64(payload);
+                    let live = heap.fetch(tid, &mut held, io).is_some();
+                    heap.check_chain(tid, running);
+                    if !live && heap.dead_to_all(tid, running) {
+                        kills.extend(leaf.map(|leaf| (leaf, payload)));
+                    }
+                    live
+                })
         })?;
         self.count(rel, &stats);
         let tree = &mut self.catalog.index_mut(index).tree;
         for (leaf, payload) in kills {
             tree.kill(leaf, payload, None);
         }
-        if live {
-            return Err(StatementError::UniqueViolation {
-                constraint: name.to_string(),
-            }
-            .into());
+        Ok(live)
+    }
+
+    /// `duplicate key value violates unique constraint`, with PostgreSQL's
+    /// DETAIL naming the key when its columns are plain columns.
+    pub(super) fn unique_violation(&self, index: usize, key: &[u8]) -> SqlError {
+        let ix = self.catalog.index(index);
+        let err: SqlError = StatementError::UniqueViolation {
+            constraint: ix.name.clone(),
         }
-        Ok(())
+        .into();
+        if !ix.expressions.is_empty() {
+            return err;
+        }
+        let columns = &self.catalog.table(ix.table).columns;
+        let names: Vec<&str> = ix
+            .key
+            .iter()
+            .map(|(c, _)| columns[*c].name.as_str())
+            .collect();
+        err.with_detail(format!(
+            "Key ({})={} already exists.",
+            names.join(", "),
+            ix.key_text(key)
+        ))
     }
 
     /// Inserts one full row: heap tuple, then every index entry. Keys are encoded

@@ -37,6 +37,8 @@ pub struct PgEngine {
     pub(super) transaction: crate::exec::utility::Transaction,
     /// Transaction ids: the next one, and the running transaction's.
     pub(super) xact: super::xact::Xact,
+    /// Rechecks of DEFERRABLE unique constraints, and SET CONSTRAINTS.
+    pub(super) deferred_unique: super::deferred_unique::DeferredUnique,
 }
 
 fn setting_error(e: impl std::fmt::Display) -> SqlError {
@@ -94,6 +96,7 @@ impl PgEngine {
             statement_start_us: 0,
             dml_source: None,
             transaction: crate::exec::utility::Transaction::default(),
+            deferred_unique: Default::default(),
             xact: super::xact::Xact::default(),
         })
     }
@@ -143,6 +146,20 @@ impl PgEngine {
         let changes_catalog = self.changes_catalog(stmt);
         let locks = self.locks_exclusively(stmt);
         let result = self.run_statement(stmt);
+        // The statement's AFTER triggers: rechecks of DEFERRABLE unique
+        // constraints, all of them when the transaction commits.
+        let commits = self.transaction.start_us.is_none() && !rolls_back;
+        let result = match result {
+            Ok(out) if commits || !self.deferred_unique_idle() => {
+                let fired = self.fire_rechecks(commits);
+                self.deferred_unique.take_fired();
+                fired.map(|()| out)
+            }
+            other => other,
+        };
+        if self.transaction.start_us.is_none() {
+            self.deferred_unique.end_transaction();
+        }
         if result.is_err() && locks {
             // The lock was logged for standbys, which took an id.
             self.xact.assign();
@@ -211,6 +228,10 @@ impl PgEngine {
             // `IF EXISTS` of nothing, `IF NOT EXISTS` of something: no change.
             Statement::DropTable { names, .. } => names.iter().any(table_exists),
             Statement::DropIndex { names, .. } => names.iter().any(index_exists),
+            Statement::DropStatistics { names, .. } => {
+                names.iter().any(|n| self.catalog.statistics.exists(n))
+            }
+            Statement::CreateStatistics(s) => !self.catalog.statistics.exists(&s.name),
             Statement::CreateExtension { name, .. } => {
                 !self.catalog.extensions.iter().any(|e| e == name)
             }
@@ -271,6 +292,22 @@ impl PgEngine {
             | Statement::Deallocate { .. } => Err(crate::sql::error::unsupported(
                 "PREPARE and EXECUTE outside a script",
             )),
+            Statement::CreateStatistics(s) => {
+                let id = self.catalog.table_id(&s.table)?;
+                let t = self.catalog.tables[id]
+                    .as_ref()
+                    .expect("table_id finds a table");
+                let kinds = crate::exec::statistics_objects::POSTGRESQL_15_KINDS;
+                self.catalog
+                    .statistics
+                    .create(s, id, &t.columns.clone(), kinds)
+            }
+            Statement::DropStatistics { names, if_exists } => {
+                self.catalog.statistics.drop(names, *if_exists)
+            }
+            Statement::SetConstraints { names, deferred } => {
+                self.set_constraints(names.as_deref(), *deferred)
+            }
             Statement::Transaction(cmd) => {
                 let clock = self.io.clock.timestamp();
                 self.transaction.command(*cmd, clock)

@@ -246,6 +246,16 @@ impl QueryEngine for PgEngine {
         self.analyze_update_stats(table, live_rows);
     }
 
+    fn fire_after_triggers(&mut self) -> Result<Vec<(String, u64)>, SqlError> {
+        let fired = self.fire_rechecks(false);
+        let calls = self.deferred_unique.take_fired();
+        fired?;
+        Ok(calls
+            .into_iter()
+            .map(|(index, n)| (self.catalog.index(index).name.clone(), n))
+            .collect())
+    }
+
     fn explain_notices(&self, options: &ExplainOptions) -> Vec<String> {
         options_notices(options)
     }

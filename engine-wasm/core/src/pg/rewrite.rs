@@ -125,6 +125,44 @@ impl PgEngine {
         Ok(())
     }
 
+    /// ALTER TABLE … ADD COLUMN … GENERATED ALWAYS AS (…) STORED, the
+    /// column just added: PostgreSQL rewrites the table (`ATRewriteTable`).
+    /// One sequential scan reads the live rows; each, its generated values
+    /// computed, is inserted anew into a new file by the ALTER's
+    /// transaction; the indexes are rebuilt from it (`reindex_relation`),
+    /// which also measures the table again for pg_class.
+    pub(super) fn rewrite_with_generated_values(&mut self, id: usize) -> Result<(), SqlError> {
+        let (rows, _) = self.heap_rows(id)?;
+        let t = self.catalog.table(id);
+        let mut filled = Vec::with_capacity(rows.len());
+        for (_, mut row) in rows {
+            crate::exec::generated_column::fill(t.shape(), &mut row)?;
+            filled.push(row);
+        }
+        let xid = self.xact.assign();
+        let cid = self.xact.command_id();
+        let page_size = self.io.pool.page_size();
+        let t = self.catalog.table_mut(id);
+        t.activity.pending.seq_scan += 1;
+        t.activity.pending.seq_tup_read += filled.len() as i64;
+        let types = t.types.clone();
+        let reform = |row: &super::catalog::Row| Reformed {
+            len: heap_tuple_len_for_page(row, &types, page_size),
+            natts: types.len() as u16,
+        };
+        t.heap = t.heap.refilled(filled, xid, cid, &reform)?;
+        t.vm_exists = false;
+        t.fsm_blocks = 0;
+        // RelationSetNewRelfilenode: unmeasured until an index build counts it.
+        t.stats = RelStats::NEW;
+        let rel = t.rel;
+        self.io.pool.drop_relation(rel);
+        for i in self.catalog.table(id).indexes.clone() {
+            self.rebuild_index(i)?;
+        }
+        Ok(())
+    }
+
     /// The live rows' tids (`rows`, in the old heap's order) in index
     /// `index`'s key order, as CLUSTER's tuplesort leaves them: its key
     /// columns compared, rows with equal keys where PostgreSQL's quicksort

@@ -69,10 +69,12 @@ pub struct CreateTable {
     pub primary_key: Option<Vec<KeyColumn>>,
     /// `CONSTRAINT name PRIMARY KEY`: its index's name (else `<table>_pkey`).
     pub primary_key_name: Option<String>,
+    /// The primary key is DEFERRABLE.
+    pub primary_key_deferrable: Option<Deferrable>,
     /// `UNIQUE` constraints (of a column or of the table), each with the name
     /// written (`CONSTRAINT name UNIQUE`), else PostgreSQL's
     /// `<table>_<columns>_key`: each becomes a unique index of that name.
-    pub unique: Vec<(Option<String>, Vec<KeyColumn>)>,
+    pub unique: Vec<AddKey>,
     /// YugabyteDB's `SPLIT INTO n TABLETS`.
     pub split_into: Option<u32>,
     /// YugabyteDB's `SPLIT AT VALUES ((…), …)`: range tablets cut at these
@@ -984,6 +986,19 @@ pub enum Statement {
     },
     /// BEGIN / START TRANSACTION, COMMIT / END, ROLLBACK.
     Transaction(TxnCommand),
+    /// `CREATE STATISTICS [IF NOT EXISTS] name [(kind, …)] ON a, b FROM t`.
+    CreateStatistics(CreateStatistics),
+    /// `DROP STATISTICS [IF EXISTS] name, …`.
+    DropStatistics {
+        names: Vec<String>,
+        if_exists: bool,
+    },
+    /// `SET CONSTRAINTS { ALL | name, … } { DEFERRED | IMMEDIATE }`; `names`
+    /// is None for ALL.
+    SetConstraints {
+        names: Option<Vec<String>>,
+        deferred: bool,
+    },
     /// `CREATE EXTENSION name`: the extensions IndexLab knows of.
     CreateExtension {
         name: String,
@@ -1024,6 +1039,27 @@ pub struct AddKey {
     pub name: Option<String>,
     pub columns: Vec<KeyColumn>,
     pub primary: bool,
+    pub deferrable: Option<Deferrable>,
+}
+
+/// An extended statistics object's definition.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateStatistics {
+    pub name: String,
+    pub if_not_exists: bool,
+    /// The kinds written (`ndistinct`, `dependencies`, `mcv`), lower-case;
+    /// empty for all of them.
+    pub kinds: Vec<String>,
+    pub columns: Vec<String>,
+    pub table: String,
+}
+
+/// A DEFERRABLE key: its uniqueness is checked when the statement ends, or
+/// when the transaction commits once deferred (`INITIALLY DEFERRED`, or
+/// `SET CONSTRAINTS … DEFERRED`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Deferrable {
+    pub initially_deferred: bool,
 }
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -1080,6 +1116,9 @@ impl Statement {
             Statement::Transaction(TxnCommand::Begin) => "BEGIN",
             Statement::Transaction(TxnCommand::Commit) => "COMMIT",
             Statement::Transaction(TxnCommand::Rollback) => "ROLLBACK",
+            Statement::SetConstraints { .. } => "SET CONSTRAINTS",
+            Statement::CreateStatistics(_) => "CREATE STATISTICS",
+            Statement::DropStatistics { .. } => "DROP STATISTICS",
         }
     }
 }

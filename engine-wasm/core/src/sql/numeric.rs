@@ -149,7 +149,7 @@ pub fn check_key_column(ty: SqlType, hashed: bool, unique: bool) -> Result<(), S
 /// constraints, before anything is made.
 pub fn check_table_keys(t: &super::ast::CreateTable) -> Result<(), SqlError> {
     let keys = t.primary_key.iter().flatten();
-    let unique = t.unique.iter().flat_map(|(_, cols)| cols.iter());
+    let unique = t.unique.iter().flat_map(|k| k.columns.iter());
     for k in keys.chain(unique) {
         if let Some(c) = t.columns.iter().find(|c| c.name == k.name) {
             check_key_column(c.ty, k.hash, true)?;

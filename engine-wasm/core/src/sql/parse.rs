@@ -19,6 +19,9 @@ mod create_table;
 pub mod depth;
 mod maintenance;
 mod on_conflict;
+mod set_constraints;
+mod statistics;
+mod words;
 mod yb_syntax;
 
 use create_table::convert_create_table;
@@ -27,6 +30,12 @@ use create_table::convert_create_table;
 /// relative to the statement text (line 1, column 1 = its first character).
 pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
     if let Some(stmt) = maintenance::parse(sql)? {
+        return Ok(stmt);
+    }
+    if let Some(stmt) = set_constraints::parse(sql)? {
+        return Ok(stmt);
+    }
+    if let Some(stmt) = statistics::parse(sql)? {
         return Ok(stmt);
     }
     let (text, yb) = strip_yb_syntax(sql);

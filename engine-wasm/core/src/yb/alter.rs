@@ -101,6 +101,9 @@ impl YbEngine {
 
     /// The key's columns exist and no two rows share a non-NULL key.
     fn check_unique(&mut self, id: usize, k: &AddKey) -> Result<(), SqlError> {
+        if k.deferrable.is_some() {
+            return Err(deferrable_refused());
+        }
         let t = self.catalog.table(id);
         let (table, columns) = (t.name.clone(), t.columns.clone());
         checks::key_positions(&columns, k)?;
@@ -173,4 +176,15 @@ impl YbEngine {
         }
         Ok(())
     }
+}
+
+/// YugabyteDB's refusal of a DEFERRABLE primary key or unique constraint
+/// (its issue 1709): its unique checks are made row by row in DocDB.
+pub(super) fn deferrable_refused() -> SqlError {
+    SqlError::new(
+        crate::sql::error::ErrorKind::Unsupported,
+        "DEFERRABLE unique constraints are not supported yet",
+    )
+    .near("deferrable")
+    .with_hint("See https://github.com/yugabyte/yugabyte-db/issues/1129. React with thumbs up to raise its priority")
 }

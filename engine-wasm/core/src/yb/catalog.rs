@@ -249,6 +249,8 @@ pub struct YbCatalog {
     pub indexes: Vec<Option<YbIndex>>,
     /// CREATE EXTENSION's names.
     pub extensions: Vec<String>,
+    /// CREATE STATISTICS's objects.
+    pub statistics: crate::exec::statistics_objects::StatisticsObjects,
 }
 
 impl YbCatalog {

@@ -143,6 +143,9 @@ impl YbEngine {
     pub(super) fn create_table(&mut self, t: &CreateTable) -> Result<Outcome, SqlError> {
         crate::exec::generated_column::check(&t.name, &t.columns)?;
         crate::sql::numeric::check_table_keys(t)?;
+        if t.primary_key_deferrable.is_some() || t.unique.iter().any(|k| k.deferrable.is_some()) {
+            return Err(super::alter::deferrable_refused());
+        }
         let notices = super::alter::storage_notices(&t.options)?;
         if self.catalog.name_taken(&t.name) {
             if t.if_not_exists {
@@ -194,9 +197,10 @@ impl YbEngine {
         table.key = key;
         table.tablets = tablets;
         table.packing = std::rc::Rc::new(table.value_packing());
-        for (written, columns) in &t.unique {
+        for k in &t.unique {
+            let columns = &k.columns;
             let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();
-            let name = match written {
+            let name = match &k.name {
                 Some(n) => n.clone(),
                 None => {
                     choose_relation_name(&t.name, &names, "key", |n| self.catalog.name_taken(n))
@@ -344,6 +348,7 @@ impl YbEngine {
             &mut out,
         )?;
         for id in ids {
+            self.catalog.statistics.drop_table(id);
             if let Some(t) = self.catalog.tables[id].take() {
                 for i in t.indexes {
                     self.catalog.indexes[i] = None;

@@ -27,7 +27,9 @@ impl YbEngine {
             indexes: Vec::new(),
             sequences: Vec::new(),
         };
-        for t in self.catalog.tables.iter().flatten() {
+        for (id, t) in
+            (self.catalog.tables.iter().enumerate()).filter_map(|(id, t)| Some((id, t.as_ref()?)))
+        {
             let name = |c: usize| t.columns[c].name.clone();
             if let Some(k) = &t.key {
                 let order = |o: SortOrder| match o {
@@ -57,6 +59,7 @@ impl YbEngine {
                     include: Vec::new(),
                     primary: true,
                     clustered: false,
+                    deferrable: None,
                     unique: true,
                     constraint: true,
                     size: None,
@@ -73,6 +76,7 @@ impl YbEngine {
                 name: t.name.clone(),
                 columns: t.columns.clone(),
                 size: None,
+                statistics: self.catalog.statistics.footers(id, &t.name, &t.columns),
             });
         }
         for ix in self.catalog.indexes.iter().flatten() {
@@ -103,6 +107,7 @@ impl YbEngine {
                     .collect(),
                 primary: false,
                 clustered: false,
+                deferrable: None,
                 unique: ix.unique,
                 constraint: ix.constraint,
                 size: None,

@@ -251,6 +251,16 @@ impl YbEngine {
             | Statement::Deallocate { .. } => Err(crate::sql::error::unsupported(
                 "PREPARE and EXECUTE outside a script",
             )),
+            Statement::SetConstraints { names, .. } => self.set_constraints(names.as_deref()),
+            Statement::CreateStatistics(s) => {
+                let id = self.catalog.table_id(&s.table)?;
+                let columns = self.catalog.table(id).columns.clone();
+                let kinds = crate::exec::statistics_objects::POSTGRESQL_11_KINDS;
+                self.catalog.statistics.create(s, id, &columns, kinds)
+            }
+            Statement::DropStatistics { names, if_exists } => {
+                self.catalog.statistics.drop(names, *if_exists)
+            }
             Statement::Transaction(cmd) => {
                 let clock = self.clock.timestamp();
                 self.transaction.command(*cmd, clock)
@@ -506,4 +516,41 @@ pub(super) fn add_reads(counts: &mut [u64; 4], read: &crate::lsm::ReadStats) {
     counts[0] += read.number_db_seek;
     counts[1] += read.number_db_next;
     counts[2] += read.number_db_prev;
+}
+
+impl YbEngine {
+    /// `SET CONSTRAINTS`: YugabyteDB refuses DEFERRABLE unique keys, so
+    /// every constraint here is immediate; the names are checked as
+    /// PostgreSQL checks them.
+    fn set_constraints(&mut self, names: Option<&[String]>) -> Result<Outcome, SqlError> {
+        let mut out = Outcome::tag("SET CONSTRAINTS");
+        if self.transaction.start_us.is_none() {
+            out.notices
+                .push("SET CONSTRAINTS can only be used in transaction blocks".into());
+        }
+        // No constraint can be deferred: the first name is an error.
+        if let Some(name) = names.unwrap_or_default().first() {
+            let t = &self.catalog;
+            let exists = t
+                .tables
+                .iter()
+                .flatten()
+                .any(|t| t.key.is_some() && t.pk_name == *name)
+                || t.indexes
+                    .iter()
+                    .flatten()
+                    .any(|i| i.constraint && i.name == *name);
+            let problem = if exists {
+                "is not deferrable"
+            } else {
+                "does not exist"
+            };
+            return Err(SqlError::new(
+                crate::sql::error::ErrorKind::Semantic,
+                format!("constraint \"{name}\" {problem}"),
+            )
+            .near(name));
+        }
+        Ok(out)
+    }
 }

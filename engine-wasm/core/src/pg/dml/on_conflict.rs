@@ -64,6 +64,7 @@ impl ConflictWrites for PgEngine {
                     None => ix.key.iter().map(|(c, _)| *c).collect(),
                 },
                 constraint: ix.constraint,
+                deferrable: ix.deferrable.is_some(),
                 index: Some(i),
             })
             .collect()

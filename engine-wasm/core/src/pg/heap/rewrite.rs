@@ -79,6 +79,35 @@ impl<T: Clone> Heap<T> {
         }
         Ok(new)
     }
+
+    /// ALTER TABLE's rewrite (`ATRewriteTable`): `rows`, re-formed with
+    /// their new columns, inserted anew into a new heap by transaction
+    /// `xid` (command `cid`), as INSERT fills pages (down to the
+    /// fillfactor). Unlike VACUUM FULL's copies they are new tuples: the
+    /// ALTER's xmin, no hint bits yet.
+    pub fn refilled(
+        &self,
+        rows: Vec<T>,
+        xid: TransactionId,
+        cid: u32,
+        reform: &dyn Fn(&T) -> Reformed,
+    ) -> Result<Heap<T>, HeapError> {
+        let mut new = Heap::new(HeapConfig {
+            page_size: self.geom.page_size,
+            fillfactor: self.geom.fillfactor,
+        })?;
+        for row in rows {
+            let shape = reform(&row);
+            let size = super::super::tuple::maxalign(u32::from(shape.len)) as u16;
+            let at = new.insert(row, size, xid, &mut NoAccounting)?.tid;
+            if let Some(h) = new.header_mut(at) {
+                h.len = shape.len;
+                h.natts = shape.natts;
+                h.cid = cid;
+            }
+        }
+        Ok(new)
+    }
 }
 
 impl<T> Heap<T> {

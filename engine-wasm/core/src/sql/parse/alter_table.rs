@@ -5,7 +5,7 @@
 
 use super::create_table::convert_column;
 use super::key_columns;
-use crate::sql::ast::{AddKey, AlterAction, Statement};
+use crate::sql::ast::{AddKey, AlterAction, Deferrable, Statement};
 use crate::sql::convert::{ident_name, object_name};
 use crate::sql::error::{unsupported, SqlError};
 use sqlparser::ast as sp;
@@ -37,12 +37,6 @@ fn action(op: &sp::AlterTableOperation) -> Result<AlterAction, SqlError> {
             let parsed = convert_column(column_def)?;
             if parsed.keys.len() > 1 {
                 return Err(unsupported("two keys on one added column"));
-            }
-            if parsed.def.generated.is_some() {
-                // Every existing row would need its value computed: a rewrite.
-                return Err(unsupported(
-                    "ADD COLUMN … GENERATED ALWAYS AS (…) STORED (it rewrites the table)",
-                ));
             }
             AlterAction::AddColumn {
                 column: parsed.def,
@@ -102,7 +96,6 @@ fn add_key(c: &sp::TableConstraint) -> Result<AddKey, SqlError> {
         }
         other => return Err(unsupported(format!("the table constraint {other}"))),
     };
-    refuse_deferrable(characteristics)?;
     if !include.is_empty() {
         return Err(unsupported("INCLUDE in a constraint added by ALTER TABLE"));
     }
@@ -110,17 +103,24 @@ fn add_key(c: &sp::TableConstraint) -> Result<AddKey, SqlError> {
         name: name.as_ref().map(ident_name),
         columns: key_columns(columns)?,
         primary,
+        deferrable: deferrable(characteristics)?,
     })
 }
 
-/// A DEFERRABLE key checks uniqueness at the end of the statement or
-/// transaction, not row by row as IndexLab's indexes do.
-pub(super) fn refuse_deferrable(c: &Option<sp::ConstraintCharacteristics>) -> Result<(), SqlError> {
-    match c {
-        Some(c) if c.deferrable == Some(true) => Err(unsupported(
-            "a DEFERRABLE constraint (uniqueness checked at the end of the statement)",
+/// `DEFERRABLE [INITIALLY DEFERRED]`; INITIALLY DEFERRED alone implies
+/// DEFERRABLE, as in PostgreSQL's grammar (`processCASbits`).
+pub(super) fn deferrable(
+    c: &Option<sp::ConstraintCharacteristics>,
+) -> Result<Option<Deferrable>, SqlError> {
+    let Some(c) = c else { return Ok(None) };
+    let initially_deferred = c.initially == Some(sp::DeferrableInitial::Deferred);
+    if initially_deferred && c.deferrable == Some(false) {
+        return Err(SqlError::new(
+            crate::sql::error::ErrorKind::Syntax,
+            "constraint declared INITIALLY DEFERRED must be DEFERRABLE",
         )
-        .near("deferrable")),
-        _ => Ok(()),
+        .near("not"));
     }
+    Ok((c.deferrable == Some(true) || initially_deferred)
+        .then_some(Deferrable { initially_deferred }))
 }

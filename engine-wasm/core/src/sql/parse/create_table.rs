@@ -60,20 +60,28 @@ pub(super) fn convert_column(c: &sp::ColumnDef) -> Result<ParsedColumn, SqlError
     def.not_null = serial;
     def.max_chars = varchar_length(&c.data_type)?;
     let mut keys = Vec::new();
-    let key = |constraint: &Option<sp::Ident>, primary: bool| AddKey {
-        name: constraint.as_ref().map(ident_name),
-        columns: vec![KeyColumn {
-            name: name.clone(),
-            order: Order::Asc,
-            hash: true,
-            expr: None,
-        }],
-        primary,
+    let key = |constraint: &Option<sp::Ident>,
+               primary: bool,
+               c: &Option<sp::ConstraintCharacteristics>|
+     -> Result<AddKey, SqlError> {
+        Ok(AddKey {
+            name: constraint.as_ref().map(ident_name),
+            deferrable: super::alter_table::deferrable(c)?,
+            columns: vec![KeyColumn {
+                name: name.clone(),
+                order: Order::Asc,
+                hash: true,
+                expr: None,
+            }],
+            primary,
+        })
     };
     for opt in &c.options {
         match &opt.option {
-            sp::ColumnOption::PrimaryKey(_) => keys.push(key(&opt.name, true)),
-            sp::ColumnOption::Unique(_) => keys.push(key(&opt.name, false)),
+            sp::ColumnOption::PrimaryKey(pk) => {
+                keys.push(key(&opt.name, true, &pk.characteristics)?)
+            }
+            sp::ColumnOption::Unique(u) => keys.push(key(&opt.name, false, &u.characteristics)?),
             sp::ColumnOption::NotNull => def.not_null = true,
             sp::ColumnOption::Null => {}
             sp::ColumnOption::Default(e) => def.default = Some(default_expr(e)?),
@@ -101,6 +109,7 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
     let mut columns = Vec::new();
     let mut primary_key = None;
     let mut primary_key_name = None;
+    let mut primary_key_deferrable = None;
     let mut unique = Vec::new();
     for c in &t.columns {
         let parsed = convert_column(c)?;
@@ -108,8 +117,9 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
             if key.primary {
                 primary_key = Some(key.columns);
                 primary_key_name = key.name;
+                primary_key_deferrable = key.deferrable;
             } else {
-                unique.push((key.name, key.columns));
+                unique.push(key);
             }
         }
         columns.push(parsed.def);
@@ -119,15 +129,19 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
     for c in &t.constraints {
         match c {
             sp::TableConstraint::PrimaryKey(pk) => {
-                super::alter_table::refuse_deferrable(&pk.characteristics)?;
                 key_order_written |= written(&pk.columns);
                 primary_key = Some(key_columns(&pk.columns)?);
                 primary_key_name = pk.name.as_ref().map(ident_name);
+                primary_key_deferrable = super::alter_table::deferrable(&pk.characteristics)?;
             }
             sp::TableConstraint::Unique(u) => {
-                super::alter_table::refuse_deferrable(&u.characteristics)?;
                 key_order_written |= written(&u.columns);
-                unique.push((u.name.as_ref().map(ident_name), key_columns(&u.columns)?));
+                unique.push(AddKey {
+                    name: u.name.as_ref().map(ident_name),
+                    columns: key_columns(&u.columns)?,
+                    primary: false,
+                    deferrable: super::alter_table::deferrable(&u.characteristics)?,
+                });
             }
             other => return Err(unsupported(format!("the table constraint {other}"))),
         }
@@ -143,6 +157,7 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
         columns,
         primary_key,
         primary_key_name,
+        primary_key_deferrable,
         unique,
         split_into: None,
         split_at: None,

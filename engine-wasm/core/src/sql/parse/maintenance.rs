@@ -13,10 +13,10 @@
 //! REINDEX [ ( VERBOSE ) ] { INDEX | TABLE } [ CONCURRENTLY ] name
 //! ```
 
+use super::words::Words;
 use crate::sql::ast::{ReindexTarget, Statement, Vacuum};
-use crate::sql::error::{unsupported, ErrorKind, Position, SqlError};
-use sqlparser::dialect::PostgreSqlDialect;
-use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
+use crate::sql::error::{unsupported, SqlError};
+use sqlparser::tokenizer::Token;
 
 /// The statement, when `sql` is a VACUUM or ANALYZE (or a DO block, refused);
 /// `None` for anything else.
@@ -33,16 +33,7 @@ pub(super) fn parse(sql: &str) -> Result<Option<Statement>, SqlError> {
     ) {
         return Ok(None);
     }
-    let tokens = Tokenizer::new(&PostgreSqlDialect {}, sql)
-        .tokenize_with_location()
-        .map_err(|e| SqlError::new(ErrorKind::Syntax, e.to_string()))?;
-    let mut p = Words {
-        tokens: tokens
-            .into_iter()
-            .filter(|t| !matches!(t.token, Token::Whitespace(_)))
-            .collect(),
-        at: 0,
-    };
+    let mut p = Words::new(sql)?;
     p.next_word();
     Ok(Some(match first.as_str() {
         "vacuum" => Statement::Vacuum(p.vacuum()?),
@@ -62,48 +53,7 @@ pub(super) fn parse(sql: &str) -> Result<Option<Statement>, SqlError> {
     }))
 }
 
-struct Words {
-    tokens: Vec<TokenWithSpan>,
-    at: usize,
-}
-
 impl Words {
-    fn peek(&self) -> Option<&Token> {
-        self.tokens.get(self.at).map(|t| &t.token)
-    }
-
-    /// The next token as a lower-case word (an unquoted identifier or keyword).
-    fn peek_word(&self) -> Option<String> {
-        match self.peek() {
-            Some(Token::Word(w)) if w.quote_style.is_none() => Some(w.value.to_ascii_lowercase()),
-            _ => None,
-        }
-    }
-
-    fn next_word(&mut self) -> Option<String> {
-        let w = self.peek_word();
-        self.at += 1;
-        w
-    }
-
-    fn error(&self, message: String) -> SqlError {
-        let err = SqlError::new(ErrorKind::Syntax, message);
-        match self.tokens.get(self.at) {
-            Some(t) => err.at(Position::new(
-                t.span.start.line as u32,
-                t.span.start.column as u32,
-            )),
-            None => err,
-        }
-    }
-
-    fn unexpected(&self) -> SqlError {
-        match self.peek() {
-            Some(t) => self.error(format!("syntax error at or near \"{t}\"")),
-            None => self.error("syntax error at end of input".into()),
-        }
-    }
-
     fn vacuum(&mut self) -> Result<Vacuum, SqlError> {
         if self.peek() == Some(&Token::LParen) {
             return self.options_then_tables(

@@ -36,6 +36,7 @@ impl ConflictWrites for YbEngine {
             columns: k.hash.iter().chain(&k.range).copied().collect(),
             constraint: true,
             index: None,
+            deferrable: false,
         });
         let indexes = t
             .indexes
@@ -51,6 +52,7 @@ impl ConflictWrites for YbEngine {
                 },
                 constraint: ix.constraint,
                 index: Some(i),
+                deferrable: false,
             });
         primary.into_iter().chain(indexes).collect()
     }

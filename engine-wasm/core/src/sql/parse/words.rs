@@ -1,0 +1,63 @@
+//! A statement's tokens read word by word, for the statements `sqlparser`
+//! does not know (VACUUM's PostgreSQL forms, CREATE STATISTICS…).
+
+use crate::sql::error::{ErrorKind, Position, SqlError};
+use sqlparser::dialect::PostgreSqlDialect;
+use sqlparser::tokenizer::{Token, TokenWithSpan, Tokenizer};
+
+pub(super) struct Words {
+    pub(super) tokens: Vec<TokenWithSpan>,
+    pub(super) at: usize,
+}
+
+impl Words {
+    pub(super) fn peek(&self) -> Option<&Token> {
+        self.tokens.get(self.at).map(|t| &t.token)
+    }
+
+    /// The next token as a lower-case word (an unquoted identifier or keyword).
+    pub(super) fn peek_word(&self) -> Option<String> {
+        match self.peek() {
+            Some(Token::Word(w)) if w.quote_style.is_none() => Some(w.value.to_ascii_lowercase()),
+            _ => None,
+        }
+    }
+
+    pub(super) fn next_word(&mut self) -> Option<String> {
+        let w = self.peek_word();
+        self.at += 1;
+        w
+    }
+
+    pub(super) fn error(&self, message: String) -> SqlError {
+        let err = SqlError::new(ErrorKind::Syntax, message);
+        match self.tokens.get(self.at) {
+            Some(t) => err.at(Position::new(
+                t.span.start.line as u32,
+                t.span.start.column as u32,
+            )),
+            None => err,
+        }
+    }
+
+    pub(super) fn unexpected(&self) -> SqlError {
+        match self.peek() {
+            Some(t) => self.error(format!("syntax error at or near \"{t}\"")),
+            None => self.error("syntax error at end of input".into()),
+        }
+    }
+
+    /// The tokens of `sql`, whitespace left out.
+    pub(super) fn new(sql: &str) -> Result<Words, SqlError> {
+        let tokens = Tokenizer::new(&PostgreSqlDialect {}, sql)
+            .tokenize_with_location()
+            .map_err(|e| SqlError::new(ErrorKind::Syntax, e.to_string()))?;
+        Ok(Words {
+            tokens: tokens
+                .into_iter()
+                .filter(|t| !matches!(t.token, Token::Whitespace(_)))
+                .collect(),
+            at: 0,
+        })
+    }
+}
