@@ -49,6 +49,12 @@ pub enum SqlType {
     /// `bytea`: binary strings. Only produced by functions here
     /// (pageinspect's `t_data`, `decode()`); not a column type yet.
     Bytea,
+    /// `character(n)` / `char(n)` (bpchar; n = 0: `bpchar` without a
+    /// length, as a literal or a set operation makes it): text blank-padded to n
+    /// characters, held padded (as the page stores it). Compared with its
+    /// padding; read as text (a function's argument, `||`, a cast) without
+    /// its trailing blanks, as PostgreSQL's bpchar-to-text cast reads it.
+    Bpchar(u32),
 }
 
 impl SqlType {
@@ -57,6 +63,8 @@ impl SqlType {
     pub fn display_name(self) -> String {
         match self {
             SqlType::Numeric(Some((p, s))) => format!("numeric({p},{s})"),
+            SqlType::Bpchar(0) => "bpchar".to_string(),
+            SqlType::Bpchar(n) => format!("character({n})"),
             other => other.pg_name().to_string(),
         }
     }
@@ -68,6 +76,11 @@ impl SqlType {
             SqlType::Numeric(_) => SqlType::Numeric(None),
             other => other,
         }
+    }
+
+    /// Text on a page: `text`, `varchar`, or blank-padded `character(n)`.
+    pub fn is_text(self) -> bool {
+        matches!(self, SqlType::Text | SqlType::Bpchar(_))
     }
 
     pub fn is_numeric(self) -> bool {
@@ -93,6 +106,7 @@ impl SqlType {
             SqlType::Interval => "interval",
             SqlType::Numeric(_) => "numeric",
             SqlType::Bytea => "bytea",
+            SqlType::Bpchar(_) => "character",
         }
     }
 }

@@ -175,7 +175,9 @@ fn encode_column(i: usize, value: &Value, ty: SqlType, out: &mut Vec<u8>) -> Res
             out.extend_from_slice(&float_bits(f64::from(*x)).to_be_bytes())
         }
         (SqlType::Bool, Value::Bool(b)) => out.push(*b as u8),
-        (SqlType::Text | SqlType::Point, Value::Text(s)) => encode_text(s.as_bytes(), out),
+        (SqlType::Text | SqlType::Point | SqlType::Bpchar(_), Value::Text(s)) => {
+            encode_text(s.as_bytes(), out)
+        }
         (SqlType::Tid, Value::Tid(t)) => out.extend_from_slice(&t.to_be_bytes()),
         (SqlType::Numeric(_), Value::Numeric(n)) => super::numeric_key::encode(n, out),
         (SqlType::Uuid, Value::Text(s)) => match crate::value::uuid_bytes(s) {
@@ -357,7 +359,7 @@ impl Reader<'_> {
                     })
                 }
             },
-            SqlType::Text | SqlType::Point => Value::text(self.text()?),
+            SqlType::Text | SqlType::Point | SqlType::Bpchar(_) => Value::text(self.text()?),
             SqlType::Tid => Value::Tid(u64::from_be_bytes(self.array()?)),
             // Never a column type, so never in a key.
             SqlType::Bytea => return Err(KeyError::Malformed { offset: at }),

@@ -8,7 +8,7 @@ use proptest::prelude::*;
 use super::key::*;
 use crate::value::{SqlType, Value};
 
-const TYPES: [SqlType; 11] = [
+const TYPES: [SqlType; 12] = [
     SqlType::Date,
     SqlType::Timestamp,
     SqlType::Interval,
@@ -17,6 +17,7 @@ const TYPES: [SqlType; 11] = [
     SqlType::Int8,
     SqlType::Timestamptz,
     SqlType::Text,
+    SqlType::Bpchar(3),
     SqlType::Float8,
     SqlType::Bool,
     SqlType::Uuid,
@@ -119,6 +120,16 @@ fn value(ty: SqlType) -> BoxedStrategy<Value> {
             .prop_map(|(p, o)| Value::Tid((u64::from(p) << 16) | u64::from(o)))
             .boxed(),
         SqlType::Bytea => unreachable!("bytea is never a key column"),
+        // Held padded to its length: ordered as its bytes.
+        SqlType::Bpchar(n) => prop::collection::vec(
+            prop::sample::select(vec!['a', 'b', ' ', 'é']),
+            0..=n as usize,
+        )
+        .prop_map(move |cs| {
+            let s: String = cs.into_iter().collect();
+            crate::sql::eval::to_bpchar(&s, n, true).unwrap()
+        })
+        .boxed(),
         SqlType::Point => (-3i64..3, -3i64..3)
             .prop_map(|(x, y)| Value::text(format!("({x},{y})")))
             .boxed(),

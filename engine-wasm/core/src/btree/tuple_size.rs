@@ -42,7 +42,7 @@ pub fn index_tuple_size<V: std::borrow::Borrow<Value>>(
             | (SqlType::Timestamp, Value::LocalTimestamp(_))
             | (SqlType::Float8, Value::Float(_)) => align(off, 8) + 8,
             (SqlType::Bool, Value::Bool(_)) => off + 1,
-            (SqlType::Text, Value::Text(s)) => text_end(off, s.len()),
+            (SqlType::Text | SqlType::Bpchar(_), Value::Text(s)) => text_end(off, s.len()),
             (SqlType::Numeric(_), Value::Numeric(n)) => text_end(off, n.payload_size()),
             // uuid: 16 bytes, char alignment.
             (SqlType::Uuid, Value::Text(_)) => off + 16,

@@ -85,7 +85,7 @@ fn type_length(ty: SqlType) -> Result<i64, SqlError> {
         SqlType::Tid => 6,
         SqlType::Int8 | SqlType::Float8 | SqlType::Timestamp | SqlType::Timestamptz => 8,
         SqlType::Uuid | SqlType::Interval | SqlType::Point => 16,
-        SqlType::Text | SqlType::Numeric(_) | SqlType::Bytea => -1,
+        SqlType::Text | SqlType::Bpchar(_) | SqlType::Numeric(_) | SqlType::Bytea => -1,
         #[allow(unreachable_patterns)]
         _ => return Err(unsupported("pg_column_size() of this type")),
     })

@@ -330,7 +330,7 @@ fn type_name(c: &ColumnDef) -> String {
 /// `attstorage`: variable-length types are `extended`, the rest `plain`.
 fn storage(c: &ColumnDef) -> &'static str {
     match c.ty {
-        SqlType::Text => "extended",
+        SqlType::Text | SqlType::Bpchar(_) => "extended",
         _ => "plain",
     }
 }

@@ -83,6 +83,9 @@ pub fn type_width(ty: SqlType) -> u32 {
         SqlType::Interval => 16,
         SqlType::Bool => 1,
         SqlType::Text => 32,
+        // get_typavgwidth: a bpchar's maximum size, 4 bytes a character in
+        // UTF-8 and its length word.
+        SqlType::Bpchar(n) => n.saturating_mul(4).saturating_add(4),
         SqlType::Uuid => 16,
         // get_typavgwidth: numeric_maximum_size of the typmod (a header of
         // 8, 2 bytes per base-10000 digit the precision needs), else 32.

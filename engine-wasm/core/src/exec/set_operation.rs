@@ -280,15 +280,18 @@ fn varchar_columns<E: QueryEngine>(engine: &E, b: &Select, n: usize) -> Vec<bool
 fn common_type(op: SetOp, a: ColumnType, b: ColumnType) -> Result<ColumnType, SqlError> {
     match (a.unknown, b.unknown) {
         (true, true) => return Ok(ColumnType::known(SqlType::Text)),
+        // A literal's typmod is none: a bpchar loses its length.
         (true, false) => {
             return Ok(ColumnType {
                 unknown: false,
+                ty: without_length(b.ty),
                 ..b
             })
         }
         (false, true) => {
             return Ok(ColumnType {
                 unknown: false,
+                ty: without_length(a.ty),
                 ..a
             })
         }
@@ -311,6 +314,9 @@ fn common_type(op: SetOp, a: ColumnType, b: ColumnType) -> Result<ColumnType, Sq
         // text and varchar cast to each other implicitly, so the first
         // side's type stays (select_common_type switches only one way).
         _ if a.ty == b.ty => Ok(a),
+        // bpchar and text cast to each other implicitly too: the first
+        // side's type stays, without a length (each value as it is).
+        _ if a.ty.is_text() && b.ty.is_text() => Ok(a),
         // A numeric meeting another type loses its typmod: `id` (integer)
         // unioned with a numeric(6,2) prints `7`, not `7.00`.
         (Some(x), Some(y)) => Ok(ColumnType::known(match if y > x { b.ty } else { a.ty } {
@@ -326,6 +332,15 @@ fn common_type(op: SetOp, a: ColumnType, b: ColumnType) -> Result<ColumnType, Sq
                 b.name()
             ),
         )),
+    }
+}
+
+/// `character(n)` without its n (`bpchar`): values keep their padding, and
+/// a literal gets none.
+fn without_length(ty: SqlType) -> SqlType {
+    match ty {
+        SqlType::Bpchar(_) => SqlType::Bpchar(0),
+        other => other,
     }
 }
 
@@ -392,7 +407,11 @@ pub fn run<E: Executor>(
                 let left = coerce_rows(engine, left, &typed.types[l], node_types)?;
                 let right = coerce_rows(engine, right, &typed.types[r], node_types)?;
                 let n = (left.len() + right.len()) as f64;
-                let rows = combine(op, left, right);
+                let bpchar: Vec<bool> = node_types
+                    .iter()
+                    .map(|t| matches!(t.ty, SqlType::Bpchar(_)))
+                    .collect();
+                let rows = combine(op, left, right, &bpchar);
                 engine.advance_us(n * engine.cost().cpu_compare_us);
                 let node = plan_node(op, left_node, right_node, rows.len() as u64);
                 stack.push((rows, i, node));
@@ -452,7 +471,18 @@ fn coerce_rows<E: Executor>(
     to: &[ColumnType],
 ) -> Result<Vec<Vec<Value>>, SqlError> {
     for (c, (f, t)) in from.iter().zip(to).enumerate() {
-        if f.ty == t.ty && !f.unknown {
+        // Into bpchar without a common length: each value as it is.
+        let into_bpchar = f.ty.is_text() && matches!(t.ty, SqlType::Bpchar(_));
+        if (f.ty == t.ty || into_bpchar) && !f.unknown {
+            continue;
+        }
+        if matches!(f.ty, SqlType::Bpchar(_)) && t.ty == SqlType::Text {
+            // The bpchar-to-text cast drops the trailing blanks.
+            for row in &mut rows {
+                if let Value::Text(s) = &row[c] {
+                    row[c] = Value::text(s.trim_end_matches(' '));
+                }
+            }
             continue;
         }
         for row in &mut rows {
@@ -467,11 +497,13 @@ fn coerce_rows<E: Executor>(
     Ok(rows)
 }
 
-/// One node's rows from its two sides' (nodeSetOp's counts).
+/// One node's rows from its two sides' (nodeSetOp's counts). Columns of
+/// type bpchar (`bpchar`) match without their trailing blanks (`bpchareq`).
 fn combine(
     op: &SetOperation,
     mut left: Vec<Vec<Value>>,
     right: Vec<Vec<Value>>,
+    bpchar: &[bool],
 ) -> Vec<Vec<Value>> {
     if op.op == SetOp::Union && op.all {
         left.extend(right);
@@ -486,13 +518,13 @@ fn combine(
         .map(|r| (r, true))
         .chain(right.into_iter().map(|r| (r, false)))
     {
-        let key = RowKey(row);
+        let key = RowKey(matching_key(&row, bpchar));
         let g = match index.get(&key) {
             Some(&g) => g,
             // A row only on the right matters to UNION alone.
             None if !from_left && op.op != SetOp::Union => continue,
             None => {
-                groups.push((key.0.clone(), 0, 0));
+                groups.push((row, 0, 0));
                 index.insert(key, groups.len() - 1);
                 groups.len() - 1
             }
@@ -517,6 +549,18 @@ fn combine(
         }
     }
     out
+}
+
+/// The row as set operations match it: bpchar columns without their
+/// trailing blanks.
+fn matching_key(row: &[Value], bpchar: &[bool]) -> Vec<Value> {
+    row.iter()
+        .zip(bpchar.iter().chain(std::iter::repeat(&false)))
+        .map(|(v, &b)| match v {
+            Value::Text(s) if b => Value::text(s.trim_end_matches(' ')),
+            other => other.clone(),
+        })
+        .collect()
 }
 
 /// A row as a key: equal when every column is, NULL equal to NULL (and NaN

@@ -900,6 +900,7 @@ fn cast_type(t: &sp::DataType) -> Result<SqlType, SqlError> {
         D::SmallInt(_) | D::Int2(_) => SqlType::Int2,
         D::BigInt(_) | D::Int8(_) => SqlType::Int8,
         D::Text | D::Varchar(_) => SqlType::Text,
+        D::Char(len) | D::Character(len) => SqlType::Bpchar(super::parse::char_length(len)?),
         // float(p) is real up to 24 binary digits of precision.
         D::Float(sp::ExactNumberInfo::Precision(p)) if *p <= 24 => SqlType::Float4,
         D::DoublePrecision | D::Float8 | D::Float(_) => SqlType::Float8,

@@ -2,7 +2,7 @@
 //! `(id = ANY ('{100,200,300}'::integer[]))`).
 
 use super::ast::{BinOp, Expr};
-use crate::value::Value;
+use crate::value::{SqlType, Value};
 
 fn literal(v: &Value) -> String {
     match v {
@@ -36,10 +36,19 @@ fn type_datetime_literals(e: &mut Expr, columns: &[super::ast::ColumnDef]) {
             .iter()
             .find(|c| &c.name == name)
             .map(|c| c.ty)
-            .filter(|t| super::datetime::is_datetime(*t)),
+            .filter(|t| super::datetime::is_datetime(*t) || matches!(t, SqlType::Bpchar(_))),
         _ => None,
     };
-    let retype = |lit: &mut Expr, ty: Option<crate::value::SqlType>| {
+    let retype = |lit: &mut Expr, ty: Option<SqlType>| {
+        if let (Expr::Literal(Value::Text(_)), Some(SqlType::Bpchar(_))) = (&*lit, ty) {
+            // A constant of type bpchar, as written (`'ab'::bpchar`).
+            let text = std::mem::replace(lit, Expr::Literal(Value::Null));
+            *lit = Expr::Cast {
+                expr: Box::new(text),
+                ty: SqlType::Bpchar(0),
+            };
+            return;
+        }
         if let (Expr::Literal(Value::Text(s)), Some(ty)) = (&*lit, ty) {
             if let Ok(v) = super::eval::parse_text_as(s, ty) {
                 *lit = Expr::Literal(v);
@@ -191,6 +200,13 @@ fn print(e: &Expr, style: Style) -> String {
             let not = if *negated { " NOT" } else { "" };
             format!("({} IS{not} NULL)", deparse(expr))
         }
+        Expr::Cast {
+            expr,
+            ty: SqlType::Bpchar(0),
+        } if matches!(**expr, Expr::Literal(Value::Text(_))) => match &**expr {
+            Expr::Literal(Value::Text(s)) => format!("'{}'::bpchar", s.replace('\'', "''")),
+            _ => unreachable!(),
+        },
         Expr::Cast { expr, ty } => format!("({})::{}", deparse(expr), ty.display_name()),
         Expr::Param(n) => format!("${n}"),
         Expr::ScalarSubquery(_) => "(SubPlan)".to_string(),

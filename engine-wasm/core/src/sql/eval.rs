@@ -89,7 +89,12 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
             let (l, r) = if op.compares() {
                 let l2 = typed_literal(l, &r, scope)?;
                 let r2 = typed_literal(r, &l2, scope)?;
-                (l2, r2)
+                bpchar_pair(l2, r2, scope)
+            } else if *op == BinOp::Concat {
+                (
+                    Box::new(read_as_text(*l, scope)),
+                    Box::new(read_as_text(*r, scope)),
+                )
             } else if matches!(op, BinOp::Add | BinOp::Sub) {
                 let r2 = typed_arithmetic_literal(*op, r, &l, scope)?;
                 let l2 = typed_arithmetic_literal(*op, l, &r2, scope)?;
@@ -132,8 +137,13 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
             let items = list
                 .iter()
                 .map(|e| Ok(*datetime_literal(Box::new(bind(e, scope)?), &x, scope)?))
+                .map(|e| e.map(|e| *bpchar_operand(Box::new(e), &x, scope)))
                 .collect::<Result<_, SqlError>>()?;
-            Bound::InList(x, items, *negated)
+            Bound::InList(
+                bpchar_operand(x, &Bound::Lit(Value::Null), scope),
+                items,
+                *negated,
+            )
         }
         Expr::Between {
             expr,
@@ -143,12 +153,24 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
         } => {
             let x = b(expr)?;
             let (lo, hi) = (
-                datetime_literal(b(low)?, &x, scope)?,
-                datetime_literal(b(high)?, &x, scope)?,
+                bpchar_operand(datetime_literal(b(low)?, &x, scope)?, &x, scope),
+                bpchar_operand(datetime_literal(b(high)?, &x, scope)?, &x, scope),
             );
-            Bound::Between(x, lo, hi, *negated)
+            Bound::Between(
+                bpchar_operand(x, &Bound::Lit(Value::Null), scope),
+                lo,
+                hi,
+                *negated,
+            )
         }
         Expr::IsNull { expr, negated } => Bound::IsNull(b(expr)?, *negated),
+        Expr::Cast {
+            expr,
+            ty: SqlType::Text,
+        } => Bound::Cast(
+            Box::new(read_as_text(bind(expr, scope)?, scope)),
+            SqlType::Text,
+        ),
         Expr::Cast { expr, ty } => Bound::Cast(b(expr)?, *ty),
         Expr::Function { func, args } => Bound::Func(*func, bind_arguments(*func, args, scope)?),
         Expr::Case {
@@ -177,6 +199,51 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
             ))
         }
     })
+}
+
+/// Whether `e` is of type `character(n)`: such a column, or a cast to it.
+fn bpchar_column(e: &Bound, scope: &Scope) -> bool {
+    match e {
+        Bound::Col(i) => matches!(scope.columns.get(*i), Some((_, _, SqlType::Bpchar(_)))),
+        Bound::Cast(_, ty) => matches!(ty, SqlType::Bpchar(_)),
+        _ => false,
+    }
+}
+
+/// A bpchar read as text: without its trailing blanks, as PostgreSQL's
+/// bpchar-to-text cast (`rtrim`) reads it.
+fn read_as_text(e: Bound, scope: &Scope) -> Bound {
+    match bpchar_column(&e, scope) {
+        true => Bound::Func(ScalarFunc::Rtrim, vec![e]),
+        false => e,
+    }
+}
+
+/// An operand of a comparison with a bpchar: a bpchar compares without its
+/// trailing blanks (`bpcharcmp`), and so does a quoted literal taking its
+/// type; text compared with a bpchar keeps its blanks (the bpchar is cast).
+fn bpchar_operand(e: Box<Bound>, other: &Bound, scope: &Scope) -> Box<Bound> {
+    if bpchar_column(&e, scope) {
+        return Box::new(read_as_text(*e, scope));
+    }
+    match *e {
+        Bound::Lit(Value::Text(s)) if bpchar_column(other, scope) => {
+            Box::new(Bound::Lit(Value::text(s.trim_end_matches(' '))))
+        }
+        other => Box::new(other),
+    }
+}
+
+/// Both operands of a comparison, each read as [`bpchar_operand`] says.
+fn bpchar_pair(l: Box<Bound>, r: Box<Bound>, scope: &Scope) -> (Box<Bound>, Box<Bound>) {
+    let (l_bpchar, r_bpchar) = (bpchar_column(&l, scope), bpchar_column(&r, scope));
+    let as_operand = |e: Box<Bound>, other_bpchar: bool| match *e {
+        Bound::Lit(Value::Text(s)) if other_bpchar => {
+            Box::new(Bound::Lit(Value::text(s.trim_end_matches(' '))))
+        }
+        e => Box::new(read_as_text(e, scope)),
+    };
+    (as_operand(l, r_bpchar), as_operand(r, l_bpchar))
 }
 
 /// CASE, its results of one type: with a numeric among integer results
@@ -268,9 +335,21 @@ fn float8_typed(e: &Bound, scope: &Scope) -> bool {
 /// select_common_type makes them.
 #[inline(never)]
 fn bind_arguments(func: ScalarFunc, args: &[Expr], scope: &Scope) -> Result<Vec<Bound>, SqlError> {
+    // A function of text reads a bpchar without its blanks; these few take
+    // the padded value itself (its bytes, or a bpchar result).
+    let padded = matches!(
+        func,
+        ScalarFunc::OctetLength
+            | ScalarFunc::PgColumnSize
+            | ScalarFunc::Coalesce
+            | ScalarFunc::Greatest
+            | ScalarFunc::Least
+            | ScalarFunc::Nullif
+    );
     let bound = args
         .iter()
         .map(|a| bind(a, scope))
+        .map(|a| a.map(|a| if padded { a } else { read_as_text(a, scope) }))
         .collect::<Result<Vec<_>, _>>()?;
     if !matches!(
         func,
@@ -338,7 +417,7 @@ fn typed_literal(lit: Box<Bound>, other: &Bound, scope: &Scope) -> Result<Box<Bo
     let Some((_, _, ty)) = scope.columns.get(*i) else {
         return Ok(lit);
     };
-    if *ty == SqlType::Text {
+    if ty.is_text() {
         return Ok(lit);
     }
     // The literal takes the operator's type, `numeric` without the column's typmod.
@@ -423,6 +502,7 @@ pub fn parse_text_as(s: &str, ty: SqlType) -> Result<Value, SqlError> {
     let t = s.trim();
     let v = match ty {
         SqlType::Text => Value::text(s),
+        SqlType::Bpchar(n) => to_bpchar(s, n, true)?,
         SqlType::Int2 | SqlType::Int4 | SqlType::Int8 => {
             let n: i128 = t.parse().map_err(|_| bad())?;
             let fits = match ty {
@@ -774,8 +854,37 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
         // cast or an assignment (PostgreSQL's I/O conversion casts).
         (SqlType::Text, Value::Bool(b)) => Value::text(if b { "true" } else { "false" }),
         (SqlType::Text, v) => Value::text(v.pg_text()),
+        (SqlType::Bpchar(n), Value::Text(s)) => return to_bpchar(&s, n, false),
+        (SqlType::Bpchar(n), Value::Bool(b)) => {
+            return to_bpchar(if b { "true" } else { "false" }, n, false)
+        }
+        (SqlType::Bpchar(n), v) => return to_bpchar(&v.pg_text(), n, false),
         (_, v) => return Err(bad(&v)),
     })
+}
+
+/// `character(n)` from text (`bpchar`): blank-padded to n characters.
+/// Past n, trailing blanks are cut; anything else is cut by an explicit
+/// cast and an error in an assignment, as PostgreSQL's `bpchar()` decides.
+pub fn to_bpchar(s: &str, n: u32, explicit: bool) -> Result<Value, SqlError> {
+    if n == 0 {
+        // `bpchar` without a length: the text as it is.
+        return Ok(Value::text(s));
+    }
+    let n = n as usize;
+    let cut = s.char_indices().nth(n).map_or(s.len(), |(i, _)| i);
+    let (head, rest) = s.split_at(cut);
+    if !explicit && rest.chars().any(|c| c != ' ') {
+        return Err(SqlError::new(
+            ErrorKind::Execution,
+            format!("value too long for type character({n})"),
+        ));
+    }
+    let mut out = String::with_capacity(head.len() + n);
+    out.push_str(head);
+    let short = n - head.chars().count();
+    out.extend(std::iter::repeat_n(' ', short));
+    Ok(Value::text(out))
 }
 
 pub fn eval(e: &Bound, row: &[Value], env: &mut EvalEnv) -> Result<Value, SqlError> {

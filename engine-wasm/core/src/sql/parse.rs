@@ -412,6 +412,21 @@ fn select_maybe_into(mut q: sp::Query) -> Result<Statement, SqlError> {
     })
 }
 
+/// `char(n)`'s n (1 when omitted), within PostgreSQL's limit.
+pub(crate) fn char_length(len: &Option<sp::CharacterLength>) -> Result<u32, SqlError> {
+    match len {
+        None => Ok(1),
+        Some(sp::CharacterLength::IntegerLength { length, .. }) => match u32::try_from(*length) {
+            Ok(n @ 1..=10_485_760) => Ok(n),
+            _ => Err(SqlError::new(
+                ErrorKind::Semantic,
+                "length for type char cannot exceed 10485760",
+            )),
+        },
+        Some(sp::CharacterLength::Max) => Err(unsupported("char(max)")),
+    }
+}
+
 fn convert_type(t: &sp::DataType) -> Result<(SqlType, bool), SqlError> {
     use sp::DataType as D;
     let ty = match t {
@@ -435,6 +450,7 @@ fn convert_type(t: &sp::DataType) -> Result<(SqlType, bool), SqlError> {
             precision: None,
         } => SqlType::Interval,
         D::Text | D::Varchar(_) | D::CharacterVarying(_) | D::String(_) => SqlType::Text,
+        D::Char(len) | D::Character(len) => SqlType::Bpchar(char_length(len)?),
         // `real`, `float4` and `float(1..24)` are single precision: not modelled.
         D::DoublePrecision | D::Float8 | D::Float(sp::ExactNumberInfo::None) => SqlType::Float8,
         D::Float(sp::ExactNumberInfo::Precision(p)) if *p > 24 => SqlType::Float8,

@@ -47,7 +47,13 @@ impl Table {
             Column::new("b", *g.pick(&[Type::Int, Type::BigInt, Type::SmallInt])),
             Column::new(
                 "c",
-                *g.pick(&[Type::Text, Type::Text, Type::Text, Type::Varchar(2)]),
+                *g.pick(&[
+                    Type::Text,
+                    Type::Text,
+                    Type::Text,
+                    Type::Varchar(2),
+                    Type::Char(3),
+                ]),
             ),
         ];
         for c in columns.iter_mut().skip(1) {

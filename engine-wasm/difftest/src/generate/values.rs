@@ -10,6 +10,8 @@ pub(crate) enum Type {
     Text,
     /// `varchar(n)`: longer texts are an error.
     Varchar(u32),
+    /// `char(n)`: blank-padded, compared without its trailing blanks.
+    Char(u32),
     Date,
     Timestamp,
     Interval,
@@ -27,6 +29,7 @@ impl Type {
             Type::SmallInt => "smallint".into(),
             Type::Text => "text".into(),
             Type::Varchar(n) => format!("varchar({n})"),
+            Type::Char(n) => format!("char({n})"),
             Type::Date => "date".into(),
             Type::Timestamp => "timestamp".into(),
             Type::Interval => "interval".into(),
@@ -35,7 +38,7 @@ impl Type {
     }
 
     pub fn is_text(self) -> bool {
-        matches!(self, Type::Text | Type::Varchar(_))
+        matches!(self, Type::Text | Type::Varchar(_) | Type::Char(_))
     }
 
     pub fn is_datetime(self) -> bool {
@@ -130,7 +133,7 @@ pub(crate) fn literal(g: &mut Gen, ty: Type) -> String {
 /// A literal that is not NULL (a text that fits a `varchar(n)` but now and then).
 pub(crate) fn value(g: &mut Gen, ty: Type) -> String {
     match ty {
-        Type::Varchar(n) if g.chance(95) => {
+        Type::Varchar(n) | Type::Char(n) if g.chance(95) => {
             let fits: Vec<&&str> = TEXTS.iter().filter(|t| t.len() <= n as usize).collect();
             format!("'{}'", g.pick(&fits))
         }
@@ -186,7 +189,7 @@ fn datetime_value(g: &mut Gen, ty: Type) -> String {
 /// A value no other row has (for a UNIQUE column), from a counter.
 pub(crate) fn fresh_value(ty: Type, n: i64) -> String {
     match ty {
-        Type::Varchar(w) if w < 4 => format!("'{}'", 10 + n.rem_euclid(90)),
+        Type::Varchar(w) | Type::Char(w) if w < 4 => format!("'{}'", 10 + n.rem_euclid(90)),
         _ if ty.is_text() => format!("'u{n}'"),
         Type::Date => format!("date '2017-01-01' + {n}"),
         Type::Timestamp => format!("timestamp '2017-01-01' + {n} * interval '1 minute'"),

@@ -28,7 +28,10 @@ pub fn tuple_data(values: &[Value], types: &[SqlType]) -> Result<Vec<u8>, NoByte
 
 /// Whether a non-null value of this type is a varlena (`HEAP_HASVARWIDTH`).
 pub fn is_varlena(ty: SqlType) -> bool {
-    matches!(ty, SqlType::Text | SqlType::Numeric(_) | SqlType::Bytea)
+    matches!(
+        ty,
+        SqlType::Text | SqlType::Bpchar(_) | SqlType::Numeric(_) | SqlType::Bytea
+    )
 }
 
 /// One value's bytes and alignment.
@@ -53,7 +56,7 @@ fn datum(v: &Value, ty: SqlType) -> Result<(Vec<u8>, usize), NoBytes> {
             let bytes = crate::value::uuid_bytes(s).ok_or(NoBytes("uuid"))?;
             (bytes.to_vec(), 1)
         }
-        (SqlType::Text, Value::Text(s)) => varlena(s.as_bytes())?,
+        (SqlType::Text | SqlType::Bpchar(_), Value::Text(s)) => varlena(s.as_bytes())?,
         (SqlType::Numeric(_), Value::Numeric(n)) => varlena(&numeric_bytes(n)?)?,
         (ty, _) => return Err(NoBytes(ty.pg_name())),
     })

@@ -47,7 +47,7 @@ pub(super) fn form(values: &[Value], types: &[SqlType]) -> Result<TupleImage, Sq
         if v.is_null() {
             continue;
         }
-        has_varwidth |= matches!(ty, SqlType::Text | SqlType::Numeric(_));
+        has_varwidth |= matches!(ty, SqlType::Text | SqlType::Bpchar(_) | SqlType::Numeric(_));
         put(&mut data, v, ty)?;
     }
     let size = align(start + data.len(), 8);
@@ -82,7 +82,7 @@ fn put(out: &mut Vec<u8>, v: &Value, ty: SqlType) -> Result<(), SqlError> {
             bytes.extend_from_slice(&i.months.to_le_bytes());
             aligned(8, &bytes)
         }
-        (SqlType::Text, Value::Text(s)) => put_varlena(out, s.as_bytes()),
+        (SqlType::Text | SqlType::Bpchar(_), Value::Text(s)) => put_varlena(out, s.as_bytes()),
         (SqlType::Numeric(_), Value::Numeric(n)) => put_varlena(out, &numeric_bytes(n)),
         (SqlType::Uuid, Value::Text(s)) => aligned(1, &uuid_bytes(s)?),
         _ => {
