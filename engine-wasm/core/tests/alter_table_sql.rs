@@ -192,3 +192,26 @@ ABC
 ",
     );
 }
+
+/// A unique index whose build meets two equal keys fails whole, with
+/// PostgreSQL's message, and leaves no index behind (the name is free).
+#[test]
+fn a_failed_unique_index_build_leaves_nothing() {
+    let mut errors = Vec::new();
+    let (report, _) =
+        indexlab_engine::scenario::run_profile_continuing::<indexlab_engine::pg::PgEngine>(
+            "create table x (a int);
+insert into x values (1), (1);
+create unique index x_a on x (a);
+create index x_a on x (a desc);
+\\d x",
+            &[],
+            &mut |e| errors.push(e.message),
+        );
+    assert_eq!(
+        errors,
+        ["could not create unique index \"x_a\"\nDETAIL:  Key (a)=(1) is duplicated."]
+    );
+    let footers = &report.statements.last().unwrap().outcome.footers;
+    assert_eq!(footers[1..], ["    \"x_a\" btree (a DESC)"]);
+}

@@ -294,14 +294,83 @@ select p from k where p between -2 and 2.9 order by p;\n";
     assert_eq!(rows(&r, 7), [["1"], ["3"]]);
     assert_eq!(rows(&r, 8), [["1", "2.500"], ["2", "2.500"]]);
     assert_eq!(rows(&r, 11), [["-1.25"], ["2.50"], ["2.56"]]);
-    // A unique or hashed key on numeric without a typmod is refused.
-    for r in both("create table u (q numeric primary key)") {
-        assert!(
-            error(&r).contains("is not supported by IndexLab"),
-            "{}",
-            error(&r)
-        );
-    }
+    // On YugabyteDB a unique or hashed key on numeric without a typmod is
+    // refused (its DocDB key keeps the scale).
+    let r = indexlab_engine::scenario::run_yb("create table u (q numeric primary key)", &[]).0;
+    assert!(
+        error(&r).contains("is not supported by IndexLab"),
+        "{}",
+        error(&r)
+    );
+}
+
+/// On pg a unique key of an unconstrained numeric compares values, not
+/// their scales: `2.50` meets `2.5` (on insert, ON CONFLICT, CREATE UNIQUE
+/// INDEX, ALTER TABLE … ADD UNIQUE). Expected: psql 15 on a fresh cluster.
+#[test]
+fn unique_numeric_keys_compare_values_whatever_their_scale() {
+    let script = "create table n (id numeric primary key, v int);
+insert into n values (2.5, 1);
+insert into n values (2.50, 2);
+insert into n values (2.500, 3) on conflict (id) do update set v = excluded.v;
+select id, v from n;
+insert into n values (1, 1), (1.0, 2);
+create table m (a numeric, b int);
+insert into m values (1.5, 1), (1.50, 1), (1.5, 2);
+create unique index m_ab on m (a, b);
+alter table m add constraint m_k unique (a, b);
+delete from m where b = 1 and a::text = '1.50';
+create unique index m_ab on m (a desc, b);
+insert into m values (1.500, 2);
+insert into m values (1.500, 3);
+select a, b from m order by b, a::text;";
+    let mut errors = Vec::new();
+    let (report, _) = indexlab_engine::scenario::run_profile_continuing::<
+        indexlab_engine::pg::PgEngine,
+    >(script, &[], &mut |e| errors.push((e.line, e.message)));
+    let first_lines: Vec<(u32, &str)> = errors
+        .iter()
+        .map(|(l, m)| (*l, m.lines().next().unwrap_or_default()))
+        .collect();
+    assert_eq!(
+        first_lines,
+        [
+            (
+                3,
+                "duplicate key value violates unique constraint \"n_pkey\""
+            ),
+            (
+                6,
+                "duplicate key value violates unique constraint \"n_pkey\""
+            ),
+            (9, "could not create unique index \"m_ab\""),
+            (10, "could not create unique index \"m_k\""),
+            (
+                13,
+                "duplicate key value violates unique constraint \"m_ab\""
+            ),
+        ]
+    );
+    let at = |line: u32| {
+        let i = report
+            .statements
+            .iter()
+            .position(|s| s.line == line)
+            .unwrap();
+        report.statements[i].outcome.rows.clone()
+    };
+    let text = |rows: Vec<Vec<Option<String>>>| -> Vec<String> {
+        rows.into_iter()
+            .map(|r| {
+                r.into_iter()
+                    .map(Option::unwrap_or_default)
+                    .collect::<Vec<_>>()
+                    .join("|")
+            })
+            .collect()
+    };
+    assert_eq!(text(at(5)), ["2.5|3"]);
+    assert_eq!(text(at(15)), ["1.5|1", "1.5|2", "1.500|3"]);
 }
 
 #[test]

@@ -91,6 +91,31 @@ pub fn decode(bytes: &[u8], invert: bool) -> Option<(Numeric, usize)> {
     Some((n, pos))
 }
 
+/// The byte range holding every key equal in value to `values`. A
+/// `numeric` column without a typmod keeps each value's display scale after
+/// its digits (`2.5` and `2.50` are one value, two keys), so the range
+/// spans all its scales: the two scale bytes at their lowest, then at
+/// their highest (after a DESC column's inversion). With several columns
+/// the range may hold keys that differ in a later column: the caller
+/// compares the values.
+pub fn equal_value_range(
+    values: &[Value],
+    columns: &[super::KeyColumn],
+) -> Result<(Vec<u8>, Vec<u8>), super::KeyError> {
+    let (mut lo, mut hi) = (Vec::new(), Vec::new());
+    for (v, c) in values.iter().zip(columns) {
+        let start = lo.len();
+        super::encode_key_into(std::slice::from_ref(v), std::slice::from_ref(c), &mut lo)?;
+        hi.extend_from_slice(&lo[start..]);
+        if c.ty == SqlType::Numeric(None) && !v.is_null() {
+            let (l, h) = (lo.len(), hi.len());
+            lo[l - 2..].copy_from_slice(&[0x00, 0x00]);
+            hi[h - 2..].copy_from_slice(&[0xFF, 0xFF]);
+        }
+    }
+    Ok((lo, hi))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -6,6 +6,7 @@
 use super::row::Row;
 use crate::sql::ast::{AddKey, ColumnDef};
 use crate::sql::error::{ErrorKind, SqlError};
+use crate::value::Value;
 
 /// `RENAME COLUMN from TO to`: `from` exists, `to` is free.
 pub fn rename_column(
@@ -79,6 +80,18 @@ pub fn key_positions(columns: &[ColumnDef], k: &AddKey) -> Result<Vec<usize>, Sq
         .collect()
 }
 
+/// A value's text as equality sees it: a numeric without the trailing
+/// zeros of its scale (`2.50` is `2.5`).
+fn equality_text(v: &Value) -> String {
+    let text = v.pg_text();
+    match v {
+        Value::Numeric(_) if text.contains('.') => {
+            text.trim_end_matches('0').trim_end_matches('.').to_string()
+        }
+        _ => text,
+    }
+}
+
 /// The table's rows can take key `k` (index `name`): no NULL in a primary
 /// key's columns, no two rows with the same non-NULL key.
 pub fn rows_fit_key<'a>(
@@ -97,7 +110,7 @@ pub fn rows_fit_key<'a>(
             }
             continue; // NULLs never collide in a unique index
         }
-        let key: Vec<String> = positions.iter().map(|&i| row[i].pg_text()).collect();
+        let key: Vec<String> = positions.iter().map(|&i| equality_text(&row[i])).collect();
         if !seen.insert(key.clone()) {
             let cols: Vec<&str> = k.columns.iter().map(|c| c.name.as_str()).collect();
             return Err(SqlError::new(

@@ -120,6 +120,39 @@ impl Index {
         "(…)".to_string()
     }
 
+    /// The key range holding the entries equal in value to `key`, and, when
+    /// that range may hold others, the key's values to compare them with:
+    /// a `numeric` column without a typmod keeps each value's scale in its
+    /// bytes ([`crate::btree::numeric_key::equal_value_range`]).
+    pub fn equal_range(&self, key: &[u8]) -> (Vec<u8>, Vec<u8>, Option<Vec<Value>>) {
+        let unscaled = self
+            .key_columns
+            .iter()
+            .any(|c| c.ty == SqlType::Numeric(None));
+        let values = unscaled
+            .then(|| crate::btree::decode_key(key, &self.key_columns).ok())
+            .flatten();
+        let range = values
+            .as_ref()
+            .and_then(|v| crate::btree::numeric_key::equal_value_range(v, &self.key_columns).ok());
+        match range {
+            Some((lo, hi)) => (lo, hi, values),
+            None => (key.to_vec(), key.to_vec(), None),
+        }
+    }
+
+    /// Whether the entry key `entry` holds the values `probe` (numeric
+    /// equality: `2.5` is `2.50`).
+    pub fn holds_values(&self, entry: &[u8], probe: &[Value]) -> bool {
+        match crate::btree::decode_key(entry, &self.key_columns) {
+            Ok(values) => values
+                .iter()
+                .zip(probe)
+                .all(|(a, b)| crate::sql::eval::compare(a, b) == Some(std::cmp::Ordering::Equal)),
+            Err(_) => false,
+        }
+    }
+
     /// The index key of a heap row, as ordered bytes, and the on-page tuple size.
     pub fn entry_of(&self, row: &[Value], buf: &mut Vec<u8>) -> Result<u16, SqlError> {
         buf.clear();

@@ -12,7 +12,7 @@ use crate::exec::index_predicate::{row_in_index, IndexPredicate};
 use crate::exec::QueryEngine;
 use crate::profile::{Outcome, StatementError};
 use crate::sql::ast::{CreateIndex, CreateTable, Deferrable, Expr, KeyColumn, Order};
-use crate::sql::error::SqlError;
+use crate::sql::error::{ErrorKind, SqlError};
 use crate::value::SqlType;
 
 /// What the pg profile says of YugabyteDB's `SPLIT AT VALUES`.
@@ -37,7 +37,6 @@ impl PgEngine {
     }
 
     pub(super) fn create_table(&mut self, t: &CreateTable) -> Result<Outcome, SqlError> {
-        crate::sql::numeric::check_table_keys(t)?;
         crate::exec::generated_column::check(&t.name, &t.columns)?;
         if self.catalog.name_taken(&t.name) {
             if t.if_not_exists {
@@ -209,9 +208,6 @@ impl PgEngine {
             .iter()
             .map(|(c, o)| key_column(type_at(*c), *o))
             .collect();
-        for (c, _) in &key {
-            crate::sql::numeric::check_key_column(type_at(*c), false, unique)?;
-        }
         let stored_types: Vec<SqlType> = key
             .iter()
             .map(|(c, _)| type_at(*c))
@@ -246,7 +242,16 @@ impl PgEngine {
             deferrable: None,
         }));
         self.catalog.table_mut(table).indexes.push(id);
-        let (rows, entries) = self.backfill(id)?;
+        let (rows, entries) = match self.backfill(id) {
+            Ok(counts) => counts,
+            Err(e) => {
+                // The build fails whole: no index is left behind.
+                self.catalog.indexes[id] = None;
+                self.catalog.table_mut(table).indexes.retain(|&i| i != id);
+                self.io.pool.drop_relation(rel);
+                return Err(build_error(e, name));
+            }
+        };
         self.index_update_stats(id, rows, entries);
         Ok(())
     }
@@ -448,5 +453,25 @@ impl PgEngine {
             }
         }
         Ok(Outcome::tag("TRUNCATE TABLE"))
+    }
+}
+
+/// A unique index's build meeting two equal keys fails as PostgreSQL's
+/// (`_bt_load`'s tuplesort check): "could not create unique index", the key
+/// "is duplicated".
+fn build_error(e: SqlError, index: &str) -> SqlError {
+    if !e
+        .message
+        .starts_with("duplicate key value violates unique constraint")
+    {
+        return e;
+    }
+    let err = SqlError::new(
+        ErrorKind::Execution,
+        format!("could not create unique index \"{index}\""),
+    );
+    match &e.detail {
+        Some(d) => err.with_detail(d.replace(" already exists.", " is duplicated.")),
+        None => err,
     }
 }

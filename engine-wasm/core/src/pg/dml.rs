@@ -141,7 +141,11 @@ impl PgEngine {
         let ix = self.catalog.index(index);
         // A key above every key ever inserted cannot collide (the common case of a
         // serial primary key), so the probe is skipped, like nbtree's fastpath.
-        let above_all = ix.max_key.as_deref().is_none_or(|m| key > m);
+        // (Of a numeric key without a typmod, its lowest scale must be.)
+        let above_all = ix.max_key.as_deref().is_none_or(|m| match ix.unique {
+            true => ix.equal_range(key).0.as_slice() > m,
+            false => key > m,
+        });
         let deferrable = ix.deferrable.is_some();
         if ix.unique && !above_all && !p.null_key && !deferrable {
             self.check_unique(index, key)?;
@@ -221,16 +225,19 @@ impl PgEngine {
     ) -> Result<Vec<(Option<PageNo>, u64)>, SqlError> {
         let ix = self.catalog.index(index);
         let (irel, tree) = (ix.rel, &ix.tree);
+        let (lo, hi, probe) = ix.equal_range(key);
         let collect = |io: &mut dyn PageAccess| {
             let mut cursor = tree.seek(
-                Bound::Included(key),
-                Bound::Included(key),
+                Bound::Included(&lo[..]),
+                Bound::Included(&hi[..]),
                 Direction::Forward,
                 io,
             );
             let mut entries = Vec::new();
             while let Some(e) = cursor.next(tree, io) {
-                entries.push((cursor.page(), e.payload));
+                if probe.as_ref().is_none_or(|p| ix.holds_values(e.key, p)) {
+                    entries.push((cursor.page(), e.payload));
+                }
             }
             entries
         };

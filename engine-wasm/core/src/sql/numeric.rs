@@ -130,11 +130,13 @@ pub fn to_numeric(v: &Value, ty: SqlType) -> Result<Option<Value>, SqlError> {
 }
 
 /// A key column of `numeric` without a typmod where equal values of
-/// different scales (`2.5`, `2.50`) would have to meet: a unique key or a
-/// hashed one (YugabyteDB's default). IndexLab's key bytes keep each value's
-/// scale (an index-only scan gives back `2.50` as written), so such a key
-/// would let both in or miss one: refused by name. With `numeric(p,s)` every
-/// stored value has the column's scale and the key is exact.
+/// different scales (`2.5`, `2.50`) would have to meet, on YugabyteDB: a
+/// unique key or a hashed one (its default). IndexLab's key bytes keep each
+/// value's scale (an index-only scan gives back `2.50` as written), so such
+/// a DocDB key would let both in or miss one: refused by name. (pg probes a
+/// unique B-tree over every scale of the value, `Index::equal_range`.) With
+/// `numeric(p,s)` every stored value has the column's scale and the key is
+/// exact.
 pub fn check_key_column(ty: SqlType, hashed: bool, unique: bool) -> Result<(), SqlError> {
     if ty == SqlType::Numeric(None) && (hashed || unique) {
         return Err(unsupported(

@@ -358,14 +358,22 @@ fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {
             name: ident_name(&e.name),
             if_not_exists: e.if_not_exists,
         },
+        sp::Statement::CreateFunction(_) => {
+            return Err(unsupported(
+                "CREATE FUNCTION (IndexLab runs the SQL of a script and its DO blocks; \
+                 it keeps no functions of its own)",
+            ))
+        }
         other => {
             let text = other.to_string();
-            let head: String = text
-                .split_whitespace()
-                .take(2)
-                .collect::<Vec<_>>()
-                .join(" ");
-            return Err(unsupported(format!("the statement \"{head} …\"")));
+            // The statement's kind, its words before the first name.
+            let kind = unrun_statement(&text).unwrap_or_else(|| {
+                text.split_whitespace()
+                    .take(2)
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            });
+            return Err(unsupported(format!("the statement {kind}")));
         }
     })
 }

@@ -103,17 +103,20 @@ impl ConflictWrites for PgEngine {
             }
             let ix = self.catalog.index(index);
             let (irel, tree) = (ix.rel, &ix.tree);
+            let (lo, hi, probe) = ix.equal_range(&key);
             let (tids, stats) = self.io.rel(irel, Fork::Main, |io| {
                 let mut cursor = tree.seek(
-                    Bound::Included(&key[..]),
-                    Bound::Included(&key[..]),
+                    Bound::Included(&lo[..]),
+                    Bound::Included(&hi[..]),
                     Direction::Forward,
                     io,
                 );
                 cursor.drop_pins();
                 let mut tids = Vec::new();
                 while let Some(e) = cursor.next(tree, io) {
-                    tids.push(e.payload);
+                    if probe.as_ref().is_none_or(|p| ix.holds_values(e.key, p)) {
+                        tids.push(e.payload);
+                    }
                 }
                 tids
             })?;
