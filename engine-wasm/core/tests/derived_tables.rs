@@ -106,3 +106,30 @@ fn a_subquery_in_from_needs_a_name_as_in_postgresql_15() {
     let (_, errors) = psql::run("select * from (select 1);");
     assert_eq!(errors, ["subquery in FROM must have an alias"]);
 }
+
+/// A WITH query is visible inside the subqueries of the query's
+/// expressions, and inside a later WITH query's (a CTE named like a table
+/// reads the table in its own body). Expected rows: psql 15, `-A -t`.
+#[test]
+fn with_queries_are_seen_by_subqueries_in_expressions() {
+    psql::assert_rows(
+        "create table demo (id int, value int);
+insert into demo select g, g * 10 from generate_series(1, 20) g;
+with ids as (select id from demo where value < 100 order by value desc limit 5), d as (select * from demo where demo.id between (select min(id) from ids) and (select max(id) from ids) order by value desc limit 5) select * from ids join d using (id) order by value desc limit 5;
+with a as (select 3 as x) select id from demo where id < (select x from a);
+with a as (select 3 as x), b as (select id from demo where id < (select x from a)) select * from b;",
+        "@@3
+9|90
+8|80
+7|70
+6|60
+5|50
+@@4
+1
+2
+@@5
+1
+2
+",
+    );
+}

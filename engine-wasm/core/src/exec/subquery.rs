@@ -33,6 +33,8 @@ pub fn any(q: &Select) -> bool {
 
 /// `q` with each subquery run and replaced by its answer.
 pub fn resolve<E: Executor>(engine: &mut E, q: &Select) -> Result<Select, SqlError> {
+    let seeing = seeing_ctes(q);
+    let q = &seeing;
     let items = q
         .items
         .iter()
@@ -73,6 +75,57 @@ pub fn resolve<E: Executor>(engine: &mut E, q: &Select) -> Result<Select, SqlErr
         order_by,
         ..q.clone()
     })
+}
+
+/// `q` with the WITH queries it defines visible inside the subqueries of
+/// its expressions (`WITH a AS (…) SELECT … WHERE x < (SELECT … FROM a)`),
+/// as PostgreSQL's scoping has them; a subquery's own WITH query of the
+/// same name hides the outer one.
+fn seeing_ctes(q: &Select) -> Select {
+    if q.with.is_empty() {
+        return q.clone();
+    }
+    let outer = &q.with;
+    let attach = |sub: &Select| {
+        let mut sub = sub.clone();
+        let mut with: Vec<_> = outer
+            .iter()
+            .filter(|(n, _)| !sub.with.iter().any(|(m, _)| m == n))
+            .cloned()
+            .collect();
+        with.append(&mut sub.with);
+        sub.with = with;
+        sub
+    };
+    let mut f = |e: &Expr| match e {
+        Expr::ScalarSubquery(s) => Some(Expr::ScalarSubquery(Box::new(attach(s)))),
+        Expr::Exists { query, negated } => Some(Expr::Exists {
+            query: Box::new(attach(query)),
+            negated: *negated,
+        }),
+        Expr::InSubquery {
+            expr,
+            query,
+            negated,
+        } => Some(Expr::InSubquery {
+            expr: expr.clone(),
+            query: Box::new(attach(query)),
+            negated: *negated,
+        }),
+        _ => None,
+    };
+    let mut out = q.clone();
+    for item in &mut out.items {
+        if let SelectItem::Expr { expr, .. } = item {
+            *expr = expr.map(&mut f);
+        }
+    }
+    out.filter = q.filter.as_ref().map(|e| e.map(&mut f));
+    out.having = q.having.as_ref().map(|e| e.map(&mut f));
+    for o in &mut out.order_by {
+        o.expr = o.expr.map(&mut f);
+    }
+    out
 }
 
 /// PostgreSQL's name for a select item that is a subquery: the subquery's
