@@ -45,16 +45,21 @@ impl<T: Clone> Heap<T> {
         out
     }
 
+    /// A new, empty heap of the same page size and fillfactor.
+    fn empty_like(&self) -> Result<Heap<T>, HeapError> {
+        Heap::new(HeapConfig {
+            page_size: self.geom.page_size,
+            fillfactor: self.geom.fillfactor,
+        })
+    }
+
     /// A new heap holding copies of the live tuples at `order`.
     pub fn rewritten(
         &self,
         order: &[Tid],
         reform: &dyn Fn(&T) -> Reformed,
     ) -> Result<Heap<T>, HeapError> {
-        let mut new = Heap::new(HeapConfig {
-            page_size: self.geom.page_size,
-            fillfactor: self.geom.fillfactor,
-        })?;
+        let mut new = self.empty_like()?;
         for &tid in order {
             let Some(old) = self.pages[tid.page as usize].tuple(tid.offset) else {
                 continue;
@@ -92,10 +97,7 @@ impl<T: Clone> Heap<T> {
         cid: u32,
         reform: &dyn Fn(&T) -> Reformed,
     ) -> Result<Heap<T>, HeapError> {
-        let mut new = Heap::new(HeapConfig {
-            page_size: self.geom.page_size,
-            fillfactor: self.geom.fillfactor,
-        })?;
+        let mut new = self.empty_like()?;
         for row in rows {
             let shape = reform(&row);
             let size = super::super::tuple::maxalign(u32::from(shape.len)) as u16;
