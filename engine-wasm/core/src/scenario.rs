@@ -439,6 +439,9 @@ fn run_item<E: ScenarioEngine>(
                         let e = SqlError::new(ErrorKind::Unsupported, message.clone()).at(m.at);
                         return Err(report_error(e, m.at));
                     }
+                    MetaCommand::Dconfig(pattern) => {
+                        dconfig(engine, pattern).map_err(|e| report_error(e, m.at))?
+                    }
                     MetaCommand::Reconnect => {
                         *prepared = prepared::Prepared::default();
                         new_session(engine).map_err(|e| report_error(e, m.at))?
@@ -603,6 +606,7 @@ fn meta_text(m: &MetaCommand) -> String {
         MetaCommand::Checkpoint => "\\checkpoint".to_string(),
         MetaCommand::Echo(t) => format!("\\echo {t}"),
         MetaCommand::Describe(d) => d.text.clone(),
+        MetaCommand::Dconfig(pattern) => format!("\\dconfig {pattern}"),
         MetaCommand::Unsupported(message) => format!("-- {message}"),
         MetaCommand::Reconnect => "\\c".to_string(),
         MetaCommand::Display { command, args } => format!("\\{command} {}", args.join(" "))
@@ -640,4 +644,38 @@ fn display_setting(command: &str, args: &[String]) -> Outcome {
         other => format!("\\{other} changes only how psql prints; IndexLab accepts it and prints as before"),
     };
     Outcome::tag("").notice(note)
+}
+
+/// `\dconfig pattern`: each matching setting's value as the profile's SHOW
+/// gives it; a matching setting SHOW does not know is refused by name.
+fn dconfig<E: ScenarioEngine>(engine: &mut E, pattern: &str) -> Result<Outcome, SqlError> {
+    use crate::sql::script::dconfig;
+    if E::PROFILE == "yb" {
+        return Err(crate::sql::error::unsupported(
+            "\\dconfig on YugabyteDB (ysqlsh is psql 11, which has no \\dconfig; its \
+             pg_settings are PostgreSQL 11's and YugabyteDB's own yb_* ones): SHOW a setting \
+             by name",
+        ));
+    }
+    let mut rows = Vec::new();
+    let mut unknown = Vec::new();
+    for name in dconfig::matching(pattern) {
+        let show = crate::sql::ast::Statement::Show {
+            name: name.to_string(),
+        };
+        match engine.execute(&show) {
+            Ok(out) => {
+                let value = out.rows.first().and_then(|r| r.first().cloned()).flatten();
+                rows.push((name, value.unwrap_or_default()));
+            }
+            Err(_) => unknown.push(name),
+        }
+    }
+    if !unknown.is_empty() {
+        return Err(crate::sql::error::unsupported(format!(
+            "\\dconfig {pattern}, which names settings IndexLab does not model ({})",
+            unknown.join(", ")
+        )));
+    }
+    Ok(dconfig::outcome(rows))
 }

@@ -204,3 +204,59 @@ fn reconnecting_starts_a_new_session() {
         common::error(&r)
     );
 }
+
+/// psql's `\dconfig pattern` on pg: PostgreSQL 15's settings whose names
+/// match, valued as SHOW gives them (psql 15 printed these rows); a
+/// matching setting IndexLab does not model is refused by name, as is
+/// `\dconfig` on yb (ysqlsh has none).
+#[test]
+fn dconfig_lists_the_matching_settings() {
+    let r = run_pg(
+        "set random_page_cost = 1.1;\n\\dconfig *page_cost\n\\dconfig enable_*scan\n",
+        &[],
+    )
+    .0;
+    let rows = |i: usize| -> Vec<String> {
+        r.statements[i]
+            .outcome
+            .rows
+            .iter()
+            .map(|row| {
+                row.iter()
+                    .map(|c| c.clone().unwrap_or_default())
+                    .collect::<Vec<_>>()
+                    .join("|")
+            })
+            .collect()
+    };
+    assert_eq!(rows(1), ["random_page_cost|1.1", "seq_page_cost|1"]);
+    assert_eq!(
+        rows(2),
+        [
+            "enable_bitmapscan|on",
+            "enable_indexonlyscan|on",
+            "enable_indexscan|on",
+            "enable_seqscan|on",
+            "enable_tidscan|on"
+        ]
+    );
+    assert_eq!(
+        r.statements[1].outcome.title.as_deref(),
+        Some("List of configuration parameters")
+    );
+    let e = run_pg("\\dconfig datestyle\n", &[])
+        .0
+        .error
+        .unwrap()
+        .message;
+    assert!(
+        e.contains("(DateStyle)") && e.ends_with("is not supported by IndexLab"),
+        "{e}"
+    );
+    let e = run_yb("\\dconfig *page_cost\n", &[])
+        .0
+        .error
+        .unwrap()
+        .message;
+    assert!(e.contains("YugabyteDB"), "{e}");
+}

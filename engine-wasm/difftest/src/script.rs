@@ -117,6 +117,7 @@ impl Script {
                     MetaCommand::Checkpoint => "\\checkpoint".to_string(),
                     MetaCommand::Echo(t) => format!("\\echo {t}"),
                     MetaCommand::Describe(d) => d.text,
+                    MetaCommand::Dconfig(p) => format!("\\dconfig {p}"),
                     MetaCommand::Unsupported(m) => format!("-- {m}"),
                     MetaCommand::Reconnect => "\\c".to_string(),
                     MetaCommand::Display { command, args } => {

@@ -21,6 +21,7 @@
 //! - Text left without `;` at the end of the script is run, as psql does for a
 //!   script file; the statement says so ([`Trigger::EndOfScript`]).
 
+pub mod dconfig;
 mod describe;
 mod encoding;
 mod lexer;
@@ -119,6 +120,8 @@ pub enum MetaCommand {
     UnsetVariable(String),
     /// psql's describe commands: `\d [pattern]`, `\dt`, `\di`, `\ds`, with `+`.
     Describe(Describe),
+    /// `\dconfig pattern`: the settings whose names match, and their values.
+    Dconfig(String),
     /// `\c` (or `\c -`, or `\c` naming the one database): a new session on
     /// the same database. Settings go back to their defaults, prepared
     /// statements are forgotten, and an open transaction ends.

@@ -194,6 +194,10 @@ impl<'a> Splitter<'a> {
                 MetaCommand::Echo(words.join(" "))
             }
             "c" | "connect" => reconnect(line),
+            "dconfig" | "dconfig+" => {
+                let args: Vec<String> = line.args.iter().map(|a| a.text.clone()).collect();
+                super::dconfig::command(&args, line.name.ends_with('+'))
+            }
             "gset" => {
                 self.no_extra_args(line, 1)?;
                 let prefix = line.args.first().map_or(String::new(), |a| a.text.clone());
@@ -418,7 +422,8 @@ fn unsupported_message(name: &str) -> String {
             " (it reads or writes files on the client; IndexLab has none)"
         }
         _ if name.starts_with('d') => {
-            " (of psql's describe commands IndexLab runs \\d, \\dt, \\di and \\ds, with + and a pattern)"
+            " (of psql's describe commands IndexLab runs \\d, \\dt, \\di and \\ds, with + and a \
+             pattern, and \\dconfig with a pattern)"
         }
         _ => "",
     };
