@@ -4,6 +4,9 @@
 
 mod common;
 
+#[path = "support/psql.rs"]
+mod psql;
+
 use indexlab_engine::scenario::{run_pg, run_yb, Report, StatementReport};
 
 const LOAD: &str = "create table t (id bigint primary key, v bigint);\n\
@@ -216,19 +219,7 @@ fn dconfig_lists_the_matching_settings() {
         &[],
     )
     .0;
-    let rows = |i: usize| -> Vec<String> {
-        r.statements[i]
-            .outcome
-            .rows
-            .iter()
-            .map(|row| {
-                row.iter()
-                    .map(|c| c.clone().unwrap_or_default())
-                    .collect::<Vec<_>>()
-                    .join("|")
-            })
-            .collect()
-    };
+    let rows = |i: usize| psql::lines(&r, i);
     assert_eq!(rows(1), ["random_page_cost|1.1", "seq_page_cost|1"]);
     assert_eq!(
         rows(2),
