@@ -20,6 +20,7 @@ pub mod batched_join;
 pub mod catalog_calls;
 pub mod catalog_relation;
 pub mod column_size;
+pub mod correlate;
 pub mod derived;
 pub mod describe;
 pub mod dml_join;

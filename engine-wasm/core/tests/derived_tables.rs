@@ -133,3 +133,67 @@ with a as (select 3 as x), b as (select id from demo where id < (select x from a
 ",
     );
 }
+
+/// `WITH name(a, b) AS (…)` and `FROM (VALUES …) AS v(a, b)` rename the
+/// columns they give; VALUES in FROM names them column1, column2, …; a
+/// subquery in FROM sees the query's WITH queries. Expected rows: psql 15,
+/// `-A -t`.
+#[test]
+fn with_and_values_column_lists_rename_as_in_postgresql() {
+    psql::assert_rows(
+        "create table demo (id int primary key, value int);
+insert into demo select g, g * 10 from generate_series(1, 20) g;
+with my_values(value) as (values (30), (50), (70)) select id from demo where value in (select value from my_values) order by id;
+with t(a, b) as (select 1 as b, 2 as a) select a, b from t;
+with t(a) as (select 1 as b, 2 as c) select * from t;
+select * from (values (1, 'x'), (2, 'y')) as v(n, s) order by n desc;
+select * from (values (3), (1)) v order by 1;
+select column2 from (values (1, 'x'), (2, 'y')) v where column1 = 2;
+with t(x) as (values (1), (2)), u(y) as (select x * 10 from t) select y from u order by y;
+select v.k, d.value from (values (2), (4)) as v(k) join demo d on d.id = v.k order by 1;
+with t as (select 1 x) select * from (select * from t) s;
+with t as (select 1 x) select * from (select 2 y) s join (select * from t) r on true;",
+        "@@3
+3
+5
+7
+@@4
+1|2
+@@5
+1|2
+@@6
+2|y
+1|x
+@@7
+1
+3
+@@8
+y
+@@9
+10
+20
+@@10
+2|20
+4|40
+@@11
+1
+@@12
+2|1
+",
+    );
+}
+
+#[test]
+fn a_column_list_longer_than_the_query_is_refused_as_postgresql_does() {
+    let (_, errors) = psql::run(
+        "with t(a, b, c) as (select 1, 2) select * from t;
+select * from (values (1)) v(a, b);",
+    );
+    assert_eq!(
+        errors,
+        [
+            "WITH query \"t\" has 2 columns available but 3 columns specified",
+            "table \"v\" has 1 columns available but 2 columns specified"
+        ]
+    );
+}

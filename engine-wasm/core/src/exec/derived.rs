@@ -33,6 +33,8 @@ pub fn run<E: Executor>(
             query,
             alias,
             columns,
+            // Alone in FROM, LATERAL has nothing before it to read.
+            ..
         } => (query.as_ref().clone(), alias.clone(), columns.clone()),
         series => (
             Select {
@@ -73,19 +75,28 @@ pub fn run<E: Executor>(
         }
     }
     let details = scan_conditions(&[], q.filter.as_slice(), &[], None, removed);
-    let node = PlanNode {
-        title: format!("Subquery Scan on {alias}"),
-        details,
-        rows: rows.len() as u64,
-        loops: 1,
-        first_us: child.first_us,
-        last_us: engine.now_us() - start + child.last_us,
-        buffers: child.buffers,
-        est_cost: child.est_cost,
-        est_rows: child.est_rows,
-        width: child.width,
-        children: vec![child],
-        ..PlanNode::default()
+    let node = if matches!(q.from[0], FromItem::Series { .. }) {
+        // A function's rows are its own Function Scan's, filtered there.
+        PlanNode {
+            details,
+            rows: rows.len() as u64,
+            ..child
+        }
+    } else {
+        PlanNode {
+            title: format!("Subquery Scan on {alias}"),
+            details,
+            rows: rows.len() as u64,
+            loops: 1,
+            first_us: child.first_us,
+            last_us: engine.now_us() - start + child.last_us,
+            buffers: child.buffers,
+            est_cost: child.est_cost,
+            est_rows: child.est_rows,
+            width: child.width,
+            children: vec![child],
+            ..PlanNode::default()
+        }
     };
     let node = engine.finish_rows(node, &mut rows, q, &scope, start)?;
     let (columns, exprs) = projection(&q.items, &scope)?;

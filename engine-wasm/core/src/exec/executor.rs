@@ -197,8 +197,9 @@ pub trait Executor: JoinExec {
                 .iter()
                 .chain(q.joins.iter().map(|j| &j.item))
                 .any(|i| {
-                    inline_cte(i, &q.with)
-                        .is_ok_and(|(i, _)| matches!(i, FromItem::Subquery { .. }))
+                    inline_cte(i, &q.with).is_ok_and(|(i, _)| {
+                        matches!(i, FromItem::Subquery { .. } | FromItem::Series { .. })
+                    })
                 });
             let plain = q
                 .joins
@@ -239,11 +240,7 @@ pub trait Executor: JoinExec {
                 }
                 let limit = self.eval_limit(q.limit.as_ref())?;
                 let mut result = QueryResult::default();
-                let mut node = PlanNode {
-                    title: "Result".into(),
-                    loops: 1,
-                    ..PlanNode::default()
-                };
+                let mut node = source_node(q, 0);
                 self.produce_named(q, &mut result.columns, &mut |_, row| {
                     result.rows.push(row.to_vec());
                     Ok(())
@@ -322,6 +319,8 @@ pub trait Executor: JoinExec {
                     rows.len()
                 )));
             }
+            let width = rows.first().map_or(0, Vec::len);
+            *columns = (1..=width).map(|i| format!("column{i}")).collect();
             for r in rows {
                 let v = r
                     .iter()

@@ -45,6 +45,7 @@ pub trait JoinExec: SelectExec {
                 table: self.table_id(name)?,
                 name: alias.clone().unwrap_or_else(|| name.clone()),
                 derived: None,
+                lateral: None,
             }),
             FromItem::Series { .. } => Err(unsupported("joining generate_series()")),
             FromItem::Subquery { .. } => Err(unsupported("joining a subquery in FROM")),

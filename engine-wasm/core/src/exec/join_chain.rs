@@ -25,6 +25,7 @@ pub mod conditions;
 mod projection;
 
 use super::aggregate::accumulate::GroupKey;
+use super::executor::Executor;
 use super::join::JoinExec;
 use super::nested_loop::{index_cond_shown, merge_loop, Side};
 use super::plan_node::PlanNode;
@@ -58,6 +59,8 @@ pub enum Access {
     },
     /// The inner side read once and kept, re-read for each outer row.
     Materialize,
+    /// A LATERAL side, run again for each outer row with its values.
+    Lateral,
 }
 
 /// The rows joined so far and the plan node that produced them.
@@ -131,6 +134,13 @@ pub trait JoinChainExec: JoinExec {
                 }
             }
             let removed = (d.rows.len() - rows.len()) as u64;
+            if d.node.title.starts_with("Function Scan") {
+                // A function's rows are its own scan's, filtered there.
+                let mut node = d.node.clone();
+                node.details = super::plan_node::scan_conditions(&[], filter, &[], None, removed);
+                node.rows = rows.len() as u64;
+                return Ok((rows, node));
+            }
             let node = PlanNode {
                 title: format!("Subquery Scan on {}", side.name),
                 details: super::plan_node::scan_conditions(&[], filter, &[], None, removed),
@@ -179,6 +189,10 @@ pub trait JoinChainExec: JoinExec {
         let mut filter_exprs = step.join_filter.clone();
         if let Access::Lookup { rest, .. } = &access {
             filter_exprs.splice(0..0, rest.iter().cloned());
+        }
+        if let Access::Lateral = &access {
+            let equalities = step.equalities.iter().map(|e| e.0.clone());
+            filter_exprs.splice(0..0, equalities);
         }
         let join_filter = bind_all(&filter_exprs)?;
         let post_filter = bind_all(&step.post_filter)?;
@@ -296,6 +310,52 @@ pub trait JoinChainExec: JoinExec {
                     ..PlanNode::default()
                 };
             }
+            Access::Lateral => {
+                if matches!(step.kind, JoinKind::Right | JoinKind::Full) {
+                    return Err(SqlError::new(
+                        ErrorKind::Semantic,
+                        format!(
+                            "invalid reference to FROM-clause entry for table \"{}\"",
+                            scope.columns.first().map_or("", |c| c.0.as_str())
+                        ),
+                    )
+                    .with_detail(
+                        "The combining JOIN type must be INNER or LEFT for a LATERAL reference.",
+                    ));
+                }
+                let outer_scope = Scope {
+                    columns: scope.columns[..width].to_vec(),
+                };
+                let mut total: Option<PlanNode> = None;
+                let mut read = 0u64;
+                // Plain EXPLAIN has no outer rows: the plan of one run with NULLs.
+                let nulls_row = nulls(width);
+                let runs: Vec<&Row> = match (execute, outer.rows.is_empty()) {
+                    (false, true) => vec![&nulls_row],
+                    _ => outer.rows.iter().collect(),
+                };
+                for o in runs {
+                    let (rows, node) = self.lateral_rows(step, &outer_scope, o, execute)?;
+                    read += rows.len() as u64;
+                    if read > max_rows {
+                        return Err(too_many(max_rows));
+                    }
+                    let mut any = false;
+                    for i in &rows {
+                        any |= emit(self, o, i, &mut out)?;
+                    }
+                    if execute && !any && step.kind == JoinKind::Left {
+                        emit_unmatched(self, o, &nulls(inner_width), &post_filter, &mut out)?;
+                    }
+                    merge_loop(&mut total, node);
+                }
+                let mut inner = total.unwrap_or_default();
+                inner.loops = outer.rows.len() as u64;
+                inner.rows = read.checked_div(inner.loops).unwrap_or(0);
+                title = format!("Nested Loop{}", join_word(step.kind));
+                details = Vec::new();
+                inner_node = inner;
+            }
             Access::Materialize => {
                 if matches!(step.kind, JoinKind::Right | JoinKind::Full) {
                     return Err(full_needs_equality(step.kind));
@@ -366,8 +426,43 @@ pub trait JoinChainExec: JoinExec {
         Ok(Joined { rows: out, node })
     }
 
+    /// A LATERAL side's rows for one outer row `o` (over `outer`), its own
+    /// conditions checked, and the plan that produced them.
+    fn lateral_rows(
+        &mut self,
+        step: &Step,
+        outer: &Scope,
+        o: &Row,
+        execute: bool,
+    ) -> Result<(Vec<Row>, PlanNode), SqlError> {
+        let Some(query) = &step.side.lateral else {
+            return Ok((Vec::new(), PlanNode::default()));
+        };
+        let bound = super::correlate::bind_outer(self, query, outer, o)?;
+        let (node, result) = self.run_select(&bound, execute)?;
+        let side_scope = Scope {
+            columns: (step.side.columns(self).into_iter())
+                .map(|(c, ty)| (step.side.name.clone(), c, ty))
+                .collect(),
+        };
+        let filter = (step.scan_filter.iter())
+            .map(|e| bind(e, &side_scope))
+            .collect::<Result<Vec<_>, _>>()?;
+        let mut rows = Vec::new();
+        for r in result.rows {
+            let r = Row::from_vec(r);
+            if self.passes(&filter, &r)? {
+                rows.push(r);
+            }
+        }
+        Ok((rows, node))
+    }
+
     /// Chooses how `step` reaches its inner rows (see [`Access`]).
     fn access(&self, step: &Step, scope: &Scope, width: usize) -> Result<Access, SqlError> {
+        if step.side.lateral.is_some() {
+            return Ok(Access::Lateral);
+        }
         let inner_scope = Scope {
             columns: scope.columns[width..width + self.width_of(&step.side)].to_vec(),
         };

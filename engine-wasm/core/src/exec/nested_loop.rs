@@ -16,6 +16,9 @@ pub struct Side {
     /// A subquery in FROM, run once: its rows stand for a table's (then
     /// `table` means nothing).
     pub(super) derived: Option<std::sync::Arc<super::derived::Rows>>,
+    /// A LATERAL item: run again for each row of the sides before it (its
+    /// `derived` then holds only its columns).
+    pub(super) lateral: Option<std::sync::Arc<crate::sql::ast::Select>>,
 }
 
 impl Side {

@@ -139,6 +139,11 @@ pub(crate) fn from_scope<E: QueryEngine>(engine: &E, q: &Select) -> Result<Scope
                 inlined = crate::sql::rewrite::inline_cte(item, &q.with)?.0;
                 &inlined
             }
+            // Typed with the columns before it standing for their values.
+            _ if super::correlate::reads_outer(item) => {
+                inlined = lateral_typed(engine, item, &scope)?;
+                &inlined
+            }
             _ => item,
         };
         match item {
@@ -165,6 +170,7 @@ pub(crate) fn from_scope<E: QueryEngine>(engine: &E, q: &Select) -> Result<Scope
                 query,
                 alias,
                 columns,
+                ..
             } => {
                 let out = output_columns(engine, query)?;
                 for (i, (name, ty)) in out.into_iter().enumerate() {
@@ -189,6 +195,25 @@ pub(crate) fn from_scope<E: QueryEngine>(engine: &E, q: &Select) -> Result<Scope
         }
     }
     Ok(scope)
+}
+
+/// A LATERAL item with the columns it reads from `before` as typed NULLs.
+fn lateral_typed<E: QueryEngine>(
+    engine: &E,
+    item: &FromItem,
+    before: &Scope,
+) -> Result<FromItem, SqlError> {
+    let wrapped = Select {
+        items: vec![SelectItem::Wildcard],
+        from: vec![item.clone()],
+        ..Select::empty()
+    };
+    let bound = super::correlate::bind_outer_nulls(engine, &wrapped, before)?;
+    Ok(bound
+        .from
+        .into_iter()
+        .next()
+        .unwrap_or_else(|| item.clone()))
 }
 
 /// `generate_series(int, int [, int])` returns integer; any bigint argument

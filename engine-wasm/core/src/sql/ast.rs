@@ -501,6 +501,9 @@ pub enum FromItem {
         alias: String,
         /// Names for its output columns, first ones first (`AS s(a, b)`).
         columns: Vec<String>,
+        /// `LATERAL (SELECT …)`: it may read the columns of the FROM items
+        /// before it, so it runs once for each of their rows.
+        lateral: bool,
     },
 }
 
@@ -525,10 +528,12 @@ impl FromItem {
                 query,
                 alias,
                 columns,
+                lateral,
             } => FromItem::Subquery {
                 query: Box::new(query.map_exprs(&mut *f)),
                 alias: alias.clone(),
                 columns: columns.clone(),
+                lateral: *lateral,
             },
             FromItem::Inspect { func, args, alias } => FromItem::Inspect {
                 func: *func,

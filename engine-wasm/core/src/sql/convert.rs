@@ -36,7 +36,7 @@ fn convert_query(q: &sp::Query) -> Result<Select, SqlError> {
             return Err(unsupported("WITH RECURSIVE"));
         }
         for cte in &w.cte_tables {
-            with.push((ident_name(&cte.alias.name), convert_query(&cte.query)?));
+            with.push((ident_name(&cte.alias.name), cte_query(cte)?));
         }
     }
     let mut select = match &*q.body {
@@ -94,6 +94,47 @@ fn convert_query(q: &sp::Query) -> Result<Select, SqlError> {
     for g in &mut select.group_by {
         *g = output_column(g, &select.items)?;
     }
+    Ok(select)
+}
+
+/// A WITH query; `name(a, b) AS (…)` renames its columns as a derived
+/// table's alias list does, so it is read as `SELECT * FROM (…) name(a, b)`.
+fn cte_query(cte: &sp::Cte) -> Result<Select, SqlError> {
+    let query = convert_query(&cte.query)?;
+    if cte.alias.columns.is_empty() {
+        return Ok(query);
+    }
+    // Where the width shows in the text, PostgreSQL's own message; a `*`
+    // is counted when the query runs (as a derived table's list is).
+    let width = match (&query.values, query.set_operation.is_some()) {
+        (Some(rows), _) => rows.first().map(Vec::len),
+        (None, false) if !query.items.contains(&SelectItem::Wildcard) => Some(query.items.len()),
+        _ => None,
+    };
+    let name = ident_name(&cte.alias.name);
+    if let Some(width) = width.filter(|w| *w < cte.alias.columns.len()) {
+        return Err(SqlError::new(
+            ErrorKind::Semantic,
+            format!(
+                "WITH query \"{name}\" has {width} columns available but {} columns specified",
+                cte.alias.columns.len()
+            ),
+        )
+        .near(&name));
+    }
+    let mut select = Select::empty();
+    select.items = vec![SelectItem::Wildcard];
+    select.from = vec![FromItem::Subquery {
+        query: Box::new(query),
+        alias: name,
+        columns: cte
+            .alias
+            .columns
+            .iter()
+            .map(|c| ident_name(&c.name))
+            .collect(),
+        lateral: false,
+    }];
     Ok(select)
 }
 
@@ -356,9 +397,6 @@ fn convert_table_factor(t: &sp::TableFactor) -> Result<FromItem, SqlError> {
         ..
     } = t
     {
-        if *lateral {
-            return Err(unsupported("LATERAL").near("lateral"));
-        }
         // PostgreSQL 15 requires the name (16 made it optional).
         let Some(alias) = alias else {
             return Err(
@@ -370,6 +408,7 @@ fn convert_table_factor(t: &sp::TableFactor) -> Result<FromItem, SqlError> {
             query: Box::new(convert_query(subquery)?),
             alias: ident_name(&alias.name),
             columns: alias.columns.iter().map(|c| ident_name(&c.name)).collect(),
+            lateral: *lateral,
         });
     }
     let sp::TableFactor::Table {

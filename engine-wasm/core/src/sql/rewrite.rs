@@ -41,8 +41,33 @@ pub fn inline_cte(
     item: &FromItem,
     with: &[(String, Select)],
 ) -> Result<(FromItem, Option<Expr>), SqlError> {
-    let FromItem::Table { name, alias } = item else {
-        return Ok((item.clone(), None));
+    let (name, alias) = match item {
+        FromItem::Table { name, alias } => (name, alias),
+        FromItem::Subquery {
+            query,
+            alias,
+            columns,
+            lateral,
+        } => {
+            // A subquery in FROM sees the query's WITH list (its own
+            // WITH queries of the same name hide those).
+            let mut query = query.as_ref().clone();
+            let mut seen: Vec<_> = with
+                .iter()
+                .filter(|(n, _)| !query.with.iter().any(|(m, _)| m == n))
+                .cloned()
+                .collect();
+            seen.append(&mut query.with);
+            query.with = seen;
+            let item = FromItem::Subquery {
+                query: Box::new(query),
+                alias: alias.clone(),
+                columns: columns.clone(),
+                lateral: *lateral,
+            };
+            return Ok((item, None));
+        }
+        _ => return Ok((item.clone(), None)),
     };
     let Some(at) = with.iter().position(|(n, _)| n == name) else {
         return Ok((item.clone(), None));
@@ -74,6 +99,7 @@ pub fn inline_cte(
                     query: Box::new(query),
                     alias: alias.clone().unwrap_or_else(|| name.clone()),
                     columns: Vec::new(),
+                    lateral: false,
                 },
                 None,
             ))

@@ -10,15 +10,17 @@
 //!   pushed into the inner scan (LEFT and inner joins), otherwise it is a join
 //!   condition, an equality between the two sides being a hash or index key.
 
+use super::super::correlate::{bind_outer_nulls, reads_outer};
 use super::super::join::JoinExec;
 use super::super::nested_loop::Side;
-use crate::sql::ast::{BinOp, Expr, JoinKind, Select, SelectItem};
+use crate::sql::ast::{BinOp, Expr, FromItem, JoinKind, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::Scope;
 use crate::sql::functions::ScalarFunc;
 use crate::sql::plan::conjuncts;
 use crate::sql::rewrite::{column_refs, inline_cte, unqualify};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// One join of the chain: its inner side and where its conditions go.
 pub struct Step {
@@ -76,6 +78,79 @@ fn written(q: &Select) -> Vec<Written<'_>> {
     out
 }
 
+/// A subquery (or function) in FROM, run once: its rows are then read as a
+/// table's.
+fn derived_side<E: JoinExec>(
+    engine: &mut E,
+    query: &Select,
+    alias: &str,
+    renames: &[String],
+    execute: bool,
+) -> Result<Side, SqlError> {
+    let rows = super::super::derived::materialize(engine, query, alias, renames, execute)?;
+    Ok(Side {
+        table: 0,
+        name: alias.to_string(),
+        derived: Some(Arc::new(rows)),
+        lateral: None,
+    })
+}
+
+/// A LATERAL item: its query (with the names its columns take), run for
+/// each row of the sides before it by the join step; here only its columns,
+/// typed with those sides' columns (`before`) standing for their values.
+fn lateral_side<E: JoinExec>(
+    engine: &mut E,
+    item: &FromItem,
+    before: &Scope,
+) -> Result<Side, SqlError> {
+    let (query, renames) = match item {
+        FromItem::Subquery { query, columns, .. } => (query.as_ref().clone(), columns.clone()),
+        _ => (star_from(item), Vec::new()),
+    };
+    let name = item.visible_name().to_string();
+    // A function runs as its own Function Scan; a subquery under its name.
+    let run = match item {
+        FromItem::Subquery { .. } => Select {
+            items: vec![SelectItem::Wildcard],
+            from: vec![FromItem::Subquery {
+                query: Box::new(query.clone()),
+                alias: name.clone(),
+                columns: renames.clone(),
+                lateral: false,
+            }],
+            ..Select::empty()
+        },
+        _ => query.clone(),
+    };
+    let typed = bind_outer_nulls(engine, &query, before)?;
+    let columns = super::super::types::output_columns(engine, &typed)?;
+    let columns = columns
+        .into_iter()
+        .enumerate()
+        .map(|(i, (c, ty))| (renames.get(i).cloned().unwrap_or(c), ty))
+        .collect();
+    Ok(Side {
+        table: 0,
+        name,
+        derived: Some(Arc::new(super::super::derived::Rows {
+            columns,
+            rows: Vec::new(),
+            node: Default::default(),
+        })),
+        lateral: Some(Arc::new(run)),
+    })
+}
+
+/// `SELECT * FROM item`.
+fn star_from(item: &FromItem) -> Select {
+    Select {
+        items: vec![SelectItem::Wildcard],
+        from: vec![item.clone()],
+        ..Select::empty()
+    }
+}
+
 /// Places the conditions of `q`'s joins (see the module's comment).
 pub fn place<E: JoinExec>(engine: &mut E, q: &Select, execute: bool) -> Result<Placed, SqlError> {
     let written = written(q);
@@ -85,18 +160,18 @@ pub fn place<E: JoinExec>(engine: &mut E, q: &Select, execute: bool) -> Result<P
     for w in &written {
         let (item, extra) = inline_cte(w.item, &q.with)?;
         let side = match &item {
+            _ if reads_outer(&item) => lateral_side(engine, &item, &scope)?,
             // A subquery runs once; its rows are then read as a table's.
-            crate::sql::ast::FromItem::Subquery {
+            FromItem::Subquery {
                 query,
                 alias,
                 columns,
-            } => Side {
-                table: 0,
-                name: alias.clone(),
-                derived: Some(std::sync::Arc::new(super::super::derived::materialize(
-                    engine, query, alias, columns, execute,
-                )?)),
-            },
+                ..
+            } => derived_side(engine, query, alias, columns, execute)?,
+            FromItem::Series { .. } => {
+                let query = star_from(&item);
+                derived_side(engine, &query, item.visible_name(), &[], execute)?
+            }
             _ => engine.side(&item)?,
         };
         if sides.iter().any(|s| s.name == side.name) {
