@@ -5,6 +5,7 @@
 //! - [`visibility_map`] and [`free_space_map`]: the heap's other two forks;
 //! - [`held_page`]: the "same page as last time" rule of PostgreSQL scans.
 
+pub mod column_stats;
 pub mod free_space_fork;
 pub mod free_space_map;
 pub mod heap;
@@ -15,6 +16,7 @@ pub mod visibility_map;
 
 // The profile's engine: catalog, execution, EXPLAIN (lead's modules).
 mod alter;
+mod analyze_columns;
 mod catalog;
 mod ddl;
 mod deferred_unique;
@@ -28,6 +30,7 @@ mod inspect;
 mod io;
 mod pg_class;
 mod pg_stat_views;
+mod pg_stats;
 mod pgstat;
 mod query_engine;
 mod relation_stats;

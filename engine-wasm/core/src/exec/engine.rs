@@ -142,9 +142,10 @@ pub trait QueryEngine: Sized {
     /// read (its scan, or its VALUES or generate_series), for EXPLAIN.
     fn dml_source(&mut self) -> &mut Option<PlanNode>;
 
-    /// ANALYZE counted `live_rows` in `table`: the profile records what
-    /// PostgreSQL writes in pg_class then (pg).
-    fn analyzed(&mut self, _table: usize, _live_rows: u64) {}
+    /// ANALYZE read `rows` (the live rows of `table`, in the order it read
+    /// them): the profile records what PostgreSQL writes in pg_class and
+    /// pg_statistic then (pg).
+    fn analyzed(&mut self, _table: usize, _rows: &[super::row::Row]) {}
 
     /// The statement's buffer counters so far (the pg profile's pool).
     fn statement_buffers(&self) -> crate::buffer_pool::BufferStats {

@@ -96,8 +96,12 @@ pub fn tables_named<E: Executor>(
 /// pages whole.
 pub fn analyze<E: Executor>(engine: &mut E, tables: &[usize]) -> Result<(), SqlError> {
     for &t in tables {
-        let live = engine.scan_for_change(t, None)?.len() as u64;
-        engine.analyzed(t, live);
+        let rows: Vec<_> = engine
+            .scan_for_change(t, None)?
+            .into_iter()
+            .map(|(_, r)| r)
+            .collect();
+        engine.analyzed(t, &rows);
     }
     Ok(())
 }
@@ -105,6 +109,10 @@ pub fn analyze<E: Executor>(engine: &mut E, tables: &[usize]) -> Result<(), SqlE
 /// What ANALYZE's gathered statistics change in IndexLab today.
 pub const ANALYZE_NOTE: &str = "IndexLab's planner does not use statistics yet: \
 ANALYZE reads each table as PostgreSQL's does, and no plan changes";
+
+/// The same on pg, where ANALYZE's statistics are there to read.
+pub const ANALYZE_NOTE_PG: &str = "ANALYZE fills pg_stats as PostgreSQL's does, but \
+IndexLab's planner does not use those statistics yet: no plan changes";
 
 /// The objects of a DROP that exist, in order. A missing one fails the whole
 /// statement (nothing is dropped), or with IF EXISTS is skipped with

@@ -36,6 +36,9 @@ pub struct Table {
     pub has_index: bool,
     /// What `pg_stat_user_tables` shows of it ([`super::pgstat`]).
     pub activity: super::pgstat::TableActivity,
+    /// What the last ANALYZE learnt of each column (`pg_statistic`); empty
+    /// before one.
+    pub column_stats: Vec<super::column_stats::ColumnStats>,
 }
 
 impl Table {

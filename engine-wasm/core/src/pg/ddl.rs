@@ -71,6 +71,7 @@ impl PgEngine {
             stats: RelStats::NEW,
             has_index: false,
             activity: Default::default(),
+            column_stats: Vec::new(),
         };
         self.catalog.tables.push(Some(table));
         let mut out = Outcome::tag("CREATE TABLE");

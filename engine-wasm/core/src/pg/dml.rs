@@ -617,7 +617,8 @@ impl PgEngine {
         }
         if v.analyze {
             crate::exec::utility::analyze(self, &ids)?;
-            out.notices.push(crate::exec::utility::ANALYZE_NOTE.into());
+            out.notices
+                .push(crate::exec::utility::ANALYZE_NOTE_PG.into());
         }
         Ok(out)
     }

@@ -237,13 +237,18 @@ impl QueryEngine for PgEngine {
             "pg_stat_user_indexes" => {
                 Some(super::pg_stat_views::pg_stat_user_indexes(&self.catalog))
             }
+            "pg_stats" => Some(super::pg_stats::pg_stats(&self.catalog)),
             "pg_indexes" => Some(crate::exec::pg_indexes::pg_indexes(&self.described())?),
             _ => None,
         })
     }
 
-    fn analyzed(&mut self, table: usize, live_rows: u64) {
-        self.analyze_update_stats(table, live_rows);
+    fn analyzed(&mut self, table: usize, rows: &[crate::exec::row::Row]) {
+        self.analyze_update_stats(table, rows.len() as u64);
+        let target = self.settings.show("default_statistics_target").ok();
+        let target = target.and_then(|t| t.parse().ok()).unwrap_or(100);
+        let t = self.catalog.table_mut(table);
+        t.column_stats = super::analyze_columns::analyze(t, rows, target);
     }
 
     fn fire_after_triggers(&mut self) -> Result<Vec<(String, u64)>, SqlError> {
