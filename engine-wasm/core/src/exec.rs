@@ -47,6 +47,7 @@ pub mod select;
 pub mod series;
 pub mod set_operation;
 pub mod statistics_objects;
+pub mod subplan;
 pub mod subquery;
 pub mod types;
 pub mod utility;

@@ -19,6 +19,7 @@ mod alter;
 mod analyze_columns;
 mod catalog;
 mod ddl;
+mod dedup_notice;
 mod deferred_unique;
 mod describe;
 mod dml;

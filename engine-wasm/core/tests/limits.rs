@@ -138,3 +138,17 @@ fn a_nested_loop_without_an_index_stops_at_max_rows_inner_rows() {
     assert!(ok.error.is_none(), "{:?}", ok.error);
     assert_eq!(ok.statements.last().unwrap().outcome.row_count, 100);
 }
+
+/// A correlated subquery (or LATERAL item) reruns its scans for every outer
+/// row: the rows those runs read are bounded by max_rows too.
+#[test]
+fn a_correlated_subquery_stops_at_max_rows_rows_read() {
+    let script = "create table t (id int);\ninsert into t select generate_series(1, 200);\n\
+                  create table u (tid int);\ninsert into u select generate_series(1, 300);\n\
+                  set max_rows = 20000;\n\
+                  select count(*) from t where exists (select 1 from u where u.tid = t.id + 1000);";
+    let e = error_of(script);
+    assert_eq!(e.line, 6);
+    assert_eq!(e.kind, ErrorKind::Limit);
+    assert!(e.message.contains("max_rows=20000"), "{}", e.message);
+}

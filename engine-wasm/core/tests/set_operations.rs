@@ -295,10 +295,6 @@ fn what_indexlab_does_not_model_is_refused_by_name() {
             "EXPLAIN of a query with UNION, INTERSECT or EXCEPT",
         ),
         (
-            "select * from t where exists (select 1 from u where u.a = t.a union select 2)",
-            "a correlated subquery",
-        ),
-        (
             "select a into w from t union select a from u",
             "SELECT … INTO with UNION, INTERSECT or EXCEPT",
         ),

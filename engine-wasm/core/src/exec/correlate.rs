@@ -35,6 +35,31 @@ pub fn bind_outer_nulls<E: QueryEngine>(
     bind_outer(engine, q, outer, &nulls)
 }
 
+/// A LATERAL item with the columns it reads from `outer` as typed NULLs:
+/// no longer lateral, so it can be typed alone.
+pub fn bind_item_nulls<E: QueryEngine>(
+    engine: &E,
+    item: &FromItem,
+    outer: &Scope,
+) -> Result<FromItem, SqlError> {
+    let nulls = vec![Value::Null; outer.columns.len()];
+    let level = Level { outer, row: &nulls };
+    match item {
+        FromItem::Subquery {
+            query,
+            alias,
+            columns,
+            ..
+        } => Ok(FromItem::Subquery {
+            query: Box::new(level.select(engine, query, &[])?),
+            alias: alias.clone(),
+            columns: columns.clone(),
+            lateral: false,
+        }),
+        _ => level.bind_from_item(engine, item, &[]),
+    }
+}
+
 /// Whether `item` reads columns of the FROM items before it (`scope`): a
 /// LATERAL subquery, or a function in FROM whose arguments name a column
 /// (PostgreSQL makes every function in FROM lateral).

@@ -147,6 +147,10 @@ pub trait QueryEngine: Sized {
     /// pg_statistic then (pg).
     fn analyzed(&mut self, _table: usize, _rows: &[super::row::Row]) {}
 
+    /// Rows the profile's scans have offered since it started: bounds the
+    /// work of a query that reruns its scans per outer row.
+    fn rows_examined(&self) -> u64;
+
     /// The statement's buffer counters so far (the pg profile's pool).
     fn statement_buffers(&self) -> crate::buffer_pool::BufferStats {
         crate::buffer_pool::BufferStats::default()

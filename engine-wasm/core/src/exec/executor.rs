@@ -149,6 +149,9 @@ pub trait Executor: JoinExec {
             ));
         }
         if super::subquery::any(q) {
+            if let Some(joined) = super::subplan::as_lateral(self, q)? {
+                return self.run_select(&joined, execute);
+            }
             let resolved = super::subquery::resolve(self, q)?;
             return self.run_select(&resolved, execute);
         }
@@ -430,8 +433,9 @@ pub trait Executor: JoinExec {
     ) -> Result<Vec<(u64, Row)>, SqlError> {
         // UPDATE and DELETE need whole rows (the new version is built from the
         // old one), so the scan is never index-only, as in PostgreSQL.
+        let (filter, correlated) = super::subplan::split_where(self, table, filter);
         let filter = filter
-            .map(|f| super::subquery::resolve_expr(self, f))
+            .map(|f| super::subquery::resolve_expr(self, &f))
             .transpose()?;
         let q = Select {
             items: vec![SelectItem::Wildcard],
@@ -441,13 +445,31 @@ pub trait Executor: JoinExec {
         let info = self.planner_info(table);
         let plan = plan_scan(&info, &q)?;
         let mut out = self.run_scan(table, &plan, None)?;
-        *self.dml_source() = Some(out.node);
         if plan.system_columns {
             // The new versions are built from the table's own columns.
             for (_, row) in &mut out.rows {
                 row.truncate(info.columns.len());
             }
         }
+        if !correlated.is_empty() {
+            let (max_rows, before) = (self.settings().max_rows() as u64, self.rows_examined());
+            let mut kept = Vec::new();
+            for (loc, row) in out.rows {
+                if super::subplan::row_passes(self, table, &row, &correlated)? {
+                    kept.push((loc, row));
+                }
+                if self.rows_examined() - before > max_rows {
+                    return Err(limit_error(format!(
+                        "the correlated subquery runs again for each row and reads more than \
+                         max_rows={max_rows} rows; an index on the column it looks up (or a \
+                         larger max_rows) lets it finish"
+                    )));
+                }
+            }
+            out.rows = kept;
+            out.node.rows = out.rows.len() as u64;
+        }
+        *self.dml_source() = Some(out.node);
         Ok(out.rows)
     }
 }

@@ -17,6 +17,28 @@ pub fn explain<E: QueryEngine>(
 ) -> Result<Outcome, SqlError> {
     super::explain_dml::check_options(options)?;
     super::set_operation::refuse_explain(statement)?;
+    match statement {
+        Statement::Select(q) => super::subplan::refuse_explain(engine, q)?,
+        Statement::Update {
+            table,
+            filter: Some(f),
+            ..
+        }
+        | Statement::Delete {
+            table,
+            filter: Some(f),
+            ..
+        } => {
+            let id = engine.table_id(table)?;
+            if !super::subplan::split_where(engine, id, Some(f))
+                .1
+                .is_empty()
+            {
+                return Err(super::subplan::explain_refused());
+            }
+        }
+        _ => {}
+    }
     if engine.is_yugabyte() {
         refuse_on_yugabyte(options)?;
     }

@@ -328,6 +328,7 @@ pub trait JoinChainExec: JoinExec {
                 };
                 let mut total: Option<PlanNode> = None;
                 let mut read = 0u64;
+                let examined_before = self.rows_examined();
                 // Plain EXPLAIN has no outer rows: the plan of one run with NULLs.
                 let nulls_row = nulls(width);
                 let runs: Vec<&Row> = match (execute, outer.rows.is_empty()) {
@@ -337,8 +338,19 @@ pub trait JoinChainExec: JoinExec {
                 for o in runs {
                     let (rows, node) = self.lateral_rows(step, &outer_scope, o, execute)?;
                     read += rows.len() as u64;
-                    if read > max_rows {
-                        return Err(too_many(max_rows));
+                    // Each run reads its own tables again: bounded too.
+                    let examined = self.rows_examined() - examined_before;
+                    if read > max_rows || examined > max_rows {
+                        return Err(SqlError::new(
+                            ErrorKind::Limit,
+                            format!(
+                                "\"{}\" runs again for each of {} outer rows and reads more than \
+                                 max_rows={max_rows} rows; an index on the column it looks up \
+                                 (or a larger max_rows) lets it finish",
+                                step.side.name,
+                                outer.rows.len()
+                            ),
+                        ));
                     }
                     let mut any = false;
                     for i in &rows {

@@ -130,7 +130,7 @@ fn seeing_ctes(q: &Select) -> Select {
 
 /// PostgreSQL's name for a select item that is a subquery: the subquery's
 /// own column's, or `exists`.
-fn column_name(e: &Expr) -> Option<String> {
+pub(super) fn column_name(e: &Expr) -> Option<String> {
     match e {
         // A set operation's column is named by its first branch.
         Expr::ScalarSubquery(q) => match super::set_operation::branches(q)[0].items.first() {

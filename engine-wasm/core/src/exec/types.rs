@@ -37,11 +37,21 @@ pub fn output_columns<E: QueryEngine>(
                 alias
                     .clone()
                     .unwrap_or_else(|| super::select::output_name(expr)),
-                type_of(expr, &scope)?,
+                subquery_type(engine, expr)?.map_or_else(|| type_of(expr, &scope), Ok)?,
             )),
         }
     }
     Ok(out)
+}
+
+/// The type of a select item that is a subquery: its column's, or boolean
+/// for EXISTS and IN (`type_of` has no engine to type a query with).
+fn subquery_type<E: QueryEngine>(engine: &E, e: &Expr) -> Result<Option<SqlType>, SqlError> {
+    Ok(match e {
+        Expr::ScalarSubquery(q) => output_columns(engine, q)?.first().map(|c| c.1),
+        Expr::Exists { .. } | Expr::InSubquery { .. } => Some(SqlType::Bool),
+        _ => None,
+    })
 }
 
 /// `*` over the FROM items as PostgreSQL expands it: with `JOIN … USING
@@ -203,17 +213,7 @@ fn lateral_typed<E: QueryEngine>(
     item: &FromItem,
     before: &Scope,
 ) -> Result<FromItem, SqlError> {
-    let wrapped = Select {
-        items: vec![SelectItem::Wildcard],
-        from: vec![item.clone()],
-        ..Select::empty()
-    };
-    let bound = super::correlate::bind_outer_nulls(engine, &wrapped, before)?;
-    Ok(bound
-        .from
-        .into_iter()
-        .next()
-        .unwrap_or_else(|| item.clone()))
+    super::correlate::bind_item_nulls(engine, item, before)
 }
 
 /// `generate_series(int, int [, int])` returns integer; any bigint argument

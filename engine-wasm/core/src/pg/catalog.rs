@@ -97,6 +97,9 @@ pub struct Index {
     /// A DEFERRABLE constraint's index: an equal key is let in and checked
     /// again later ([`super::deferred_unique`]).
     pub deferrable: Option<Deferrable>,
+    /// Whether the notice that PostgreSQL would have deduplicated it was
+    /// given ([`super::dedup_notice`]).
+    pub dedup_noticed: bool,
 }
 
 impl Index {

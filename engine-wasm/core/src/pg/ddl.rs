@@ -241,6 +241,7 @@ impl PgEngine {
             clustered: false,
             included: Default::default(),
             deferrable: None,
+            dedup_noticed: false,
         }));
         self.catalog.table_mut(table).indexes.push(id);
         let (rows, entries) = match self.backfill(id) {

@@ -177,6 +177,19 @@ impl PgEngine {
             // A split logs both halves whole (`xl_btree_split` carries the new page).
             self.wal.log(rel, s.right, page_size / 2, || 0);
         }
+        let leaf_split = outcome.splits.first().filter(|s| s.level == 0);
+        if let Some(s) = leaf_split {
+            let ix = self.catalog.index_mut(index);
+            let equal_keys = [s.left, s.right]
+                .iter()
+                .any(|&p| super::dedup_notice::would_deduplicate(ix, p));
+            if let Some(n) = equal_keys
+                .then(|| super::dedup_notice::notice(ix))
+                .flatten()
+            {
+                self.storage_notices.push(n);
+            }
+        }
         for s in &outcome.splits {
             let ix = self.catalog.index(index);
             // Fills after the insert: what the pages hold when the view draws them.

@@ -39,6 +39,12 @@ pub struct PgEngine {
     pub(super) xact: super::xact::Xact,
     /// Rechecks of DEFERRABLE unique constraints, and SET CONSTRAINTS.
     pub(super) deferred_unique: super::deferred_unique::DeferredUnique,
+    /// Rows every scan has offered so far: what bounds a query that reruns
+    /// its scans once per outer row (a LATERAL item, a correlated subquery).
+    pub(super) rows_examined: u64,
+    /// Notices the statement's storage work raised (a B-tree page that
+    /// PostgreSQL would have deduplicated), added to its outcome.
+    pub(super) storage_notices: Vec<String>,
 }
 
 fn setting_error(e: impl std::fmt::Display) -> SqlError {
@@ -97,6 +103,8 @@ impl PgEngine {
             dml_source: None,
             transaction: crate::exec::utility::Transaction::default(),
             deferred_unique: Default::default(),
+            rows_examined: 0,
+            storage_notices: Vec::new(),
             xact: super::xact::Xact::default(),
         })
     }
@@ -146,6 +154,11 @@ impl PgEngine {
         let changes_catalog = self.changes_catalog(stmt);
         let locks = self.locks_exclusively(stmt);
         let result = self.run_statement(stmt);
+        let raised = std::mem::take(&mut self.storage_notices);
+        let result = result.map(|mut out| {
+            out.notices.extend(raised);
+            out
+        });
         // The statement's AFTER triggers: rechecks of DEFERRABLE unique
         // constraints, all of them when the transaction commits.
         let commits = self.transaction.start_us.is_none() && !rolls_back;

@@ -243,6 +243,10 @@ impl QueryEngine for PgEngine {
         })
     }
 
+    fn rows_examined(&self) -> u64 {
+        self.rows_examined
+    }
+
     fn analyzed(&mut self, table: usize, rows: &[crate::exec::row::Row]) {
         self.analyze_update_stats(table, rows.len() as u64);
         let target = self.settings.show("default_statistics_target").ok();

@@ -57,6 +57,7 @@ impl PgEngine {
 
     fn offer_row(&mut self, st: &mut ScanState, tid: u64, row: &Row) -> Result<bool, SqlError> {
         self.io.clock.advance_us(self.io.cost.cpu_row_us);
+        self.rows_examined += 1;
         for f in &st.filter {
             let mut env = self.env();
             if !accepts(f, row, &mut env)? {

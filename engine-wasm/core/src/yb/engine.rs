@@ -24,6 +24,8 @@ pub struct YbEngine {
     pub(super) cost: CostModel,
     pub(super) rng: Rng,
     pub(super) trace: Trace,
+    /// Rows every scan has offered so far (see `PgEngine::rows_examined`).
+    pub(super) rows_examined: u64,
     pub(super) catalog: YbCatalog,
     pub(super) tablets: Vec<Tablet>,
     /// One block cache per tablet server.
@@ -126,6 +128,7 @@ impl YbEngine {
             written: Vec::new(),
             per_tablet: Vec::new(),
             scan_keys: None,
+            rows_examined: 0,
             write_bufs: WriteBuffers::default(),
             write_settings: WriteSettings::of(&settings),
             settings,

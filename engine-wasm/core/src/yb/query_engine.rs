@@ -10,6 +10,10 @@ use crate::sql::eval::EvalEnv;
 use crate::sql::plan::{ScanPlan, TableInfo};
 
 impl QueryEngine for YbEngine {
+    fn rows_examined(&self) -> u64 {
+        self.rows_examined
+    }
+
     fn env(&mut self) -> EvalEnv<'_> {
         EvalEnv {
             statement_start_us: self.statement_start_us,

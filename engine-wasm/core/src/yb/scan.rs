@@ -106,6 +106,7 @@ impl YbEngine {
 
     fn offer(&mut self, st: &mut Collected, locator: u64, row: Row) -> Result<(), SqlError> {
         self.clock.advance_us(self.cost.cpu_row_us);
+        self.rows_examined += 1;
         for f in &st.filter {
             if !accepts(f, &row, &mut self.env())? {
                 st.removed += 1;

@@ -87,7 +87,7 @@ pub(crate) fn bt_metap(engine: &PgEngine, index: &str) -> Result<CatalogRelation
         // No page was ever deleted; PostgreSQL 14+ always writes -1 here.
         Value::Int(0),
         Value::Float(-1.0),
-        Value::Bool(all_equal_image(ix)),
+        Value::Bool(super::super::dedup_notice::all_equal_image(ix)),
     ];
     Ok(relation(InspectFunc::BtMetap, vec![row]))
 }
@@ -275,28 +275,6 @@ fn root_and_level(ix: &Index) -> (i64, i64) {
     (ix.tree.root() as i64, ix.tree.height() as i64 - 1)
 }
 
-/// btm_allequalimage (_bt_allequalimage): every key column's type has an
-/// equalimage support function that says yes, and there are no INCLUDE
-/// columns. numeric, float and interval do not (equal values can have
-/// different bytes); text does under the C collation, the only one modelled.
-fn all_equal_image(ix: &Index) -> bool {
-    ix.include.is_empty()
-        && ix.key_columns.iter().all(|c| {
-            matches!(
-                c.ty,
-                SqlType::Int2
-                    | SqlType::Int4
-                    | SqlType::Int8
-                    | SqlType::Bool
-                    | SqlType::Date
-                    | SqlType::Timestamp
-                    | SqlType::Timestamptz
-                    | SqlType::Text
-                    | SqlType::Uuid
-            )
-        })
-}
-
 /// The page `block` of the index, after PostgreSQL's argument checks (in its
 /// order) and the model's refusals.
 fn checked_page<'e>(ix: &'e Index, block: i64) -> Result<PageView<'e>, SqlError> {
@@ -356,7 +334,7 @@ fn refuse_unmodelled_tree(ix: &Index) -> Result<(), SqlError> {
             // Without deduplication (types without equalimage, INCLUDE
             // columns) equal keys are kept apart by heap TIDs in pivots,
             // which the model makes.
-            if last == Some(item.key) && all_equal_image(ix) {
+            if last == Some(item.key) && super::super::dedup_notice::all_equal_image(ix) {
                 return Err(duplicates_refused(ix));
             }
             last = Some(item.key);
