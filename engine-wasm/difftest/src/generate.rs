@@ -353,6 +353,8 @@ mod tests {
             "pg_total_relation_size(",
             " in (select ",
             "exists (select",
+            " s where s.",
+            " cross join lateral (",
             "_copy",
             "truncate ",
             "do $$ ",

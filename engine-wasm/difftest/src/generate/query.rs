@@ -639,9 +639,13 @@ pub(crate) fn pg_indexes(schema: &Schema) -> Item {
     )
 }
 
-/// Uncorrelated subqueries: `IN`, `NOT IN` (NULLs included), `EXISTS`, and a
-/// subquery as a value, in a query or in a DELETE's WHERE.
+/// Subqueries: `IN`, `NOT IN` (NULLs included), `EXISTS`, and a subquery
+/// as a value, in a query or in a DELETE's WHERE; uncorrelated, or
+/// correlated with the outer row (a SubPlan per row), or as a LATERAL item.
 pub(crate) fn subquery(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    if g.chance(40) {
+        return correlated_subquery(g, schema, t);
+    }
     let outer = &schema.tables[t];
     let inner = g.pick(&schema.tables);
     let (o, i) = (&outer.name, &inner.name);
@@ -677,6 +681,48 @@ pub(crate) fn subquery(g: &mut Gen, schema: &Schema, t: usize) -> Item {
         ),
         _ => (
             format!("delete from {o} where a in (select {col} from {i}{inner_filter})"),
+            Check::Statement,
+        ),
+    };
+    Item::same(sql, check)
+}
+
+/// A subquery reading the outer row (`s.b = o.a`), the inner table named
+/// `s` so that it may be the outer table too.
+fn correlated_subquery(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let o = &schema.tables[t].name;
+    let inner = g.pick(&schema.tables);
+    let i = &inner.name;
+    let (ocol, icol) = (*g.pick(&["id", "a", "b"]), *g.pick(&["id", "a", "b"]));
+    let op = *g.pick(&["=", "<", ">="]);
+    let mut inner_where = format!("s.{icol} {op} {o}.{ocol}");
+    if g.chance(40) {
+        inner_where += &format!(" and {}", condition(g, &inner.columns, Some("s"), 1));
+    }
+    let not = if g.chance(40) { "not " } else { "" };
+    let (sql, check) = match g.below(6) {
+        0 => (
+            format!("select id from {o} where {not}exists (select 1 from {i} s where {inner_where})"),
+            Check::Unordered,
+        ),
+        1 => (
+            format!("select id, (select count(*) from {i} s where {inner_where}) from {o}"),
+            Check::Unordered,
+        ),
+        2 => (
+            format!("select id, a from {o} where a {not}in (select s.{icol} from {i} s where {inner_where})"),
+            Check::Unordered,
+        ),
+        3 => (
+            format!("select {o}.id, l.n from {o} cross join lateral (select count(*) n, max(s.a) m from {i} s where {inner_where}) l"),
+            Check::Unordered,
+        ),
+        4 => (
+            format!("select id from {o} where a = (select max(s.a) from {i} s where {inner_where})"),
+            Check::Unordered,
+        ),
+        _ => (
+            format!("delete from {o} where {not}exists (select 1 from {i} s where {inner_where})"),
             Check::Statement,
         ),
     };
