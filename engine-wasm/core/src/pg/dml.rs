@@ -180,9 +180,8 @@ impl PgEngine {
         let leaf_split = outcome.splits.first().filter(|s| s.level == 0);
         if let Some(s) = leaf_split {
             let ix = self.catalog.index_mut(index);
-            let equal_keys = [s.left, s.right]
-                .iter()
-                .any(|&p| super::dedup_notice::would_deduplicate(ix, p));
+            let newitem = u32::from(p.size) + 4;
+            let equal_keys = super::dedup_notice::would_deduplicate(ix, [s.left, s.right], newitem);
             if let Some(n) = equal_keys
                 .then(|| super::dedup_notice::notice(ix))
                 .flatten()
