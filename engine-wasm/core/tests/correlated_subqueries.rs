@@ -272,3 +272,37 @@ select id, v from t order by id;",
 ",
     );
 }
+
+/// UPDATE's SET may read a subquery: a correlated one runs per row, an
+/// uncorrelated one once. Expected rows: psql 15, `-A -t`.
+#[test]
+fn update_set_reads_a_subquery_per_row_or_once() {
+    psql::assert_rows(
+        "create table t (id int primary key, k int, v text);
+insert into t select g, g % 3, 'v' || g from generate_series(1, 12) g;
+create table u (id int primary key, tid int, amount int);
+insert into u select g, g % 7, g * 10 from generate_series(1, 20) g;
+update t set v = (select max(amount)::text from u where u.tid = t.id) where id < 5;
+update t set k = (select count(*) from u where u.tid = t.k), v = v || '!' where id > 9;
+select id, k, v from t order by id;
+update t set v = (select max(amount)::text from u);
+select id, v from t order by id limit 2;",
+        "@@7
+1|1|150
+2|2|160
+3|0|170
+4|1|180
+5|2|v5
+6|0|v6
+7|1|v7
+8|2|v8
+9|0|v9
+10|3|v10!
+11|3|v11!
+12|2|v12!
+@@9
+1|200
+2|200
+",
+    );
+}

@@ -21,19 +21,22 @@ pub fn explain<E: QueryEngine>(
         Statement::Select(q) => super::subplan::refuse_explain(engine, q)?,
         Statement::Update {
             table,
-            filter: Some(f),
-            ..
-        }
-        | Statement::Delete {
-            table,
-            filter: Some(f),
+            filter,
+            assignments,
             ..
         } => {
             let id = engine.table_id(table)?;
-            if !super::subplan::split_where(engine, id, Some(f))
-                .1
-                .is_empty()
+            let scope = engine.table_scope(id);
+            let mut sets = assignments.iter().map(|(_, e)| e);
+            if super::subplan::correlated_where(engine, id, filter.as_ref())
+                || sets.any(|e| super::subplan::correlated_in(engine, e, &scope))
             {
+                return Err(super::subplan::explain_refused());
+            }
+        }
+        Statement::Delete { table, filter, .. } => {
+            let id = engine.table_id(table)?;
+            if super::subplan::correlated_where(engine, id, filter.as_ref()) {
                 return Err(super::subplan::explain_refused());
             }
         }

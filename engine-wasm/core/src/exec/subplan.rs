@@ -251,8 +251,13 @@ pub fn split_where<E: QueryEngine>(
     (super::join::and_all(plain), correlated)
 }
 
+/// Whether an UPDATE's or DELETE's WHERE holds a correlated subquery.
+pub fn correlated_where<E: QueryEngine>(engine: &E, table: usize, filter: Option<&Expr>) -> bool {
+    !split_where(engine, table, filter).1.is_empty()
+}
+
 /// Whether a subquery of `e` reads `outer`'s columns.
-fn correlated_in<E: QueryEngine>(engine: &E, e: &Expr, outer: &Scope) -> bool {
+pub fn correlated_in<E: QueryEngine>(engine: &E, e: &Expr, outer: &Scope) -> bool {
     let mut found = false;
     e.visit(&mut |x| match x {
         Expr::ScalarSubquery(q)
@@ -286,4 +291,75 @@ pub fn row_passes<E: super::executor::Executor>(
         }
     }
     Ok(true)
+}
+
+/// One value of an UPDATE's SET list: an expression over the target row (or
+/// the joined row), or one holding a correlated subquery, run for each row
+/// as a one-row query bound to it.
+pub enum SetValue {
+    Bound(crate::sql::eval::Bound),
+    PerRow(Expr),
+}
+
+/// Binds an UPDATE's SET list over `scope`: each target column with its
+/// value. An uncorrelated subquery is answered once, as an InitPlan.
+pub fn bind_sets<E: super::executor::Executor>(
+    engine: &mut E,
+    table: usize,
+    scope: &Scope,
+    assignments: &[(String, Expr)],
+) -> Result<Vec<(usize, SetValue)>, SqlError> {
+    let columns = engine.table_scope(table);
+    assignments
+        .iter()
+        .map(|(c, e)| {
+            let column = columns.resolve(None, c)?;
+            let value = match correlated_in(engine, e, scope) {
+                true => SetValue::PerRow(e.clone()),
+                false => {
+                    let e = super::subquery::resolve_expr(engine, e)?;
+                    SetValue::Bound(crate::sql::eval::bind(&e, scope)?)
+                }
+            };
+            Ok((column, value))
+        })
+        .collect()
+}
+
+/// The value a SET item gives for `row` (over `scope`).
+pub fn set_value<E: super::executor::Executor>(
+    engine: &mut E,
+    scope: &Scope,
+    row: &[crate::value::Value],
+    value: &SetValue,
+) -> Result<crate::value::Value, SqlError> {
+    match value {
+        SetValue::Bound(b) => engine.eval_bound(b, row),
+        SetValue::PerRow(e) => {
+            let mut one_row = Select::empty();
+            one_row.items = vec![SelectItem::Expr {
+                expr: e.clone(),
+                alias: Some(VALUE.into()),
+            }];
+            let bound = super::correlate::bind_outer(engine, &one_row, scope, row)?;
+            let (_, result) = engine.run_select(&bound, true)?;
+            let first = result
+                .rows
+                .into_iter()
+                .next()
+                .and_then(|r| r.into_iter().next());
+            Ok(first.unwrap_or(crate::value::Value::Null))
+        }
+    }
+}
+
+/// The SET list as `check_constants` reads it: a per-row value checks as
+/// NULL would (nothing to fold while planning).
+pub fn planned_sets(sets: &[(usize, SetValue)]) -> Vec<(usize, crate::sql::eval::Bound)> {
+    sets.iter()
+        .map(|(c, v)| match v {
+            SetValue::Bound(b) => (*c, b.clone()),
+            SetValue::PerRow(_) => (*c, crate::sql::eval::Bound::Lit(crate::value::Value::Null)),
+        })
+        .collect()
 }

@@ -350,6 +350,18 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
         },
         Expr::Aggregate { func, arg, .. } => match (func, arg) {
             (AggFunc::Count, _) | (_, None) => SqlType::Int8,
+            (AggFunc::StringAgg, Some(a)) => match t(a)? {
+                SqlType::Text | SqlType::Bpchar(_) => SqlType::Text,
+                other => {
+                    return Err(crate::sql::error::SqlError::new(
+                        crate::sql::error::ErrorKind::Semantic,
+                        format!(
+                            "function string_agg({}, unknown) does not exist",
+                            other.pg_name()
+                        ),
+                    ))
+                }
+            },
             (AggFunc::Min | AggFunc::Max, Some(a)) => without_typmod(t(a)?),
             (AggFunc::Sum | AggFunc::Avg, Some(a)) => match t(a)? {
                 SqlType::Float8 => SqlType::Float8,

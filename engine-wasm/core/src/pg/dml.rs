@@ -25,7 +25,7 @@ use crate::exec::{Executor, QueryEngine};
 use crate::profile::{Outcome, StatementError};
 use crate::sql::ast::{Expr, FromItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::sql::eval::{bind, coerce, eval};
+use crate::sql::eval::coerce;
 use crate::storage::{Access, NoAccounting, PageAccess, PageNo};
 use crate::trace::Event;
 use crate::value::Value;
@@ -454,11 +454,9 @@ impl PgEngine {
             .map_or_else(|| self.table_scope(id), |j| j.scope().clone());
         let mut returning = Returning::bind(self, returning, id)
             .map_err(|e| dml_join::returning_error(join.as_ref(), e))?;
-        let sets = assignments
-            .iter()
-            .map(|(c, e)| Ok((self.table_scope(id).resolve(None, c)?, bind(e, &scope)?)))
-            .collect::<Result<Vec<_>, SqlError>>()?;
-        check_constants(self.catalog.table(id).shape(), &sets)?;
+        let sets = crate::exec::subplan::bind_sets(self, id, &scope, assignments)?;
+        let planned = crate::exec::subplan::planned_sets(&sets);
+        check_constants(self.catalog.table(id).shape(), &planned)?;
         let indexed = self.indexed_columns(id);
         let targets = self.scan_for_change(id, filter)?;
         let targets = self.in_heap_order(id, targets);
@@ -466,7 +464,7 @@ impl PgEngine {
         for (tid, old, input) in &targets {
             let mut row = old.clone();
             for (c, e) in &sets {
-                let v = eval(e, input, &mut self.env())?;
+                let v = crate::exec::subplan::set_value(self, &scope, input, e)?;
                 row[*c] = coerce(v, self.catalog.table(id).types[*c])?;
             }
             crate::exec::generated_column::fill(self.catalog.table(id).shape(), &mut row)?;

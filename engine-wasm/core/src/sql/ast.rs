@@ -201,6 +201,8 @@ pub enum AggFunc {
     Avg,
     Min,
     Max,
+    /// `string_agg(text, delimiter)`: the values joined, in input order.
+    StringAgg,
 }
 
 impl AggFunc {
@@ -211,6 +213,7 @@ impl AggFunc {
             AggFunc::Avg => "avg",
             AggFunc::Min => "min",
             AggFunc::Max => "max",
+            AggFunc::StringAgg => "string_agg",
         }
     }
 
@@ -221,6 +224,7 @@ impl AggFunc {
             "avg" => AggFunc::Avg,
             "min" => AggFunc::Min,
             "max" => AggFunc::Max,
+            "string_agg" => AggFunc::StringAgg,
             _ => return None,
         })
     }
@@ -301,6 +305,8 @@ pub enum Expr {
         func: AggFunc,
         arg: Option<Box<Expr>>,
         distinct: bool,
+        /// string_agg's delimiter: a constant (NULL joins with nothing).
+        separator: Option<Value>,
     },
 }
 
@@ -376,10 +382,12 @@ impl Expr {
                 func,
                 arg,
                 distinct,
+                separator,
             } => Expr::Aggregate {
                 func: *func,
                 arg: arg.as_ref().map(|a| b(a)),
                 distinct: *distinct,
+                separator: separator.clone(),
             },
             Expr::Function { func, args } => Expr::Function {
                 func: *func,

@@ -574,11 +574,37 @@ fn convert_aggregate(func: AggFunc, f: &sp::Function) -> Result<Expr, SqlError> 
         list.duplicate_treatment,
         Some(sp::DuplicateTreatment::Distinct)
     );
+    let mut separator = None;
     let arg = match list.args.as_slice() {
         [sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Wildcard)]
             if func == AggFunc::Count && !distinct =>
         {
             None
+        }
+        [sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(e)), sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(d))]
+            if func == AggFunc::StringAgg =>
+        {
+            separator = match convert_expr(d)? {
+                Expr::Literal(v) => Some(v),
+                Expr::Cast { expr, .. } if matches!(*expr, Expr::Literal(_)) => {
+                    let Expr::Literal(v) = *expr else {
+                        unreachable!()
+                    };
+                    Some(v)
+                }
+                _ => {
+                    return Err(unsupported(
+                        "string_agg() with a delimiter that is not a constant",
+                    ))
+                }
+            };
+            Some(boxed(e)?)
+        }
+        _ if func == AggFunc::StringAgg => {
+            return Err(SqlError::new(
+                ErrorKind::Semantic,
+                "function string_agg() takes exactly two arguments",
+            ))
         }
         [sp::FunctionArg::Unnamed(sp::FunctionArgExpr::Expr(e))] => Some(boxed(e)?),
         _ => {
@@ -592,6 +618,7 @@ fn convert_aggregate(func: AggFunc, f: &sp::Function) -> Result<Expr, SqlError> 
         func,
         arg,
         distinct,
+        separator,
     })
 }
 
@@ -616,6 +643,8 @@ fn convert_value(v: &sp::Value) -> Result<Value, SqlError> {
             },
         },
         sp::Value::SingleQuotedString(s) => Value::text(s.as_str()),
+        // `E'a\nb'`: the tokenizer has read its escapes.
+        sp::Value::EscapedStringLiteral(s) => Value::text(s.as_str()),
         sp::Value::Boolean(b) => Value::Bool(*b),
         sp::Value::Null => Value::Null,
         other => return Err(unsupported(format!("the literal {other}"))),

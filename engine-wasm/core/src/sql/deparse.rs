@@ -270,10 +270,15 @@ fn print(e: &Expr, style: Style) -> String {
             func,
             arg,
             distinct,
+            separator,
         } => {
             let arg = arg.as_ref().map_or("*".to_string(), |a| deparse(a));
             let distinct = if *distinct { "DISTINCT " } else { "" };
-            format!("{}({distinct}{arg})", func.name())
+            let separator = match separator {
+                Some(s) => format!(", {}", deparse(&Expr::Literal(s.clone()))),
+                None => String::new(),
+            };
+            format!("{}({distinct}{arg}{separator})", func.name())
         }
     }
 }

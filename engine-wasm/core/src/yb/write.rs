@@ -23,7 +23,7 @@ use crate::exec::{Executor, QueryEngine, Row};
 use crate::profile::{Outcome, StatementError};
 use crate::sql::ast::{Expr, FromItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::sql::eval::{bind, coerce, eval};
+use crate::sql::eval::coerce;
 use crate::value::Value;
 
 /// An entry to write: subkey (empty for a packed row) and value.
@@ -413,17 +413,15 @@ impl YbEngine {
             .map_or_else(|| self.table_scope(id), |j| j.scope().clone());
         let mut returning = Returning::bind(self, returning, id)
             .map_err(|e| dml_join::returning_error(join.as_ref(), e))?;
-        let sets = assignments
-            .iter()
-            .map(|(c, e)| Ok((self.table_scope(id).resolve(None, c)?, bind(e, &scope)?)))
-            .collect::<Result<Vec<_>, SqlError>>()?;
-        check_constants(self.catalog.table(id).shape(), &sets)?;
+        let sets = crate::exec::subplan::bind_sets(self, id, &scope, assignments)?;
+        let planned = crate::exec::subplan::planned_sets(&sets);
+        check_constants(self.catalog.table(id).shape(), &planned)?;
         let targets = self.rows_for_change(id, filter)?;
         let targets = dml_join::matched(join.as_ref(), self, targets)?;
         for (base, old, input) in &targets {
             let mut row = old.to_vec();
             for (c, e) in &sets {
-                let v = eval(e, input, &mut self.env())?;
+                let v = crate::exec::subplan::set_value(self, &scope, input, e)?;
                 row[*c] = coerce(v, self.catalog.table(id).types[*c])?;
             }
             crate::exec::generated_column::fill(self.catalog.table(id).shape(), &mut row)?;

@@ -90,6 +90,13 @@ pub struct Accumulator {
     /// integer it is bigint (PostgreSQL's int2_sum / int4_sum / int8_sum).
     sum_is_numeric: bool,
     best: Option<Value>,
+    /// string_agg: the values so far, and the delimiter put between them.
+    /// With DISTINCT, PostgreSQL sorts the values first (the aggregate's
+    /// input is sorted to find the duplicates), so they join in order.
+    parts: Vec<String>,
+    separator: String,
+    /// The argument's type, for the error of a string_agg of no text.
+    arg_type: Option<SqlType>,
 }
 
 fn no_function(func: AggFunc, v: &Value) -> SqlError {
@@ -126,6 +133,7 @@ impl Accumulator {
             func,
             arg,
             distinct,
+            separator,
         } = call
         else {
             unreachable!("the grouping plan only keeps aggregate calls")
@@ -141,6 +149,12 @@ impl Accumulator {
             numeric_sum: None,
             sum_is_numeric: matches!(arg_type, Some(SqlType::Int8 | SqlType::Numeric(_))),
             best: None,
+            parts: Vec::new(),
+            arg_type,
+            separator: match separator {
+                Some(Value::Text(s)) => s.to_string(),
+                _ => String::new(),
+            },
         }
     }
 
@@ -204,6 +218,16 @@ impl Accumulator {
                     self.best = Some(v.clone());
                 }
             }
+            AggFunc::StringAgg => {
+                let Value::Text(text) = v else {
+                    let ty = self.arg_type.map_or("unknown", SqlType::pg_name);
+                    return Err(SqlError::new(
+                        ErrorKind::Semantic,
+                        format!("function string_agg({ty}, unknown) does not exist"),
+                    ));
+                };
+                self.parts.push(text.to_string());
+            }
         }
         Ok(())
     }
@@ -238,6 +262,13 @@ impl Accumulator {
                 Value::numeric(self.exact_sum()?.div(&count).map_err(numeric_error)?)
             }
             AggFunc::Min | AggFunc::Max => self.best.unwrap_or(Value::Null),
+            AggFunc::StringAgg => {
+                let mut parts = self.parts;
+                if self.seen.is_some() {
+                    parts.sort();
+                }
+                Value::text(parts.join(&self.separator))
+            }
         })
     }
 }
