@@ -85,18 +85,7 @@ fn seeing_ctes(q: &Select) -> Select {
     if q.with.is_empty() {
         return q.clone();
     }
-    let outer = &q.with;
-    let attach = |sub: &Select| {
-        let mut sub = sub.clone();
-        let mut with: Vec<_> = outer
-            .iter()
-            .filter(|(n, _)| !sub.with.iter().any(|(m, _)| m == n))
-            .cloned()
-            .collect();
-        with.append(&mut sub.with);
-        sub.with = with;
-        sub
-    };
+    let attach = |sub: &Select| crate::sql::rewrite::seeing_with(sub, &q.with);
     let mut f = |e: &Expr| match e {
         Expr::ScalarSubquery(s) => Some(Expr::ScalarSubquery(Box::new(attach(s)))),
         Expr::Exists { query, negated } => Some(Expr::Exists {

@@ -33,6 +33,20 @@ pub fn column_refs(e: &Expr, out: &mut Vec<(Option<String>, String)>) {
     });
 }
 
+/// `sub` seeing the WITH queries `outer` of the query around it; its own
+/// WITH queries of the same name hide those.
+pub fn seeing_with(sub: &Select, outer: &[(String, Select)]) -> Select {
+    let mut sub = sub.clone();
+    let mut with: Vec<_> = outer
+        .iter()
+        .filter(|(n, _)| !sub.with.iter().any(|(m, _)| m == n))
+        .cloned()
+        .collect();
+    with.append(&mut sub.with);
+    sub.with = with;
+    sub
+}
+
 /// Replaces a FROM item naming a CTE by the CTE's own table, when the CTE is a plain
 /// `SELECT * FROM t [WHERE …]`; its WHERE is returned to be added to the query's.
 /// Any other CTE becomes a subquery in FROM (seeing the CTEs before it), as
@@ -49,18 +63,9 @@ pub fn inline_cte(
             columns,
             lateral,
         } => {
-            // A subquery in FROM sees the query's WITH list (its own
-            // WITH queries of the same name hide those).
-            let mut query = query.as_ref().clone();
-            let mut seen: Vec<_> = with
-                .iter()
-                .filter(|(n, _)| !query.with.iter().any(|(m, _)| m == n))
-                .cloned()
-                .collect();
-            seen.append(&mut query.with);
-            query.with = seen;
+            // A subquery in FROM sees the query's WITH list.
             let item = FromItem::Subquery {
-                query: Box::new(query),
+                query: Box::new(seeing_with(query, with)),
                 alias: alias.clone(),
                 columns: columns.clone(),
                 lateral: *lateral,
