@@ -354,6 +354,7 @@ mod tests {
             " in (select ",
             "exists (select",
             " s where s.",
+            "string_agg(",
             " cross join lateral (",
             "_copy",
             "truncate ",

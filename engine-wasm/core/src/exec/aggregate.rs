@@ -369,10 +369,16 @@ impl GroupPlan {
             Expr::Aggregate { arg: Some(arg), .. } => Some((**arg).clone()),
             _ => None,
         });
+        // Then each call's sort keys (`string_agg(v, ',' ORDER BY k)`).
+        let sort_keys = self.aggregates.iter().flat_map(|a| match a {
+            Expr::Aggregate { order_by, .. } => order_by.iter().map(|o| o.expr.clone()).collect(),
+            _ => Vec::new(),
+        });
         self.keys
             .iter()
             .cloned()
             .chain(args)
+            .chain(sort_keys)
             .map(|expr| SelectItem::Expr { expr, alias: None })
             .collect()
     }
@@ -421,6 +427,7 @@ impl GroupPlan {
                 0
             };
             let mut arg = n;
+            let mut key = next_arg;
             for acc in &mut groups[g].1 {
                 let value = if acc.takes_argument() {
                     arg += 1;
@@ -428,7 +435,9 @@ impl GroupPlan {
                 } else {
                     None
                 };
-                acc.add(value)?;
+                let keys = &row[key..key + acc.sort_keys()];
+                key += acc.sort_keys();
+                acc.add_sorted(value, keys)?;
             }
         }
         groups

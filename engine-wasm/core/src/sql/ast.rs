@@ -307,6 +307,9 @@ pub enum Expr {
         distinct: bool,
         /// string_agg's delimiter: a constant (NULL joins with nothing).
         separator: Option<Value>,
+        /// `agg(x ORDER BY k)`: the order the values are fed in (only
+        /// string_agg's result depends on it).
+        order_by: Vec<OrderItem>,
     },
 }
 
@@ -383,11 +386,19 @@ impl Expr {
                 arg,
                 distinct,
                 separator,
+                order_by,
             } => Expr::Aggregate {
                 func: *func,
                 arg: arg.as_ref().map(|a| b(a)),
                 distinct: *distinct,
                 separator: separator.clone(),
+                order_by: order_by
+                    .iter()
+                    .map(|o| OrderItem {
+                        expr: *b(&o.expr),
+                        ..o.clone()
+                    })
+                    .collect(),
             },
             Expr::Function { func, args } => Expr::Function {
                 func: *func,

@@ -565,10 +565,24 @@ fn convert_aggregate(func: AggFunc, f: &sp::Function) -> Result<Expr, SqlError> 
             format!("function {name}() does not exist"),
         ));
     };
-    if !list.clauses.is_empty() {
-        return Err(unsupported(format!(
-            "ORDER BY or other clauses inside {name}()"
-        )));
+    let mut order_by = Vec::new();
+    for clause in &list.clauses {
+        match clause {
+            sp::FunctionArgumentClause::OrderBy(items) => {
+                for o in items {
+                    order_by.push(OrderItem {
+                        expr: convert_expr(&o.expr)?,
+                        order: if o.options.sort == Some(sp::OrderBySort::Desc) {
+                            Order::Desc
+                        } else {
+                            Order::Asc
+                        },
+                        nulls_first: o.options.nulls_first,
+                    });
+                }
+            }
+            other => return Err(unsupported(format!("{other} inside {name}()"))),
+        }
     }
     let distinct = matches!(
         list.duplicate_treatment,
@@ -614,11 +628,21 @@ fn convert_aggregate(func: AggFunc, f: &sp::Function) -> Result<Expr, SqlError> 
             ))
         }
     };
+    if distinct && !order_by.is_empty() {
+        let in_args = |o: &OrderItem| arg.as_deref() == Some(&o.expr);
+        if !order_by.iter().all(in_args) {
+            return Err(SqlError::new(
+                ErrorKind::Semantic,
+                "in an aggregate with DISTINCT, ORDER BY expressions must appear in argument list",
+            ));
+        }
+    }
     Ok(Expr::Aggregate {
         func,
         arg,
         distinct,
         separator,
+        order_by,
     })
 }
 

@@ -271,6 +271,7 @@ fn print(e: &Expr, style: Style) -> String {
             arg,
             distinct,
             separator,
+            order_by,
         } => {
             let arg = arg.as_ref().map_or("*".to_string(), |a| deparse(a));
             let distinct = if *distinct { "DISTINCT " } else { "" };
@@ -278,7 +279,17 @@ fn print(e: &Expr, style: Style) -> String {
                 Some(s) => format!(", {}", deparse(&Expr::Literal(s.clone()))),
                 None => String::new(),
             };
-            format!("{}({distinct}{arg}{separator})", func.name())
+            let keys: Vec<String> = (order_by.iter())
+                .map(|o| match o.order {
+                    crate::sql::ast::Order::Desc => format!("{} DESC", deparse(&o.expr)),
+                    crate::sql::ast::Order::Asc => deparse(&o.expr),
+                })
+                .collect();
+            let order = match keys.is_empty() {
+                true => String::new(),
+                false => format!(" ORDER BY {}", keys.join(", ")),
+            };
+            format!("{}({distinct}{arg}{separator}{order})", func.name())
         }
     }
 }

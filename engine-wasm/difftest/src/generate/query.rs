@@ -412,6 +412,13 @@ pub(crate) fn grouping(g: &mut Gen, features: &mut Gen, schema: &Schema, t: usiz
     if features.chance(20) {
         picked.push(format!("sum({numeric} * 0.5)"));
     }
+    // Ordered by a unique key too, so the text is the same whatever order
+    // the rows come in.
+    if features.chance(20) {
+        picked.push(format!(
+            "string_agg({any}::text, ',' order by {any}::text desc, id)"
+        ));
+    }
     match g.below(4) {
         // One row: aggregates over the whole (filtered) table, even an empty one.
         0 => Item::same(

@@ -95,6 +95,10 @@ pub struct Accumulator {
     /// input is sorted to find the duplicates), so they join in order.
     parts: Vec<String>,
     separator: String,
+    /// `ORDER BY` inside the call: each value's sort keys, and how each
+    /// key sorts (order, NULLs first).
+    keys: Vec<Vec<Value>>,
+    key_order: Vec<(crate::sql::ast::Order, bool)>,
     /// The argument's type, for the error of a string_agg of no text.
     arg_type: Option<SqlType>,
 }
@@ -134,6 +138,7 @@ impl Accumulator {
             arg,
             distinct,
             separator,
+            order_by,
         } = call
         else {
             unreachable!("the grouping plan only keeps aggregate calls")
@@ -150,6 +155,11 @@ impl Accumulator {
             sum_is_numeric: matches!(arg_type, Some(SqlType::Int8 | SqlType::Numeric(_))),
             best: None,
             parts: Vec::new(),
+            keys: Vec::new(),
+            key_order: order_by
+                .iter()
+                .map(|o| (o.order, o.nulls_come_first()))
+                .collect(),
             arg_type,
             separator: match separator {
                 Some(Value::Text(s)) => s.to_string(),
@@ -160,6 +170,21 @@ impl Accumulator {
 
     pub fn takes_argument(&self) -> bool {
         self.has_argument
+    }
+
+    /// How many sort keys (`ORDER BY` inside the call) each row brings.
+    pub fn sort_keys(&self) -> usize {
+        self.key_order.len()
+    }
+
+    /// Adds one row's argument with its sort keys (see [`Self::add`]).
+    pub fn add_sorted(&mut self, value: Option<&Value>, keys: &[Value]) -> Result<(), SqlError> {
+        let before = self.parts.len();
+        self.add(value)?;
+        if self.parts.len() > before {
+            self.keys.push(keys.to_vec());
+        }
+        Ok(())
     }
 
     /// Adds one row's argument (`None` for `count(*)`). NULLs are skipped, as
@@ -264,7 +289,20 @@ impl Accumulator {
             AggFunc::Min | AggFunc::Max => self.best.unwrap_or(Value::Null),
             AggFunc::StringAgg => {
                 let mut parts = self.parts;
-                if self.seen.is_some() {
+                if !self.key_order.is_empty() {
+                    // A stable sort: equal keys keep the input's order.
+                    let mut keyed: Vec<_> = self.keys.into_iter().zip(parts).collect();
+                    let order = &self.key_order;
+                    keyed.sort_by(|(a, _), (b, _)| {
+                        (order.iter().enumerate())
+                            .map(|(i, (o, nf))| {
+                                crate::exec::select::sql_order(&a[i], &b[i], *o, *nf)
+                            })
+                            .find(|c| c.is_ne())
+                            .unwrap_or(std::cmp::Ordering::Equal)
+                    });
+                    parts = keyed.into_iter().map(|(_, p)| p).collect();
+                } else if self.seen.is_some() {
                     parts.sort();
                 }
                 Value::text(parts.join(&self.separator))
