@@ -54,17 +54,7 @@ fn convert_query(q: &sp::Query) -> Result<Select, SqlError> {
         select.order_by = match &ob.kind {
             sp::OrderByKind::Expressions(items) => items
                 .iter()
-                .map(|o| {
-                    Ok(OrderItem {
-                        expr: convert_expr(&o.expr)?,
-                        order: if o.options.sort == Some(sp::OrderBySort::Desc) {
-                            Order::Desc
-                        } else {
-                            Order::Asc
-                        },
-                        nulls_first: o.options.nulls_first,
-                    })
-                })
+                .map(order_item)
                 .collect::<Result<_, SqlError>>()?,
             sp::OrderByKind::All(_) => return Err(unsupported("ORDER BY ALL")),
         };
@@ -95,6 +85,19 @@ fn convert_query(q: &sp::Query) -> Result<Select, SqlError> {
         *g = output_column(g, &select.items)?;
     }
     Ok(select)
+}
+
+/// One ORDER BY item (of a query, or inside an aggregate call).
+fn order_item(o: &sp::OrderByExpr) -> Result<OrderItem, SqlError> {
+    Ok(OrderItem {
+        expr: convert_expr(&o.expr)?,
+        order: if o.options.sort == Some(sp::OrderBySort::Desc) {
+            Order::Desc
+        } else {
+            Order::Asc
+        },
+        nulls_first: o.options.nulls_first,
+    })
 }
 
 /// A WITH query; `name(a, b) AS (…)` renames its columns as a derived
@@ -570,15 +573,7 @@ fn convert_aggregate(func: AggFunc, f: &sp::Function) -> Result<Expr, SqlError> 
         match clause {
             sp::FunctionArgumentClause::OrderBy(items) => {
                 for o in items {
-                    order_by.push(OrderItem {
-                        expr: convert_expr(&o.expr)?,
-                        order: if o.options.sort == Some(sp::OrderBySort::Desc) {
-                            Order::Desc
-                        } else {
-                            Order::Asc
-                        },
-                        nulls_first: o.options.nulls_first,
-                    });
+                    order_by.push(order_item(o)?);
                 }
             }
             other => return Err(unsupported(format!("{other} inside {name}()"))),
