@@ -44,7 +44,7 @@ pub use cursor::{Cursor, Direction, Entry};
 pub use error::BTreeError;
 pub use inspect::{ItemKind, ItemView, PageView};
 pub use key::{
-    decode_key, decode_prefix, encode_key, encode_key_into, refuse_unique_interval, without_nulls,
+    check_key_types, decode_key, decode_prefix, encode_key, encode_key_into, without_nulls,
     KeyColumn, KeyError, SortOrder,
 };
 pub use range::KeyRange;

@@ -3,6 +3,7 @@
 pub mod bytea;
 pub mod date;
 pub mod interval;
+pub mod json;
 pub mod timestamp;
 
 pub use interval::Interval;
@@ -55,6 +56,10 @@ pub enum SqlType {
     /// padding; read as text (a function's argument, `||`, a cast) without
     /// its trailing blanks, as PostgreSQL's bpchar-to-text cast reads it.
     Bpchar(u32),
+    /// `json`: the text as written, checked to be JSON (`value/json.rs`).
+    Json,
+    /// `jsonb`: parsed JSON, held as a [`json::Jsonb`] tree.
+    Jsonb,
 }
 
 impl SqlType {
@@ -107,6 +112,8 @@ impl SqlType {
             SqlType::Numeric(_) => "numeric",
             SqlType::Bytea => "bytea",
             SqlType::Bpchar(_) => "character",
+            SqlType::Json => "json",
+            SqlType::Jsonb => "jsonb",
         }
     }
 }
@@ -140,6 +147,10 @@ pub enum Value {
     Numeric(Box<Numeric>),
     /// A `bytea`, boxed so that a `Value` stays 16 bytes.
     Bytea(Box<Vec<u8>>),
+    /// A `json`: its text as written.
+    Json(Box<String>),
+    /// A `jsonb`.
+    Jsonb(Box<json::Jsonb>),
 }
 
 impl Value {
@@ -197,6 +208,8 @@ impl Value {
                 }
                 s
             }
+            Value::Json(s) => s.to_string(),
+            Value::Jsonb(j) => j.to_text(),
         }
     }
 }

@@ -9,6 +9,7 @@
 //! NULLs meet every operator. Text values are never empty: IndexLab's report
 //! prints NULL as an empty string, as psql does, so '' and NULL would read alike.
 
+mod documents;
 mod query;
 mod schema;
 mod values;
@@ -159,6 +160,7 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
             .create_index(g, t)
             .unwrap_or_else(|| query::select(g, schema, t)),
         66..=73 => with_features(schema, |f, s| query::grouping(g, f, s, t)),
+        78..=83 if schema.features.chance(30) => documents::documents(g, schema, t),
         78..=83 => query::functions(g, schema, t),
         84..=87 => query::subquery(g, schema, t),
         88 => query::create_table_as(g, schema, t),
@@ -371,6 +373,12 @@ mod tests {
             ") where ",
             "lower(c)",
             " split at values (",
+            "jsonb_build_object(",
+            "json_build_object(",
+            "doc->>'",
+            "doc @> '",
+            "to_char(",
+            "format('%s-%L'",
         ] {
             assert!(text.contains(needle), "no generated script has {needle:?}");
         }

@@ -179,6 +179,10 @@ fn encode_column(i: usize, value: &Value, ty: SqlType, out: &mut Vec<u8>) -> Res
             encode_text(s.as_bytes(), out)
         }
         (SqlType::Tid, Value::Tid(t)) => out.extend_from_slice(&t.to_be_bytes()),
+        // Never an index key (`check_key_types`), but a YugabyteDB row packs
+        // its columns with this codec: json as written, jsonb as its text.
+        (SqlType::Json, Value::Json(s)) => encode_text(s.as_bytes(), out),
+        (SqlType::Jsonb, Value::Jsonb(j)) => encode_text(j.to_text().as_bytes(), out),
         (SqlType::Numeric(_), Value::Numeric(n)) => super::numeric_key::encode(n, out),
         (SqlType::Uuid, Value::Text(s)) => match crate::value::uuid_bytes(s) {
             Some(b) => out.extend_from_slice(&b),
@@ -211,14 +215,28 @@ fn encode_interval(iv: &crate::value::Interval, out: &mut Vec<u8>) {
     out.extend_from_slice(&((iv.days as u32) ^ (1 << 31)).to_be_bytes());
 }
 
-/// A unique key (primary key, UNIQUE) over an interval: refused by name,
-/// since the key keeps how each interval was written, so `1 mon` and
-/// `30 days`, which PostgreSQL's uniqueness check calls equal, would both be
-/// accepted here.
-pub fn refuse_unique_interval(
-    unique: bool,
-    types: &[SqlType],
-) -> Result<(), crate::sql::error::SqlError> {
+/// Key column types an index cannot have here. `json` has no B-tree
+/// operator class in PostgreSQL either (its error); a `jsonb` key, which
+/// PostgreSQL orders by `compareJsonbContainers`, has no byte encoding in
+/// IndexLab yet. A unique key (primary key, UNIQUE) over an interval is
+/// refused by name, since the key keeps how each interval was written, so
+/// `1 mon` and `30 days`, which PostgreSQL's uniqueness check calls equal,
+/// would both be accepted here.
+pub fn check_key_types(unique: bool, types: &[SqlType]) -> Result<(), crate::sql::error::SqlError> {
+    if types.contains(&SqlType::Json) {
+        return Err(crate::sql::error::SqlError::new(
+            crate::sql::error::ErrorKind::Semantic,
+            "data type json has no default operator class for access method \"btree\"",
+        )
+        .with_hint(
+            "You must specify an operator class for the index or define a default operator class for the data type.",
+        ));
+    }
+    if types.contains(&SqlType::Jsonb) {
+        return Err(crate::sql::error::unsupported(
+            "a B-tree index on a jsonb value (index an expression such as (doc->>'name') instead)",
+        ));
+    }
     if unique && types.contains(&SqlType::Interval) {
         return Err(crate::sql::error::unsupported(
             "a primary key or unique index on an interval",
@@ -363,6 +381,13 @@ impl Reader<'_> {
             SqlType::Tid => Value::Tid(u64::from_be_bytes(self.array()?)),
             // Never a column type, so never in a key.
             SqlType::Bytea => return Err(KeyError::Malformed { offset: at }),
+            SqlType::Json => Value::Json(Box::new(self.text()?)),
+            SqlType::Jsonb => {
+                let text = self.text()?;
+                let j = crate::value::json::Jsonb::parse(&text)
+                    .map_err(|_| KeyError::Malformed { offset: at })?;
+                Value::Jsonb(Box::new(j))
+            }
             SqlType::Numeric(_) => {
                 let at = self.pos;
                 let (n, used) = super::numeric_key::decode(&self.bytes[at..], self.invert)

@@ -119,7 +119,9 @@ fn value(ty: SqlType) -> BoxedStrategy<Value> {
         SqlType::Tid => (any::<u32>(), any::<u16>())
             .prop_map(|(p, o)| Value::Tid((u64::from(p) << 16) | u64::from(o)))
             .boxed(),
-        SqlType::Bytea => unreachable!("bytea is never a key column"),
+        SqlType::Bytea | SqlType::Json | SqlType::Jsonb => {
+            unreachable!("bytea, json and jsonb are never key columns")
+        }
         // Held padded to its length: ordered as its bytes.
         SqlType::Bpchar(n) => prop::collection::vec(
             prop::sample::select(vec!['a', 'b', ' ', 'é']),

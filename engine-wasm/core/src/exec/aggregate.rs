@@ -553,5 +553,7 @@ fn value_type(v: &Value) -> SqlType {
         Value::Tid(_) => SqlType::Tid,
         Value::Real(_) => SqlType::Float4,
         Value::Bytea(_) => SqlType::Bytea,
+        Value::Json(_) => SqlType::Json,
+        Value::Jsonb(_) => SqlType::Jsonb,
     }
 }

@@ -5,7 +5,7 @@
 //! as extra arguments (`sql/functions.rs` `column_size` reads them).
 
 use super::engine::QueryEngine;
-use crate::sql::ast::{Expr, Select, SelectItem};
+use crate::sql::ast::{Expr, FromItem, Select, SelectItem};
 use crate::sql::error::{unsupported, SqlError};
 use crate::sql::eval::Scope;
 use crate::sql::functions::ScalarFunc;
@@ -43,7 +43,7 @@ pub fn annotate<E: QueryEngine>(engine: &E, q: &Select) -> Result<Select, SqlErr
             let Expr::Function { args, .. } = x else {
                 return None;
             };
-            match told(&args[0], &scope) {
+            match told(&args[0], &scope, q) {
                 Ok(e) => Some(e),
                 Err(e) => {
                     failed.get_or_insert(e);
@@ -58,12 +58,19 @@ pub fn annotate<E: QueryEngine>(engine: &E, q: &Select) -> Result<Select, SqlErr
     Ok(out)
 }
 
-fn told(arg: &Expr, scope: &Scope) -> Result<Expr, SqlError> {
+fn told(arg: &Expr, scope: &Scope, q: &Select) -> Result<Expr, SqlError> {
     let (len, stored) = match arg {
         // An untyped literal is a cstring: its bytes and a terminating NUL.
         Expr::Literal(Value::Text(_)) => (-2, false),
         Expr::Literal(Value::Null) => (4, false),
-        Expr::Column { .. } => (type_length(super::types::type_of(arg, scope)?)?, true),
+        Expr::Column { table, name } => {
+            let item = scope
+                .resolve(table.as_deref(), name)
+                .ok()
+                .map(|i| scope.columns[i].0.clone());
+            let stored = item.is_some_and(|item| stored_in_row(q, &item, name));
+            (type_length(super::types::type_of(arg, scope)?)?, stored)
+        }
         _ => (type_length(super::types::type_of(arg, scope)?)?, false),
     };
     Ok(Expr::Function {
@@ -76,6 +83,49 @@ fn told(arg: &Expr, scope: &Scope) -> Result<Expr, SqlError> {
     })
 }
 
+/// Whether column `name` of FROM item `item` in `q` is a table's column as
+/// stored in its row: a table's own, or passed through a subquery (which
+/// PostgreSQL pulls up). A value a subquery computes is a fresh datum, with
+/// a 4-byte header.
+fn stored_in_row(q: &Select, item: &str, name: &str) -> bool {
+    let items = q.from.iter().chain(q.joins.iter().map(|j| &j.item));
+    let Some(found) = items.into_iter().find(|f| f.visible_name() == item) else {
+        return false;
+    };
+    match found {
+        FromItem::Table { .. } => true,
+        FromItem::Subquery { query, columns, .. } if columns.is_empty() => {
+            let named = query.items.iter().find_map(|si| match si {
+                SelectItem::Expr { expr, alias }
+                    if alias
+                        .clone()
+                        .unwrap_or_else(|| super::select::output_name(expr))
+                        == name =>
+                {
+                    Some(expr)
+                }
+                _ => None,
+            });
+            let from_any = |n: &str| {
+                query
+                    .from
+                    .iter()
+                    .any(|f| stored_in_row(query, f.visible_name(), n))
+            };
+            match named {
+                Some(Expr::Column {
+                    table: Some(t),
+                    name: n,
+                }) => stored_in_row(query, t, n),
+                Some(Expr::Column { table: None, name: n }) => from_any(n),
+                Some(_) => false,
+                None => query.items.contains(&SelectItem::Wildcard) && from_any(name),
+            }
+        }
+        _ => false,
+    }
+}
+
 /// `typlen`: a fixed-width type's bytes, -1 for a varlena.
 fn type_length(ty: SqlType) -> Result<i64, SqlError> {
     Ok(match ty {
@@ -85,7 +135,12 @@ fn type_length(ty: SqlType) -> Result<i64, SqlError> {
         SqlType::Tid => 6,
         SqlType::Int8 | SqlType::Float8 | SqlType::Timestamp | SqlType::Timestamptz => 8,
         SqlType::Uuid | SqlType::Interval | SqlType::Point => 16,
-        SqlType::Text | SqlType::Bpchar(_) | SqlType::Numeric(_) | SqlType::Bytea => -1,
+        SqlType::Text
+        | SqlType::Bpchar(_)
+        | SqlType::Numeric(_)
+        | SqlType::Bytea
+        | SqlType::Json
+        | SqlType::Jsonb => -1,
         #[allow(unreachable_patterns)]
         _ => return Err(unsupported("pg_column_size() of this type")),
     })

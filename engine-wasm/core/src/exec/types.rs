@@ -260,6 +260,8 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
             Value::Tid(_) => SqlType::Tid,
             Value::Real(_) => SqlType::Float4,
             Value::Bytea(_) => SqlType::Bytea,
+            Value::Json(_) => SqlType::Json,
+            Value::Jsonb(_) => SqlType::Jsonb,
             // An untyped NULL or string becomes text.
             Value::Text(_) | Value::Null => SqlType::Text,
         },
@@ -269,6 +271,15 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
         Expr::Call(Func::LocalTimestamp) => SqlType::Timestamp,
         Expr::Call(_) => SqlType::Timestamptz,
         Expr::Binary { op, left, right } => match op {
+            BinOp::JsonGet | BinOp::JsonPath => t(left)?,
+            BinOp::JsonGetText | BinOp::JsonPathText => SqlType::Text,
+            BinOp::JsonContains | BinOp::JsonContainedBy | BinOp::JsonHasKey => SqlType::Bool,
+            BinOp::JsonDeletePath => SqlType::Jsonb,
+            BinOp::Concat | BinOp::Sub
+                if t(left)? == SqlType::Jsonb || t(right)? == SqlType::Jsonb =>
+            {
+                SqlType::Jsonb
+            }
             BinOp::Concat => SqlType::Text,
             _ if op.compares() || matches!(op, BinOp::And | BinOp::Or) => SqlType::Bool,
             _ => {
@@ -327,7 +338,8 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
                     SqlType::Int4
                 }
                 Substr if t(&args[0])? == SqlType::Bytea => SqlType::Bytea,
-                _ => SqlType::Text,
+                JsonbArrayLength | JsonArrayLength => SqlType::Int4,
+                f => crate::sql::json::functions::result_type(*f).unwrap_or(SqlType::Text),
             }
         }
         Expr::Case {

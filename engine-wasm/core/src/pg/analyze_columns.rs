@@ -78,7 +78,12 @@ fn fixed_width(ty: SqlType) -> Option<i32> {
         SqlType::Int8 | SqlType::Float8 | SqlType::Timestamp | SqlType::Timestamptz => 8,
         SqlType::Tid => 6,
         SqlType::Interval | SqlType::Uuid | SqlType::Point => 16,
-        SqlType::Text | SqlType::Bpchar(_) | SqlType::Numeric(_) | SqlType::Bytea => return None,
+        SqlType::Text
+        | SqlType::Bpchar(_)
+        | SqlType::Numeric(_)
+        | SqlType::Bytea
+        | SqlType::Json
+        | SqlType::Jsonb => return None,
     })
 }
 
@@ -89,6 +94,8 @@ fn stored_width(v: &Value, ty: SqlType) -> usize {
         Value::Text(s) => s.len(),
         Value::Numeric(n) => n.payload_size(),
         Value::Bytea(b) => b.len(),
+        Value::Json(s) => s.len(),
+        Value::Jsonb(j) => j.datum_size() - 4,
         _ => return fixed_width(ty).unwrap_or(8) as usize,
     };
     if data <= 126 {

@@ -204,7 +204,7 @@ impl PgEngine {
             None => types[c],
         };
         let key_types: Vec<SqlType> = key.iter().map(|(c, _)| type_at(*c)).collect();
-        crate::btree::refuse_unique_interval(unique, &key_types)?;
+        crate::btree::check_key_types(unique, &key_types)?;
         let key_columns: Vec<crate::btree::KeyColumn> = key
             .iter()
             .map(|(c, o)| key_column(type_at(*c), *o))

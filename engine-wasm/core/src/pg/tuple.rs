@@ -69,7 +69,7 @@ pub fn heap_tuple_len_for_page(values: &[Value], types: &[SqlType], page_size: u
     let any_null = values.iter().any(Value::is_null) || types.len() > values.len();
     let bitmap = if any_null { natts.div_ceil(8) } else { 0 };
     let t_hoff = maxalign(HEAP_TUPLE_HEADER_SIZE + bitmap);
-    if !values.iter().any(|v| matches!(v, Value::Text(_))) {
+    if !text_lens_needed(values) {
         // Nothing to toast: the common all-fixed-width row, without allocating.
         return u16::try_from(t_hoff + data_length(values, types, &[])).unwrap_or(u16::MAX);
     }
@@ -93,10 +93,18 @@ pub fn heap_tuple_len_for_page(values: &[Value], types: &[SqlType], page_size: u
     }
 }
 
-/// The inline data length of a text value (`None`: not text, or already toasted).
+fn text_lens_needed(values: &[Value]) -> bool {
+    values
+        .iter()
+        .any(|v| matches!(v, Value::Text(_) | Value::Json(_) | Value::Jsonb(_)))
+}
+
+/// The inline data length of a text or JSON value (`None`: not one, or
+/// already toasted). A jsonb takes its binary format's bytes.
 fn text_len(v: &Value) -> Option<usize> {
     match v {
-        Value::Text(s) => Some(s.len()),
+        Value::Text(s) | Value::Json(s) => Some(s.len()),
+        Value::Jsonb(j) => Some(j.datum_size() - 4),
         _ => None,
     }
 }
@@ -126,7 +134,7 @@ fn data_length(values: &[Value], types: &[SqlType], text_lens: &[Option<usize>])
         let (len, align) = match v {
             Value::Null => continue,
             Value::Text(_) if types.get(i) == Some(&SqlType::Uuid) => (16, 1),
-            Value::Text(_) => varlena_layout(text_lens[i]),
+            Value::Text(_) | Value::Json(_) | Value::Jsonb(_) => varlena_layout(text_lens[i]),
             // Always a short varlena within IndexLab's 38 digits, unaligned.
             Value::Numeric(n) => varlena_layout(Some(n.payload_size())),
             other => fixed_layout(other, types.get(i).copied()),

@@ -123,6 +123,22 @@ pub enum BinOp {
     IsDistinctFrom,
     /// `a IS NOT DISTINCT FROM b`: `=` where NULL equals NULL, never NULL.
     IsNotDistinctFrom,
+    /// `->`: a JSON object's field or array's element (`sql/json/operators.rs`).
+    JsonGet,
+    /// `->>`: the same as text.
+    JsonGetText,
+    /// `#>`: the JSON value at a path (a text array).
+    JsonPath,
+    /// `#>>`: the same as text.
+    JsonPathText,
+    /// `@>`: contains.
+    JsonContains,
+    /// `<@`: is contained in.
+    JsonContainedBy,
+    /// `?`: has the key (or the string element).
+    JsonHasKey,
+    /// `#-`: without the value at a path.
+    JsonDeletePath,
 }
 
 impl BinOp {
@@ -145,6 +161,14 @@ impl BinOp {
             BinOp::Or => "OR",
             BinOp::IsDistinctFrom => "IS DISTINCT FROM",
             BinOp::IsNotDistinctFrom => "IS NOT DISTINCT FROM",
+            BinOp::JsonGet => "->",
+            BinOp::JsonGetText => "->>",
+            BinOp::JsonPath => "#>",
+            BinOp::JsonPathText => "#>>",
+            BinOp::JsonContains => "@>",
+            BinOp::JsonContainedBy => "<@",
+            BinOp::JsonHasKey => "?",
+            BinOp::JsonDeletePath => "#-",
         }
     }
 
@@ -152,6 +176,21 @@ impl BinOp {
     /// a boolean result (the planner's index conditions are only the former).
     pub fn compares(self) -> bool {
         self.is_comparison() || matches!(self, BinOp::IsDistinctFrom | BinOp::IsNotDistinctFrom)
+    }
+
+    /// One of the JSON operators (`->`, `->>`, `#>`, `#>>`, `@>`, `<@`, `?`, `#-`).
+    pub fn is_json(self) -> bool {
+        matches!(
+            self,
+            BinOp::JsonGet
+                | BinOp::JsonGetText
+                | BinOp::JsonPath
+                | BinOp::JsonPathText
+                | BinOp::JsonContains
+                | BinOp::JsonContainedBy
+                | BinOp::JsonHasKey
+                | BinOp::JsonDeletePath
+        )
     }
 
     pub fn is_comparison(self) -> bool {

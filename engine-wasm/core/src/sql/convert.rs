@@ -687,6 +687,14 @@ fn binop(op: &sp::BinaryOperator) -> Result<BinOp, SqlError> {
         B::GtEq => BinOp::GtEq,
         B::And => BinOp::And,
         B::Or => BinOp::Or,
+        B::Arrow => BinOp::JsonGet,
+        B::LongArrow => BinOp::JsonGetText,
+        B::HashArrow => BinOp::JsonPath,
+        B::HashLongArrow => BinOp::JsonPathText,
+        B::AtArrow => BinOp::JsonContains,
+        B::ArrowAt => BinOp::JsonContainedBy,
+        B::Question => BinOp::JsonHasKey,
+        B::HashMinus => BinOp::JsonDeletePath,
         other => return Err(unsupported(format!("the operator {other}"))),
     })
 }
@@ -1003,6 +1011,8 @@ fn cast_type(t: &sp::DataType) -> Result<SqlType, SqlError> {
         } => SqlType::Interval,
         D::Bool | D::Boolean => SqlType::Bool,
         D::Uuid => SqlType::Uuid,
+        D::JSON => SqlType::Json,
+        D::JSONB => SqlType::Jsonb,
         D::Custom(n, _) if object_name(n) == "timestamptz" => SqlType::Timestamptz,
         D::Custom(n, _) if object_name(n) == "tid" => SqlType::Tid,
         D::Custom(n, _) if object_name(n) == "point" => SqlType::Point,

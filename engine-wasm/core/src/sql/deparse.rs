@@ -17,6 +17,14 @@ fn literal(v: &Value) -> String {
         }
         // get_const_expr: a negative numeric is quoted and labelled.
         Value::Numeric(n) if n.signum() < 0 => format!("'{n}'::numeric"),
+        Value::Json(_) | Value::Jsonb(_) => {
+            let ty = if matches!(v, Value::Json(_)) {
+                "json"
+            } else {
+                "jsonb"
+            };
+            format!("'{}'::{ty}", v.pg_text().replace('\'', "''"))
+        }
         other => other.pg_text(),
     }
 }

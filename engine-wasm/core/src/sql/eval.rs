@@ -86,6 +86,7 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
         Expr::Unary { expr, .. } => Bound::Not(b(expr)?),
         Expr::Binary { op, left, right } => {
             let (l, r) = (b(left)?, b(right)?);
+            let (l, r) = json_operands(*op, l, r, scope)?;
             let (l, r) = if op.compares() {
                 let l2 = typed_literal(l, &r, scope)?;
                 let r2 = typed_literal(r, &l2, scope)?;
@@ -199,6 +200,37 @@ pub fn bind(expr: &Expr, scope: &Scope) -> Result<Bound, SqlError> {
             ))
         }
     })
+}
+
+/// The operands of an operator over jsonb: a quoted literal on the other
+/// side of `=`, `@>`, `<@` or `||` is read as jsonb, as PostgreSQL's
+/// operator resolution types an unknown literal by the known side.
+fn json_operands(
+    op: BinOp,
+    l: Box<Bound>,
+    r: Box<Bound>,
+    scope: &Scope,
+) -> Result<(Box<Bound>, Box<Bound>), SqlError> {
+    let takes_jsonb = op.compares()
+        || matches!(
+            op,
+            BinOp::JsonContains | BinOp::JsonContainedBy | BinOp::Concat
+        );
+    if !takes_jsonb {
+        return Ok((l, r));
+    }
+    let column_type = |i: usize| scope.columns.get(i).map(|c| c.2);
+    let json_type = |e: &Bound| super::json::json_type_of(e, &column_type);
+    let read = |e: Box<Bound>, ty: Option<SqlType>| -> Result<Box<Bound>, SqlError> {
+        match (e.as_ref(), ty) {
+            (Bound::Lit(Value::Text(s)), Some(ty)) => {
+                Ok(Box::new(Bound::Lit(parse_text_as(s, ty)?)))
+            }
+            _ => Ok(e),
+        }
+    };
+    let (lt, rt) = (json_type(&l), json_type(&r));
+    Ok((read(l, rt)?, read(r, lt)?))
 }
 
 /// Whether `e` is of type `character(n)`: such a column, or a cast to it.
@@ -336,7 +368,8 @@ fn float8_typed(e: &Bound, scope: &Scope) -> bool {
 #[inline(never)]
 fn bind_arguments(func: ScalarFunc, args: &[Expr], scope: &Scope) -> Result<Vec<Bound>, SqlError> {
     // A function of text reads a bpchar without its blanks; these few take
-    // the padded value itself (its bytes, or a bpchar result).
+    // the padded value itself (its bytes, a bpchar result, or, for the
+    // functions of "any" argument, its output text).
     let padded = matches!(
         func,
         ScalarFunc::OctetLength
@@ -345,6 +378,13 @@ fn bind_arguments(func: ScalarFunc, args: &[Expr], scope: &Scope) -> Result<Vec<
             | ScalarFunc::Greatest
             | ScalarFunc::Least
             | ScalarFunc::Nullif
+            | ScalarFunc::Format
+            | ScalarFunc::JsonbBuildObject
+            | ScalarFunc::JsonBuildObject
+            | ScalarFunc::JsonbBuildArray
+            | ScalarFunc::JsonBuildArray
+            | ScalarFunc::ToJsonb
+            | ScalarFunc::ToJson
     );
     let bound = args
         .iter()
@@ -539,6 +579,7 @@ pub fn parse_text_as(s: &str, ty: SqlType) -> Result<Value, SqlError> {
         SqlType::Bytea => Value::Bytea(Box::new(
             crate::value::bytea::parse(s).map_err(|m| SqlError::new(ErrorKind::Semantic, m))?,
         )),
+        SqlType::Json | SqlType::Jsonb => super::json::input(s, ty)?,
     };
     Ok(v)
 }
@@ -560,6 +601,7 @@ pub fn compare(a: &Value, b: &Value) -> Option<Ordering> {
         (Value::Bool(x), Value::Bool(y)) => Some(x.cmp(y)),
         (Value::Tid(x), Value::Tid(y)) => Some(x.cmp(y)),
         (Value::Bytea(x), Value::Bytea(y)) => Some(x.cmp(y)),
+        (Value::Jsonb(x), Value::Jsonb(y)) => Some(crate::value::json::compare(x, y)),
         (Value::Numeric(x), Value::Numeric(y)) => Some(x.cmp(y)),
         // An integer meets a numeric as a numeric (exactly), a float8 meets
         // it as a float8, as PostgreSQL's implicit casts choose.
@@ -605,6 +647,8 @@ fn kind(v: &Value) -> &'static str {
         Value::Real(_) => "real",
         Value::Numeric(_) => "numeric",
         Value::Bytea(_) => "bytea",
+        Value::Json(_) => "json",
+        Value::Jsonb(_) => "jsonb",
     }
 }
 
@@ -779,6 +823,9 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
     if let Some(r) = super::datetime::coerce(&v, ty) {
         return r;
     }
+    if let Some(r) = assign_json(&v, ty) {
+        return r;
+    }
     if let (SqlType::Numeric(_), false) = (ty, v.is_null()) {
         return super::numeric::to_numeric(&v, ty)?.ok_or_else(|| bad(&v));
     }
@@ -863,6 +910,27 @@ pub fn coerce(v: Value, ty: SqlType) -> Result<Value, SqlError> {
     })
 }
 
+/// A json or jsonb value assigned to a column, or text to a json column:
+/// json and jsonb convert to each other and to text, as PostgreSQL's
+/// assignment casts allow; to any other type is an error.
+fn assign_json(v: &Value, ty: SqlType) -> Option<Result<Value, SqlError>> {
+    match (v, ty) {
+        (Value::Text(s), SqlType::Json | SqlType::Jsonb) => Some(super::json::input(s, ty)),
+        (Value::Json(_) | Value::Jsonb(_), SqlType::Json | SqlType::Jsonb | SqlType::Text) => {
+            super::json::convert(v, ty)
+        }
+        (Value::Json(_) | Value::Jsonb(_), _) => Some(Err(SqlError::new(
+            ErrorKind::Semantic,
+            format!(
+                "column is of type {} but expression is of type {}",
+                ty.pg_name(),
+                kind(v)
+            ),
+        ))),
+        _ => None,
+    }
+}
+
 /// `character(n)` from text (`bpchar`): blank-padded to n characters.
 /// Past n, trailing blanks are cut; anything else is cut by an explicit
 /// cast and an error in an assignment, as PostgreSQL's `bpchar()` decides.
@@ -906,6 +974,11 @@ pub fn eval(e: &Bound, row: &[Value], env: &mut EvalEnv) -> Result<Value, SqlErr
                 comparison(*op, &a, &b)?
             } else if a.is_null() || b.is_null() {
                 Value::Null
+            } else if op.is_json()
+                || (matches!(op, BinOp::Concat | BinOp::Sub)
+                    && (matches!(a, Value::Jsonb(_)) || matches!(b, Value::Jsonb(_))))
+            {
+                super::json::operators::apply(*op, &a, &b)?
             } else if *op == BinOp::Concat {
                 Value::text(functions::concat_text(&a) + &functions::concat_text(&b))
             } else {
@@ -952,6 +1025,9 @@ pub fn eval(e: &Bound, row: &[Value], env: &mut EvalEnv) -> Result<Value, SqlErr
         Bound::Cast(x, ty) => match eval(x, row, env)? {
             // An explicit cast of text reads it with the type's input function.
             Value::Text(s) => parse_text_as(&s, *ty)?,
+            v @ (Value::Json(_) | Value::Jsonb(_)) => {
+                super::json::convert(&v, *ty).unwrap_or(Ok(Value::Null))?
+            }
             v => coerce(v, *ty)?,
         },
         // Out of line, so the frame of this recursive function stays small:

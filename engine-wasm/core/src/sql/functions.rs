@@ -91,6 +91,28 @@ pub enum ScalarFunc {
     Decode,
     /// `version()`: which server answers (the profile says).
     Version,
+    /// JSON constructors and readers (`sql/json/functions.rs`).
+    JsonbBuildObject,
+    JsonBuildObject,
+    JsonbBuildArray,
+    JsonBuildArray,
+    ToJsonb,
+    ToJson,
+    JsonbSet,
+    JsonbTypeof,
+    JsonTypeof,
+    JsonbArrayLength,
+    JsonArrayLength,
+    JsonbPretty,
+    JsonbStripNulls,
+    JsonbExtractPath,
+    JsonbExtractPathText,
+    JsonExtractPath,
+    JsonExtractPathText,
+    /// `to_char(value, template)` (`sql/formatting.rs`).
+    ToChar,
+    /// `format(template, args…)` (`sql/format.rs`).
+    Format,
 }
 
 impl ScalarFunc {
@@ -152,6 +174,25 @@ impl ScalarFunc {
             Encode => "encode",
             Decode => "decode",
             Version => "version",
+            JsonbBuildObject => "jsonb_build_object",
+            JsonBuildObject => "json_build_object",
+            JsonbBuildArray => "jsonb_build_array",
+            JsonBuildArray => "json_build_array",
+            ToJsonb => "to_jsonb",
+            ToJson => "to_json",
+            JsonbSet => "jsonb_set",
+            JsonbTypeof => "jsonb_typeof",
+            JsonTypeof => "json_typeof",
+            JsonbArrayLength => "jsonb_array_length",
+            JsonArrayLength => "json_array_length",
+            JsonbPretty => "jsonb_pretty",
+            JsonbStripNulls => "jsonb_strip_nulls",
+            JsonbExtractPath => "jsonb_extract_path",
+            JsonbExtractPathText => "jsonb_extract_path_text",
+            JsonExtractPath => "json_extract_path",
+            JsonExtractPathText => "json_extract_path_text",
+            ToChar => "to_char",
+            Format => "format",
         }
     }
 
@@ -209,6 +250,25 @@ impl ScalarFunc {
             "encode" => Encode,
             "decode" => Decode,
             "version" => Version,
+            "jsonb_build_object" => JsonbBuildObject,
+            "json_build_object" => JsonBuildObject,
+            "jsonb_build_array" => JsonbBuildArray,
+            "json_build_array" => JsonBuildArray,
+            "to_jsonb" => ToJsonb,
+            "to_json" => ToJson,
+            "jsonb_set" => JsonbSet,
+            "jsonb_typeof" => JsonbTypeof,
+            "json_typeof" => JsonTypeof,
+            "jsonb_array_length" => JsonbArrayLength,
+            "json_array_length" => JsonArrayLength,
+            "jsonb_pretty" => JsonbPretty,
+            "jsonb_strip_nulls" => JsonbStripNulls,
+            "jsonb_extract_path" => JsonbExtractPath,
+            "jsonb_extract_path_text" => JsonbExtractPathText,
+            "json_extract_path" => JsonExtractPath,
+            "json_extract_path_text" => JsonExtractPathText,
+            "to_char" => ToChar,
+            "format" => Format,
             _ => return None,
         })
     }
@@ -235,6 +295,15 @@ impl ScalarFunc {
             PgColumnSize => 1..=3,
             TxidCurrent | PgStatForceNextFlush | Version => 0..=0,
             PgSleep | TxidStatus => 1..=1,
+            JsonbBuildObject | JsonBuildObject | JsonbBuildArray | JsonBuildArray => 0..=usize::MAX,
+            ToJsonb | ToJson | JsonbTypeof | JsonTypeof | JsonbArrayLength | JsonArrayLength
+            | JsonbPretty | JsonbStripNulls => 1..=1,
+            JsonbSet => 3..=4,
+            ToChar => 2..=2,
+            Format => 1..=usize::MAX,
+            JsonbExtractPath | JsonbExtractPathText | JsonExtractPath | JsonExtractPathText => {
+                1..=usize::MAX
+            }
         }
     }
 
@@ -281,6 +350,11 @@ impl ScalarFunc {
                 | ScalarFunc::Least
                 | ScalarFunc::Concat
                 | ScalarFunc::ConcatWs
+                | ScalarFunc::JsonbBuildObject
+                | ScalarFunc::JsonBuildObject
+                | ScalarFunc::JsonbBuildArray
+                | ScalarFunc::JsonBuildArray
+                | ScalarFunc::Format
         )
     }
 }
@@ -312,6 +386,8 @@ fn type_name(v: &Value) -> &'static str {
         Value::Real(_) => "real",
         Value::Numeric(_) => "numeric",
         Value::Bytea(_) => "bytea",
+        Value::Json(_) => "json",
+        Value::Jsonb(_) => "jsonb",
     }
 }
 
@@ -335,9 +411,20 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
     if func.strict() && args.iter().any(Value::is_null) {
         return Ok(Value::Null);
     }
+    if super::json::functions::handles(func) {
+        return super::json::functions::call(func, args);
+    }
     let a = &args[0];
     Ok(match func {
+        // Answered above (a constructor may have no argument at all).
+        JsonbBuildObject | JsonBuildObject | JsonbBuildArray | JsonBuildArray | ToJsonb
+        | ToJson | JsonbSet | JsonbTypeof | JsonTypeof | JsonbArrayLength | JsonArrayLength
+        | JsonbPretty | JsonbStripNulls | JsonbExtractPath | JsonbExtractPathText
+        | JsonExtractPath | JsonExtractPathText => super::json::functions::call(func, args)?,
         PgColumnSize => column_size(args)?,
+        ToChar => super::formatting::to_char(a, text(&args[1], func, args)?)?,
+        Format if a.is_null() => Value::Null,
+        Format => super::format::format(text(a, func, args)?, &args[1..])?,
         Left => super::text_functions::left(text(a, func, args)?, int(&args[1], func, args)?),
         Right => super::text_functions::right(text(a, func, args)?, int(&args[1], func, args)?),
         SplitPart => super::text_functions::split_part(
@@ -697,6 +784,8 @@ fn column_size(args: &[Value]) -> Result<Value, SqlError> {
         Value::Text(s) => s.len(),
         Value::Bytea(b) => b.len(),
         Value::Numeric(n) => n.payload_size(),
+        Value::Json(s) => s.len(),
+        Value::Jsonb(j) => j.datum_size() - 4,
         _ => return Err(super::error::unsupported("pg_column_size() of this value")),
     };
     // Past about 2 kB PostgreSQL compresses a stored value (pglz).

@@ -19,6 +19,7 @@ mod create_table;
 pub mod depth;
 mod maintenance;
 mod on_conflict;
+mod operator_tokens;
 mod set_constraints;
 mod statistics;
 mod words;
@@ -44,6 +45,7 @@ pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
         .with_unescape(true)
         .tokenize_with_location()
         .map_err(|e| syntax_error(ParserError::TokenizerError(e.to_string()), &text))?;
+    let tokens = operator_tokens::split_trailing_signs(tokens);
     // Too deep a statement is refused from its tokens: its tree is never built.
     let deepest = depth::check_depth(&tokens)?;
     let mut parsed = Parser::new(&dialect)
@@ -464,6 +466,8 @@ fn convert_type(t: &sp::DataType) -> Result<(SqlType, bool), SqlError> {
         D::Float(sp::ExactNumberInfo::Precision(p)) if *p > 24 => SqlType::Float8,
         D::Bool | D::Boolean => SqlType::Bool,
         D::Uuid => SqlType::Uuid,
+        D::JSON => SqlType::Json,
+        D::JSONB => SqlType::Jsonb,
         D::Numeric(info) | D::Decimal(info) | D::Dec(info) => super::convert::numeric_type(info)?,
         D::Custom(name, _) => {
             return match object_name(name).as_str() {
@@ -534,6 +538,7 @@ fn convert_create_index(i: sp::CreateIndex) -> Result<CreateIndex, SqlError> {
             "an index's storage parameters (CREATE INDEX … WITH)",
         ));
     }
+    index_method(i.using.as_ref())?;
     Ok(CreateIndex {
         name: i.name.as_ref().map(object_name),
         table: object_name(&i.table_name),
@@ -544,6 +549,21 @@ fn convert_create_index(i: sp::CreateIndex) -> Result<CreateIndex, SqlError> {
         predicate: i.predicate.as_ref().map(convert_expr).transpose()?,
         split_at: None,
     })
+}
+
+/// `USING method`: B-tree (YugabyteDB's `lsm`, its name for the same
+/// ordered index) is what IndexLab models; any other access method is
+/// refused by name rather than built as a B-tree of another size.
+fn index_method(using: Option<&sp::IndexType>) -> Result<(), SqlError> {
+    let name = match using {
+        None | Some(sp::IndexType::BTree) => return Ok(()),
+        Some(sp::IndexType::Custom(id)) if id.value.eq_ignore_ascii_case("lsm") => return Ok(()),
+        Some(other) => other.to_string().to_ascii_lowercase(),
+    };
+    Err(unsupported(format!(
+        "an index USING {name} (IndexLab models B-tree indexes: leave USING out or write USING btree)"
+    ))
+    .near(name))
 }
 
 fn table_object(t: &sp::TableObject) -> Result<String, SqlError> {

@@ -180,7 +180,7 @@ impl YbEngine {
                 let key = self.key_of(id, pk)?;
                 let types = &self.catalog.table(id).types;
                 let key_types: Vec<_> = key.iter().map(|(c, _, _)| types[*c]).collect();
-                crate::btree::refuse_unique_interval(true, &key_types)?;
+                crate::btree::check_key_types(true, &key_types)?;
                 Some(KeySpec::new(&self.catalog.table(id).types, &key))
             }
             None => None,
@@ -283,7 +283,7 @@ impl YbEngine {
                 None => types[*c],
             })
             .collect();
-        crate::btree::refuse_unique_interval(i.unique, &key_types)?;
+        crate::btree::check_key_types(i.unique, &key_types)?;
         // The index row's own key: its columns 0..n, with the same order and hashing.
         let own: Vec<(usize, Order, bool)> = key
             .iter()

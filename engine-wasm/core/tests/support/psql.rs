@@ -63,3 +63,16 @@ fn check_rows(report: &Report, script: &str, expected: &str) {
         assert_eq!(got, want, "line {line}: {sql}");
     }
 }
+
+/// [`assert_rows`] on the YugabyteDB profile: its query layer is
+/// PostgreSQL's, so its answers must be PostgreSQL's too.
+#[allow(dead_code)]
+pub fn assert_rows_yb(script: &str, expected: &str) {
+    let mut errors = Vec::new();
+    let (report, _) =
+        run_profile_continuing::<indexlab_engine::yb::YbEngine>(script, &[], &mut |e| {
+            errors.push(e.message)
+        });
+    assert!(errors.is_empty(), "{errors:?}");
+    check_rows(&report, script, expected);
+}

@@ -47,6 +47,9 @@ impl GroupKey {
                     Value::Interval(iv) => KeyPart::Interval(iv.cmp_key()),
                     Value::Tid(t) => KeyPart::Tid(*t),
                     Value::Bytea(b) => KeyPart::Bytes(b.to_vec()),
+                    Value::Json(s) => KeyPart::Text(s.to_string()),
+                    // Equal jsonb values (1 and 1.0 included) group together.
+                    Value::Jsonb(j) => KeyPart::Text(j.group_key()),
                     // Equal numerics group together whatever their scales.
                     Value::Numeric(n) => numeric_part(n),
                     Value::Real(f) => KeyPart::Float(if *f == 0.0 {
@@ -114,6 +117,8 @@ fn no_function(func: AggFunc, v: &Value) -> SqlError {
         Value::Real(_) => "real",
         Value::Numeric(_) => "numeric",
         Value::Bytea(_) => "bytea",
+        Value::Json(_) => "json",
+        Value::Jsonb(_) => "jsonb",
         Value::Null => "unknown",
         Value::Date(_) | Value::LocalTimestamp(_) | Value::Interval(_) => {
             let name = v.datetime_type().map_or("", |t| t.pg_name());
