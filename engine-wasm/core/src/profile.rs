@@ -210,6 +210,11 @@ pub trait ScenarioEngine: Sized {
     /// what IndexLab does not support): a transaction block it was in has
     /// failed, as PostgreSQL's does.
     fn statement_failed(&mut self) {}
+    /// Whether ROLLBACK can undo the open transaction: it changed rows only
+    /// (IndexLab cannot undo a schema change, ANALYZE or SET yet).
+    fn rollback_undoes_all(&self) -> bool {
+        true
+    }
     /// The columns of table `name`, if it exists (a DO block tells its
     /// variables from columns of the same name with them).
     fn table_columns(&self, _name: &str) -> Option<Vec<String>> {

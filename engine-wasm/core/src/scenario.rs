@@ -121,6 +121,9 @@ impl ScenarioEngine for PgEngine {
     fn statement_failed(&mut self) {
         PgEngine::statement_failed(self)
     }
+    fn rollback_undoes_all(&self) -> bool {
+        PgEngine::rollback_undoes_all(self)
+    }
     fn snapshot(&self) -> crate::trace::EngineSnapshot {
         crate::trace::EngineSnapshot::Pg(PgEngine::snapshot(self))
     }
@@ -162,6 +165,9 @@ impl ScenarioEngine for YbEngine {
     }
     fn statement_failed(&mut self) {
         YbEngine::statement_failed(self)
+    }
+    fn rollback_undoes_all(&self) -> bool {
+        YbEngine::rollback_undoes_all(self)
     }
     fn snapshot(&self) -> crate::trace::EngineSnapshot {
         crate::trace::EngineSnapshot::Yb(YbEngine::snapshot(self))

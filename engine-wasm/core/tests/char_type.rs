@@ -112,3 +112,24 @@ select count(*) from c where s = 'ab';
     let described = &report.statements[5].outcome.rows;
     assert_eq!(described[1][1].as_deref(), Some("character(4)"));
 }
+
+/// `lower(c)` of a char(n) column is stored as `lower((c)::text)`, which
+/// IndexLab's index definitions do not print: pg_indexes refuses it by name
+/// rather than show a definition PostgreSQL would not.
+#[test]
+fn an_index_on_a_function_of_a_char_column_is_not_printed_wrong() {
+    let r = indexlab_engine::scenario::run_pg(
+        "create table t (id int, c char(3));
+create unique index t_lower on t (lower(c));
+select indexdef from pg_indexes where indexname = 't_lower';",
+        &[],
+    )
+    .0;
+    let e = r.error.expect("refused");
+    assert!(
+        e.message
+            .contains("a char(n) column read by a function, which PostgreSQL casts to text"),
+        "{}",
+        e.message
+    );
+}

@@ -154,14 +154,14 @@ fn unsupported_constructs_are_named_where_they_are() {
     let script = "create table t (a int);
 do $$
 begin
-  execute 'insert into t values (1)';
+  execute 'insert into t values ($1)' using 1;
 end $$;";
     for r in both(script) {
         let e = r.error.expect("refused");
         assert_eq!(e.kind, ErrorKind::Unsupported);
         assert_eq!(
             e.message,
-            "EXECUTE of dynamic SQL is not supported by IndexLab"
+            "EXECUTE … USING (parameters of dynamic SQL) is not supported by IndexLab"
         );
         assert_eq!((e.line, e.column), (4, 3));
         // Refused before anything ran: the table is the only statement.
@@ -256,5 +256,82 @@ fn deep_nesting_fits_in_a_small_stack() {
     for r in reports {
         assert_eq!(r.error, None, "{}", r.profile);
         assert_eq!(r.statements[0].outcome.notices, ["1"]);
+    }
+}
+
+/// EXECUTE runs the text it is given when it is reached, `INTO` takes its
+/// first row (an EXPLAIN's plan too: FORMAT JSON is one document), and
+/// tables made by EXECUTE are there after the block. Expected rows: psql 15.
+#[test]
+fn execute_runs_dynamic_sql_and_its_into_takes_the_first_row() {
+    let script = "create table demo (id int primary key, val int);
+insert into demo select g, g % 100 from generate_series(1, 1000) g;
+create temporary table plans (val float, sql text, plan json);
+do $$
+ declare
+  sql text;
+  plan json;
+  n int;
+ begin
+  for i in 1..3 loop
+   sql=format('explain (format json) select * from demo where val < %s', i*10);
+   execute sql into plan;
+   insert into plans (val, sql, plan) values (i, sql, plan);
+  end loop;
+  execute 'select count(*) from demo' into n;
+  raise notice 'n=%', n;
+  for i in 1..2 loop
+    execute format('create table t%s (id int)', i);
+    execute format('insert into t%s values (%s)', i, i);
+  end loop;
+ end;
+$$;
+select val, plan->0->'Plan'->>'Node Type', sql from plans order by val;
+select * from t1, t2;";
+    // (YugabyteDB's EXPLAIN prints other JSON fields: pg only.)
+    {
+        let r = run_pg(script, &[]).0;
+        let rows = |i: usize| -> Vec<Vec<String>> {
+            r.statements[i]
+                .outcome
+                .rows
+                .iter()
+                .map(|row| row.iter().map(|c| c.clone().unwrap_or_default()).collect())
+                .collect()
+        };
+        assert!(r.error.is_none(), "{:?}", r.error);
+        assert_eq!(r.statements[3].outcome.notices, ["n=1000"]);
+        assert_eq!(
+            rows(4),
+            [1, 2, 3].map(|i| vec![
+                i.to_string(),
+                "Seq Scan".to_string(),
+                format!(
+                    "explain (format json) select * from demo where val < {}",
+                    i * 10
+                )
+            ])
+        );
+        assert_eq!(rows(5), [["1", "2"]]);
+    }
+}
+
+/// A block that fails is a transaction that fails: the rows it changed
+/// before the error are gone, as in PostgreSQL (`count` is 0 in psql 15).
+#[test]
+fn a_failed_block_undoes_its_row_changes() {
+    use indexlab_engine::pg::PgEngine;
+    use indexlab_engine::scenario::run_profile_continuing;
+    use indexlab_engine::yb::YbEngine;
+    let script = "create table x (id int);
+do $$ declare n int; begin insert into x values (1); execute 'select id from x union all select id from x' into strict n; end $$;
+select count(*) from x;";
+    let mut errors = Vec::new();
+    let pg = run_profile_continuing::<PgEngine>(script, &[], &mut |e| errors.push(e.message)).0;
+    let yb = run_profile_continuing::<YbEngine>(script, &[], &mut |e| errors.push(e.message)).0;
+    assert_eq!(errors, ["query returned more than one row"; 2]);
+    for r in [pg, yb] {
+        let last = r.statements.last().unwrap();
+        assert_eq!(last.outcome.rows, [[Some("0".to_string())]]);
     }
 }

@@ -117,7 +117,10 @@ fn stored_in_row(q: &Select, item: &str, name: &str) -> bool {
                     table: Some(t),
                     name: n,
                 }) => stored_in_row(query, t, n),
-                Some(Expr::Column { table: None, name: n }) => from_any(n),
+                Some(Expr::Column {
+                    table: None,
+                    name: n,
+                }) => from_any(n),
                 Some(_) => false,
                 None => query.items.contains(&SelectItem::Wildcard) && from_any(name),
             }

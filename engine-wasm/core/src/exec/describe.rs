@@ -520,8 +520,8 @@ pub fn index_definition(catalog: &Catalog, i: &Index, pretty: bool) -> Result<St
 
 /// Refuses, by name, the expressions of an index that PostgreSQL stores in a
 /// form this deparser does not print: an IN list (kept as `= ANY (ARRAY[…])`
-/// with each element's type) and a `varchar` column (read through a cast to
-/// text, `(c)::text`).
+/// with each element's type), a `varchar` column (read through a cast to
+/// text, `(c)::text`) and a `char(n)` one as a function's argument (the same).
 fn check_printable(catalog: &Catalog, i: &Index) -> Result<(), SqlError> {
     let table = catalog.tables.iter().find(|t| t.name == i.table);
     let varchar = |name: &str| {
@@ -570,6 +570,16 @@ fn check_printable(catalog: &Catalog, i: &Index) -> Result<(), SqlError> {
             }
             Expr::Column { name, .. } if varchar(name) => {
                 refused = Some("a varchar column, which PostgreSQL reads through a cast to text")
+            }
+            // `lower(c)` of a char(n) column is stored as `lower((c)::text)`.
+            Expr::Function { args, .. }
+                if args.iter().any(|a| {
+                    matches!(a, Expr::Column { name, .. }
+                        if matches!(column_type(name), Some(SqlType::Bpchar(_))))
+                }) =>
+            {
+                refused =
+                    Some("a char(n) column read by a function, which PostgreSQL casts to text")
             }
             Expr::Binary { left, right, .. }
                 if quoted_for_typed(left, right) || quoted_for_typed(right, left) =>

@@ -309,6 +309,11 @@ impl YbEngine {
         out
     }
 
+    /// Whether ROLLBACK can undo the open transaction (it changed rows only).
+    pub fn rollback_undoes_all(&self) -> bool {
+        !self.transaction.wrote_catalog
+    }
+
     /// A statement was rejected before it ran: a transaction block fails.
     pub fn statement_failed(&mut self) {
         if self.transaction.start_us.is_some() {

@@ -12,7 +12,11 @@ use crate::script::{Check, Item};
 pub(crate) fn documents(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     let table = &schema.tables[t];
     let has = |name: &str| table.columns.iter().find(|c| c.name == name).map(|c| c.ty);
-    let mut fields = vec!["'id', id".to_string(), "'a', a".to_string(), "'b', b".to_string()];
+    let mut fields = vec![
+        "'id', id".to_string(),
+        "'a', a".to_string(),
+        "'b', b".to_string(),
+    ];
     if has("c").is_some() {
         fields.push("'c', c".into());
     }
@@ -22,7 +26,11 @@ pub(crate) fn documents(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     let tags = if has("c").is_some() { "c" } else { "b" };
     fields.push(format!("'tags', jsonb_build_array(a, {tags}, null)"));
     let json = g.chance(25);
-    let build = if json { "json_build_object" } else { "jsonb_build_object" };
+    let build = if json {
+        "json_build_object"
+    } else {
+        "jsonb_build_object"
+    };
     let doc = format!("{build}({})", fields.join(", "));
     let k = g.range(-1, 4);
     let mut exprs = vec![
@@ -34,8 +42,14 @@ pub(crate) fn documents(g: &mut Gen, schema: &Schema, t: usize) -> Item {
         "doc #>> '{a}'".to_string(),
         "doc::text".to_string(),
         "(doc->>'a')::int + 1".to_string(),
-        format!("to_char(a, '{}')", g.pick(&["999", "FM00", "S9,999", "9.9", "FM990.00", "MI99"])),
-        format!("format('%s-%L', a, {})", if has("c").is_some() { "c" } else { "b" }),
+        format!(
+            "to_char(a, '{}')",
+            g.pick(&["999", "FM00", "S9,999", "9.9", "FM990.00", "MI99"])
+        ),
+        format!(
+            "format('%s-%L', a, {})",
+            if has("c").is_some() { "c" } else { "b" }
+        ),
     ];
     if !json {
         exprs.extend([
@@ -57,7 +71,12 @@ pub(crate) fn documents(g: &mut Gen, schema: &Schema, t: usize) -> Item {
     if let Some(Type::Date | Type::Timestamp) = has("d") {
         exprs.push(format!(
             "to_char(d, '{}')",
-            g.pick(&["YYYY-MM-DD", "FMDay, DD Mon YYYY HH24:MI", "IYYY-IW-ID", "DDDth Q"])
+            g.pick(&[
+                "YYYY-MM-DD",
+                "FMDay, DD Mon YYYY HH24:MI",
+                "IYYY-IW-ID",
+                "DDDth Q"
+            ])
         ));
     }
     let mut picked: Vec<String> = exprs.iter().filter(|_| g.chance(30)).cloned().collect();

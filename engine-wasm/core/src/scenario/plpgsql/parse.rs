@@ -551,7 +551,7 @@ impl Parser<'_> {
                     StmtKind::Null
                 }
                 "perform" => self.sql_statement()?,
-                "execute" => return Err(self.refuse(first, "EXECUTE of dynamic SQL")),
+                "execute" => self.execute_statement()?,
                 "get" => return Err(self.refuse(first, "GET DIAGNOSTICS")),
                 "open" | "fetch" | "move" | "close" => {
                     return Err(self.refuse(first, "a cursor (OPEN, FETCH, MOVE, CLOSE)"))

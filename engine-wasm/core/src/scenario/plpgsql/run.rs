@@ -50,12 +50,31 @@ pub(super) fn run<E: ScenarioEngine>(
     };
     run.set_found(false);
     let result = run.block(&block.body).map(|_| run.outcome());
-    if own_transaction {
-        // IndexLab cannot undo what ran before an error: the block ends as
-        // a transaction that committed it.
-        engine.execute(&Statement::Transaction(TxnCommand::Commit))?;
+    if !own_transaction {
+        return result;
     }
-    result
+    match result {
+        Ok(out) => {
+            engine.execute(&Statement::Transaction(TxnCommand::Commit))?;
+            Ok(out)
+        }
+        // A failed block is a failed transaction: what it did is undone, as
+        // PostgreSQL undoes it.
+        Err(e) if engine.rollback_undoes_all() => {
+            engine.execute(&Statement::Transaction(TxnCommand::Rollback))?;
+            Err(e)
+        }
+        // IndexLab undoes only row changes: after a schema change the
+        // block's work stays, and the error says so.
+        Err(e) => {
+            engine.execute(&Statement::Transaction(TxnCommand::Commit))?;
+            Err(e.with_hint(
+                "PostgreSQL would undo everything the block did; IndexLab undoes only \
+                     row changes, and this block also changed the schema, the statistics or \
+                     a setting, so its changes before the error stay",
+            ))
+        }
+    }
 }
 
 /// Starts the block's transaction, as PostgreSQL runs a DO block in one; not
@@ -338,23 +357,21 @@ impl<'a, E: ScenarioEngine> Run<'a, E> {
                 strict,
             } => {
                 let out = self.execute(query)?;
-                if *strict && out.row_count != 1 {
-                    let message = if out.row_count == 0 {
-                        "query returned no rows"
-                    } else {
-                        "query returned more than one row"
-                    };
-                    return Err(SqlError::new(ErrorKind::Execution, message));
-                }
-                let row = out.rows.first();
-                for (i, &slot) in targets.iter().enumerate() {
-                    let value = match row.and_then(|r| r.get(i)).and_then(Option::as_deref) {
-                        Some(text) => cast::from_text(text, self.block.vars[slot].ty)?,
-                        None => Value::Null,
-                    };
-                    self.set(slot, value)?;
-                }
+                self.assign_row(&out, targets, *strict)?;
                 self.set_found(out.row_count > 0);
+            }
+            // PostgreSQL's EXECUTE leaves FOUND as it was.
+            SqlStmt::Execute {
+                command,
+                targets,
+                strict,
+                at,
+            } => {
+                let out = self.dynamic(command, *at)?;
+                if !targets.is_empty() {
+                    self.assign_row(&out, targets, *strict)
+                        .map_err(|e| self.placed(e, *at))?;
+                }
             }
             SqlStmt::Run(q) => {
                 let out = self.execute(q)?;
@@ -367,6 +384,69 @@ impl<'a, E: ScenarioEngine> Run<'a, E> {
             }
         }
         Ok(())
+    }
+
+    /// The first row of `out` into the INTO variables (all NULL without a
+    /// row); STRICT wants exactly one row.
+    fn assign_row(
+        &mut self,
+        out: &Outcome,
+        targets: &[usize],
+        strict: bool,
+    ) -> Result<(), SqlError> {
+        let rows = result_rows(out);
+        if strict && rows.len() != 1 {
+            let message = if rows.is_empty() {
+                "query returned no rows"
+            } else {
+                "query returned more than one row"
+            };
+            return Err(SqlError::new(ErrorKind::Execution, message));
+        }
+        let row = rows.first();
+        for (i, &slot) in targets.iter().enumerate() {
+            let value = match row.and_then(|r| r.get(i)).and_then(Option::as_deref) {
+                Some(text) => cast::from_text(text, self.block.vars[slot].ty)?,
+                None => Value::Null,
+            };
+            self.set(slot, value)?;
+        }
+        Ok(())
+    }
+
+    /// EXECUTE's command: its text parsed and run now, counted against the
+    /// run's `max_rows` like any statement of the block.
+    fn dynamic(&mut self, command: &'a PlExpr, at: usize) -> Result<Outcome, SqlError> {
+        let Some(text) = self.text(command)? else {
+            return Err(self.placed(
+                SqlError::new(
+                    ErrorKind::Execution,
+                    "query string argument of EXECUTE is null",
+                ),
+                at,
+            ));
+        };
+        let statement =
+            crate::sql::parse::parse_statement(&text).map_err(|e| self.at_execute(e, at))?;
+        if matches!(statement, Statement::Transaction(_)) {
+            return Err(self.placed(
+                crate::sql::error::unsupported(
+                    "a DO block or transaction control run by EXECUTE inside a DO block",
+                ),
+                at,
+            ));
+        }
+        let mut out = self
+            .engine
+            .execute(&statement)
+            .map_err(|e| self.at_execute(e, at))?;
+        self.rows.add(self.engine.settings(), out.row_count)?;
+        for n in std::mem::take(&mut out.notices) {
+            if !self.notices.contains(&n) {
+                self.notice(n);
+            }
+        }
+        Ok(out)
     }
 
     // --- Values.
@@ -551,6 +631,13 @@ impl<'a, E: ScenarioEngine> Run<'a, E> {
     }
 
     /// An error without a place, placed at code offset `at`.
+    /// An error of dynamic SQL, placed at its EXECUTE (its own position is
+    /// in a text the script does not show).
+    fn at_execute(&self, mut e: SqlError, at: usize) -> SqlError {
+        e.at = Some(self.position(at));
+        e
+    }
+
     fn placed(&self, mut e: SqlError, at: usize) -> SqlError {
         if e.at.is_none() {
             e.at = Some(self.position(at));
@@ -572,6 +659,25 @@ impl<'a, E: ScenarioEngine> Run<'a, E> {
 
 /// The tables a statement reads (by name) and the columns its
 /// `generate_series` sources add: what its names may be columns of.
+/// A statement's result rows as EXECUTE … INTO reads them: an EXPLAIN's
+/// plan is rows too, one per line, or the whole document in one row for
+/// FORMAT JSON, XML or YAML.
+fn result_rows(out: &Outcome) -> Vec<Vec<Option<String>>> {
+    match &out.explain {
+        Some(lines) if out.rows.is_empty() => {
+            let document = lines
+                .first()
+                .is_some_and(|l| l.starts_with('[') || l.starts_with('<') || l.starts_with("- "));
+            if document {
+                vec![vec![Some(lines.join("\n"))]]
+            } else {
+                lines.iter().map(|l| vec![Some(l.clone())]).collect()
+            }
+        }
+        _ => out.rows.clone(),
+    }
+}
+
 fn sources(statement: &Statement) -> (Vec<String>, Vec<String>) {
     let mut tables = Vec::new();
     let mut columns = Vec::new();

@@ -221,8 +221,8 @@ fn postgresql_s_compile_errors() {
 fn constructs_outside_the_subset_are_refused_by_name_at_their_word() {
     for (sql, what, word) in [
         (
-            "do $$ begin execute 'select 1'; end $$",
-            "EXECUTE of dynamic SQL",
+            "do $$ declare n int; begin execute 'select $1' into n using 1; end $$",
+            "EXECUTE … USING (parameters of dynamic SQL)",
             "execute",
         ),
         (

@@ -147,6 +147,15 @@ pub(super) enum SqlStmt {
     },
     /// INSERT, UPDATE, DELETE and the DDL: run for their effect.
     Run(Box<Query>),
+    /// `EXECUTE command [INTO [STRICT] var, …]`: dynamic SQL, the text of
+    /// `command` parsed and run when the statement is reached. `at` is the
+    /// code offset of the EXECUTE, where its errors are placed.
+    Execute {
+        command: PlExpr,
+        targets: Vec<usize>,
+        strict: bool,
+        at: usize,
+    },
 }
 
 /// An expression: evaluated in the interpreter when it only computes on

@@ -169,6 +169,67 @@ impl Parser<'_> {
         Ok(StmtKind::Sql(SqlStmt::Run(self.query(statement, piece))))
     }
 
+    /// `EXECUTE command [INTO [STRICT] var, …];` (`pl_gram.y`'s
+    /// `stmt_dynexecute`). `USING` parameters are refused by name.
+    pub(super) fn execute_statement(&mut self) -> Result<StmtKind, SqlError> {
+        let first = self.at;
+        let at = self.toks[first].start;
+        self.at += 1;
+        let stops = [Stop::Word("into"), Stop::Word("using"), Stop::Semi];
+        let (start, end, mut stop) = self.until(&stops, ";")?;
+        let command = self.expression(start, end)?;
+        let (mut targets, mut strict) = (Vec::new(), false);
+        if stop == Stop::Word("into") {
+            strict = self.eat_word("strict");
+            loop {
+                targets.push(self.target()?);
+                if !self.eat(&Token::Comma) {
+                    break;
+                }
+            }
+            stop = if self.eat_word("using") {
+                Stop::Word("using")
+            } else {
+                self.expect(&Token::SemiColon)?;
+                Stop::Semi
+            };
+        }
+        if stop == Stop::Word("using") {
+            return Err(self.refuse(first, "EXECUTE … USING (parameters of dynamic SQL)"));
+        }
+        Ok(StmtKind::Sql(SqlStmt::Execute {
+            command,
+            targets,
+            strict,
+            at,
+        }))
+    }
+
+    /// A variable an INTO assigns to.
+    fn target(&mut self) -> Result<usize, SqlError> {
+        let i = self.at;
+        let t = self.toks.get(i).ok_or_else(|| self.unexpected())?;
+        let Some(name) = t.identifier() else {
+            return Err(self.unexpected());
+        };
+        let Some(slot) = self.lookup(&name) else {
+            return Err(self.error_at(
+                i,
+                ErrorKind::Semantic,
+                format!("\"{name}\" is not a known variable"),
+            ));
+        };
+        if self.vars[slot].constant {
+            return Err(self.error_at(
+                i,
+                ErrorKind::Semantic,
+                format!("variable \"{name}\" is declared CONSTANT"),
+            ));
+        }
+        self.at += 1;
+        Ok(slot)
+    }
+
     fn parse_piece(&self, piece: &Piece) -> Result<Statement, SqlError> {
         parse_statement(&piece.text).map_err(|e| self.piece_error(e, piece))
     }
