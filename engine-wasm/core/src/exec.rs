@@ -44,6 +44,7 @@ pub mod relation_name;
 pub mod returning;
 pub mod row;
 pub mod select;
+pub mod sequences;
 pub mod series;
 pub mod set_operation;
 pub mod statistics_objects;

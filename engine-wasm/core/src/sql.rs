@@ -31,4 +31,5 @@ mod numeric_functions;
 pub mod parse;
 pub mod plan;
 pub mod predtest;
+pub mod quote;
 pub mod rewrite;

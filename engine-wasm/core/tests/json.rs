@@ -266,6 +266,7 @@ select pg_column_size(d) from (select c as d from t) s;",
     );
 }
 
+/// A scalar alone reads as an array of one under `->` (not under a path).
 /// An operator ending in `-` is split as PostgreSQL's lexer splits it
 /// (`->>-1` is `->>` applied to `-1`), and a bpchar keeps its blanks inside
 /// a document and in format(), which take its output text.
@@ -275,13 +276,16 @@ fn operators_before_a_minus_and_padded_characters() {
     psql::assert_rows(
         "select '[1,2,3]'::jsonb->>-1, '[1,2,3]'::jsonb->-2, 3=-3, 2<-1;
 select jsonb_build_object('c', 'ab'::char(3)), to_jsonb('ab'::char(3)), json_build_array('ab'::char(4)), format('%s|', 'ab'::char(3));
-select jsonb_build_object('i', interval '1 hour', 'd', date '2016-01-01', 't', timestamp '2016-01-01 06:00', 'n', 1.50::numeric(5,2), 's', 2::smallint);",
+select jsonb_build_object('i', interval '1 hour', 'd', date '2016-01-01', 't', timestamp '2016-01-01 06:00', 'n', 1.50::numeric(5,2), 's', 2::smallint);
+select '5'::jsonb -> 0, '\"a\"'::jsonb ->> -1, '5'::jsonb -> 1, '5'::jsonb #> '{0}', '5'::json -> 0;",
         "@@1
 3|2|f|f
 @@2
 {\"c\": \"ab \"}|\"ab \"|[\"ab  \"]|ab |
 @@3
 {\"d\": \"2016-01-01\", \"i\": \"01:00:00\", \"n\": 1.50, \"s\": 2, \"t\": \"2016-01-01T06:00:00\"}
+@@4
+5|a|||
 ",
     );
 }

@@ -5,6 +5,9 @@
 
 mod common;
 
+#[path = "support/psql.rs"]
+mod psql;
+
 use common::{both, error, rows};
 use indexlab_engine::scenario::{run_pg, run_yb, Report};
 
@@ -391,4 +394,18 @@ select a from u order by 1;\n"
         assert_eq!(r.statements[7].outcome.notices, ["n=4", "n=4"]);
         assert_eq!(column(&r, 8), ["1", "2", "3", "4", "NULL"], "{}", r.profile);
     }
+}
+
+/// A set operation's column of type bpchar sorts without its trailing
+/// blanks: `'x'` and `'x  '` tie on the first key, and the second decides.
+/// Expected rows: psql 15, `-A -t`.
+#[test]
+fn a_bpchar_column_sorts_without_its_trailing_blanks() {
+    psql::assert_rows(
+        "create table t (c char(3));
+insert into t values ('x'), (null);
+select 'x' a, c from t union select 'x', 'x' order by 1, 2 desc nulls last;
+select c, c from t union select 'x', c from t order by 1, 2 desc nulls last;",
+        "@@3\nx|x  \nx|\n@@4\nx  |x  \nx|\n|\n",
+    );
 }

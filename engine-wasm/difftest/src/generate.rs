@@ -379,6 +379,8 @@ mod tests {
             "doc @> '",
             "to_char(",
             "format('%s-%L'",
+            "with s as (select g from generate_series(",
+            ", (select count(*) from t",
         ] {
             assert!(text.contains(needle), "no generated script has {needle:?}");
         }

@@ -134,7 +134,13 @@ fn is_dml(sql: &str) -> bool {
     // CREATE TABLE AS and SELECT INTO answer `SELECT n`: rows written.
     let creates = head.starts_with("create table") && head.contains(" as ")
         || head.starts_with("select") && head.contains(" into ");
+    // `WITH w AS (…) INSERT …`: a WITH list before the statement.
+    let after_with = head.starts_with("with")
+        && [") insert ", ") update ", ") delete "]
+            .iter()
+            .any(|w| head.contains(w));
     creates
+        || after_with
         || ["insert", "update", "delete"]
             .iter()
             .any(|w| head.starts_with(w))

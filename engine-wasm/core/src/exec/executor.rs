@@ -42,6 +42,7 @@ pub fn source_node(q: &Select, rows: u64) -> PlanNode {
 
 /// Whether an expression gives another value at each evaluation.
 pub fn is_volatile(e: &Expr) -> bool {
+    use crate::sql::functions::ScalarFunc;
     let mut volatile = false;
     e.visit(&mut |x| {
         volatile |= matches!(
@@ -50,7 +51,10 @@ pub fn is_volatile(e: &Expr) -> bool {
                 crate::sql::ast::Func::ClockTimestamp
                     | crate::sql::ast::Func::Random
                     | crate::sql::ast::Func::GenRandomUuid
-            )
+            ) | Expr::Function {
+                func: ScalarFunc::NextVal | ScalarFunc::SetVal,
+                ..
+            }
         )
     });
     volatile
@@ -290,6 +294,32 @@ pub trait Executor: JoinExec {
     /// Runs a row source (VALUES, `generate_series`, a constant SELECT, or a query)
     /// and hands each output row to `sink`, one at a time, so `clock_timestamp()`
     /// advances between rows as the sink's work costs time.
+    /// A VALUES list with its subqueries answered, each once before any row
+    /// is made (PostgreSQL makes an uncorrelated one an InitPlan), seeing
+    /// the WITH queries around the list (`WITH w AS (…) INSERT … VALUES
+    /// ((SELECT … FROM w))`).
+    fn values_with_subqueries_answered(
+        &mut self,
+        q: &Select,
+        rows: &[Vec<Expr>],
+    ) -> Result<Vec<Vec<Expr>>, SqlError> {
+        let mut out = Vec::with_capacity(rows.len());
+        for r in rows {
+            let mut row = Vec::with_capacity(r.len());
+            for e in r {
+                let seen = e.map(&mut |x| match x {
+                    Expr::ScalarSubquery(sub) => Some(Expr::ScalarSubquery(Box::new(
+                        crate::sql::rewrite::seeing_with(sub, &q.with),
+                    ))),
+                    _ => None,
+                });
+                row.push(super::subquery::resolve_expr(self, &seen)?);
+            }
+            out.push(row);
+        }
+        Ok(out)
+    }
+
     fn produce(&mut self, q: &Select, sink: &mut RowSink<Self>) -> Result<(), SqlError> {
         let mut columns = Vec::new();
         self.produce_named(q, &mut columns, sink)
@@ -324,6 +354,13 @@ pub trait Executor: JoinExec {
             }
             let width = rows.first().map_or(0, Vec::len);
             *columns = (1..=width).map(|i| format!("column{i}")).collect();
+            let answered;
+            let rows = if rows.iter().flatten().any(super::subquery::in_expr) {
+                answered = self.values_with_subqueries_answered(q, rows)?;
+                &answered
+            } else {
+                rows
+            };
             for r in rows {
                 let v = r
                     .iter()

@@ -66,6 +66,7 @@ pub fn fill(table: TableShape, row: &mut [Value]) -> Result<(), SqlError> {
             statement_start_us: 0,
             clock_us: 0,
             rng: &mut rng,
+            sequences: None,
         };
         let v = eval(&bind(e, &scope)?, row, &mut env)?;
         row[i] = coerce(v, table.types[i])?;

@@ -50,6 +50,7 @@ impl IndexExpression {
             statement_start_us: 0,
             clock_us: 0,
             rng: &mut rng,
+            sequences: None,
         };
         eval(&self.bound, row, &mut env)
     }

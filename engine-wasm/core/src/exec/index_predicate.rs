@@ -57,6 +57,7 @@ impl IndexPredicate {
             statement_start_us: 0,
             clock_us: 0,
             rng: &mut rng,
+            sequences: None,
         };
         accepts(&self.bound, row, &mut env)
     }

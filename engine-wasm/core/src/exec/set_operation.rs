@@ -418,13 +418,24 @@ pub fn run<E: Executor>(
             }
         }
     }
-    let (mut rows, _, mut node) = stack.pop().expect("the whole tree");
+    let (mut rows, root, mut node) = stack.pop().expect("the whole tree");
     if !order.is_empty() {
         let start = engine.now_us();
+        // A bpchar column sorts without its trailing blanks (`bpcharcmp`).
+        let bpchar: Vec<bool> = typed.types[root]
+            .iter()
+            .map(|t| matches!(t.ty, SqlType::Bpchar(_)))
+            .collect();
+        let key = |v: &Value, c: usize| match v {
+            Value::Text(s) if bpchar.get(c) == Some(&true) => Value::text(s.trim_end_matches(' ')),
+            other => other.clone(),
+        };
         rows.sort_by(|a, b| {
             order
                 .iter()
-                .map(|&(c, o, nulls_first)| sql_order(&a[c], &b[c], o, nulls_first))
+                .map(|&(c, o, nulls_first)| {
+                    sql_order(&key(&a[c], c), &key(&b[c], c), o, nulls_first)
+                })
                 .find(|c| *c != Ordering::Equal)
                 .unwrap_or(Ordering::Equal)
         });

@@ -301,7 +301,7 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
                 Length => SqlType::Int4,
                 PointSubscript => SqlType::Float8,
                 PgRelationSize | PgTableSize | PgIndexesSize | PgTotalRelationSize
-                | TxidCurrent => SqlType::Int8,
+                | TxidCurrent | NextVal | CurrVal | SetVal | LastVal => SqlType::Int8,
                 // On an integer, round/floor/ceil/trunc resolve to float8's
                 // (float8 is the preferred type); abs keeps the integer.
                 Floor | Ceil | Round | Trunc => match t(&args[0])? {

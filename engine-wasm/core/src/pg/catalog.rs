@@ -236,6 +236,8 @@ pub struct Catalog {
     pub extensions: Vec<String>,
     /// CREATE STATISTICS's objects.
     pub statistics: crate::exec::statistics_objects::StatisticsObjects,
+    /// CREATE SEQUENCE's sequences.
+    pub sequences: crate::exec::sequences::Sequences,
 }
 
 pub fn key_column(ty: SqlType, order: Order) -> KeyColumn {
@@ -301,12 +303,15 @@ impl Catalog {
             || self.is_sequence(name)
     }
 
-    /// Whether `name` is the sequence of a serial column.
+    /// Whether `name` is a sequence: a serial column's, or one CREATE
+    /// SEQUENCE made.
     pub fn is_sequence(&self, name: &str) -> bool {
-        self.tables
-            .iter()
-            .flatten()
-            .any(|t| t.sequence_names().any(|s| s == name))
+        self.sequences.exists(name)
+            || self
+                .tables
+                .iter()
+                .flatten()
+                .any(|t| t.sequence_names().any(|s| s == name))
     }
 
     /// PostgreSQL's default index name: `table_col1_col2_idx`, then `…_idx1`, ….

@@ -84,6 +84,7 @@ impl PgEngine {
             sequences: tables
                 .iter()
                 .flat_map(|(_, t)| t.sequence_names())
+                .chain(self.catalog.sequences.names().map(str::to_string))
                 .map(|name| Sequence {
                     size: size(&name),
                     name,

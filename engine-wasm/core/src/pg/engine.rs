@@ -250,6 +250,10 @@ impl PgEngine {
                 names.iter().any(|n| self.catalog.statistics.exists(n))
             }
             Statement::CreateStatistics(s) => !self.catalog.statistics.exists(&s.name),
+            Statement::CreateSequence(s) => !self.catalog.name_taken(&s.name),
+            Statement::DropSequence { names, .. } => {
+                names.iter().any(|n| self.catalog.sequences.exists(n))
+            }
             Statement::CreateExtension { name, .. } => {
                 !self.catalog.extensions.iter().any(|e| e == name)
             }
@@ -322,6 +326,13 @@ impl PgEngine {
             }
             Statement::DropStatistics { names, if_exists } => {
                 self.catalog.statistics.drop(names, *if_exists)
+            }
+            Statement::CreateSequence(s) => {
+                let taken = self.catalog.name_taken(&s.name);
+                self.catalog.sequences.create(s, taken)
+            }
+            Statement::DropSequence { names, if_exists } => {
+                self.catalog.sequences.drop(names, *if_exists)
             }
             Statement::SetConstraints { names, deferred } => {
                 self.set_constraints(names.as_deref(), *deferred)

@@ -98,23 +98,28 @@ impl Relation<'_> {
     }
 }
 
+/// A sequence's row: one page, one row, always (heap.c).
+fn sequence_row(name: &str) -> Row {
+    Relation {
+        name,
+        kind: "S",
+        am: 0,
+        pages: 1,
+        tuples: 1.0,
+        all_visible: 0,
+        has_index: false,
+        natts: 3,
+    }
+    .row()
+}
+
 /// The rows of pg_class for `catalog`'s relations, in the order they were made.
 pub(super) fn pg_class(catalog: &Catalog) -> CatalogRelation {
     let mut rows: Vec<(u32, Row)> = Vec::new();
     for t in catalog.tables.iter().flatten() {
         // A serial column's sequence: one page, one row, always (heap.c).
         for name in t.sequence_names() {
-            let seq = Relation {
-                name: &name,
-                kind: "S",
-                am: 0,
-                pages: 1,
-                tuples: 1.0,
-                all_visible: 0,
-                has_index: false,
-                natts: 3,
-            };
-            rows.push((t.rel, seq.row()));
+            rows.push((t.rel, sequence_row(&name)));
         }
         let table = Relation {
             name: &t.name,
@@ -140,6 +145,11 @@ pub(super) fn pg_class(catalog: &Catalog) -> CatalogRelation {
             natts: ix.key.len() + ix.include.len(),
         };
         rows.push((ix.rel, index.row()));
+    }
+    // CREATE SEQUENCE's sequences, after the tables (IndexLab numbers only
+    // tables' relations): one page, one row.
+    for name in catalog.sequences.names() {
+        rows.push((u32::MAX, sequence_row(name)));
     }
     rows.sort_by_key(|(rel, _)| *rel);
     CatalogRelation {

@@ -17,6 +17,7 @@ impl QueryEngine for PgEngine {
             statement_start_us: self.statement_start_us,
             clock_us: self.io.clock.timestamp(),
             rng: &mut self.rng,
+            sequences: Some(&mut self.catalog.sequences),
         }
     }
 

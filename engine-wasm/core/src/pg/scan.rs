@@ -216,6 +216,13 @@ impl PgEngine {
         // A condition's value as key bytes, or None for NULL: `x < NULL` and
         // `x = NULL` are never true, so they find no entry at all.
         let mut value_of = |e: &Expr| -> Result<Option<Vec<u8>>, SqlError> {
+            // A quoted literal is read as the column's type (`id < '10'`).
+            if let Some(v) = crate::sql::eval::quoted_as(e, col.ty.without_typmod()) {
+                let v = v?;
+                let v = numeric_key::bound_value(v, col.ty);
+                let bytes = encode_key(std::slice::from_ref(&v), &[col])?;
+                return Ok(Some(numeric_key::bound_bytes(&v, col.ty, bytes)));
+            }
             let b = bind(e, &scope)?;
             let mut env = self.env();
             // A bound is compared, not stored: no typmod rounds it.

@@ -6,7 +6,7 @@
 use crate::profile::Outcome;
 use crate::sql::ast::{Expr, Statement};
 use crate::sql::error::{ErrorKind, SqlError};
-use crate::value::SqlType;
+use crate::value::{SqlType, Value};
 use std::collections::BTreeMap;
 
 /// The session's prepared statements, by name.
@@ -85,6 +85,7 @@ impl Prepared {
                 args.len()
             )));
         }
+        let against_columns = compared_with_columns(statement);
         let mut missing = None;
         let bound = statement.map_exprs(&mut |e| {
             let Expr::Param(n) = e else { return None };
@@ -107,6 +108,14 @@ impl Prepared {
                     expr: Box::new(arg.clone()),
                     ty: *ty,
                 },
+                // An undeclared parameter compared with a column takes the
+                // column's type (PostgreSQL infers it at PREPARE): the
+                // constant goes in as an untyped literal, which the
+                // comparison reads as that type (`customer_id = $1` with 42
+                // compares with '42').
+                (None, Expr::Literal(v)) if against_columns.contains(n) && !v.is_null() => {
+                    Expr::Literal(Value::text(v.pg_text()))
+                }
                 (None, _) => arg.clone(),
             })
         });
@@ -115,4 +124,36 @@ impl Prepared {
             None => Ok(bound),
         }
     }
+}
+
+/// The parameters a statement only compares directly with a column
+/// (`col = $1`, `$2 < col`, `col LIKE $3`), nowhere else.
+fn compared_with_columns(statement: &Statement) -> Vec<u32> {
+    let (mut compared, mut all) = (Vec::new(), Vec::new());
+    statement.map_exprs(&mut |e| {
+        if let Expr::Param(n) = e {
+            all.push(*n);
+        }
+        let pair = match e {
+            Expr::Binary { op, left, right } if op.compares() => Some((&**left, &**right)),
+            Expr::Like { expr, pattern, .. } => Some((&**expr, &**pattern)),
+            _ => None,
+        };
+        if let Some((l, r)) = pair {
+            for (a, b) in [(l, r), (r, l)] {
+                if let (Expr::Column { .. }, Expr::Param(n)) = (a, b) {
+                    compared.push(*n);
+                }
+            }
+        }
+        None
+    });
+    let count = |list: &[u32], n: u32| list.iter().filter(|&&m| m == n).count();
+    let mut out: Vec<u32> = compared
+        .iter()
+        .copied()
+        .filter(|&n| count(&compared, n) == count(&all, n))
+        .collect();
+    out.dedup();
+    out
 }

@@ -1056,6 +1056,13 @@ pub enum Statement {
         names: Vec<String>,
         if_exists: bool,
     },
+    /// `CREATE SEQUENCE [IF NOT EXISTS] name [AS type] [INCREMENT …] …`.
+    CreateSequence(CreateSequence),
+    /// `DROP SEQUENCE [IF EXISTS] name, …`.
+    DropSequence {
+        names: Vec<String>,
+        if_exists: bool,
+    },
     /// `SET CONSTRAINTS { ALL | name, … } { DEFERRED | IMMEDIATE }`; `names`
     /// is None for ALL.
     SetConstraints {
@@ -1103,6 +1110,21 @@ pub struct AddKey {
     pub columns: Vec<KeyColumn>,
     pub primary: bool,
     pub deferrable: Option<Deferrable>,
+}
+
+/// A sequence's definition, as written (bounds not given are `None`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct CreateSequence {
+    pub name: String,
+    pub if_not_exists: bool,
+    /// `smallint`, `integer` or `bigint` (the default), and its range.
+    pub type_name: &'static str,
+    pub type_range: (i64, i64),
+    pub increment: Option<i64>,
+    pub min: Option<i64>,
+    pub max: Option<i64>,
+    pub start: Option<i64>,
+    pub cycle: bool,
 }
 
 /// An extended statistics object's definition.
@@ -1182,6 +1204,8 @@ impl Statement {
             Statement::SetConstraints { .. } => "SET CONSTRAINTS",
             Statement::CreateStatistics(_) => "CREATE STATISTICS",
             Statement::DropStatistics { .. } => "DROP STATISTICS",
+            Statement::CreateSequence(_) => "CREATE SEQUENCE",
+            Statement::DropSequence { .. } => "DROP SEQUENCE",
         }
     }
 }

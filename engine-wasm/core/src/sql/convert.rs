@@ -30,15 +30,10 @@ pub(super) fn convert_select_query(q: sp::Query) -> Result<Select, SqlError> {
 /// A query read where it lies: a subquery is converted without copying
 /// sqlparser's tree first (a copy of a 450-branch UNION recurses as deep).
 fn convert_query(q: &sp::Query) -> Result<Select, SqlError> {
-    let mut with = Vec::new();
-    if let Some(w) = &q.with {
-        if w.recursive {
-            return Err(unsupported("WITH RECURSIVE"));
-        }
-        for cte in &w.cte_tables {
-            with.push((ident_name(&cte.alias.name), cte_query(cte)?));
-        }
-    }
+    let with = match &q.with {
+        Some(w) => convert_with(w)?,
+        None => Vec::new(),
+    };
     let mut select = match &*q.body {
         sp::SetExpr::Select(s) => convert_select(s)?,
         sp::SetExpr::Values(v) => values_select(v)?,
@@ -85,6 +80,17 @@ fn convert_query(q: &sp::Query) -> Result<Select, SqlError> {
         *g = output_column(g, &select.items)?;
     }
     Ok(select)
+}
+
+/// A WITH list: each query by its name.
+pub(super) fn convert_with(w: &sp::With) -> Result<Vec<(String, Select)>, SqlError> {
+    if w.recursive {
+        return Err(unsupported("WITH RECURSIVE"));
+    }
+    w.cte_tables
+        .iter()
+        .map(|cte| Ok((ident_name(&cte.alias.name), cte_query(cte)?)))
+        .collect()
 }
 
 /// One ORDER BY item (of a query, or inside an aggregate call).

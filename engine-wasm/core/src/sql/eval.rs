@@ -530,6 +530,15 @@ fn typed_arithmetic_literal(
     }
 }
 
+/// A quoted literal compared with a column of non-text type `ty`, read
+/// with that type's input function (`None`: not such a literal).
+pub fn quoted_as(e: &Expr, ty: SqlType) -> Option<Result<Value, SqlError>> {
+    match e {
+        Expr::Literal(Value::Text(s)) if !ty.is_text() => Some(parse_text_as(s, ty)),
+        _ => None,
+    }
+}
+
 /// Text read as a value of `ty`, as the type's input function reads it (a
 /// quoted literal taking a column's type, or an explicit cast of text).
 pub fn parse_text_as(s: &str, ty: SqlType) -> Result<Value, SqlError> {
@@ -590,6 +599,9 @@ pub struct EvalEnv<'a> {
     pub statement_start_us: i64,
     pub clock_us: i64,
     pub rng: &'a mut Rng,
+    /// The database's sequences, for `nextval` and its kin (`None` where
+    /// an expression cannot reach them: an index expression, a check).
+    pub sequences: Option<&'a mut crate::exec::sequences::Sequences>,
 }
 
 /// SQL comparison of two non-null values; `None` when the types do not compare.
@@ -1051,7 +1063,49 @@ fn eval_function(
         .iter()
         .map(|a| eval(a, row, env))
         .collect::<Result<Vec<_>, _>>()?;
+    if let Some(v) = sequence_call(f, &values, env)? {
+        return Ok(v);
+    }
     functions::call(f, &values)
+}
+
+/// `nextval`, `currval`, `setval` and `lastval` on the evaluation's
+/// sequences (`None` for any other function).
+fn sequence_call(
+    f: ScalarFunc,
+    args: &[Value],
+    env: &mut EvalEnv,
+) -> Result<Option<Value>, SqlError> {
+    use crate::exec::sequences::relation_name;
+    if !matches!(
+        f,
+        ScalarFunc::NextVal | ScalarFunc::CurrVal | ScalarFunc::SetVal | ScalarFunc::LastVal
+    ) {
+        return Ok(None);
+    }
+    let Some(sequences) = env.sequences.as_deref_mut() else {
+        return Ok(None);
+    };
+    if args.iter().any(Value::is_null) {
+        return Ok(Some(Value::Null));
+    }
+    let name = || match args.first() {
+        Some(Value::Text(s)) => Ok(relation_name(s)),
+        _ => Err(functions::no_such(f, args)),
+    };
+    let value = match f {
+        ScalarFunc::NextVal => sequences.nextval(&name()?)?,
+        ScalarFunc::CurrVal => sequences.currval(&name()?)?,
+        ScalarFunc::LastVal => sequences.lastval()?,
+        _ => {
+            let Value::Int(v) = args[1] else {
+                return Err(functions::no_such(f, args));
+            };
+            let is_called = !matches!(args.get(2), Some(Value::Bool(false)));
+            sequences.setval(&name()?, v, is_called)?
+        }
+    };
+    Ok(Some(Value::Int(value)))
 }
 
 #[inline(never)]
@@ -1137,6 +1191,7 @@ mod tests {
             statement_start_us: 5,
             clock_us: 7,
             rng: &mut rng,
+            sequences: None,
         };
         eval(&b, row, &mut env).unwrap()
     }
@@ -1176,6 +1231,7 @@ mod tests {
             statement_start_us: 0,
             clock_us: 0,
             rng: &mut rng,
+            sequences: None,
         };
         let row = [Value::Int(1), Value::Int(1), Value::Int(100_000)];
         let err = eval(&b, &row, &mut env).unwrap_err();
@@ -1206,6 +1262,7 @@ mod tests {
             statement_start_us: 0,
             clock_us: 0,
             rng: &mut rng,
+            sequences: None,
         };
         let err = eval(&b, &[Value::Int(1), Value::Int(1)], &mut env).unwrap_err();
         assert_eq!(err.message, "division by zero");

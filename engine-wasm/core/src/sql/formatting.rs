@@ -179,6 +179,12 @@ fn ordinal_suffix<'a>(rest: &'a str, n: i64, out: &mut String) -> &'a str {
     if !upper && !rest.starts_with("th") {
         return rest;
     }
+    out.push_str(&ordinal(n, upper));
+    &rest[2..]
+}
+
+/// The English ordinal suffix of `n` (`get_th`): st, nd, rd or th.
+fn ordinal(n: i64, upper: bool) -> String {
     let suffix = match (n % 100, n % 10) {
         (11..=13, _) => "th",
         (_, 1) => "st",
@@ -186,12 +192,11 @@ fn ordinal_suffix<'a>(rest: &'a str, n: i64, out: &mut String) -> &'a str {
         (_, 3) => "rd",
         _ => "th",
     };
-    out.push_str(&if upper {
+    if upper {
         suffix.to_ascii_uppercase()
     } else {
         suffix.to_string()
-    });
-    &rest[2..]
+    }
 }
 
 /// Text that is not a keyword: a double-quoted string is copied without

@@ -113,6 +113,12 @@ pub enum ScalarFunc {
     ToChar,
     /// `format(template, args…)` (`sql/format.rs`).
     Format,
+    /// A sequence's next, current or set value (`exec/sequences.rs`),
+    /// answered with the evaluation's sequences (`eval::EvalEnv`).
+    NextVal,
+    CurrVal,
+    SetVal,
+    LastVal,
 }
 
 impl ScalarFunc {
@@ -193,6 +199,10 @@ impl ScalarFunc {
             JsonExtractPathText => "json_extract_path_text",
             ToChar => "to_char",
             Format => "format",
+            NextVal => "nextval",
+            CurrVal => "currval",
+            SetVal => "setval",
+            LastVal => "lastval",
         }
     }
 
@@ -269,6 +279,10 @@ impl ScalarFunc {
             "json_extract_path_text" => JsonExtractPathText,
             "to_char" => ToChar,
             "format" => Format,
+            "nextval" => NextVal,
+            "currval" => CurrVal,
+            "setval" => SetVal,
+            "lastval" => LastVal,
             _ => return None,
         })
     }
@@ -301,6 +315,9 @@ impl ScalarFunc {
             JsonbSet => 3..=4,
             ToChar => 2..=2,
             Format => 1..=usize::MAX,
+            NextVal | CurrVal => 1..=1,
+            SetVal => 2..=3,
+            LastVal => 0..=0,
             JsonbExtractPath | JsonbExtractPathText | JsonExtractPath | JsonExtractPathText => {
                 1..=usize::MAX
             }
@@ -423,6 +440,12 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
         | JsonExtractPath | JsonExtractPathText => super::json::functions::call(func, args)?,
         PgColumnSize => column_size(args)?,
         ToChar => super::formatting::to_char(a, text(&args[1], func, args)?)?,
+        NextVal | CurrVal | SetVal | LastVal => {
+            return Err(super::error::unsupported(format!(
+                "{}() where IndexLab cannot reach the sequences (an index expression, a check)",
+                func.name()
+            )))
+        }
         Format if a.is_null() => Value::Null,
         Format => super::format::format(text(a, func, args)?, &args[1..])?,
         Left => super::text_functions::left(text(a, func, args)?, int(&args[1], func, args)?),

@@ -20,6 +20,7 @@ pub mod depth;
 mod maintenance;
 mod on_conflict;
 mod operator_tokens;
+mod sequence;
 mod set_constraints;
 mod statistics;
 mod words;
@@ -37,6 +38,9 @@ pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
         return Ok(stmt);
     }
     if let Some(stmt) = statistics::parse(sql)? {
+        return Ok(stmt);
+    }
+    if let Some(stmt) = sequence::parse(sql)? {
         return Ok(stmt);
     }
     let (text, yb) = strip_yb_syntax(sql);
@@ -271,6 +275,7 @@ fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {
         sp::Statement::Insert(i) => convert_insert(i)?,
         sp::Statement::Update(u) => convert_update(u)?,
         sp::Statement::Delete(d) => convert_delete(d)?,
+        sp::Statement::Query(q) if matches!(*q.body, sp::SetExpr::Insert(_)) => with_insert(*q)?,
         sp::Statement::Query(q) => select_maybe_into(*q)?,
         sp::Statement::Explain {
             statement,
@@ -564,6 +569,29 @@ fn index_method(using: Option<&sp::IndexType>) -> Result<(), SqlError> {
         "an index USING {name} (IndexLab models B-tree indexes: leave USING out or write USING btree)"
     ))
     .near(name))
+}
+
+/// `WITH w AS (…) INSERT INTO t SELECT … FROM w`: the WITH queries are
+/// seen by the INSERT's source query, which is where they can be read (a
+/// WITH holding INSERT, UPDATE or DELETE itself is refused by name).
+fn with_insert(q: sp::Query) -> Result<Statement, SqlError> {
+    let sp::SetExpr::Insert(sp::Statement::Insert(insert)) = *q.body else {
+        return Err(unsupported("this form of WITH … INSERT"));
+    };
+    if q.order_by.is_some() || q.limit_clause.is_some() {
+        return Err(unsupported("ORDER BY or LIMIT after WITH … INSERT"));
+    }
+    let with = match &q.with {
+        Some(w) => super::convert::convert_with(w)?,
+        None => Vec::new(),
+    };
+    let mut statement = convert_insert(insert)?;
+    if let Statement::Insert { source, .. } = &mut statement {
+        let mut all = with;
+        all.append(&mut source.with);
+        source.with = all;
+    }
+    Ok(statement)
 }
 
 fn table_object(t: &sp::TableObject) -> Result<String, SqlError> {

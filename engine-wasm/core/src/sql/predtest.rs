@@ -202,6 +202,7 @@ fn constant(e: &Expr) -> Option<Value> {
         statement_start_us: 0,
         clock_us: 0,
         rng: &mut rng,
+        sequences: None,
     };
     eval(&bound, &[], &mut env).ok().filter(|v| !v.is_null())
 }

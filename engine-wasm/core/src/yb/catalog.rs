@@ -251,6 +251,8 @@ pub struct YbCatalog {
     pub extensions: Vec<String>,
     /// CREATE STATISTICS's objects.
     pub statistics: crate::exec::statistics_objects::StatisticsObjects,
+    /// CREATE SEQUENCE's sequences.
+    pub sequences: crate::exec::sequences::Sequences,
 }
 
 impl YbCatalog {
@@ -290,6 +292,7 @@ impl YbCatalog {
     pub fn name_taken(&self, name: &str) -> bool {
         self.tables.iter().flatten().any(|t| t.name == name)
             || self.indexes.iter().flatten().any(|i| i.name == name)
+            || self.sequences.exists(name)
     }
 
     pub fn planner_info(&self, id: usize) -> TableInfo {

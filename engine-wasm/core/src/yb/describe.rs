@@ -79,6 +79,12 @@ impl YbEngine {
                 statistics: self.catalog.statistics.footers(id, &t.name, &t.columns),
             });
         }
+        catalog
+            .sequences
+            .extend(self.catalog.sequences.names().map(|name| Sequence {
+                name: name.to_string(),
+                size: None,
+            }));
         for ix in self.catalog.indexes.iter().flatten() {
             let t = self.catalog.table(ix.table);
             catalog.indexes.push(Index {

@@ -264,6 +264,13 @@ impl YbEngine {
             Statement::DropStatistics { names, if_exists } => {
                 self.catalog.statistics.drop(names, *if_exists)
             }
+            Statement::CreateSequence(s) => {
+                let taken = self.catalog.name_taken(&s.name);
+                self.catalog.sequences.create(s, taken)
+            }
+            Statement::DropSequence { names, if_exists } => {
+                self.catalog.sequences.drop(names, *if_exists)
+            }
             Statement::Transaction(cmd) => {
                 let clock = self.clock.timestamp();
                 self.transaction.command(*cmd, clock)

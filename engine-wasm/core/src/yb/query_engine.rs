@@ -19,6 +19,7 @@ impl QueryEngine for YbEngine {
             statement_start_us: self.statement_start_us,
             clock_us: self.clock.timestamp(),
             rng: &mut self.rng,
+            sequences: Some(&mut self.catalog.sequences),
         }
     }
 

@@ -163,8 +163,12 @@ impl YbEngine {
         // `x < NULL` find nothing).
         let mut prefix = |e: &Expr| -> Result<Option<Vec<u8>>, SqlError> {
             let b = bind(e, &scope)?;
-            // A bound is compared, not stored: no typmod rounds it.
-            let v = coerce(eval(&b, &[], &mut self.env())?, col.ty.without_typmod())?;
+            // A bound is compared, not stored: no typmod rounds it; a quoted
+            // literal is read as the column's type (`id < '10'`).
+            let v = match crate::sql::eval::quoted_as(e, col.ty.without_typmod()) {
+                Some(v) => v?,
+                None => coerce(eval(&b, &[], &mut self.env())?, col.ty.without_typmod())?,
+            };
             if v.is_null() {
                 return Ok(None);
             }

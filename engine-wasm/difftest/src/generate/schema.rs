@@ -311,9 +311,22 @@ impl Schema {
         } else {
             all
         };
+        // Now and then column a is a subquery over the table itself,
+        // answered once before any row is written.
+        let counted = cols.get(1) == Some(&1)
+            && !table.is_key(1)
+            && table.columns[1].ty == Type::Int
+            && self.features.chance(15);
+        let name = table.name.clone();
         let tuples: Vec<String> = (0..rows)
             .map(|_| {
-                let vals: Vec<String> = cols.iter().map(|c| table.new_value(g, *c)).collect();
+                let vals: Vec<String> = cols
+                    .iter()
+                    .map(|c| match c {
+                        1 if counted => format!("(select count(*) from {name})"),
+                        _ => table.new_value(g, *c),
+                    })
+                    .collect();
                 format!("({})", vals.join(", "))
             })
             .collect();
@@ -352,14 +365,20 @@ impl Schema {
                 _ => format!("g % {}", g.range(2, 9)),
             })
             .collect();
-        Item::same(
+        let sql = if self.features.chance(25) {
+            format!(
+                "with s as (select g from generate_series({start}, {end}) g) insert into {} select {} from s",
+                table.name,
+                exprs.join(", ")
+            )
+        } else {
             format!(
                 "insert into {} select {} from generate_series({start}, {end}) g",
                 table.name,
                 exprs.join(", ")
-            ),
-            Check::Statement,
-        )
+            )
+        };
+        Item::same(sql, Check::Statement)
     }
 
     /// `UPDATE t SET … [WHERE …]`, now and then of a key column.

@@ -526,6 +526,7 @@ impl<'a, E: ScenarioEngine> Run<'a, E> {
             statement_start_us: 0,
             clock_us: 0,
             rng: &mut self.rng,
+            sequences: None,
         };
         eval(b, &self.values, &mut env)
     }

@@ -356,18 +356,7 @@ impl<'a> Processor<'a> {
                 }
                 let digits = String::from_utf8_lossy(&self.number).to_string();
                 let n: i64 = digits.trim().parse().unwrap_or(0);
-                let suffix = match (n % 100, n % 10) {
-                    (11..=13, _) => "th",
-                    (_, 1) => "st",
-                    (_, 2) => "nd",
-                    (_, 3) => "rd",
-                    _ => "th",
-                };
-                self.out.push_str(&if upper {
-                    suffix.to_ascii_uppercase()
-                } else {
-                    suffix.to_string()
-                });
+                self.out.push_str(&super::ordinal(n, upper));
             }
             Key::Mi if self.sign == '-' => self.out.push('-'),
             Key::Pl if self.sign == '+' => self.out.push('+'),

@@ -18,6 +18,9 @@ pub fn apply(op: BinOp, a: &Value, b: &Value) -> Result<Value, SqlError> {
         (BinOp::JsonGet | BinOp::JsonGetText, Value::Json(text)) => json_get(op, text, b, a),
         (BinOp::JsonGet | BinOp::JsonGetText, Value::Jsonb(j)) => {
             let found = match b {
+                // A scalar alone is stored as an array of one, and `->`
+                // reads it so: `'5'::jsonb -> 0` is 5 (a path does not).
+                Value::Int(i) if j.is_scalar() => array_index(*i, 1).map(|_| j.as_ref()),
                 Value::Int(i) => j.element(*i),
                 Value::Text(key) => j.get(key),
                 _ => return Err(no_operator(op, a, b)),

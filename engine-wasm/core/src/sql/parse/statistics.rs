@@ -7,7 +7,7 @@
 //! DROP STATISTICS [ IF EXISTS ] name [, …] [ CASCADE | RESTRICT ]
 //! ```
 
-use super::words::Words;
+use super::words::{dropped_names, end, expect, keywords, punct, qualified, Words};
 use crate::sql::ast::{CreateStatistics, Statement};
 use crate::sql::error::{unsupported, SqlError};
 use sqlparser::tokenizer::Token;
@@ -78,73 +78,6 @@ fn create(w: &mut Words) -> Result<CreateStatistics, SqlError> {
 
 fn drop(w: &mut Words) -> Result<Statement, SqlError> {
     let if_exists = keywords(w, &["if", "exists"]);
-    let mut names = Vec::new();
-    loop {
-        names.push(qualified(w)?);
-        if !punct(w, Token::Comma) {
-            break;
-        }
-    }
-    if matches!(w.peek_word().as_deref(), Some("cascade" | "restrict")) {
-        w.at += 1;
-    }
-    end(w)?;
+    let names = dropped_names(w)?;
     Ok(Statement::DropStatistics { names, if_exists })
-}
-
-/// Consumes `words` if they come next, all of them.
-fn keywords(w: &mut Words, words: &[&str]) -> bool {
-    let at = w.at;
-    if words.iter().all(|k| w.next_word().as_deref() == Some(*k)) {
-        return true;
-    }
-    w.at = at;
-    false
-}
-
-fn punct(w: &mut Words, t: Token) -> bool {
-    let found = w.peek() == Some(&t);
-    if found {
-        w.at += 1;
-    }
-    found
-}
-
-fn expect(w: &mut Words, t: Token) -> Result<(), SqlError> {
-    match punct(w, t) {
-        true => Ok(()),
-        false => Err(w.unexpected()),
-    }
-}
-
-fn end(w: &mut Words) -> Result<(), SqlError> {
-    punct(w, Token::SemiColon);
-    match w.peek() {
-        None => Ok(()),
-        Some(_) => Err(w.unexpected()),
-    }
-}
-
-/// An identifier (lower-cased unless quoted); a schema-qualified name
-/// keeps its last part, as IndexLab has one schema.
-fn qualified(w: &mut Words) -> Result<String, SqlError> {
-    let mut name = ident(w)?;
-    while punct(w, Token::Period) {
-        name = ident(w)?;
-    }
-    Ok(name)
-}
-
-fn ident(w: &mut Words) -> Result<String, SqlError> {
-    match w.peek() {
-        Some(Token::Word(word)) => {
-            let name = match word.quote_style {
-                Some(_) => word.value.clone(),
-                None => word.value.to_ascii_lowercase(),
-            };
-            w.at += 1;
-            Ok(name)
-        }
-        _ => Err(w.unexpected()),
-    }
 }

@@ -61,3 +61,76 @@ impl Words {
         })
     }
 }
+
+/// Consumes `words` if they come next, all of them.
+pub(super) fn keywords(w: &mut Words, words: &[&str]) -> bool {
+    let at = w.at;
+    if words.iter().all(|k| w.next_word().as_deref() == Some(*k)) {
+        return true;
+    }
+    w.at = at;
+    false
+}
+
+pub(super) fn punct(w: &mut Words, t: Token) -> bool {
+    let found = w.peek() == Some(&t);
+    if found {
+        w.at += 1;
+    }
+    found
+}
+
+pub(super) fn expect(w: &mut Words, t: Token) -> Result<(), SqlError> {
+    match punct(w, t) {
+        true => Ok(()),
+        false => Err(w.unexpected()),
+    }
+}
+
+pub(super) fn end(w: &mut Words) -> Result<(), SqlError> {
+    punct(w, Token::SemiColon);
+    match w.peek() {
+        None => Ok(()),
+        Some(_) => Err(w.unexpected()),
+    }
+}
+
+/// An identifier (lower-cased unless quoted); a schema-qualified name
+/// keeps its last part, as IndexLab has one schema.
+pub(super) fn qualified(w: &mut Words) -> Result<String, SqlError> {
+    let mut name = ident(w)?;
+    while punct(w, Token::Period) {
+        name = ident(w)?;
+    }
+    Ok(name)
+}
+
+pub(super) fn ident(w: &mut Words) -> Result<String, SqlError> {
+    match w.peek() {
+        Some(Token::Word(word)) => {
+            let name = match word.quote_style {
+                Some(_) => word.value.clone(),
+                None => word.value.to_ascii_lowercase(),
+            };
+            w.at += 1;
+            Ok(name)
+        }
+        _ => Err(w.unexpected()),
+    }
+}
+
+/// A DROP statement's names, `name [, …] [ CASCADE | RESTRICT ]`, to the end.
+pub(super) fn dropped_names(w: &mut Words) -> Result<Vec<String>, SqlError> {
+    let mut names = Vec::new();
+    loop {
+        names.push(qualified(w)?);
+        if !punct(w, Token::Comma) {
+            break;
+        }
+    }
+    if matches!(w.peek_word().as_deref(), Some("cascade" | "restrict")) {
+        w.at += 1;
+    }
+    end(w)?;
+    Ok(names)
+}

@@ -205,12 +205,26 @@ impl Parser<'_> {
         }))
     }
 
-    /// A variable an INTO assigns to.
+    /// A variable an INTO assigns to, at the next token.
     fn target(&mut self) -> Result<usize, SqlError> {
-        let i = self.at;
-        let t = self.toks.get(i).ok_or_else(|| self.unexpected())?;
-        let Some(name) = t.identifier() else {
+        if self.at >= self.toks.len() {
             return Err(self.unexpected());
+        }
+        let slot = self.assignable(self.at)?;
+        self.at += 1;
+        Ok(slot)
+    }
+
+    /// The slot of the variable token `i` names, which an INTO may assign.
+    fn assignable(&self, i: usize) -> Result<usize, SqlError> {
+        let t = &self.toks[i];
+        let Some(name) = t.identifier() else {
+            let near = &self.code[t.start..t.end];
+            return Err(self.error_at(
+                i,
+                ErrorKind::Syntax,
+                format!("syntax error at or near \"{near}\""),
+            ));
         };
         let Some(slot) = self.lookup(&name) else {
             return Err(self.error_at(
@@ -226,7 +240,6 @@ impl Parser<'_> {
                 format!("variable \"{name}\" is declared CONSTANT"),
             ));
         }
-        self.at += 1;
         Ok(slot)
     }
 
@@ -263,30 +276,7 @@ impl Parser<'_> {
         i += usize::from(strict);
         let mut targets = Vec::new();
         loop {
-            let t = &self.toks[i];
-            let Some(name) = t.identifier() else {
-                let near = &self.code[t.start..t.end];
-                return Err(self.error_at(
-                    i,
-                    ErrorKind::Syntax,
-                    format!("syntax error at or near \"{near}\""),
-                ));
-            };
-            let Some(slot) = self.lookup(&name) else {
-                return Err(self.error_at(
-                    i,
-                    ErrorKind::Semantic,
-                    format!("\"{name}\" is not a known variable"),
-                ));
-            };
-            if self.vars[slot].constant {
-                return Err(self.error_at(
-                    i,
-                    ErrorKind::Semantic,
-                    format!("variable \"{name}\" is declared CONSTANT"),
-                ));
-            }
-            targets.push(slot);
+            targets.push(self.assignable(i)?);
             i += 1;
             if i < last && self.toks[i].is(&Token::Comma) {
                 i += 1;
@@ -418,6 +408,11 @@ fn simple_expression(q: &Select) -> Option<&Expr> {
                     | ScalarFunc::PgTableSize
                     | ScalarFunc::PgIndexesSize
                     | ScalarFunc::PgTotalRelationSize
+                    // The sequences are the engine's.
+                    | ScalarFunc::NextVal
+                    | ScalarFunc::CurrVal
+                    | ScalarFunc::SetVal
+                    | ScalarFunc::LastVal
             ),
             _ => true,
         }
