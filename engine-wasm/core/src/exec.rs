@@ -24,6 +24,7 @@ pub mod correlate;
 pub mod derived;
 pub mod describe;
 pub mod dml_join;
+pub mod drop_column;
 pub mod engine;
 pub mod executor;
 pub mod explain;

@@ -121,9 +121,21 @@ alter table t set (fillfactor = 70);\n"
     .0;
     assert_eq!(r.error, None, "{:?}", r.error);
     assert_eq!(rows(&r, 4), [["2"]]);
-    let r = run_yb(&format!("{TABLE}alter table t add column w int;\n"), &[]).0;
+    // A column added over rows already written: they read its default.
+    let r = run_yb(
+        &format!("{TABLE}alter table t add column w int default 3;\nselect w, count(*) from t group by w;\n"),
+        &[],
+    )
+    .0;
+    assert_eq!(r.error, None, "{:?}", r.error);
+    assert_eq!(rows(&r, 3), [["3", "500"]]);
+    let r = run_yb(
+        &format!("{TABLE}alter table t add primary key (id);\n"),
+        &[],
+    )
+    .0;
     assert!(
-        error(&r).contains("ADD COLUMN on YugabyteDB"),
+        error(&r).contains("ADD PRIMARY KEY on YugabyteDB"),
         "{}",
         error(&r)
     );

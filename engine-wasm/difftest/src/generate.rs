@@ -170,6 +170,12 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
         ),
         // Later inserts leave this much room: the heap's pages (and so the
         // sizes and ctids a script may end with) must follow.
+        // A column added or dropped: later statements run on the new shape.
+        90 if schema.features.chance(30) => with_features(schema, |f, s| match f.chance(50) {
+            true => s.drop_column(f, t),
+            false => s.add_column(f, t),
+        })
+        .unwrap_or_else(|| query::select(g, schema, t)),
         90 => Item::same(
             format!(
                 "alter table {} set (fillfactor = {})",
@@ -206,7 +212,7 @@ fn statement(g: &mut Gen, schema: &mut Schema, options: Options) -> Item {
 /// Runs `make` with the features stream lent out of the schema: the newer
 /// variants of a statement (numeric expressions) draw from it, so the main
 /// stream, and with it the scripts of older seeds, stays as it was.
-fn with_features<T>(schema: &mut Schema, make: impl FnOnce(&mut Gen, &Schema) -> T) -> T {
+fn with_features<T>(schema: &mut Schema, make: impl FnOnce(&mut Gen, &mut Schema) -> T) -> T {
     let mut features = std::mem::take(&mut schema.features);
     let out = make(&mut features, schema);
     schema.features = features;
@@ -381,6 +387,8 @@ mod tests {
             "format('%s-%L'",
             "with s as (select g from generate_series(",
             ", (select count(*) from t",
+            " drop column ",
+            " add column e ",
         ] {
             assert!(text.contains(needle), "no generated script has {needle:?}");
         }

@@ -5,7 +5,7 @@
 
 use super::row::Row;
 use crate::sql::ast::{AddKey, ColumnDef};
-use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::error::{unsupported, ErrorKind, SqlError};
 use crate::value::Value;
 
 /// `RENAME COLUMN from TO to`: `from` exists, `to` is free.
@@ -27,6 +27,53 @@ pub fn rename_column(
         return Err(column_exists(to, table));
     }
     Ok(())
+}
+
+/// `ADD COLUMN column` on a table holding `rows` tuples, `live` of them
+/// visible: what PostgreSQL refuses, and what IndexLab refuses because
+/// PostgreSQL would rewrite the table for it. Ok(false): the column exists
+/// and IF NOT EXISTS skips it.
+pub fn add_column(
+    columns: &[ColumnDef],
+    table: &str,
+    column: &ColumnDef,
+    if_not_exists: bool,
+    has_key: bool,
+    (rows, live): (usize, usize),
+) -> Result<bool, SqlError> {
+    if columns.iter().any(|c| c.name == column.name) {
+        return match if_not_exists {
+            true => Ok(false),
+            false => Err(column_exists(&column.name, table)),
+        };
+    }
+    if column.generated.is_some() {
+        let mut all = columns.to_vec();
+        all.push(column.clone());
+        super::generated_column::check(table, &all)?;
+    }
+    let volatile = column.serial
+        || column
+            .default
+            .as_ref()
+            .is_some_and(super::executor::is_volatile);
+    if volatile && rows > 0 {
+        return Err(unsupported(
+            "ADD COLUMN with a volatile default or a sequence on a table with rows \
+             (PostgreSQL rewrites the table)",
+        ));
+    }
+    if column.not_null && column.default.is_none() && live > 0 {
+        return Err(contains_nulls(&column.name, table));
+    }
+    if has_key && live > 0 {
+        // Every existing row would get the same default: a duplicate (or a
+        // NULL for a primary key).
+        return Err(unsupported(
+            "ADD COLUMN … PRIMARY KEY or UNIQUE on a table with rows",
+        ));
+    }
+    Ok(true)
 }
 
 /// `RENAME TO to`: no relation has that name yet.

@@ -115,6 +115,18 @@ impl StatisticsObjects {
         self.list.retain(|o| o.table != table);
     }
 
+    /// Column `position` of table `table` was dropped: PostgreSQL 15 drops
+    /// every statistics object naming it; the others' positions move down.
+    pub fn drop_column(&mut self, table: usize, position: usize) {
+        self.list
+            .retain(|o| o.table != table || !o.columns.contains(&position));
+        for o in self.list.iter_mut().filter(|o| o.table == table) {
+            for c in o.columns.iter_mut().filter(|c| **c > position) {
+                *c -= 1;
+            }
+        }
+    }
+
     /// psql `\d`'s footer lines for table `table` (named `name`, its
     /// `columns`), by object name: `"public.s" (dependencies) ON a, b FROM t`.
     pub fn footers(&self, table: usize, name: &str, columns: &[ColumnDef]) -> Vec<String> {

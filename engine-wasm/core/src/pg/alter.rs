@@ -8,7 +8,10 @@
 use super::ddl::ascending;
 use super::engine::PgEngine;
 use crate::exec::alter_checks as checks;
-use crate::exec::Executor;
+use crate::exec::drop_column;
+use crate::exec::index_expression::IndexExpression;
+use crate::exec::index_predicate::IndexPredicate;
+use crate::exec::{Executor, QueryEngine};
 use crate::profile::Outcome;
 use crate::sql::ast::{AddKey, AlterAction, ColumnDef};
 use crate::sql::error::{unsupported, ErrorKind, SqlError};
@@ -33,6 +36,8 @@ impl PgEngine {
         for a in actions {
             self.check_action(id, a)?;
         }
+        let t = self.catalog.table(id);
+        drop_column::keeps_a_column(t.columns.len(), columns_dropped(&t.columns, actions))?;
         for a in actions {
             self.apply_action(id, a, &mut out)?;
         }
@@ -42,7 +47,6 @@ impl PgEngine {
     /// What would make `a` fail, found before anything changes.
     fn check_action(&mut self, id: usize, a: &AlterAction) -> Result<(), SqlError> {
         let t = self.catalog.table(id);
-        let has_column = |n: &str| t.columns.iter().any(|c| c.name == n);
         match a {
             AlterAction::SetOptions(options) => options
                 .iter()
@@ -52,40 +56,11 @@ impl PgEngine {
                 if_not_exists,
                 key,
             } => {
-                if has_column(&column.name) {
-                    return match if_not_exists {
-                        true => Ok(()),
-                        false => Err(checks::column_exists(&column.name, &t.name)),
-                    };
-                }
-                if column.generated.is_some() {
-                    let mut columns = t.columns.clone();
-                    columns.push(column.clone());
-                    crate::exec::generated_column::check(&t.name, &columns)?;
-                }
                 let rows = t.heap.live_rows() + t.heap.dead_tuples();
-                let volatile = column.serial
-                    || column
-                        .default
-                        .as_ref()
-                        .is_some_and(crate::exec::executor::is_volatile);
-                if volatile && rows > 0 {
-                    return Err(unsupported(
-                        "ADD COLUMN with a volatile default or a sequence on a table with rows \
-                         (PostgreSQL rewrites the table)",
-                    ));
-                }
-                if column.not_null && column.default.is_none() && t.heap.live_rows() > 0 {
-                    return Err(checks::contains_nulls(&column.name, &t.name));
-                }
-                if key.is_some() && t.heap.live_rows() > 0 {
-                    // Every existing row would get the same default: a
-                    // duplicate (or a NULL for a primary key).
-                    return Err(unsupported(
-                        "ADD COLUMN … PRIMARY KEY or UNIQUE on a table with rows",
-                    ));
-                }
-                Ok(())
+                let counts = (rows as usize, t.heap.live_rows() as usize);
+                let (columns, name) = (&t.columns, &t.name);
+                checks::add_column(columns, name, column, *if_not_exists, key.is_some(), counts)
+                    .map(|_| ())
             }
             AlterAction::AddKey(k) => self.check_key(id, k),
             AlterAction::DropConstraint { name, if_exists } => {
@@ -94,6 +69,11 @@ impl PgEngine {
                     (None, false) => Err(checks::no_constraint(name, &t.name)),
                 }
             }
+            AlterAction::DropColumn {
+                name,
+                if_exists,
+                cascade,
+            } => drop_column::plan(&t.name, &t.columns, name, *if_exists, *cascade).map(|_| ()),
             AlterAction::RenameColumn { from, to } => {
                 checks::rename_column(&t.columns, &t.name, from, to)
             }
@@ -191,6 +171,18 @@ impl PgEngine {
                     self.catalog.table(id).name
                 )),
             },
+            AlterAction::DropColumn {
+                name,
+                if_exists,
+                cascade,
+            } => {
+                let t = self.catalog.table(id);
+                let drop = drop_column::plan(&t.name, &t.columns, name, *if_exists, *cascade)?;
+                out.notices.extend(drop.notices);
+                for position in drop.positions {
+                    self.drop_column(id, position)?;
+                }
+            }
             AlterAction::RenameColumn { from, to } => {
                 let t = self.catalog.table_mut(id);
                 if let Some(c) = t.columns.iter_mut().find(|c| &c.name == from) {
@@ -224,6 +216,57 @@ impl PgEngine {
         Ok(())
     }
 
+    /// Column `position` leaves the table. As in PostgreSQL, the tuples
+    /// keep their bytes (and their size on the page); the indexes and
+    /// statistics objects holding the column go, and the others read the
+    /// columns' new positions.
+    fn drop_column(&mut self, id: usize, position: usize) -> Result<(), SqlError> {
+        let name = self.catalog.table(id).columns[position].name.clone();
+        let indexes = self.catalog.table(id).indexes.clone();
+        for &i in &indexes {
+            if index_uses(self.catalog.index(i), position, &name) {
+                if let Some(ix) = self.catalog.indexes[i].take() {
+                    self.io.pool.drop_relation(ix.rel);
+                }
+                self.catalog.table_mut(id).indexes.retain(|&x| x != i);
+            }
+        }
+        self.catalog.statistics.drop_column(id, position);
+        let t = self.catalog.table_mut(id);
+        let attnum = t.attnum(position);
+        t.columns.remove(position);
+        let ty = t.types.remove(position);
+        t.dropped.push((attnum, ty));
+        t.sequences.remove(position);
+        if position < t.column_stats.len() {
+            t.column_stats.remove(position);
+        }
+        t.heap.for_each_row_mut(|row| {
+            if position < row.len() {
+                row.remove(position);
+            }
+        });
+        let scope = self.table_scope(id);
+        for i in self.catalog.table(id).indexes.clone() {
+            let ix = self.catalog.indexes[i]
+                .as_mut()
+                .expect("a table's index exists");
+            for (c, _) in ix.key.iter_mut() {
+                *c = drop_column::shifted(*c, position);
+            }
+            for c in ix.include.iter_mut() {
+                *c = drop_column::shifted(*c, position);
+            }
+            for e in ix.expressions.iter_mut() {
+                *e = IndexExpression::new(&e.expr, &scope)?;
+            }
+            if let Some(p) = &ix.predicate {
+                ix.predicate = Some(IndexPredicate::new(&p.expr, &scope)?);
+            }
+        }
+        Ok(())
+    }
+
     /// A key's index, built as CREATE INDEX builds one; a primary key's
     /// columns become NOT NULL.
     fn add_key(&mut self, id: usize, k: &AddKey) -> Result<(), SqlError> {
@@ -241,6 +284,38 @@ impl PgEngine {
         self.mark_constraint(k.primary, k.deferrable);
         Ok(())
     }
+}
+
+/// Whether index `ix` holds column `position` (named `name`): in its key,
+/// its INCLUDE, an expression or its WHERE.
+fn index_uses(ix: &super::catalog::Index, position: usize, name: &str) -> bool {
+    ix.key.iter().any(|&(c, _)| c == position)
+        || ix.include.contains(&position)
+        || ix
+            .expressions
+            .iter()
+            .any(|e| drop_column::uses(&e.expr, name))
+        || ix
+            .predicate
+            .as_ref()
+            .is_some_and(|p| drop_column::uses(&p.expr, name))
+}
+
+/// How many columns the statement's DROP COLUMNs remove from `columns`
+/// (a generated column computed from one goes with it under CASCADE).
+fn columns_dropped(columns: &[ColumnDef], actions: &[AlterAction]) -> usize {
+    let mut gone: Vec<usize> = Vec::new();
+    for a in actions {
+        if let AlterAction::DropColumn { name, cascade, .. } = a {
+            let table = "";
+            if let Ok(d) = drop_column::plan(table, columns, name, true, *cascade) {
+                gone.extend(d.positions);
+            }
+        }
+    }
+    gone.sort_unstable();
+    gone.dedup();
+    gone.len()
 }
 
 /// CREATE TABLE's `WITH (…)`: the fillfactor it sets, and the notices of

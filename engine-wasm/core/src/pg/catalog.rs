@@ -39,9 +39,55 @@ pub struct Table {
     /// What the last ANALYZE learnt of each column (`pg_statistic`); empty
     /// before one.
     pub column_stats: Vec<super::column_stats::ColumnStats>,
+    /// The columns ALTER TABLE dropped: each one's place among the tuple's
+    /// attributes (0-based attnum) and type. PostgreSQL keeps a dropped
+    /// attribute in the tuple layout: a tuple written later holds a NULL for
+    /// it, so it always carries a null bitmap that counts it.
+    pub dropped: Vec<(usize, SqlType)>,
 }
 
 impl Table {
+    /// The types to size a tuple of a live row by: the live columns', then
+    /// the dropped ones' (always NULL, so neither their place nor their type
+    /// changes the data bytes; they count in the null bitmap).
+    pub fn size_types(&self) -> Vec<SqlType> {
+        let dropped = self.dropped.iter().map(|(_, ty)| *ty);
+        self.types.iter().copied().chain(dropped).collect()
+    }
+
+    /// The attributes a tuple written now has (`t_infomask2`'s count).
+    pub fn natts(&self) -> u16 {
+        (self.types.len() + self.dropped.len()) as u16
+    }
+
+    /// A live row as the tuple's attributes in attnum order: NULL with its
+    /// type at each dropped attribute's place.
+    pub fn physical_row(&self, row: &[Value]) -> (Vec<Value>, Vec<SqlType>) {
+        let mut live = row.iter().zip(&self.types);
+        let mut values = Vec::with_capacity(usize::from(self.natts()));
+        let mut types = Vec::with_capacity(values.capacity());
+        for attnum in 0..usize::from(self.natts()) {
+            let (v, ty) = match self.dropped.iter().find(|(a, _)| *a == attnum) {
+                Some((_, ty)) => (Value::Null, *ty),
+                None => match live.next() {
+                    Some((v, ty)) => (v.clone(), *ty),
+                    None => break,
+                },
+            };
+            values.push(v);
+            types.push(ty);
+        }
+        (values, types)
+    }
+
+    /// The attnum (0-based) of live column `position`.
+    pub fn attnum(&self, position: usize) -> usize {
+        (0..)
+            .filter(|a| !self.dropped.iter().any(|(d, _)| d == a))
+            .nth(position)
+            .expect("an attnum for every live column")
+    }
+
     /// The sequences of its serial columns, as PostgreSQL names them
     /// (`table_column_seq`).
     pub fn sequence_names(&self) -> impl Iterator<Item = String> + '_ {

@@ -72,6 +72,7 @@ impl PgEngine {
             has_index: false,
             activity: Default::default(),
             column_stats: Vec::new(),
+            dropped: Vec::new(),
         };
         self.catalog.tables.push(Some(table));
         let mut out = Outcome::tag("CREATE TABLE");

@@ -347,7 +347,7 @@ impl PgEngine {
         let page_size = self.io.pool.page_size();
         let xid = self.xact.assign();
         let t = self.catalog.table_mut(table);
-        let len = heap_tuple_len_for_page(&row, &t.types, page_size);
+        let len = heap_tuple_len_for_page(&row, &t.size_types(), page_size);
         let size = aligned(len);
         let (rel, heap) = (t.rel, &mut t.heap);
         let (outcome, stats) = self
@@ -495,7 +495,7 @@ impl PgEngine {
         let old = self.catalog.table(id).heap.get(Tid::from_u64(tid));
         let keys_updated = old.is_some_and(|old| self.changes_key(id, old, &row));
         let t = self.catalog.table_mut(id);
-        let len = heap_tuple_len_for_page(&row, &t.types, page_size);
+        let len = heap_tuple_len_for_page(&row, &t.size_types(), page_size);
         let size = aligned(len);
         let (rel, heap) = (t.rel, &mut t.heap);
         let new_row = row.clone();

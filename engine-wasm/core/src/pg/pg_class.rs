@@ -129,7 +129,7 @@ pub(super) fn pg_class(catalog: &Catalog) -> CatalogRelation {
             tuples: t.stats.tuples,
             all_visible: t.stats.all_visible,
             has_index: t.has_index,
-            natts: t.columns.len(),
+            natts: usize::from(t.natts()),
         };
         rows.push((t.rel, table.row()));
     }

@@ -102,10 +102,10 @@ impl PgEngine {
         }
         let page_size = self.io.pool.page_size();
         let t = self.catalog.table_mut(id);
-        let types = t.types.clone();
+        let (types, natts) = (t.size_types(), t.natts());
         let reform = |row: &super::catalog::Row| Reformed {
             len: heap_tuple_len_for_page(row, &types, page_size),
-            natts: types.len() as u16,
+            natts,
         };
         let heap = t.heap.rewritten(&order, &reform)?;
         let (rel, live) = (t.rel, heap.live_rows());
@@ -145,10 +145,10 @@ impl PgEngine {
         let t = self.catalog.table_mut(id);
         t.activity.pending.seq_scan += 1;
         t.activity.pending.seq_tup_read += filled.len() as i64;
-        let types = t.types.clone();
+        let (types, natts) = (t.size_types(), t.natts());
         let reform = |row: &super::catalog::Row| Reformed {
             len: heap_tuple_len_for_page(row, &types, page_size),
-            natts: types.len() as u16,
+            natts,
         };
         t.heap = t.heap.refilled(filled, xid, cid, &reform)?;
         t.vm_exists = false;

@@ -1097,6 +1097,12 @@ pub enum AlterAction {
     AddKey(AddKey),
     /// `DROP CONSTRAINT [IF EXISTS] name`.
     DropConstraint { name: String, if_exists: bool },
+    /// `DROP [COLUMN] [IF EXISTS] name [CASCADE]`.
+    DropColumn {
+        name: String,
+        if_exists: bool,
+        cascade: bool,
+    },
     /// `RENAME [COLUMN] a TO b`.
     RenameColumn { from: String, to: String },
     /// `RENAME TO name`.

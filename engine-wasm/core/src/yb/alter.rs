@@ -7,9 +7,16 @@
 
 use super::engine::YbEngine;
 use crate::exec::alter_checks as checks;
+use crate::exec::drop_column;
+use crate::exec::executor::is_volatile;
+use crate::exec::index_expression::IndexExpression;
+use crate::exec::index_predicate::IndexPredicate;
+use crate::exec::{Executor, QueryEngine};
 use crate::profile::Outcome;
-use crate::sql::ast::{AddKey, AlterAction, CreateIndex};
+use crate::sql::ast::{AddKey, AlterAction, ColumnDef, CreateIndex};
 use crate::sql::error::{unsupported, ErrorKind, SqlError};
+use crate::value::Value;
+use std::rc::Rc;
 
 /// Storage parameters (CREATE TABLE's `WITH`, ALTER TABLE's `SET`): the
 /// ones YugabyteDB accepts change nothing here, and say so.
@@ -64,14 +71,63 @@ impl YbEngine {
         let t = self.catalog.table(id);
         match a {
             AlterAction::SetOptions(options) => storage_notices(options).map(|_| ()),
-            AlterAction::AddColumn { .. } => Err(unsupported(
-                "ALTER TABLE … ADD COLUMN on YugabyteDB (IndexLab's DocDB rows keep the columns \
-                 they were written with)",
-            )),
-            AlterAction::AddKey(k) if k.primary => Err(unsupported(
-                "ALTER TABLE … ADD PRIMARY KEY on YugabyteDB (it rewrites the table: rows are \
-                 stored by their primary key)",
-            )),
+            AlterAction::AddColumn {
+                column,
+                if_not_exists,
+                key,
+            } => {
+                if key.as_ref().is_some_and(|k| k.primary) {
+                    return Err(pk_refused());
+                }
+                let (columns, name) = (t.columns.clone(), t.name.clone());
+                // Only what the checks need is read: a nullable column with a
+                // constant default scans nothing.
+                let needs_rows = column.not_null
+                    || column.serial
+                    || column.generated.is_some()
+                    || key.is_some()
+                    || column.default.as_ref().is_some_and(is_volatile);
+                let live = match needs_rows {
+                    true => self.rows_for_change(id, None)?.len(),
+                    false => 0,
+                };
+                let counts = (live, live);
+                checks::add_column(
+                    &columns,
+                    &name,
+                    column,
+                    *if_not_exists,
+                    key.is_some(),
+                    counts,
+                )?;
+                if column.generated.is_some() && live > 0 {
+                    return Err(unsupported(
+                        "ADD COLUMN … GENERATED on YugabyteDB for a table with rows (it rewrites \
+                         the table)",
+                    ));
+                }
+                schema_versions_left(self.catalog.table(id))
+            }
+            AlterAction::DropColumn {
+                name,
+                if_exists,
+                cascade,
+            } => {
+                let drop = drop_column::plan(&t.name, &t.columns, name, *if_exists, *cascade)?;
+                let keyed = |c: &usize| {
+                    t.key
+                        .as_ref()
+                        .is_some_and(|k| k.hash.contains(c) || k.range.contains(c))
+                };
+                if drop.positions.iter().any(keyed) {
+                    return Err(unsupported(
+                        "dropping a primary key column on YugabyteDB (it rewrites the table: \
+                         rows are stored by their primary key)",
+                    ));
+                }
+                schema_versions_left(t)
+            }
+            AlterAction::AddKey(k) if k.primary => Err(pk_refused()),
             AlterAction::AddKey(k) => self.check_unique(id, k),
             AlterAction::DropConstraint { name, if_exists } => {
                 if t.key.is_some() && t.pk_name == *name {
@@ -172,10 +228,147 @@ impl YbEngine {
                 }
             }
             AlterAction::RenameTable { to } => self.catalog.table_mut(id).name = to.clone(),
-            AlterAction::AddColumn { .. } => unreachable!("refused by check_action"),
+            AlterAction::AddColumn { column, key, .. } => {
+                let t = self.catalog.table(id);
+                if t.columns.iter().any(|c| c.name == column.name) {
+                    out.notices.push(format!(
+                        "column \"{}\" of relation \"{}\" already exists, skipping",
+                        column.name, t.name
+                    ));
+                    return Ok(());
+                }
+                self.add_column(id, column)?;
+                if let Some(k) = key {
+                    self.apply_action(id, &AlterAction::AddKey(k.clone()), out)?;
+                }
+            }
+            AlterAction::DropColumn {
+                name,
+                if_exists,
+                cascade,
+            } => {
+                let t = self.catalog.table(id);
+                let drop = drop_column::plan(&t.name, &t.columns, name, *if_exists, *cascade)?;
+                out.notices.extend(drop.notices);
+                for position in drop.positions {
+                    self.drop_column(id, position)?;
+                }
+            }
         }
         Ok(())
     }
+}
+
+impl YbEngine {
+    /// The column joins the table at a new schema version: rows already
+    /// written keep theirs and read the column's default (or NULL).
+    fn add_column(&mut self, id: usize, column: &ColumnDef) -> Result<(), SqlError> {
+        let value = match self.column_defaults(std::slice::from_ref(column))?.pop() {
+            Some(Some(v)) => v,
+            _ => Value::Null,
+        };
+        let t = self.catalog.table_mut(id);
+        let column_id = t
+            .next_column_id
+            .checked_add(1)
+            .ok_or_else(too_many_columns)?;
+        t.column_ids
+            .push(std::mem::replace(&mut t.next_column_id, column_id));
+        t.columns.push(column.clone());
+        t.types.push(column.ty);
+        t.sequences.push(column.serial.then_some(1));
+        t.missing.push(value);
+        let packing = t.value_packing();
+        t.packings.push(Rc::new(packing));
+        Ok(())
+    }
+
+    /// Column `position` leaves the table at a new schema version. The rows
+    /// already written keep its bytes (their version's packing skips them),
+    /// as DocDB keeps them until a compaction; the indexes holding it and
+    /// the statistics objects naming it go.
+    fn drop_column(&mut self, id: usize, position: usize) -> Result<(), SqlError> {
+        let name = self.catalog.table(id).columns[position].name.clone();
+        for i in self.catalog.table(id).indexes.clone() {
+            if index_uses(self.catalog.index(i), position, &name) {
+                self.catalog.indexes[i] = None;
+                self.catalog.table_mut(id).indexes.retain(|&x| x != i);
+            }
+        }
+        self.catalog.statistics.drop_column(id, position);
+        let t = self.catalog.table_mut(id);
+        t.columns.remove(position);
+        t.types.remove(position);
+        t.sequences.remove(position);
+        t.column_ids.remove(position);
+        t.missing.remove(position);
+        if let Some(k) = &mut t.key {
+            for c in k.hash.iter_mut().chain(k.range.iter_mut()) {
+                *c = drop_column::shifted(*c, position);
+            }
+        }
+        t.packings = t
+            .packings
+            .iter()
+            .map(|p| Rc::new(p.without_column(position)))
+            .collect();
+        let packing = t.value_packing();
+        t.packings.push(Rc::new(packing));
+        let scope = self.table_scope(id);
+        for i in self.catalog.table(id).indexes.clone() {
+            let ix = self.catalog.indexes[i]
+                .as_mut()
+                .expect("a table's index exists");
+            for (c, _, _) in ix.key.iter_mut() {
+                *c = drop_column::shifted(*c, position);
+            }
+            for c in ix.include.iter_mut() {
+                *c = drop_column::shifted(*c, position);
+            }
+            for e in ix.expressions.iter_mut() {
+                *e = IndexExpression::new(&e.expr, &scope)?;
+            }
+            if let Some(p) = &ix.predicate {
+                ix.predicate = Some(IndexPredicate::new(&p.expr, &scope)?);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Whether index `ix` holds column `position` (named `name`).
+fn index_uses(ix: &super::catalog::YbIndex, position: usize, name: &str) -> bool {
+    ix.key.iter().any(|&(c, _, _)| c == position)
+        || ix.include.contains(&position)
+        || ix
+            .expressions
+            .iter()
+            .any(|e| drop_column::uses(&e.expr, name))
+        || ix
+            .predicate
+            .as_ref()
+            .is_some_and(|p| drop_column::uses(&p.expr, name))
+}
+
+/// A packed row's version is one byte: 256 schema versions at most.
+fn schema_versions_left(t: &super::catalog::YbTable) -> Result<(), SqlError> {
+    match t.packings.len() < usize::from(u8::MAX) {
+        true => Ok(()),
+        false => Err(unsupported(
+            "more than 255 ADD or DROP COLUMNs on one YugabyteDB table",
+        )),
+    }
+}
+
+fn too_many_columns() -> SqlError {
+    unsupported("more than 255 columns ever added to one YugabyteDB table")
+}
+
+fn pk_refused() -> SqlError {
+    unsupported(
+        "ALTER TABLE … ADD PRIMARY KEY on YugabyteDB (it rewrites the table: rows are stored by \
+         their primary key)",
+    )
 }
 
 /// YugabyteDB's refusal of a DEFERRABLE primary key or unique constraint

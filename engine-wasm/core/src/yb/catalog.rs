@@ -142,8 +142,18 @@ pub struct YbTable {
     pub rel: usize,
     /// Rows ever keyed by a generated ybctid (its source of uniqueness).
     pub next_ybctid: u64,
-    /// Which columns the row's value stores, fixed once the key is known.
-    pub packing: std::rc::Rc<Packing>,
+    /// Which columns the row's value stores at each schema version (fixed
+    /// once the key is known, a new version at each ADD or DROP COLUMN);
+    /// the last is the one rows are written with.
+    pub packings: Vec<std::rc::Rc<Packing>>,
+    /// Each live column's DocDB column id: the subkey of its own entry when
+    /// rows are not packed. Ids are never reused.
+    pub column_ids: Vec<u8>,
+    /// The id the next column ADD COLUMN adds gets.
+    pub next_column_id: u8,
+    /// What each column reads in a row written before ADD COLUMN added it:
+    /// the default it was added with (NULL for the others).
+    pub missing: Vec<Value>,
 }
 
 impl YbTable {
@@ -156,14 +166,33 @@ impl YbTable {
         }
     }
 
-    /// How the table's rows are stored in values: every column outside the key.
+    /// How the table's rows are stored in values now: every column outside
+    /// the key, at a new schema version.
     pub fn value_packing(&self) -> Packing {
         let keyed: Vec<usize> = self
             .key
             .as_ref()
             .map(|k| k.hash.iter().chain(&k.range).copied().collect())
             .unwrap_or_default();
-        Packing::new(&self.types, &keyed)
+        Packing::new(&self.types, &keyed, self.packings.len() as u8)
+    }
+
+    /// The packing rows are written with now.
+    pub fn packing(&self) -> &std::rc::Rc<Packing> {
+        self.packings
+            .last()
+            .expect("a table has a packing once created")
+    }
+
+    /// The packing a packed value was written with (its schema version).
+    pub fn packing_of(&self, value: &[u8]) -> &Packing {
+        let v = super::packing::version(value);
+        self.packings.get(v).unwrap_or_else(|| self.packing())
+    }
+
+    /// The live column whose DocDB column id is `id` (none: dropped).
+    pub fn column_of_id(&self, id: u8) -> Option<usize> {
+        self.column_ids.iter().position(|&c| c == id)
     }
 }
 

@@ -173,7 +173,10 @@ impl YbEngine {
             tablets: Tablets::default(),
             rel,
             next_ybctid: 0,
-            packing: Default::default(),
+            packings: Vec::new(),
+            column_ids: (0..t.columns.len() as u8).collect(),
+            next_column_id: t.columns.len() as u8,
+            missing: vec![crate::value::Value::Null; t.columns.len()],
         }));
         let key = match &t.primary_key {
             Some(pk) => {
@@ -196,7 +199,7 @@ impl YbEngine {
         let table = self.catalog.table_mut(id);
         table.key = key;
         table.tablets = tablets;
-        table.packing = std::rc::Rc::new(table.value_packing());
+        table.packings = vec![std::rc::Rc::new(table.value_packing())];
         for k in &t.unique {
             let columns = &k.columns;
             let names: Vec<String> = columns.iter().map(|c| c.name.clone()).collect();

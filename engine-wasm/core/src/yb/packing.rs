@@ -30,27 +30,59 @@ pub fn live_row(value: &[u8]) -> bool {
     payload(value).first().is_some_and(|b| *b != TOMBSTONE)
 }
 
-/// Which columns of a table are stored in the value (the non-key ones).
+/// Which columns of a table are stored in the value (the non-key ones), at
+/// one schema version. A packed row carries its version in the byte after
+/// `PACKED`, as YugabyteDB's packed rows carry theirs: after ALTER TABLE adds
+/// or drops a column, the rows already written are still read by the packing
+/// they were written with, and nothing is rewritten.
 #[derive(Debug, Default)]
 pub struct Packing {
-    pub columns: Vec<usize>,
+    pub version: u8,
+    /// Each stored column's position in the table's row, in storage order;
+    /// `None` once ALTER TABLE dropped it (its bytes are skipped).
+    pub columns: Vec<Option<usize>>,
     pub encodings: Vec<KeyColumn>,
 }
 
 impl Packing {
     /// The packing of a table of `types` whose key columns are `keyed`.
-    pub fn new(types: &[SqlType], keyed: &[usize]) -> Packing {
+    pub fn new(types: &[SqlType], keyed: &[usize], version: u8) -> Packing {
         let columns: Vec<usize> = (0..types.len()).filter(|c| !keyed.contains(c)).collect();
         let encodings = columns.iter().map(|&c| KeyColumn::asc(types[c])).collect();
-        Packing { columns, encodings }
+        Packing {
+            version,
+            columns: columns.into_iter().map(Some).collect(),
+            encodings,
+        }
     }
 
-    /// Writes `row` as a packed value into `out` (cleared first).
+    /// This packing once column `position` is dropped: its place is
+    /// skipped, the later columns move down one.
+    pub fn without_column(&self, position: usize) -> Packing {
+        let columns = self
+            .columns
+            .iter()
+            .map(|c| match *c {
+                Some(c) if c == position => None,
+                Some(c) if c > position => Some(c - 1),
+                other => other,
+            })
+            .collect();
+        Packing {
+            version: self.version,
+            columns,
+            encodings: self.encodings.clone(),
+        }
+    }
+
+    /// Writes `row` as a packed value into `out` (cleared first). Only the
+    /// current version writes, and it has no dropped column.
     pub fn pack_into(&self, row: &[Value], out: &mut Vec<u8>) -> Result<(), SqlError> {
         out.clear();
-        out.extend_from_slice(&[PACKED, 0]);
+        out.extend_from_slice(&[PACKED, self.version]);
         // Column by column: the same bytes as encoding them together, no copies.
-        for (i, &c) in self.columns.iter().enumerate() {
+        for (i, c) in self.columns.iter().enumerate() {
+            let c = c.expect("the current schema version has no dropped column");
             encode_key_into(std::slice::from_ref(&row[c]), &self.encodings[i..=i], out)?;
         }
         Ok(())
@@ -60,37 +92,44 @@ impl Packing {
         &'r self,
         row: &'r [Value],
     ) -> impl Iterator<Item = (usize, &'r Value)> + 'r {
-        self.columns.iter().map(move |&c| (c, &row[c]))
+        self.columns.iter().flatten().map(move |&c| (c, &row[c]))
     }
 
     pub fn column_value(&self, c: usize, v: &Value) -> Result<Vec<u8>, SqlError> {
         let i = self
             .columns
             .iter()
-            .position(|x| *x == c)
+            .position(|x| *x == Some(c))
             .expect("a stored column");
         let mut out = Vec::new();
         encode_key_into(std::slice::from_ref(v), &self.encodings[i..=i], &mut out)?;
         Ok(out)
     }
 
-    /// Fills `row` from a packed value.
+    /// Fills `row` from a packed value of this version.
     pub fn unpack(&self, value: &[u8], row: &mut [Value]) -> Result<(), SqlError> {
         let p = payload(value);
         let (values, _) = decode_prefix(p.get(2..).unwrap_or(&[]), &self.encodings)?;
         for (c, v) in self.columns.iter().zip(values) {
-            row[*c] = v;
+            if let Some(c) = c {
+                row[*c] = v;
+            }
         }
         Ok(())
     }
 
     /// Fills column `c` of `row` from its own entry's value.
     pub fn unpack_column(&self, c: usize, value: &[u8], row: &mut [Value]) -> Result<(), SqlError> {
-        let Some(i) = self.columns.iter().position(|x| *x == c) else {
+        let Some(i) = self.columns.iter().position(|x| *x == Some(c)) else {
             return Ok(());
         };
         let (mut v, _) = decode_prefix(payload(value), &self.encodings[i..=i])?;
         row[c] = v.pop().unwrap_or(Value::Null);
         Ok(())
     }
+}
+
+/// The schema version a packed value was written at.
+pub fn version(value: &[u8]) -> usize {
+    payload(value).get(1).copied().map_or(0, usize::from)
 }

@@ -123,18 +123,25 @@ impl YbEngine {
     /// A table row from its document.
     fn table_row(&self, table: usize, d: &DocRow) -> Result<Row, SqlError> {
         let t = self.catalog.table(table);
-        let mut row = Row::from_elem(Value::Null, t.columns.len());
+        // A column ADD COLUMN added after the row was written reads its default.
+        let mut row: Row = t.missing.iter().cloned().collect();
         if let Some(spec) = &t.key {
             decode_doc_key(spec, &d.doc, &mut row)?;
         }
-        let packing = &t.packing;
         for (sub, value) in &d.entries {
             match sub.as_slice() {
-                [] => packing.unpack(value, &mut row)?,
-                // A column's tombstone (an UPDATE set it to NULL): stays NULL.
-                [super::doc_key::COLUMN, _] if super::packing::is_tombstone(value) => {}
-                [super::doc_key::COLUMN, c] => {
-                    packing.unpack_column(*c as usize, value, &mut row)?
+                [] => t.packing_of(value).unpack(value, &mut row)?,
+                // A column's own entry, by column id (none: dropped since).
+                [super::doc_key::COLUMN, id] => {
+                    let Some(c) = t.column_of_id(*id) else {
+                        continue;
+                    };
+                    if super::packing::is_tombstone(value) {
+                        // An UPDATE set it to NULL.
+                        row[c] = Value::Null;
+                    } else {
+                        t.packing().unpack_column(c, value, &mut row)?
+                    }
                 }
                 _ => {}
             }

@@ -278,7 +278,8 @@ impl YbEngine {
         write: RowWrite,
         packed: &mut Vec<u8>,
     ) -> Result<(), SqlError> {
-        let packing = &self.catalog.table(table).packing;
+        let t = self.catalog.table(table);
+        let packing = t.packing();
         let txn = write.txn;
         if self.write_settings.packed_rows {
             packing.pack_into(row, packed)?;
@@ -286,10 +287,13 @@ impl YbEngine {
         }
         let mut owned = vec![(vec![LIVENESS, 0], vec![LIVENESS_VALUE])];
         for (c, v) in packing.columns_of(row) {
+            let id = t.column_ids[c];
             if !v.is_null() {
-                owned.push((vec![COLUMN, c as u8], packing.column_value(c, v)?));
-            } else if write.replacing {
-                owned.push((vec![COLUMN, c as u8], vec![TOMBSTONE]));
+                owned.push((vec![COLUMN, id], packing.column_value(c, v)?));
+            } else if write.replacing || !t.missing[c].is_null() {
+                // A NULL written over a value (or over the default a row
+                // from before ADD COLUMN reads) needs its tombstone.
+                owned.push((vec![COLUMN, id], vec![TOMBSTONE]));
             }
         }
         let entries: Vec<Entry> = owned.iter().map(|(k, v)| (&k[..], &v[..])).collect();

@@ -204,6 +204,59 @@ impl Schema {
         Item::same(format!("drop index {if_exists}{name}"), Check::Statement)
     }
 
+    /// `ALTER TABLE t DROP COLUMN c | d`: a column outside the primary key
+    /// that later statements do without (the indexes, statistics and
+    /// predicates on it go with it). `None` when the table has neither.
+    pub fn drop_column(&mut self, g: &mut Gen, t: usize) -> Option<Item> {
+        let table = &mut self.tables[t];
+        let droppable: Vec<usize> = (2..table.columns.len())
+            .filter(|&c| matches!(table.columns[c].name, "c" | "d") && !table.is_key(c))
+            .collect();
+        if droppable.is_empty() {
+            return None;
+        }
+        let c = *g.pick(&droppable);
+        let name = table.columns.remove(c).name;
+        let mentions = |text: &str| {
+            text.split(|ch: char| !ch.is_ascii_alphanumeric() && ch != '_')
+                .any(|word| word == name)
+        };
+        table.partial_predicates.retain(|p| !mentions(p));
+        table.index_expressions.retain(|(e, _)| !mentions(e));
+        table.unique_columns.retain(|&u| u != c);
+        for u in table.unique_columns.iter_mut().filter(|u| **u > c) {
+            *u -= 1;
+        }
+        let cascade = if g.chance(30) { " cascade" } else { "" };
+        Some(Item::same(
+            format!("alter table {} drop column {name}{cascade}", table.name),
+            Check::Statement,
+        ))
+    }
+
+    /// `ALTER TABLE t ADD COLUMN e …`, perhaps with a default (and NOT NULL
+    /// then): the rows already written read the default. `None` when the
+    /// table has its column e already.
+    pub fn add_column(&mut self, g: &mut Gen, t: usize) -> Option<Item> {
+        let table = &mut self.tables[t];
+        if table.columns.iter().any(|c| c.name == "e") {
+            return None;
+        }
+        let mut column = Column::new("e", *g.pick(&[Type::Int, Type::Text, Type::BigInt]));
+        if g.chance(50) {
+            column.default = Some(value(g, column.ty));
+            column.not_null = g.chance(30);
+        }
+        let sql = format!(
+            "alter table {} add column e {}{}",
+            table.name,
+            column.ty.sql(),
+            column.constraint_sql()
+        );
+        table.columns.push(column);
+        Some(Item::same(sql, Check::Statement))
+    }
+
     pub fn create_index(&mut self, g: &mut Gen, t: usize) -> Option<Item> {
         let table = &self.tables[t];
         let prefix = format!("{}_", table.name);

@@ -14,7 +14,7 @@ impl PgEngine {
     pub(in crate::pg) fn stamp_written(&mut self, table: usize, tid: Tid, len: u16, updated: bool) {
         let cid = self.xact.command_id();
         let t = self.catalog.table_mut(table);
-        let natts = t.types.len() as u16;
+        let natts = t.natts();
         if let Some(h) = t.heap.header_mut(tid) {
             h.natts = natts;
             h.len = len;

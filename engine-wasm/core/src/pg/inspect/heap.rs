@@ -4,6 +4,7 @@
 //! tuple sits (`lp_off`), its length, the transactions and command that
 //! wrote and deleted it, its hint bits, and its data bytes.
 
+use super::super::catalog::Table;
 use super::super::engine::PgEngine;
 use super::super::heap::tuple_header::*;
 use super::super::heap::{HeapTuple, LinePointer};
@@ -14,7 +15,7 @@ use crate::exec::catalog_relation::CatalogRelation;
 use crate::exec::Row;
 use crate::sql::error::{unsupported, SqlError};
 use crate::sql::inspect::InspectFunc;
-use crate::value::{SqlType, Value};
+use crate::value::Value;
 
 /// `lp_flags` values (itemid.h).
 const LP_UNUSED: i64 = 0;
@@ -41,7 +42,7 @@ pub(super) fn heap_page_items(
             LinePointer::Redirect(to) => pointer_only(lp_number, i64::from(*to), LP_REDIRECT),
             LinePointer::Normal(tuple) => {
                 let tid = (u64::from(page) << 16) | lp_number as u64;
-                tuple_row(lp_number, tid, tuple, &t.types, relation)?
+                tuple_row(lp_number, tid, tuple, t, relation)?
             }
         });
     }
@@ -65,12 +66,13 @@ fn tuple_row(
     lp: i64,
     tid: u64,
     t: &HeapTuple<Row>,
-    types: &[SqlType],
+    table: &Table,
     relation: &str,
 ) -> Result<Row, SqlError> {
     let h = &t.header;
-    let natts = usize::from(h.natts).min(t.row.len()).min(types.len());
-    let (values, types) = (&t.row[..natts], &types[..natts]);
+    let (values, types) = table.physical_row(&t.row);
+    let natts = usize::from(h.natts).min(values.len());
+    let (values, types) = (&values[..natts], &types[..natts]);
     let has_null = values.iter().any(Value::is_null);
     let t_hoff = if has_null {
         maxalign(HEAP_TUPLE_HEADER_SIZE + natts.div_ceil(8) as u32)
@@ -93,6 +95,14 @@ fn tuple_row(
         }
     };
     if t_hoff as usize + data.len() != usize::from(h.len) {
+        if !table.dropped.is_empty() {
+            // Written before ALTER TABLE … DROP COLUMN, with a value there.
+            return Err(unsupported(format!(
+                "heap_page_items() of a page of \"{relation}\" holding a tuple written before \
+                 a column was dropped (PostgreSQL keeps the dropped value's bytes; IndexLab \
+                 does not)"
+            )));
+        }
         return Err(toasted());
     }
     let mut infomask = h.infomask.get();

@@ -51,6 +51,27 @@ fn action(op: &sp::AlterTableOperation) -> Result<AlterAction, SqlError> {
             name: ident_name(name),
             if_exists: *if_exists,
         },
+        Op::DropColumn {
+            column_names,
+            if_exists,
+            drop_behavior,
+            ..
+        } => match column_names.as_slice() {
+            [name] => AlterAction::DropColumn {
+                name: ident_name(name),
+                if_exists: *if_exists,
+                cascade: matches!(drop_behavior, Some(sp::DropBehavior::Cascade)),
+            },
+            // PostgreSQL's grammar drops one column per action.
+            names => {
+                let second = ident_name(&names[1]);
+                return Err(SqlError::new(
+                    crate::sql::error::ErrorKind::Syntax,
+                    format!("syntax error at or near \"{second}\""),
+                )
+                .near(second));
+            }
+        },
         Op::RenameColumn {
             old_column_name,
             new_column_name,
