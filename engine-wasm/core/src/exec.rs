@@ -44,6 +44,7 @@ pub mod plan_node;
 pub mod relation_name;
 pub mod returning;
 pub mod row;
+pub mod schemas;
 pub mod select;
 pub mod sequences;
 pub mod series;

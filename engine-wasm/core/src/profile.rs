@@ -134,6 +134,10 @@ pub(crate) fn change_settings(
     match change {
         SettingChange::Set(name, value) => {
             if let Some(note) = settings.set_recognized(name, value) {
+                // The catalogs resolve names along search_path: it applies.
+                if name.eq_ignore_ascii_case("search_path") {
+                    return Ok(Outcome::tag("SET"));
+                }
                 return Ok(Outcome::tag("SET").notice(note));
             }
         }

@@ -289,3 +289,30 @@ select '5'::jsonb -> 0, '\"a\"'::jsonb ->> -1, '5'::jsonb -> 1, '5'::jsonb #> '{
 ",
     );
 }
+
+#[test]
+fn json_has_no_equality_or_ordering_operator() {
+    // PostgreSQL 15's errors; jsonb has both operators.
+    let (r, errors) = psql::run(
+        "create table j (id int, d json, b jsonb);
+insert into j values (1, '{\"a\":1}', '{\"a\":1}'), (2, '{\"a\":1}', '{\"a\": 1.0}');
+select d, count(*) from j group by d;
+select distinct d from j;
+select d from j order by d;
+select count(distinct d) from j;
+select d from j union select d from j;
+select d from j intersect all select d from j;
+select count(*) from (select d from j union all select d from j) u;
+select b, count(*) from j group by b;
+select count(distinct b) from j;",
+    );
+    let equality = "could not identify an equality operator for type json";
+    let ordering = "could not identify an ordering operator for type json";
+    assert_eq!(
+        errors,
+        [equality, equality, ordering, equality, equality, equality]
+    );
+    assert_eq!(psql::lines(&r, psql::at(&r, 9)), ["4"]);
+    assert_eq!(psql::lines(&r, psql::at(&r, 10)), ["{\"a\": 1}|2"]);
+    assert_eq!(psql::lines(&r, psql::at(&r, 11)), ["1"]);
+}

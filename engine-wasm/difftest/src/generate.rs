@@ -36,6 +36,10 @@ impl Default for Options {
     }
 }
 
+/// The schema a script makes now and then for its tables (the PostgreSQL
+/// side drops it before each script).
+pub const GENERATED_SCHEMA: &str = "app";
+
 /// The script of one seed: the same seed always gives the same script.
 pub fn script(seed: u64, options: Options) -> Script {
     let mut g = Gen::new(seed);
@@ -49,6 +53,19 @@ pub fn script(seed: u64, options: Options) -> Script {
         sizes_comparable: !setting,
         ..Schema::default()
     };
+    // Now and then the tables live in a schema of their own, found through
+    // search_path: every later name resolves there. Drawn from a stream of
+    // its own, so the other seeds' scripts stay as they were.
+    if Gen::schemas(seed).chance(10) {
+        items.push(Item::same(
+            format!("create schema {GENERATED_SCHEMA}"),
+            Check::Statement,
+        ));
+        items.push(Item::same(
+            format!("set search_path = {GENERATED_SCHEMA}, public"),
+            Check::Statement,
+        ));
+    }
     let tables = 1 + g.below(3) as usize;
     for i in 0..tables {
         let mut table = Table::random(&mut g, format!("t{i}"));
@@ -274,6 +291,13 @@ impl Gen {
         }
     }
 
+    /// The draw of whether a script makes a schema of its own.
+    fn schemas(seed: u64) -> Gen {
+        Gen {
+            rng: Rng::new(seed ^ 0x7363_6865_6d61_7321),
+        }
+    }
+
     fn new(seed: u64) -> Gen {
         // SplitMix64 from seed 0 is fine; mixing in a constant keeps nearby
         // seeds' first draws apart.
@@ -389,6 +413,7 @@ mod tests {
             ", (select count(*) from t",
             " drop column ",
             " add column e ",
+            "set search_path = app, public",
         ] {
             assert!(text.contains(needle), "no generated script has {needle:?}");
         }

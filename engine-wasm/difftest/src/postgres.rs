@@ -12,6 +12,7 @@ mod server;
 
 pub use server::Server;
 
+use crate::generate::GENERATED_SCHEMA;
 use crate::outcome::Outcome;
 use crate::script::Script;
 
@@ -91,7 +92,8 @@ impl Session {
         outcome
     }
 
-    /// Drops and re-creates the schema the scripts run in, and resets settings.
+    /// Drops and re-creates the schema the scripts run in (and the one a
+    /// generated script may make), and resets settings.
     fn fresh_schema(&mut self) -> Result<(), String> {
         self.enter_fresh_schema("difftest")
     }
@@ -99,10 +101,12 @@ impl Session {
     /// Ends a transaction block the last script left open (it stopped at an
     /// error inside one), resets settings, (re)creates schema `name` and makes it the only one
     /// unqualified names resolve in, so a script's tables touch nothing else.
+    /// The schema a generated script makes for itself goes too.
     pub fn enter_fresh_schema(&mut self, name: &str) -> Result<(), String> {
         self.client
             .batch_execute(&format!(
                 "ROLLBACK; RESET ALL; DROP SCHEMA IF EXISTS {name} CASCADE; \
+                 DROP SCHEMA IF EXISTS {GENERATED_SCHEMA} CASCADE; \
                  CREATE SCHEMA {name}; SET search_path = {name}"
             ))
             .map_err(|e| format!("cannot make the schema {name}: {e}"))

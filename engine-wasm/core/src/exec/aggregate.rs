@@ -95,7 +95,7 @@ pub fn run_grouped<E: Executor>(
         out.push((row, g.clone()));
     }
     if q.distinct {
-        dedupe_by(&mut out, |(row, _)| row);
+        dedupe_by(&mut out, |(row, _)| row)?;
     }
     if !plan.order_by.is_empty() {
         let keys = plan
@@ -157,7 +157,7 @@ fn run_distinct<E: Executor>(
     };
     let (child, mut result) = engine.run_select(&input, execute)?;
     let before = result.rows.len();
-    dedupe_by(&mut result.rows, |r| r);
+    dedupe_by(&mut result.rows, |r| r)?;
     let keys: Vec<String> = q
         .items
         .iter()
@@ -174,6 +174,10 @@ fn run_distinct<E: Executor>(
     );
     engine.advance_us(before as f64 * engine.cost().cpu_operator_us);
     if !q.order_by.is_empty() {
+        for row in &result.rows {
+            let keys: Vec<Value> = positions.iter().map(|p| row[*p].clone()).collect();
+            accumulate::check_sortable(&keys)?;
+        }
         result.rows.sort_by(|a, b| {
             positions
                 .iter()
@@ -190,9 +194,15 @@ fn run_distinct<E: Executor>(
 
 /// Keeps the first of each run of equal items (equal as GROUP BY sees them:
 /// NULLs are one group), in their order.
-fn dedupe_by<T>(items: &mut Vec<T>, key: impl Fn(&T) -> &Vec<Value>) {
+fn dedupe_by<T>(items: &mut Vec<T>, key: impl Fn(&T) -> &Vec<Value>) -> Result<(), SqlError> {
     let mut seen = std::collections::HashSet::new();
-    items.retain(|item| seen.insert(GroupKey::of(key(item))));
+    let mut keys = Vec::with_capacity(items.len());
+    for item in items.iter() {
+        keys.push(GroupKey::checked(key(item))?);
+    }
+    let mut keys = keys.into_iter();
+    items.retain(|_| seen.insert(keys.next().expect("one key per item")));
+    Ok(())
 }
 
 fn sort_node(child: PlanNode, order: &[OrderItem]) -> PlanNode {
@@ -419,7 +429,7 @@ impl GroupPlan {
         for row in rows {
             let g = if self.grouped {
                 let key = row[..n].to_vec();
-                *index.entry(GroupKey::of(&key)).or_insert_with(|| {
+                *index.entry(GroupKey::checked(&key)?).or_insert_with(|| {
                     groups.push((key, fresh()));
                     groups.len() - 1
                 })

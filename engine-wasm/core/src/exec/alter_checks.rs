@@ -30,15 +30,14 @@ pub fn rename_column(
 }
 
 /// `ADD COLUMN column` on a table holding `rows` tuples, `live` of them
-/// visible: what PostgreSQL refuses, and what IndexLab refuses because
-/// PostgreSQL would rewrite the table for it. Ok(false): the column exists
-/// and IF NOT EXISTS skips it.
+/// visible: what PostgreSQL refuses, and, unless the profile `rewrites`
+/// the table as PostgreSQL does, a volatile default over rows. Ok(false):
+/// the column exists and IF NOT EXISTS skips it.
 pub fn add_column(
     columns: &[ColumnDef],
     table: &str,
     column: &ColumnDef,
-    if_not_exists: bool,
-    has_key: bool,
+    (if_not_exists, has_key, rewrites): (bool, bool, bool),
     (rows, live): (usize, usize),
 ) -> Result<bool, SqlError> {
     if columns.iter().any(|c| c.name == column.name) {
@@ -57,13 +56,15 @@ pub fn add_column(
             .default
             .as_ref()
             .is_some_and(super::executor::is_volatile);
-    if volatile && rows > 0 {
+    if volatile && rows > 0 && !rewrites {
         return Err(unsupported(
-            "ADD COLUMN with a volatile default or a sequence on a table with rows \
-             (PostgreSQL rewrites the table)",
+            "ADD COLUMN with a volatile default or a sequence on a table with rows on \
+             YugabyteDB (it rewrites the table)",
         ));
     }
-    if column.not_null && column.default.is_none() && live > 0 {
+    // A serial's sequence fills every row; a NOT NULL column without one
+    // or a default would leave them NULL.
+    if column.not_null && column.default.is_none() && !column.serial && live > 0 {
         return Err(contains_nulls(&column.name, table));
     }
     if has_key && live > 0 {

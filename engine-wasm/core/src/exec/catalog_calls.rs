@@ -190,7 +190,7 @@ pub(super) fn resolve_expr<E: QueryEngine>(engine: &E, e: &Expr) -> Result<Expr,
         let Some(Some(written)) = texts.first() else {
             return None; // not a constant: eval names it
         };
-        let name = match relation_name(written) {
+        let name = match super::schemas::relation_key(written) {
             Ok(n) => n,
             Err(err) => {
                 error.get_or_insert(err);
@@ -209,66 +209,6 @@ pub(super) fn resolve_expr<E: QueryEngine>(engine: &E, e: &Expr) -> Result<Expr,
         Some(e) => Err(e),
         None => Ok(out),
     }
-}
-
-/// The relation a text names, read as `regclassin` reads it: an identifier
-/// folded to lower case unless double-quoted (`'T'` is t, `'"T"'` is T),
-/// qualified or not by the schema every relation is in (`public.t`).
-fn relation_name(text: &str) -> Result<String, SqlError> {
-    let mut parts = Vec::new();
-    let mut rest = text.trim();
-    loop {
-        let (part, after) = match rest.strip_prefix('"') {
-            Some(quoted) => {
-                let mut name = String::new();
-                let mut chars = quoted.char_indices().peekable();
-                let mut end = None;
-                while let Some((i, c)) = chars.next() {
-                    if c == '"' {
-                        if chars.peek().map(|(_, c)| *c) == Some('"') {
-                            name.push('"');
-                            chars.next();
-                        } else {
-                            end = Some(i + 1);
-                            break;
-                        }
-                    } else {
-                        name.push(c);
-                    }
-                }
-                let Some(end) = end else {
-                    return Err(invalid_name(text));
-                };
-                (name, &quoted[end..])
-            }
-            None => {
-                let end = rest.find('.').unwrap_or(rest.len());
-                (rest[..end].trim().to_ascii_lowercase(), &rest[end..])
-            }
-        };
-        parts.push(part);
-        match after.trim_start().strip_prefix('.') {
-            Some(more) => rest = more.trim_start(),
-            None if after.trim().is_empty() => break,
-            None => return Err(invalid_name(text)),
-        }
-    }
-    match parts.as_slice() {
-        [name] => Ok(name.clone()),
-        [schema, name] if schema == "public" || schema == "pg_catalog" => Ok(name.clone()),
-        [schema, _] => Err(SqlError::new(
-            crate::sql::error::ErrorKind::Semantic,
-            format!("schema \"{schema}\" does not exist"),
-        )),
-        _ => Err(invalid_name(text)),
-    }
-}
-
-fn invalid_name(text: &str) -> SqlError {
-    SqlError::new(
-        crate::sql::error::ErrorKind::Semantic,
-        format!("invalid name syntax: \"{text}\""),
-    )
 }
 
 /// How a profile answers [`QueryEngine::catalog_call`] for a relation it has,
@@ -320,26 +260,4 @@ pub fn size_of(
 /// (a script that prints it shows what answered, not someone's build).
 pub fn version(server: &str) -> String {
     format!("{server}, simulated by IndexLab {}", crate::VERSION)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::relation_name;
-
-    #[test]
-    fn a_relation_is_named_as_regclass_reads_it() {
-        assert_eq!(relation_name("t").unwrap(), "t");
-        assert_eq!(relation_name("T").unwrap(), "t");
-        assert_eq!(relation_name("\"T\"").unwrap(), "T");
-        assert_eq!(relation_name("public.t").unwrap(), "t");
-        assert_eq!(
-            relation_name("public.\"My \"\"x\"\"\"").unwrap(),
-            "My \"x\""
-        );
-        assert!(relation_name("other.t")
-            .unwrap_err()
-            .message
-            .contains("schema \"other\""));
-        assert!(relation_name("a.b.c.d").is_err());
-    }
 }

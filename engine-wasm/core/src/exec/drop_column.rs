@@ -95,7 +95,7 @@ pub fn keeps_a_column(columns: usize, dropped: usize) -> Result<(), SqlError> {
 
 /// dependency.c's `reportDependentObjects` notice: one object by name, more
 /// as a count with each named below.
-fn cascade_notice(objects: &[String]) -> String {
+pub fn cascade_notice(objects: &[String]) -> String {
     match objects {
         [one] => format!("drop cascades to {one}"),
         many => {

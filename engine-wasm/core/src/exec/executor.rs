@@ -237,9 +237,18 @@ pub trait Executor: JoinExec {
             return super::derived::run(self, q, execute);
         }
         match q.from.first() {
-            Some(FromItem::Table { name, .. }) => {
-                let name = name.clone();
-                self.select_table(&name, q, execute)
+            Some(FromItem::Table { name, alias }) => {
+                let (name, alias) = (name.clone(), alias.clone());
+                let (mut node, result) = self.select_table(&name, q, execute)?;
+                if let Some(alias) = alias {
+                    // `Seq Scan on t x`: the scan under any sort or limit.
+                    let mut scan = &mut node;
+                    while scan.children.len() == 1 && !scan.title.contains(" on ") {
+                        scan = &mut scan.children[0];
+                    }
+                    super::join::alias_title(scan, &name, &alias);
+                }
+                Ok((node, result))
             }
             _ => {
                 if !q.order_by.is_empty() {

@@ -36,7 +36,11 @@ pub fn dml_node<E: Executor>(
         }
         _ => {}
     }
-    let title = format!("{verb} on {table}");
+    // Named without its schema; VERBOSE adds the schema written.
+    let title = format!("{verb} on {}", super::schemas::bare(table));
+    let schema = Some(super::schemas::schema_of(table))
+        .filter(|s| *s != super::schemas::PUBLIC)
+        .map(String::from);
     if !options.analyze {
         let child = plan_only(engine, stmt)?;
         let details = match conflict_insert(stmt) {
@@ -45,6 +49,7 @@ pub fn dml_node<E: Executor>(
         };
         return Ok(PlanNode {
             title,
+            schema,
             details,
             loops: 1,
             est_cost: child.est_cost,
@@ -85,6 +90,7 @@ pub fn dml_node<E: Executor>(
     let child = engine.dml_source().take();
     Ok(PlanNode {
         title,
+        schema,
         details,
         rows: 0,
         loops: 1,

@@ -229,7 +229,7 @@ fn plan(
             "EXPLAIN (FORMAT JSON, ANALYZE) of a HashAggregate (its batches and memory)",
         ));
     }
-    header(w, &h, o, relationship);
+    header(w, &h, o, relationship, node.schema.as_deref());
     figures(w, node, o);
     if o.verbose && !node.output.is_empty() {
         w.list("Output", &node.output);
@@ -254,7 +254,13 @@ fn plan(
     Ok(())
 }
 
-fn header(w: &mut Writer, h: &Head, o: &ExplainOptions, relationship: Option<&str>) {
+fn header(
+    w: &mut Writer,
+    h: &Head,
+    o: &ExplainOptions,
+    relationship: Option<&str>,
+    schema: Option<&str>,
+) {
     w.prop("Node Type", &text(h.node_type));
     if let Some(s) = h.strategy {
         w.prop("Strategy", &text(s));
@@ -277,7 +283,7 @@ fn header(w: &mut Writer, h: &Head, o: &ExplainOptions, relationship: Option<&st
     if let Some(r) = &h.relation {
         w.prop("Relation Name", &text(r));
         if o.verbose {
-            w.prop("Schema", &text("public"));
+            w.prop("Schema", &text(schema.unwrap_or(super::schemas::PUBLIC)));
         }
     }
     if let Some(f) = &h.function {
@@ -350,7 +356,7 @@ fn details(w: &mut Writer, node: &PlanNode, h: &Head, o: &ExplainOptions) -> Res
             _ => {
                 return Err(unsupported(format!(
                     "EXPLAIN (FORMAT JSON) of the line \"{key}\" under {}",
-                    verbose_title(&node.title)
+                    verbose_title(&node.title, node.schema.as_deref())
                 )))
             }
         }

@@ -232,7 +232,11 @@ fn annotate_select(info: &TableInfo, q: &Select, node: &mut PlanNode) -> Result<
 
 /// `t.v`: a plain column as a verbose key prints it.
 fn qualified(info: &TableInfo, e: &Expr) -> String {
-    format!("{}.{}", info.name, column_name(e).unwrap_or_default())
+    format!(
+        "{}.{}",
+        super::schemas::bare(&info.name),
+        column_name(e).unwrap_or_default()
+    )
 }
 
 /// Replaces the node's `prefix` line with `keys` under VERBOSE.

@@ -54,16 +54,11 @@ pub fn rows<E: QueryEngine>(
     engine.inspect(func, &relation, block, args.raw_page)
 }
 
-/// A relation name as `text_to_qualified_name` reads it: unquoted parts
-/// fold to lower case, a quoted one keeps its case (`""` is a quote), and
-/// the schema (`public.t`) is dropped.
+/// A relation name as `text_to_qualified_name` reads it: the catalogs' key
+/// ([`super::schemas::relation_key`]); a malformed one is looked up as
+/// written, and not found.
 pub fn relation_name(text: &str) -> String {
-    let text = text.trim();
-    let text = text.strip_prefix("public.").unwrap_or(text);
-    match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-        Some(quoted) => quoted.replace("\"\"", "\""),
-        None => text.to_lowercase(),
-    }
+    super::schemas::relation_key(text).unwrap_or_else(|_| text.to_string())
 }
 
 fn constant<E: QueryEngine>(engine: &mut E, e: &Expr) -> Result<Value, SqlError> {

@@ -43,7 +43,9 @@ pub trait JoinExec: SelectExec {
         match item {
             FromItem::Table { name, alias } => Ok(Side {
                 table: self.table_id(name)?,
-                name: alias.clone().unwrap_or_else(|| name.clone()),
+                name: alias
+                    .clone()
+                    .unwrap_or_else(|| crate::exec::schemas::bare(name).to_string()),
                 derived: None,
                 lateral: None,
             }),
@@ -427,6 +429,8 @@ impl<E: SelectExec> JoinExec for E {}
 
 /// `Seq Scan on demo` → `Seq Scan on demo a` when the query names it `a`.
 pub(super) fn alias_title(node: &mut PlanNode, table: &str, alias: &str) {
+    // EXPLAIN names a relation without its schema.
+    let table = crate::exec::schemas::bare(table);
     if alias != table && node.title.ends_with(&format!(" on {table}")) {
         node.title.push(' ');
         node.title.push_str(alias);

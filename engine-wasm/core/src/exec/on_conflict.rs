@@ -174,14 +174,14 @@ fn chosen_arbiters<E: ConflictWrites>(
         }
         ConflictTarget::Constraint(name) => keys
             .into_iter()
-            .find(|k| k.constraint && &k.name == name)
+            .find(|k| k.constraint && super::schemas::bare(&k.name) == name)
             .map(|k| vec![k])
             .ok_or_else(|| {
                 SqlError::new(
                     ErrorKind::Semantic,
                     format!(
                         "constraint \"{name}\" for table \"{}\" does not exist",
-                        shape.name
+                        super::schemas::bare(shape.name)
                     ),
                 )
             }),

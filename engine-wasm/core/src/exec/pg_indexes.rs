@@ -7,6 +7,7 @@
 
 use super::catalog_relation::CatalogRelation;
 use super::describe::{index_definition, Catalog};
+use super::schemas::{bare, schema_of};
 use super::Row;
 use crate::sql::error::SqlError;
 use crate::value::{SqlType, Value};
@@ -27,16 +28,18 @@ pub fn pg_indexes(catalog: &Catalog) -> Result<CatalogRelation, SqlError> {
         .iter()
         .map(|i| {
             let unique = if i.unique { "UNIQUE " } else { "" };
+            let quote = super::describe::quote_ident;
             let definition = format!(
-                "CREATE {unique}INDEX {} ON public.{} USING {}",
-                super::describe::quote_ident(&i.name),
-                super::describe::quote_ident(&i.table),
+                "CREATE {unique}INDEX {} ON {}.{} USING {}",
+                quote(bare(&i.name)),
+                quote(schema_of(&i.table)),
+                quote(bare(&i.table)),
                 index_definition(catalog, i, false)?
             );
             let row: Row = [
-                Value::text("public"),
-                Value::text(&i.table),
-                Value::text(&i.name),
+                Value::text(schema_of(&i.table)),
+                Value::text(bare(&i.table)),
+                Value::text(bare(&i.name)),
                 Value::Null,
                 Value::text(definition),
             ]

@@ -33,6 +33,9 @@ pub struct PlanNode {
     /// The node's `details` with every column qualified by its relation, as
     /// VERBOSE prints them (`Index Cond: (t.id = 5)`); empty when the same.
     pub verbose_details: Vec<String>,
+    /// The schema of the relation it scans or writes, when not `public`
+    /// (the title names the relation without it; VERBOSE adds it).
+    pub schema: Option<String>,
 }
 
 impl PlanNode {
@@ -55,7 +58,7 @@ impl PlanNode {
 
 /// The node's title as VERBOSE prints it: relations with their schema
 /// (`Seq Scan on public.t`), functions with theirs.
-pub fn verbose_title(title: &str) -> String {
+pub fn verbose_title(title: &str, schema: Option<&str>) -> String {
     if title.starts_with("Function Scan on generate_series") {
         return title.replacen(" on ", " on pg_catalog.", 1);
     }
@@ -69,7 +72,8 @@ pub fn verbose_title(title: &str) -> String {
     ];
     match title.rfind(" on ") {
         Some(at) if relation.iter().any(|p| title.starts_with(p)) => {
-            format!("{} on public.{}", &title[..at], &title[at + 4..])
+            let schema = schema.unwrap_or(crate::exec::schemas::PUBLIC);
+            format!("{} on {schema}.{}", &title[..at], &title[at + 4..])
         }
         _ => title.to_string(),
     }
@@ -170,7 +174,7 @@ pub fn format_node(node: &PlanNode, depth: usize, o: &ExplainOptions, out: &mut 
         (format!("{indent}->  "), " ".repeat(6 * depth + 2))
     };
     let title = if o.verbose {
-        verbose_title(&node.title)
+        verbose_title(&node.title, node.schema.as_deref())
     } else {
         node.title.clone()
     };

@@ -31,6 +31,9 @@ pub struct Sequences {
     current: Vec<(String, i64)>,
     /// The sequence nextval last ran on.
     last_used: Option<String>,
+    /// The schemas of `search_path` that exist, in order: where an
+    /// unqualified name is looked for.
+    path: Vec<String>,
 }
 
 fn semantic(message: String) -> SqlError {
@@ -44,10 +47,7 @@ fn execution(message: String) -> SqlError {
 /// `'name'::regclass` as a sequence function reads its argument: folded
 /// to lower case unless double-quoted.
 pub fn relation_name(text: &str) -> String {
-    match text.strip_prefix('"').and_then(|t| t.strip_suffix('"')) {
-        Some(quoted) => quoted.replace("\"\"", "\""),
-        None => text.to_ascii_lowercase(),
-    }
+    super::schemas::relation_key(text).unwrap_or_else(|_| text.to_string())
 }
 
 impl Sequences {
@@ -91,6 +91,24 @@ impl Sequences {
         Ok(out)
     }
 
+    /// `search_path`'s existing schemas changed.
+    pub fn set_path(&mut self, path: Vec<String>) {
+        self.path = path;
+    }
+
+    /// The key an unqualified `name` means: the first schema on the path
+    /// that has it (as [`super::schemas::Schemas::resolve`]).
+    fn resolved(&self, name: &str) -> String {
+        if name.contains('.') {
+            return name.to_string();
+        }
+        self.path
+            .iter()
+            .map(|s| super::schemas::qualify(s, name))
+            .find(|key| self.exists(key))
+            .unwrap_or_else(|| name.to_string())
+    }
+
     fn get_mut(&mut self, name: &str) -> Result<&mut Sequence, SqlError> {
         self.list
             .iter_mut()
@@ -108,7 +126,8 @@ impl Sequences {
     /// `nextval(name)`: the next value, wrapping with CYCLE, else an error
     /// past the bound.
     pub fn nextval(&mut self, name: &str) -> Result<i64, SqlError> {
-        let s = self.get_mut(name)?;
+        let key = self.resolved(name);
+        let s = self.get_mut(&key)?;
         let value = if !s.is_called {
             s.last_value
         } else {
@@ -139,10 +158,11 @@ impl Sequences {
 
     /// `currval(name)`: what nextval last gave this session.
     pub fn currval(&mut self, name: &str) -> Result<i64, SqlError> {
-        self.get_mut(name)?;
+        let key = self.resolved(name);
+        self.get_mut(&key)?;
         self.current
             .iter()
-            .find(|(n, _)| n == name)
+            .find(|(n, _)| *n == key)
             .map(|c| c.1)
             .ok_or_else(|| {
                 execution(format!(
@@ -160,7 +180,8 @@ impl Sequences {
 
     /// `setval(name, value [, is_called])`.
     pub fn setval(&mut self, name: &str, value: i64, is_called: bool) -> Result<i64, SqlError> {
-        let s = self.get_mut(name)?;
+        let key = self.resolved(name);
+        let s = self.get_mut(&key)?;
         if !(s.min..=s.max).contains(&value) {
             return Err(execution(format!(
                 "setval: value {value} is out of bounds for sequence \"{}\" ({}..{})",

@@ -411,7 +411,7 @@ pub fn run<E: Executor>(
                     .iter()
                     .map(|t| matches!(t.ty, SqlType::Bpchar(_)))
                     .collect();
-                let rows = combine(op, left, right, &bpchar);
+                let rows = combine(op, left, right, &bpchar)?;
                 engine.advance_us(n * engine.cost().cpu_compare_us);
                 let node = plan_node(op, left_node, right_node, rows.len() as u64);
                 stack.push((rows, i, node));
@@ -430,6 +430,10 @@ pub fn run<E: Executor>(
             Value::Text(s) if bpchar.get(c) == Some(&true) => Value::text(s.trim_end_matches(' ')),
             other => other.clone(),
         };
+        for row in &rows {
+            let keys: Vec<Value> = order.iter().map(|&(c, ..)| row[c].clone()).collect();
+            super::aggregate::accumulate::check_sortable(&keys)?;
+        }
         rows.sort_by(|a, b| {
             order
                 .iter()
@@ -515,10 +519,19 @@ fn combine(
     mut left: Vec<Vec<Value>>,
     right: Vec<Vec<Value>>,
     bpchar: &[bool],
-) -> Vec<Vec<Value>> {
+) -> Result<Vec<Vec<Value>>, SqlError> {
     if op.op == SetOp::Union && op.all {
         left.extend(right);
-        return left;
+        return Ok(left);
+    }
+    // Matching rows needs json's missing equality operator.
+    if left
+        .iter()
+        .chain(&right)
+        .flatten()
+        .any(|v| matches!(v, Value::Json(_)))
+    {
+        return Err(super::aggregate::accumulate::no_json_equality());
     }
     // Each distinct row with its count on the left and on the right, in the
     // order first seen.
@@ -559,7 +572,7 @@ fn combine(
             out.push(row.clone());
         }
     }
-    out
+    Ok(out)
 }
 
 /// The row as set operations match it: bpchar columns without their

@@ -144,8 +144,9 @@ impl StatisticsObjects {
                 .map(|&c| columns[c].name.as_str())
                 .collect();
             lines.push(format!(
-                "    \"public.{}\" ({}) ON {} FROM {name}",
-                o.name,
+                // FROM as regclass prints it: with a schema other than public.
+                "    \"{}\" ({}) ON {} FROM {name}",
+                super::schemas::qualified(&o.name),
                 o.kinds.join(", "),
                 cols.join(", ")
             ));

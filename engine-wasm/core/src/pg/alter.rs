@@ -59,8 +59,8 @@ impl PgEngine {
                 let rows = t.heap.live_rows() + t.heap.dead_tuples();
                 let counts = (rows as usize, t.heap.live_rows() as usize);
                 let (columns, name) = (&t.columns, &t.name);
-                checks::add_column(columns, name, column, *if_not_exists, key.is_some(), counts)
-                    .map(|_| ())
+                let flags = (*if_not_exists, key.is_some(), true);
+                checks::add_column(columns, name, column, flags, counts).map(|_| ())
             }
             AlterAction::AddKey(k) => self.check_key(id, k),
             AlterAction::DropConstraint { name, if_exists } => {
@@ -117,7 +117,7 @@ impl PgEngine {
     fn constraint_index(&self, id: usize, name: &str) -> Option<usize> {
         self.catalog.table(id).indexes.iter().copied().find(|&i| {
             let ix = self.catalog.index(i);
-            ix.constraint && ix.name == name
+            ix.constraint && crate::exec::schemas::bare(&ix.name) == name
         })
     }
 
@@ -151,7 +151,16 @@ impl PgEngine {
                     return Ok(());
                 }
                 self.add_column(id, column)?;
-                if column.generated.is_some() {
+                let volatile = column.serial
+                    || column
+                        .default
+                        .as_ref()
+                        .is_some_and(crate::exec::executor::is_volatile);
+                let t = self.catalog.table(id);
+                let rows = t.heap.live_rows() + t.heap.dead_tuples();
+                if volatile && rows > 0 {
+                    self.rewrite_with_defaults(id, t.columns.len() - 1)?;
+                } else if column.generated.is_some() {
                     self.rewrite_with_generated_values(id)?;
                 }
                 if let Some(k) = key {

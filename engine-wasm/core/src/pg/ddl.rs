@@ -9,6 +9,7 @@ use crate::btree::{BTree, BTreeConfig};
 use crate::buffer_pool::Fork;
 use crate::exec::index_expression::{IndexExpression, FIRST_EXPRESSION};
 use crate::exec::index_predicate::{row_in_index, IndexPredicate};
+use crate::exec::schemas::bare;
 use crate::exec::QueryEngine;
 use crate::profile::{Outcome, StatementError};
 use crate::sql::ast::{CreateIndex, CreateTable, Deferrable, Expr, KeyColumn, Order};
@@ -37,11 +38,15 @@ impl PgEngine {
     }
 
     pub(super) fn create_table(&mut self, t: &CreateTable) -> Result<Outcome, SqlError> {
+        let t = self.catalog.schemas.table_in(t)?;
+        let t = &*t;
         crate::exec::generated_column::check(&t.name, &t.columns)?;
         if self.catalog.name_taken(&t.name) {
             if t.if_not_exists {
-                return Ok(Outcome::tag("CREATE TABLE")
-                    .notice(format!("relation \"{}\" already exists, skipping", t.name)));
+                return Ok(Outcome::tag("CREATE TABLE").notice(format!(
+                    "relation \"{}\" already exists, skipping",
+                    bare(&t.name)
+                )));
             }
             return Err(StatementError::DuplicateTable {
                 name: t.name.clone(),
@@ -114,7 +119,8 @@ impl PgEngine {
 
     pub(super) fn create_index(&mut self, i: &CreateIndex) -> Result<Outcome, SqlError> {
         // The table must exist before anything else is checked, as in PostgreSQL.
-        self.catalog.table_id(&i.table)?;
+        let table = self.catalog.table_id(&i.table)?;
+        let i = &*crate::exec::schemas::index_in(i, &self.catalog.table(table).name);
         // PostgreSQL's default name lists every column, INCLUDE ones too
         // (ChooseIndexColumnNames).
         let cols: Vec<String> = i
@@ -129,8 +135,10 @@ impl PgEngine {
         };
         if self.catalog.name_taken(&name) {
             if i.if_not_exists {
-                return Ok(Outcome::tag("CREATE INDEX")
-                    .notice(format!("relation \"{name}\" already exists, skipping")));
+                return Ok(Outcome::tag("CREATE INDEX").notice(format!(
+                    "relation \"{}\" already exists, skipping",
+                    bare(&name)
+                )));
             }
             return Err(StatementError::DuplicateTable {
                 name: name.to_string(),
@@ -364,12 +372,7 @@ impl PgEngine {
         if_exists: bool,
     ) -> Result<Outcome, SqlError> {
         let mut out = Outcome::tag("DROP INDEX");
-        let find = |catalog: &super::catalog::Catalog, n: &str| {
-            catalog
-                .indexes
-                .iter()
-                .position(|i| i.as_ref().is_some_and(|i| i.name == n))
-        };
+        let find = |catalog: &super::catalog::Catalog, n: &str| catalog.index_named(n);
         for name in names {
             if let Some(id) = find(&self.catalog, name) {
                 let ix = self.catalog.index(id);

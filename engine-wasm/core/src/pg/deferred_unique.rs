@@ -181,7 +181,7 @@ impl PgEngine {
         let found = (0..self.catalog.indexes.len()).find(|&i| {
             self.catalog
                 .index_opt(i)
-                .is_some_and(|ix| ix.constraint && ix.name == name)
+                .is_some_and(|ix| ix.constraint && crate::exec::schemas::bare(&ix.name) == name)
         });
         let Some(index) = found else {
             return Err(SqlError::new(

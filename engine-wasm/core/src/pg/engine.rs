@@ -241,7 +241,7 @@ impl PgEngine {
                 .any(|&t| self.catalog.table(t).heap.live_rows() > 0)
         };
         let table_exists = |n: &String| self.catalog.table_id(n).is_ok();
-        let index_exists = |n: &String| self.catalog.indexes.iter().flatten().any(|i| &i.name == n);
+        let index_exists = |n: &String| self.catalog.index_named(n).is_some();
         match stmt {
             // `IF EXISTS` of nothing, `IF NOT EXISTS` of something: no change.
             Statement::DropTable { names, .. } => names.iter().any(table_exists),
@@ -256,6 +256,10 @@ impl PgEngine {
             }
             Statement::CreateExtension { name, .. } => {
                 !self.catalog.extensions.iter().any(|e| e == name)
+            }
+            Statement::CreateSchema { name, .. } => !self.catalog.schemas.exists(name),
+            Statement::DropSchema { names, .. } => {
+                names.iter().any(|n| self.catalog.schemas.exists(n))
             }
             Statement::CreateTable(_)
             | Statement::CreateIndex(_)
@@ -315,6 +319,8 @@ impl PgEngine {
                 "PREPARE and EXECUTE outside a script",
             )),
             Statement::CreateStatistics(s) => {
+                let name = self.catalog.schemas.for_create(&s.name)?;
+                let s = &crate::sql::ast::CreateStatistics { name, ..s.clone() };
                 let id = self.catalog.table_id(&s.table)?;
                 let t = self.catalog.tables[id]
                     .as_ref()
@@ -328,6 +334,8 @@ impl PgEngine {
                 self.catalog.statistics.drop(names, *if_exists)
             }
             Statement::CreateSequence(s) => {
+                let name = self.catalog.schemas.for_create(&s.name)?;
+                let s = &crate::sql::ast::CreateSequence { name, ..s.clone() };
                 let taken = self.catalog.name_taken(&s.name);
                 self.catalog.sequences.create(s, taken)
             }
@@ -340,6 +348,39 @@ impl PgEngine {
             Statement::Transaction(cmd) => {
                 let clock = self.io.clock.timestamp();
                 self.transaction.command(*cmd, clock)
+            }
+            Statement::CreateSchema {
+                name,
+                if_not_exists,
+            } => self.catalog.schemas.create(name, *if_not_exists),
+            Statement::DropSchema {
+                names,
+                if_exists,
+                cascade,
+            } => {
+                let tables: Vec<String> = self
+                    .catalog
+                    .tables
+                    .iter()
+                    .flatten()
+                    .map(|t| t.name.clone())
+                    .collect();
+                let sequences: Vec<String> =
+                    self.catalog.sequences.names().map(String::from).collect();
+                let held = (tables.as_slice(), sequences.as_slice());
+                let drop = self
+                    .catalog
+                    .schemas
+                    .drop(names, *if_exists, *cascade, held)?;
+                if !drop.tables.is_empty() {
+                    self.drop_tables(&drop.tables, false)?;
+                }
+                if !drop.sequences.is_empty() {
+                    self.catalog.sequences.drop(&drop.sequences, false)?;
+                }
+                let mut out = Outcome::tag("DROP SCHEMA");
+                out.notices = drop.notices;
+                Ok(out)
             }
             Statement::CreateExtension {
                 name,
@@ -379,6 +420,13 @@ impl PgEngine {
     fn change_settings(&mut self, change: SettingChange) -> Result<Outcome, SqlError> {
         let out = crate::profile::change_settings(&mut self.settings, Self::PROFILE, change)?;
         self.settings_changed()?;
+        let path = self
+            .settings
+            .show("search_path")
+            .map_err(SettingError::without_hint)?;
+        self.catalog.schemas.set_search_path(&path);
+        let path = self.catalog.schemas.path().map(String::from).collect();
+        self.catalog.sequences.set_path(path);
         Ok(out)
     }
 

@@ -4,6 +4,7 @@
 use super::engine::PgEngine;
 use crate::buffer_pool::BufferStats;
 use crate::exec::plan_node::scan_conditions;
+use crate::exec::schemas::{bare, schema_of, PUBLIC};
 use crate::exec::{type_width, PlanNode};
 use crate::sql::ast::ExplainOptions;
 use crate::sql::plan::{AccessPath, ScanDirection, ScanPlan};
@@ -21,7 +22,7 @@ impl PgEngine {
     ) -> PlanNode {
         let t = self.catalog.table(table);
         let title = match &plan.access {
-            AccessPath::Seq => format!("Seq Scan on {}", t.name),
+            AccessPath::Seq => format!("Seq Scan on {}", bare(&t.name)),
             AccessPath::Index {
                 index,
                 direction,
@@ -39,7 +40,7 @@ impl PgEngine {
                 } else {
                     ""
                 };
-                format!("{kind}{back} using {} on {}", ix.name, t.name)
+                format!("{kind}{back} using {} on {}", bare(&ix.name), bare(&t.name))
             }
         };
         let cond_exprs = match &plan.access {
@@ -55,12 +56,16 @@ impl PgEngine {
             d
         };
         let details = lines(None);
-        let verbose_details = lines(Some(&t.name));
+        let verbose_details = lines(Some(bare(&t.name)));
         let live = t.heap.live_rows() as f64;
         let pages = t.heap.page_count() as f64;
         let width = t.columns.iter().map(|c| type_width(c.ty)).sum();
+        let schema = Some(schema_of(&t.name))
+            .filter(|s| *s != PUBLIC)
+            .map(String::from);
         PlanNode {
             title,
+            schema,
             details,
             rows,
             loops: 1,

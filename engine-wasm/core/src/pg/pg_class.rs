@@ -6,6 +6,7 @@
 use super::catalog::Catalog;
 use super::system_relations::SYSTEM_RELATION_NAMES;
 use crate::exec::catalog_relation::CatalogRelation;
+use crate::exec::schemas::{bare, schema_of, PUBLIC};
 use crate::exec::Row;
 use crate::value::{SqlType, Value};
 
@@ -74,9 +75,14 @@ impl Relation<'_> {
         let text = |s: &str| Value::text(s);
         let is_table = self.kind == "r";
         [
+            // oid prints as regclass does: with its schema when not public.
             text(self.name),
-            text(self.name),
-            Value::Int(PUBLIC_NAMESPACE),
+            text(bare(self.name)),
+            // IndexLab gives the schemas it makes no oid.
+            match schema_of(self.name) {
+                PUBLIC => Value::Int(PUBLIC_NAMESPACE),
+                _ => Value::Null,
+            },
             text(self.kind),
             Value::Int(self.am),
             Value::Int(i64::from(self.pages)),

@@ -7,6 +7,7 @@ use super::catalog::Catalog;
 use super::engine::PgEngine;
 use super::pgstat::TableCounters;
 use crate::exec::catalog_relation::CatalogRelation;
+use crate::exec::schemas::{bare, schema_of};
 use crate::exec::Row;
 use crate::value::{SqlType, Value};
 
@@ -98,8 +99,8 @@ fn table_row(name: &str, c: &TableCounters, index_sums: Option<(i64, i64)>) -> R
     let time = |t: Option<i64>| t.map_or(Value::Null, Value::Timestamp);
     [
         Value::text(name),
-        Value::text("public"),
-        Value::text(name),
+        Value::text(schema_of(name)),
+        Value::text(bare(name)),
         int(c.seq_scan),
         int(c.seq_tup_read),
         scans.map_or(Value::Null, int),
@@ -136,9 +137,9 @@ pub(super) fn pg_stat_user_indexes(catalog: &Catalog) -> CatalogRelation {
             let c = ix.activity.shown;
             [
                 Value::text(table),
-                Value::text("public"),
-                Value::text(table),
-                Value::text(&ix.name),
+                Value::text(schema_of(table)),
+                Value::text(bare(table)),
+                Value::text(bare(&ix.name)),
                 Value::Int(c.idx_scan),
                 Value::Int(c.idx_tup_read),
                 Value::Int(c.idx_tup_fetch),

@@ -8,6 +8,7 @@ use super::catalog::Catalog;
 use super::column_stats::ColumnStats;
 use super::system_relations::SYSTEM_RELATION_NAMES;
 use crate::exec::catalog_relation::CatalogRelation;
+use crate::exec::schemas::{bare, schema_of};
 use crate::exec::Row;
 use crate::value::{format_float4, SqlType, Value};
 
@@ -55,8 +56,8 @@ fn row(table: &str, column: &str, s: &ColumnStats) -> Row {
     };
     let values = |vs: &mut dyn Iterator<Item = &Value>| vs.map(Value::pg_text).collect();
     [
-        Value::text("public"),
-        Value::text(table),
+        Value::text(schema_of(table)),
+        Value::text(bare(table)),
         Value::text(column),
         Value::Bool(false),
         Value::Real(s.null_frac),

@@ -117,10 +117,8 @@ impl QueryEngine for PgEngine {
             Err(not_a_table) => {
                 let index = self
                     .catalog
-                    .indexes
-                    .iter()
-                    .flatten()
-                    .find(|i| i.name == name);
+                    .index_named(name)
+                    .map(|i| self.catalog.index(i));
                 match index {
                     Some(ix) => RelationPages {
                         main: index_pages(ix),

@@ -12,9 +12,12 @@ use super::tid::Tid;
 use super::tuple::heap_tuple_len_for_page;
 use crate::btree::BTree;
 use crate::buffer_pool::Fork;
+use crate::exec::select::SelectExec;
 use crate::profile::Outcome;
 use crate::sql::ast::ReindexTarget;
 use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::eval::{bind, coerce, Scope};
+use crate::value::Value;
 
 impl PgEngine {
     /// `VACUUM FULL`: each table rewritten in its own order.
@@ -132,11 +135,47 @@ impl PgEngine {
     /// transaction; the indexes are rebuilt from it (`reindex_relation`),
     /// which also measures the table again for pg_class.
     pub(super) fn rewrite_with_generated_values(&mut self, id: usize) -> Result<(), SqlError> {
+        self.rewrite_rows(id, &mut |_, _| Ok(()))
+    }
+
+    /// The same rewrite for ADD COLUMN with a volatile DEFAULT (`random()`,
+    /// `clock_timestamp()`) or a serial: PostgreSQL evaluates it for each
+    /// live row, in the order the scan reads them.
+    pub(super) fn rewrite_with_defaults(
+        &mut self,
+        id: usize,
+        position: usize,
+    ) -> Result<(), SqlError> {
+        let column = self.catalog.table(id).columns[position].clone();
+        let default = column
+            .default
+            .as_ref()
+            .map(|e| bind(e, &Scope::default()))
+            .transpose()?;
+        self.rewrite_rows(id, &mut |engine, row| {
+            let t = engine.catalog.table_mut(id);
+            if let Some(next) = t.sequences[position].as_mut() {
+                row[position] = Value::Int(*next);
+                *next += 1;
+            } else if let Some(e) = &default {
+                row[position] = coerce(engine.eval_bound(e, &[])?, column.ty)?;
+            }
+            Ok(())
+        })
+    }
+
+    /// Rewrites table `id` as `ATRewriteTable` does, each live row first
+    /// given its new values by `fill`, then its generated columns.
+    fn rewrite_rows(
+        &mut self,
+        id: usize,
+        fill: &mut dyn FnMut(&mut Self, &mut super::catalog::Row) -> Result<(), SqlError>,
+    ) -> Result<(), SqlError> {
         let (rows, _) = self.heap_rows(id)?;
-        let t = self.catalog.table(id);
         let mut filled = Vec::with_capacity(rows.len());
         for (_, mut row) in rows {
-            crate::exec::generated_column::fill(t.shape(), &mut row)?;
+            fill(self, &mut row)?;
+            crate::exec::generated_column::fill(self.catalog.table(id).shape(), &mut row)?;
             filled.push(row);
         }
         let xid = self.xact.assign();
@@ -226,7 +265,12 @@ impl PgEngine {
     /// Index `name`, which must be one of table `id`'s.
     fn index_of(&self, id: usize, name: &str) -> Result<usize, SqlError> {
         let table = &self.catalog.table(id).name;
-        let i = self.index_named(name).map_err(|_| {
+        // An unqualified index name is looked for in the table's schema.
+        let key = match name.contains('.') {
+            true => name.to_string(),
+            false => crate::exec::schemas::qualify(crate::exec::schemas::schema_of(table), name),
+        };
+        let i = self.index_named(&key).map_err(|_| {
             semantic(format!(
                 "index \"{name}\" for table \"{table}\" does not exist"
             ))
@@ -241,8 +285,8 @@ impl PgEngine {
     }
 
     fn index_named(&self, name: &str) -> Result<usize, SqlError> {
-        (0..self.catalog.indexes.len())
-            .find(|&i| matches!(&self.catalog.indexes[i], Some(ix) if ix.name == name))
+        self.catalog
+            .index_named(name)
             .ok_or_else(|| semantic(format!("relation \"{name}\" does not exist")))
     }
 }

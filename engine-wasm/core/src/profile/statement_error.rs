@@ -3,6 +3,7 @@
 //! message is written once here, and `?` turns it into the [`SqlError`] the
 //! scenario reports.
 
+use crate::exec::schemas::bare;
 use std::fmt;
 
 use crate::sql::error::{ErrorKind, SqlError};
@@ -34,8 +35,9 @@ impl StatementError {
 impl fmt::Display for StatementError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
+            // PostgreSQL names the relation without its schema here.
             StatementError::DuplicateTable { name } => {
-                write!(f, "relation \"{name}\" already exists")
+                write!(f, "relation \"{}\" already exists", bare(name))
             }
             StatementError::UndefinedTable { name } => {
                 write!(f, "relation \"{name}\" does not exist")
@@ -46,7 +48,8 @@ impl fmt::Display for StatementError {
             ),
             StatementError::UniqueViolation { constraint } => write!(
                 f,
-                "duplicate key value violates unique constraint \"{constraint}\""
+                "duplicate key value violates unique constraint \"{}\"",
+                bare(constraint)
             ),
         }
     }
@@ -57,9 +60,8 @@ impl std::error::Error for StatementError {}
 impl From<StatementError> for SqlError {
     fn from(e: StatementError) -> SqlError {
         let near = match &e {
-            StatementError::DuplicateTable { name } | StatementError::UndefinedTable { name } => {
-                Some(name.clone())
-            }
+            StatementError::DuplicateTable { name } => Some(bare(name).to_string()),
+            StatementError::UndefinedTable { name } => Some(name.clone()),
             StatementError::UndefinedKeyColumn { column, .. } => Some(column.clone()),
             _ => None,
         };

@@ -569,7 +569,10 @@ impl FromItem {
     /// The name the rest of the query uses for this source.
     pub fn visible_name(&self) -> &str {
         match self {
-            FromItem::Table { name, alias } => alias.as_deref().unwrap_or(name),
+            // `FROM s.t` is `t` to the rest of the query.
+            FromItem::Table { name, alias } => {
+                alias.as_deref().unwrap_or(crate::exec::schemas::bare(name))
+            }
             FromItem::Series { alias, .. } => alias.as_deref().unwrap_or("generate_series"),
             FromItem::Inspect { func, alias, .. } => alias.as_deref().unwrap_or(func.name()),
             FromItem::Subquery { alias, .. } => alias,
@@ -1069,6 +1072,17 @@ pub enum Statement {
         names: Option<Vec<String>>,
         deferred: bool,
     },
+    /// `CREATE SCHEMA [IF NOT EXISTS] name`.
+    CreateSchema {
+        name: String,
+        if_not_exists: bool,
+    },
+    /// `DROP SCHEMA [IF EXISTS] name, … [CASCADE]`.
+    DropSchema {
+        names: Vec<String>,
+        if_exists: bool,
+        cascade: bool,
+    },
     /// `CREATE EXTENSION name`: the extensions IndexLab knows of.
     CreateExtension {
         name: String,
@@ -1199,6 +1213,8 @@ impl Statement {
             Statement::DropIndex { .. } => "DROP INDEX",
             Statement::Truncate { .. } => "TRUNCATE TABLE",
             Statement::CreateExtension { .. } => "CREATE EXTENSION",
+            Statement::CreateSchema { .. } => "CREATE SCHEMA",
+            Statement::DropSchema { .. } => "DROP SCHEMA",
             Statement::AlterTable { .. } => "ALTER TABLE",
             Statement::CreateTableAs { .. } => "SELECT",
             Statement::Prepare { .. } => "PREPARE",

@@ -23,6 +23,25 @@ pub(super) fn object_name(name: &sp::ObjectName) -> String {
         .unwrap_or_default()
 }
 
+/// A relation's name as written, for the catalogs to resolve
+/// ([`crate::exec::schemas`]): `t`, `s.t`, `public.t`; `pg_catalog.t` is
+/// `t` (a database name in front, `db.s.t`, is left out).
+pub(super) fn relation_name(name: &sp::ObjectName) -> String {
+    let parts: Vec<String> = name
+        .0
+        .iter()
+        .filter_map(|p| p.as_ident())
+        .map(ident_name)
+        .collect();
+    match parts.as_slice() {
+        // Written with `public.`, it keeps it: a search_path without
+        // public still finds it.
+        [.., schema, name] if schema != "pg_catalog" => format!("{schema}.{name}"),
+        [.., name] => name.clone(),
+        [] => String::new(),
+    }
+}
+
 pub(super) fn convert_select_query(q: sp::Query) -> Result<Select, SqlError> {
     convert_query(&q)
 }
@@ -443,7 +462,7 @@ fn convert_table_factor(t: &sp::TableFactor) -> Result<FromItem, SqlError> {
         .and_then(|a| a.columns.first())
         .map(|c| ident_name(&c.name));
     let alias = alias.as_ref().map(|a| ident_name(&a.name));
-    let name = object_name(name);
+    let name = relation_name(name);
     match args {
         None => Ok(FromItem::Table { name, alias }),
         Some(fargs) if name == "generate_series" => {

@@ -215,8 +215,10 @@ impl SqlError {
 /// that IndexLab does not provide yet, refused by name rather than reported
 /// as a missing relation.
 pub(crate) fn system_catalog(name: &str) -> Option<SqlError> {
-    (name.starts_with("pg_") || name == "information_schema")
-        .then(|| unsupported(format!("the system catalog {name}")).near(name))
+    (name.starts_with("pg_")
+        || name == "information_schema"
+        || name.starts_with("information_schema."))
+    .then(|| unsupported(format!("the system catalog {name}")).near(name))
 }
 
 /// A construct IndexLab does not model, named in its message.

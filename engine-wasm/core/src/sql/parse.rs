@@ -5,7 +5,7 @@
 //! ([`yb_syntax`]).
 
 use super::ast::*;
-use super::convert::{convert_expr, convert_select_query, ident_name, object_name};
+use super::convert::{convert_expr, convert_select_query, ident_name, object_name, relation_name};
 use super::error::{unsupported, ErrorKind, Position, SqlError};
 use crate::value::SqlType;
 use sqlparser::ast as sp;
@@ -315,7 +315,7 @@ fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {
             if_exists,
             ..
         } if matches!(object_type, sp::ObjectType::Table | sp::ObjectType::Index) => {
-            let names = names.iter().map(object_name).collect();
+            let names = names.iter().map(relation_name).collect();
             if object_type == sp::ObjectType::Table {
                 Statement::DropTable { names, if_exists }
             } else {
@@ -358,8 +358,38 @@ fn convert_statement(stmt: sp::Statement) -> Result<Statement, SqlError> {
             savepoint: None,
         } => Statement::Transaction(TxnCommand::Rollback),
         sp::Statement::Truncate(t) if t.partitions.is_none() => Statement::Truncate {
-            tables: t.table_names.iter().map(|n| object_name(&n.name)).collect(),
+            tables: t
+                .table_names
+                .iter()
+                .map(|n| relation_name(&n.name))
+                .collect(),
             restart_identity: matches!(t.identity, Some(sp::TruncateIdentityOption::Restart)),
+        },
+        sp::Statement::CreateSchema {
+            schema_name,
+            if_not_exists,
+            or_replace: false,
+            ..
+        } => Statement::CreateSchema {
+            name: match schema_name {
+                sp::SchemaName::Simple(n) | sp::SchemaName::NamedAuthorization(n, _) => {
+                    object_name(&n)
+                }
+                // The schema of the role named: `postgres`, the only one.
+                sp::SchemaName::UnnamedAuthorization(role) => ident_name(&role),
+            },
+            if_not_exists,
+        },
+        sp::Statement::Drop {
+            object_type: sp::ObjectType::Schema,
+            names,
+            if_exists,
+            cascade,
+            ..
+        } => Statement::DropSchema {
+            names: names.iter().map(object_name).collect(),
+            if_exists,
+            cascade,
         },
         sp::Statement::CreateExtension(e) => Statement::CreateExtension {
             name: ident_name(&e.name),
@@ -393,7 +423,7 @@ fn create_table_as(t: sp::CreateTable) -> Result<Statement, SqlError> {
     let columns = t.columns.iter().map(|c| ident_name(&c.name)).collect();
     let query = t.query.map(|q| convert_select_query(*q)).transpose()?;
     Ok(Statement::CreateTableAs {
-        name: object_name(&t.name),
+        name: relation_name(&t.name),
         columns,
         query: Box::new(query.unwrap_or_else(Select::empty)),
         if_not_exists: t.if_not_exists,
@@ -546,7 +576,7 @@ fn convert_create_index(i: sp::CreateIndex) -> Result<CreateIndex, SqlError> {
     index_method(i.using.as_ref())?;
     Ok(CreateIndex {
         name: i.name.as_ref().map(object_name),
-        table: object_name(&i.table_name),
+        table: relation_name(&i.table_name),
         columns: index_key_columns(&i.columns)?,
         include: i.include.iter().map(ident_name).collect(),
         unique: i.unique,
@@ -596,7 +626,7 @@ fn with_insert(q: sp::Query) -> Result<Statement, SqlError> {
 
 fn table_object(t: &sp::TableObject) -> Result<String, SqlError> {
     match t {
-        sp::TableObject::TableName(n) => Ok(object_name(n)),
+        sp::TableObject::TableName(n) => Ok(relation_name(n)),
         other => Err(unsupported(format!("inserting into {other}"))),
     }
 }
@@ -641,7 +671,7 @@ fn convert_insert(i: sp::Insert) -> Result<Statement, SqlError> {
 fn single_table(from: &sp::TableWithJoins) -> Result<(String, Option<String>), SqlError> {
     match &from.relation {
         sp::TableFactor::Table { name, alias, .. } if from.joins.is_empty() => Ok((
-            object_name(name),
+            relation_name(name),
             alias.as_ref().map(|a| ident_name(&a.name)),
         )),
         other => Err(unsupported(format!("UPDATE/DELETE on {other}"))),

@@ -92,14 +92,8 @@ impl YbEngine {
                     false => 0,
                 };
                 let counts = (live, live);
-                checks::add_column(
-                    &columns,
-                    &name,
-                    column,
-                    *if_not_exists,
-                    key.is_some(),
-                    counts,
-                )?;
+                let flags = (*if_not_exists, key.is_some(), false);
+                checks::add_column(&columns, &name, column, flags, counts)?;
                 if column.generated.is_some() && live > 0 {
                     return Err(unsupported(
                         "ADD COLUMN … GENERATED on YugabyteDB for a table with rows (it rewrites \
@@ -182,7 +176,7 @@ impl YbEngine {
     fn constraint_index(&self, id: usize, name: &str) -> Option<usize> {
         self.catalog.table(id).indexes.iter().copied().find(|&i| {
             let ix = self.catalog.index(i);
-            ix.constraint && ix.name == name
+            ix.constraint && crate::exec::schemas::bare(&ix.name) == name
         })
     }
 

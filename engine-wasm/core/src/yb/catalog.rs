@@ -282,22 +282,37 @@ pub struct YbCatalog {
     pub statistics: crate::exec::statistics_objects::StatisticsObjects,
     /// CREATE SEQUENCE's sequences.
     pub sequences: crate::exec::sequences::Sequences,
+    /// CREATE SCHEMA's schemas and the session's `search_path`.
+    pub schemas: crate::exec::schemas::Schemas,
 }
 
 impl YbCatalog {
+    /// The table `name` means: qualified, or the first on `search_path`.
     pub fn table_id(&self, name: &str) -> Result<usize, SqlError> {
-        self.tables
-            .iter()
-            .position(|t| t.as_ref().is_some_and(|t| t.name == name))
-            .ok_or_else(|| {
-                if let Some(e) = crate::sql::error::system_catalog(name) {
-                    return e;
-                }
-                StatementError::UndefinedTable {
-                    name: name.to_string(),
-                }
-                .into()
-            })
+        let find = |key: &str| {
+            self.tables
+                .iter()
+                .position(|t| t.as_ref().is_some_and(|t| t.name == key))
+        };
+        find(&self.schemas.resolve(name, |k| find(k).is_some())).ok_or_else(|| {
+            if let Some(e) = crate::sql::error::system_catalog(name) {
+                return e;
+            }
+            StatementError::UndefinedTable {
+                name: name.to_string(),
+            }
+            .into()
+        })
+    }
+
+    /// The index `name` means: qualified, or the first on `search_path`.
+    pub fn index_named(&self, name: &str) -> Option<usize> {
+        let find = |key: &str| {
+            self.indexes
+                .iter()
+                .position(|i| i.as_ref().is_some_and(|i| i.name == key))
+        };
+        find(&self.schemas.resolve(name, |k| find(k).is_some()))
     }
 
     pub fn table(&self, id: usize) -> &YbTable {
@@ -370,7 +385,8 @@ impl YbCatalog {
             }))
             .collect();
         TableInfo {
-            name: t.name.clone(),
+            // The name queries give it: without its schema.
+            name: crate::exec::schemas::bare(&t.name).to_string(),
             columns: t.columns.iter().map(|c| (c.name.clone(), c.ty)).collect(),
             indexes,
             // Named so a query that asks for it is refused by name: YugabyteDB's

@@ -9,6 +9,7 @@ use crate::btree::encode_key_into;
 use crate::exec::index_expression::{IndexExpression, FIRST_EXPRESSION};
 use crate::exec::index_predicate::{row_in_index, IndexPredicate};
 use crate::exec::relation_name::choose_relation_name;
+use crate::exec::schemas::bare;
 use crate::exec::QueryEngine;
 use crate::lsm::Lsm;
 use crate::profile::{Outcome, StatementError};
@@ -141,6 +142,8 @@ impl YbEngine {
     }
 
     pub(super) fn create_table(&mut self, t: &CreateTable) -> Result<Outcome, SqlError> {
+        let t = self.catalog.schemas.table_in(t)?;
+        let t = &*t;
         crate::exec::generated_column::check(&t.name, &t.columns)?;
         crate::sql::numeric::check_table_keys(t)?;
         if t.primary_key_deferrable.is_some() || t.unique.iter().any(|k| k.deferrable.is_some()) {
@@ -149,8 +152,10 @@ impl YbEngine {
         let notices = super::alter::storage_notices(&t.options)?;
         if self.catalog.name_taken(&t.name) {
             if t.if_not_exists {
-                return Ok(Outcome::tag("CREATE TABLE")
-                    .notice(format!("relation \"{}\" already exists, skipping", t.name)));
+                return Ok(Outcome::tag("CREATE TABLE").notice(format!(
+                    "relation \"{}\" already exists, skipping",
+                    bare(&t.name)
+                )));
             }
             return Err(StatementError::DuplicateTable {
                 name: t.name.clone(),
@@ -230,6 +235,7 @@ impl YbEngine {
 
     pub(super) fn create_index(&mut self, i: &CreateIndex) -> Result<Outcome, SqlError> {
         let table = self.catalog.table_id(&i.table)?;
+        let i = &*crate::exec::schemas::index_in(i, &self.catalog.table(table).name);
         // PostgreSQL's default name lists every column, INCLUDE ones too.
         let cols: Vec<String> = i
             .columns
@@ -243,8 +249,10 @@ impl YbEngine {
         };
         if self.catalog.name_taken(&name) {
             if i.if_not_exists {
-                return Ok(Outcome::tag("CREATE INDEX")
-                    .notice(format!("relation \"{name}\" already exists, skipping")));
+                return Ok(Outcome::tag("CREATE INDEX").notice(format!(
+                    "relation \"{}\" already exists, skipping",
+                    bare(&name)
+                )));
             }
             return Err(StatementError::DuplicateTable {
                 name: name.to_string(),
@@ -380,11 +388,10 @@ impl YbEngine {
             if let Some(t) = owner {
                 return Err(crate::exec::utility::constraint_index(name, &t.name));
             }
-            if let Some(Some(ix)) = self
+            if let Some(ix) = self
                 .catalog
-                .indexes
-                .iter()
-                .find(|i| i.as_ref().is_some_and(|i| i.name == *name))
+                .index_named(name)
+                .map(|i| self.catalog.index(i))
             {
                 if ix.constraint {
                     return Err(crate::exec::utility::constraint_index(
@@ -398,12 +405,7 @@ impl YbEngine {
             names,
             if_exists,
             "index",
-            |n| {
-                self.catalog
-                    .indexes
-                    .iter()
-                    .position(|i| i.as_ref().is_some_and(|i| i.name == n))
-            },
+            |n| self.catalog.index_named(n),
             &mut out,
         )?;
         for id in ids {

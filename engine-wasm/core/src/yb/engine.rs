@@ -256,6 +256,8 @@ impl YbEngine {
             )),
             Statement::SetConstraints { names, .. } => self.set_constraints(names.as_deref()),
             Statement::CreateStatistics(s) => {
+                let name = self.catalog.schemas.for_create(&s.name)?;
+                let s = &crate::sql::ast::CreateStatistics { name, ..s.clone() };
                 let id = self.catalog.table_id(&s.table)?;
                 let columns = self.catalog.table(id).columns.clone();
                 let kinds = crate::exec::statistics_objects::POSTGRESQL_11_KINDS;
@@ -265,6 +267,8 @@ impl YbEngine {
                 self.catalog.statistics.drop(names, *if_exists)
             }
             Statement::CreateSequence(s) => {
+                let name = self.catalog.schemas.for_create(&s.name)?;
+                let s = &crate::sql::ast::CreateSequence { name, ..s.clone() };
                 let taken = self.catalog.name_taken(&s.name);
                 self.catalog.sequences.create(s, taken)
             }
@@ -274,6 +278,39 @@ impl YbEngine {
             Statement::Transaction(cmd) => {
                 let clock = self.clock.timestamp();
                 self.transaction.command(*cmd, clock)
+            }
+            Statement::CreateSchema {
+                name,
+                if_not_exists,
+            } => self.catalog.schemas.create(name, *if_not_exists),
+            Statement::DropSchema {
+                names,
+                if_exists,
+                cascade,
+            } => {
+                let tables: Vec<String> = self
+                    .catalog
+                    .tables
+                    .iter()
+                    .flatten()
+                    .map(|t| t.name.clone())
+                    .collect();
+                let sequences: Vec<String> =
+                    self.catalog.sequences.names().map(String::from).collect();
+                let held = (tables.as_slice(), sequences.as_slice());
+                let drop = self
+                    .catalog
+                    .schemas
+                    .drop(names, *if_exists, *cascade, held)?;
+                if !drop.tables.is_empty() {
+                    self.drop_tables(&drop.tables, false)?;
+                }
+                if !drop.sequences.is_empty() {
+                    self.catalog.sequences.drop(&drop.sequences, false)?;
+                }
+                let mut out = Outcome::tag("DROP SCHEMA");
+                out.notices = drop.notices;
+                Ok(out)
             }
             Statement::CreateExtension {
                 name,
@@ -332,6 +369,13 @@ impl YbEngine {
     fn change_settings(&mut self, change: SettingChange) -> Result<Outcome, SqlError> {
         let out = crate::profile::change_settings(&mut self.settings, Self::PROFILE, change)?;
         self.settings_changed()?;
+        let path = self
+            .settings
+            .show("search_path")
+            .map_err(SettingError::without_hint)?;
+        self.catalog.schemas.set_search_path(&path);
+        let path = self.catalog.schemas.path().map(String::from).collect();
+        self.catalog.sequences.set_path(path);
         Ok(out)
     }
 
@@ -554,7 +598,7 @@ impl YbEngine {
                 || t.indexes
                     .iter()
                     .flatten()
-                    .any(|i| i.constraint && i.name == *name);
+                    .any(|i| i.constraint && crate::exec::schemas::bare(&i.name) == name);
             let problem = if exists {
                 "is not deferrable"
             } else {

@@ -4,6 +4,7 @@
 use super::engine::YbEngine;
 use super::stats::RelStats;
 use crate::exec::plan_node::scan_conditions;
+use crate::exec::schemas::{bare, schema_of, PUBLIC};
 use crate::exec::{type_width, PlanNode};
 use crate::sql::plan::{AccessPath, ScanDirection, ScanPlan};
 
@@ -32,7 +33,7 @@ impl YbEngine {
         let t = self.catalog.table(table);
         let info = self.catalog.planner_info(table);
         let title = match &plan.access {
-            AccessPath::Seq => format!("Seq Scan on {}", t.name),
+            AccessPath::Seq => format!("Seq Scan on {}", bare(&t.name)),
             AccessPath::Index {
                 index,
                 direction,
@@ -53,7 +54,7 @@ impl YbEngine {
                 } else {
                     ""
                 };
-                format!("{kind}{back} using {name} on {}", t.name)
+                format!("{kind}{back} using {} on {}", bare(name), bare(&t.name))
             }
         };
         let cond_exprs = match &plan.access {
@@ -69,7 +70,7 @@ impl YbEngine {
             d
         };
         let details = lines(None);
-        let verbose_details = lines(Some(&t.name));
+        let verbose_details = lines(Some(bare(&t.name)));
         let mut dist = Vec::new();
         dist_lines("Table", &st.table, &mut dist);
         dist_lines("Index", &st.index, &mut dist);
@@ -88,8 +89,12 @@ impl YbEngine {
             .collect();
         let width = t.columns.iter().map(|c| type_width(c.ty)).sum();
         let now = self.clock.now_us();
+        let schema = Some(schema_of(&t.name))
+            .filter(|s| *s != PUBLIC)
+            .map(String::from);
         PlanNode {
             title,
+            schema,
             details,
             rows: st.rows.len() as u64,
             loops: 1,

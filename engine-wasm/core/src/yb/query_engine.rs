@@ -112,12 +112,7 @@ impl QueryEngine for YbEngine {
                 ),
             ));
         }
-        let is_index = self
-            .catalog
-            .indexes
-            .iter()
-            .flatten()
-            .any(|i| i.name == name);
+        let is_index = self.catalog.index_named(name).is_some();
         if func == ScalarFunc::Regclass && (is_index || self.catalog.table_id(name).is_ok()) {
             return Ok(crate::value::Value::text(name));
         }

@@ -31,7 +31,40 @@ pub enum KeyPart {
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct GroupKey(Vec<KeyPart>);
 
+/// PostgreSQL's `json` has no equality operator (only `jsonb` has one):
+/// GROUP BY, DISTINCT, UNION and `count(DISTINCT …)` of a json value fail.
+pub fn no_json_equality() -> SqlError {
+    SqlError::new(
+        ErrorKind::Semantic,
+        "could not identify an equality operator for type json",
+    )
+}
+
+/// … and no ordering operator: ORDER BY a json value fails.
+pub fn no_json_ordering() -> SqlError {
+    SqlError::new(
+        ErrorKind::Semantic,
+        "could not identify an ordering operator for type json",
+    )
+}
+
+/// ORDER BY's check of the values it sorts by.
+pub fn check_sortable(values: &[Value]) -> Result<(), SqlError> {
+    match values.iter().any(|v| matches!(v, Value::Json(_))) {
+        true => Err(no_json_ordering()),
+        false => Ok(()),
+    }
+}
+
 impl GroupKey {
+    /// The key of values GROUP BY or DISTINCT compares for equality.
+    pub fn checked(values: &[Value]) -> Result<GroupKey, SqlError> {
+        match values.iter().any(|v| matches!(v, Value::Json(_))) {
+            true => Err(no_json_equality()),
+            false => Ok(GroupKey::of(values)),
+        }
+    }
+
     pub fn of(values: &[Value]) -> GroupKey {
         GroupKey(
             values
@@ -203,7 +236,7 @@ impl Accumulator {
             return Ok(());
         }
         if let Some(seen) = &mut self.seen {
-            if !seen.insert(GroupKey::of(std::slice::from_ref(v))) {
+            if !seen.insert(GroupKey::checked(std::slice::from_ref(v))?) {
                 return Ok(());
             }
         }

@@ -145,10 +145,8 @@ pub(crate) fn bt_page_items_bytea(
     let name = relation_name(relation);
     let index = engine
         .catalog
-        .indexes
-        .iter()
-        .flatten()
-        .find(|i| i.name == name);
+        .index_named(&name)
+        .map(|i| engine.catalog.index(i));
     let blocks = match (index, engine.catalog.table_id(&name)) {
         (Some(ix), _) => blocks(ix) as i64,
         (None, Ok(t)) => engine.catalog.table(t).heap.page_count() as i64,
@@ -247,7 +245,7 @@ fn find_index<'e>(engine: &'e PgEngine, text: &str, prefix: &str) -> Result<&'e 
         return Err(e);
     }
     let catalog = &engine.catalog;
-    if let Some(ix) = catalog.indexes.iter().flatten().find(|i| i.name == name) {
+    if let Some(ix) = catalog.index_named(&name).map(|i| catalog.index(i)) {
         return Ok(ix);
     }
     if catalog.name_taken(&name) {

@@ -51,12 +51,7 @@ fn table_for_page(engine: &PgEngine, relation: &str, block: i64) -> Result<(usiz
     let table = match engine.catalog.table_id(relation) {
         Ok(t) => t,
         Err(e) => {
-            let is_index = engine
-                .catalog
-                .indexes
-                .iter()
-                .flatten()
-                .any(|i| i.name == relation);
+            let is_index = engine.catalog.index_named(relation).is_some();
             if is_index {
                 return Err(unsupported(
                     "heap_page_items() of an index's page (it would decode the B-tree page as \

@@ -1,12 +1,12 @@
 //! ALTER TABLE: the actions experiments use (storage parameters, a column or a
-//! key added, a constraint dropped, a rename). Any other action is refused by
+//! key added, a column or a constraint dropped, a rename). Any other action is refused by
 //! name, never applied halfway: the whole statement is read before any of it
 //! runs, as PostgreSQL checks it before changing anything.
 
 use super::create_table::convert_column;
 use super::key_columns;
 use crate::sql::ast::{AddKey, AlterAction, Deferrable, Statement};
-use crate::sql::convert::{ident_name, object_name};
+use crate::sql::convert::{ident_name, object_name, relation_name};
 use crate::sql::error::{unsupported, SqlError};
 use sqlparser::ast as sp;
 
@@ -17,7 +17,7 @@ pub(super) fn convert_alter_table(a: sp::AlterTable) -> Result<Statement, SqlErr
         .map(action)
         .collect::<Result<Vec<_>, _>>()?;
     Ok(Statement::AlterTable {
-        table: object_name(&a.name),
+        table: relation_name(&a.name),
         if_exists: a.if_exists,
         actions,
     })

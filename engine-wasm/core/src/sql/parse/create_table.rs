@@ -7,7 +7,7 @@
 
 use super::{convert_type, key_columns};
 use crate::sql::ast::{AddKey, ColumnDef, CreateTable, Expr, KeyColumn, Order};
-use crate::sql::convert::{convert_expr, ident_name, object_name};
+use crate::sql::convert::{convert_expr, ident_name, relation_name};
 use crate::sql::error::unsupported;
 use crate::sql::error::SqlError;
 use sqlparser::ast as sp;
@@ -153,7 +153,7 @@ pub(super) fn convert_create_table(t: sp::CreateTable) -> Result<CreateTable, Sq
         }
     }
     Ok(CreateTable {
-        name: object_name(&t.name),
+        name: relation_name(&t.name),
         columns,
         primary_key,
         primary_key_name,

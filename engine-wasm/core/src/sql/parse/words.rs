@@ -95,14 +95,18 @@ pub(super) fn end(w: &mut Words) -> Result<(), SqlError> {
     }
 }
 
-/// An identifier (lower-cased unless quoted); a schema-qualified name
-/// keeps its last part, as IndexLab has one schema.
+/// A possibly schema-qualified name, as the catalogs key it
+/// ([`crate::sql::convert`]'s `relation_name`).
 pub(super) fn qualified(w: &mut Words) -> Result<String, SqlError> {
-    let mut name = ident(w)?;
+    let mut parts = vec![ident(w)?];
     while punct(w, Token::Period) {
-        name = ident(w)?;
+        parts.push(ident(w)?);
     }
-    Ok(name)
+    Ok(match parts.as_slice() {
+        [.., schema, name] if schema != "pg_catalog" => crate::exec::schemas::qualify(schema, name),
+        [.., name] => name.clone(),
+        [] => unreachable!("one identifier at least"),
+    })
 }
 
 pub(super) fn ident(w: &mut Words) -> Result<String, SqlError> {

@@ -1,7 +1,9 @@
-//! ALTER TABLE … DROP COLUMN. Each expected answer is PostgreSQL 15's for the
-//! same script (`psql -A -t`, a fresh cluster): what goes with the column
-//! (its indexes, statistics objects, a generated column under CASCADE), the
-//! rows after it, and the tuples, which keep the dropped attribute as a NULL.
+//! ALTER TABLE … ADD and DROP COLUMN. Each expected answer is PostgreSQL
+//! 15's for the same script (`psql -A -t`, a fresh cluster): what goes with
+//! a dropped column (its indexes, statistics objects, a generated column
+//! under CASCADE), the rows after it, and the tuples, which keep the dropped
+//! attribute as a NULL; a column added with a volatile default or a serial,
+//! which rewrites the table.
 
 #[path = "support/psql.rs"]
 mod psql;
@@ -276,4 +278,53 @@ alter table v drop column a;",
         "{}",
         e.message
     );
+}
+
+/// After Luca Ferrari's "Why Dropping a Column does not Reclaim Disk Space"
+/// (fluca1978.github.io, 2020), scaled down: a volatile default rewrites the
+/// table, DROP COLUMN frees nothing, VACUUM FULL does.
+const REWRITE_SCRIPT: &str = r"create table foo (i int);
+insert into foo select generate_series(1, 100000);
+select pg_size_pretty(pg_relation_size('foo'));
+alter table foo add column t text default md5(random()::text);
+select pg_size_pretty(pg_relation_size('foo'));
+select count(*), count(distinct t), min(length(t)) from foo;
+alter table foo drop column t;
+select pg_size_pretty(pg_relation_size('foo'));
+insert into foo values (0);
+vacuum full foo;
+select pg_size_pretty(pg_relation_size('foo'));
+alter table foo add column s serial;
+select min(s), max(s), count(*) from foo;
+select i, s from foo where i <= 3 order by i;
+create table e (a int);
+alter table e add column b float8 default random();
+insert into e (a) values (1);
+select count(*) from e where b between 0 and 1;
+";
+
+const REWRITE_POSTGRES: &str = r"@@3
+3544 kB
+@@5
+6672 kB
+@@6
+100000|100000|32
+@@8
+6672 kB
+@@11
+3544 kB
+@@13
+1|100001|100001
+@@14
+0|100001
+1|1
+2|2
+3|3
+@@18
+1
+";
+
+#[test]
+fn a_volatile_default_or_a_serial_rewrites_the_table_as_postgresql_does() {
+    psql::assert_rows(REWRITE_SCRIPT, REWRITE_POSTGRES);
 }
