@@ -41,6 +41,7 @@ pub mod nested_loop;
 pub mod on_conflict;
 pub mod pg_indexes;
 pub mod plan_node;
+pub mod recursive;
 pub mod relation_name;
 pub mod returning;
 pub mod row;

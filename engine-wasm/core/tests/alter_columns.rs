@@ -328,3 +328,31 @@ const REWRITE_POSTGRES: &str = r"@@3
 fn a_volatile_default_or_a_serial_rewrites_the_table_as_postgresql_does() {
     psql::assert_rows(REWRITE_SCRIPT, REWRITE_POSTGRES);
 }
+
+#[test]
+fn pageinspect_shows_a_dropped_columns_bytes_in_the_tuples_written_before() {
+    // PostgreSQL 15's heap_page_items: the first tuple still holds 'abc';
+    // those written after the drop, and all after VACUUM FULL, a NULL.
+    psql::assert_rows(
+        "create extension pageinspect;
+create table w (id int, pad text, v bigint);
+insert into w values (1, 'abc', 10), (2, null, 20);
+alter table w drop column pad;
+insert into w values (3, 30);
+update w set v = 11 where id = 1;
+select lp, lp_len, t_infomask2, t_hoff, t_bits, t_data from heap_page_items(get_raw_page('w', 0)) order by lp;
+vacuum full w;
+select lp, lp_len, t_infomask2, t_hoff, t_bits, t_data from heap_page_items(get_raw_page('w', 0)) order by lp;
+",
+        r"@@7
+1|40|16387|24||\x01000000096162630a00000000000000
+2|40|3|24|10100000|\x02000000000000001400000000000000
+3|40|3|24|10100000|\x03000000000000001e00000000000000
+4|40|32771|24|10100000|\x01000000000000000b00000000000000
+@@9
+1|40|3|24|10100000|\x02000000000000001400000000000000
+2|40|3|24|10100000|\x03000000000000001e00000000000000
+3|40|3|24|10100000|\x01000000000000000b00000000000000
+",
+    );
+}

@@ -414,6 +414,8 @@ mod tests {
             " drop column ",
             " add column e ",
             "set search_path = app, public",
+            ") filter (where ",
+            "with recursive ",
         ] {
             assert!(text.contains(needle), "no generated script has {needle:?}");
         }

@@ -335,11 +335,17 @@ impl GroupPlan {
                 return Some(key_column(i));
             }
             match x {
-                Expr::Aggregate { arg, .. } => {
+                Expr::Aggregate { arg, filter, .. } => {
                     if arg.as_ref().is_some_and(|a| a.has_aggregate()) {
                         error.get_or_insert(SqlError::new(
                             ErrorKind::Semantic,
                             "aggregate function calls cannot be nested",
+                        ));
+                    }
+                    if filter.as_ref().is_some_and(|f| f.has_aggregate()) {
+                        error.get_or_insert(SqlError::new(
+                            ErrorKind::Semantic,
+                            "aggregate functions are not allowed in FILTER",
                         ));
                     }
                     let i = match self.aggregates.iter().position(|a| a == x) {
@@ -384,11 +390,19 @@ impl GroupPlan {
             Expr::Aggregate { order_by, .. } => order_by.iter().map(|o| o.expr.clone()).collect(),
             _ => Vec::new(),
         });
+        // Then each FILTER's condition.
+        let filters = self.aggregates.iter().filter_map(|a| match a {
+            Expr::Aggregate {
+                filter: Some(f), ..
+            } => Some((**f).clone()),
+            _ => None,
+        });
         self.keys
             .iter()
             .cloned()
             .chain(args)
             .chain(sort_keys)
+            .chain(filters)
             .map(|expr| SelectItem::Expr { expr, alias: None })
             .collect()
     }
@@ -413,6 +427,14 @@ impl GroupPlan {
                 _ => None,
             })
             .collect();
+        let sort_keys: usize = self
+            .aggregates
+            .iter()
+            .map(|call| match call {
+                Expr::Aggregate { order_by, .. } => order_by.len(),
+                _ => 0,
+            })
+            .sum();
         let mut index: HashMap<GroupKey, usize> = HashMap::new();
         let mut groups: Vec<(Vec<Value>, Vec<Accumulator>)> = Vec::new();
         let fresh = || -> Vec<Accumulator> {
@@ -438,6 +460,7 @@ impl GroupPlan {
             };
             let mut arg = n;
             let mut key = next_arg;
+            let mut filter = next_arg + sort_keys;
             for acc in &mut groups[g].1 {
                 let value = if acc.takes_argument() {
                     arg += 1;
@@ -447,6 +470,23 @@ impl GroupPlan {
                 };
                 let keys = &row[key..key + acc.sort_keys()];
                 key += acc.sort_keys();
+                if acc.takes_filter() {
+                    filter += 1;
+                    // Only a row the condition holds for (not NULL) counts.
+                    match &row[filter - 1] {
+                        Value::Bool(true) => {}
+                        Value::Bool(false) | Value::Null => continue,
+                        other => {
+                            return Err(SqlError::new(
+                                ErrorKind::Semantic,
+                                format!(
+                                    "argument of FILTER must be type boolean, not type {}",
+                                    crate::sql::functions::type_name(other)
+                                ),
+                            ))
+                        }
+                    }
+                }
                 acc.add_sorted(value, keys)?;
             }
         }

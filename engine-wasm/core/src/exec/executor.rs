@@ -118,12 +118,37 @@ pub trait Executor: JoinExec {
         Ok(Outcome::rows(result.columns, &result.rows))
     }
 
+    /// A query with recursive WITH queries: they run to their fixpoint
+    /// first. Out of line: [`Self::run_select`] is on the stack once per
+    /// level of a deep set operation, and must not hold a query copy.
+    #[inline(never)]
+    fn run_recursive(
+        &mut self,
+        q: &Select,
+        execute: bool,
+    ) -> Result<(PlanNode, QueryResult), SqlError> {
+        if !execute {
+            return Err(unsupported(
+                "EXPLAIN of WITH RECURSIVE (IndexLab runs the recursion before the query, and \
+                 does not draw PostgreSQL's Recursive Union)",
+            ));
+        }
+        let q = super::recursive::materialized(self, q)?;
+        self.run_select(&q, execute)
+    }
+
     /// Plans `q` and, when `execute`, runs it. Returns the plan tree with actuals.
     fn run_select(
         &mut self,
         q: &Select,
         execute: bool,
     ) -> Result<(PlanNode, QueryResult), SqlError> {
+        if q.with
+            .iter()
+            .any(|(_, c)| super::recursive::is_recursive(c))
+        {
+            return self.run_recursive(q, execute);
+        }
         if q.set_operation.is_some() {
             return super::set_operation::run(self, q, execute);
         }

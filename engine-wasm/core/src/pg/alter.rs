@@ -243,6 +243,21 @@ impl PgEngine {
         self.catalog.statistics.drop_column(id, position);
         let t = self.catalog.table_mut(id);
         let attnum = t.attnum(position);
+        // The tuples keep the value's bytes: remembered for pageinspect.
+        let mut kept = Vec::new();
+        for page in 0..t.heap.page_count() {
+            for (i, lp) in t.heap.raw_items(page).unwrap_or(&[]).iter().enumerate() {
+                if let super::heap::LinePointer::Normal(tuple) = lp {
+                    if let Some(v) = tuple.row.get(position).filter(|v| !v.is_null()) {
+                        let tid = (u64::from(page) << 16) | (i as u64 + 1);
+                        kept.push(((tid, tuple.xmin), v.clone()));
+                    }
+                }
+            }
+        }
+        for (key, v) in kept {
+            t.dropped_values.entry(key).or_default().push((attnum, v));
+        }
         t.columns.remove(position);
         let ty = t.types.remove(position);
         t.dropped.push((attnum, ty));

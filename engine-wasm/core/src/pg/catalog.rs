@@ -44,6 +44,11 @@ pub struct Table {
     /// attribute in the tuple layout: a tuple written later holds a NULL for
     /// it, so it always carries a null bitmap that counts it.
     pub dropped: Vec<(usize, SqlType)>,
+    /// The values dropped columns held in the tuples written before the
+    /// drop, by (tid, xmin) of the tuple, each with its attnum: they are
+    /// still in those tuples' bytes, which pageinspect shows. A rewrite
+    /// (VACUUM FULL, CLUSTER, TRUNCATE) writes NULLs instead and clears it.
+    pub dropped_values: std::collections::HashMap<(u64, u32), Vec<(usize, Value)>>,
 }
 
 impl Table {
@@ -60,15 +65,21 @@ impl Table {
         (self.types.len() + self.dropped.len()) as u16
     }
 
-    /// A live row as the tuple's attributes in attnum order: NULL with its
-    /// type at each dropped attribute's place.
-    pub fn physical_row(&self, row: &[Value]) -> (Vec<Value>, Vec<SqlType>) {
+    /// The row of the tuple at `tid` written by `xmin` as its attributes in
+    /// attnum order: at each dropped attribute's place, the value it held
+    /// when the column was dropped, else NULL.
+    pub fn physical_row(&self, row: &[Value], tid: u64, xmin: u32) -> (Vec<Value>, Vec<SqlType>) {
+        let kept = self.dropped_values.get(&(tid, xmin));
+        let dropped_value = |attnum: usize| {
+            kept.and_then(|k| k.iter().find(|(a, _)| *a == attnum))
+                .map_or(Value::Null, |(_, v)| v.clone())
+        };
         let mut live = row.iter().zip(&self.types);
         let mut values = Vec::with_capacity(usize::from(self.natts()));
         let mut types = Vec::with_capacity(values.capacity());
         for attnum in 0..usize::from(self.natts()) {
             let (v, ty) = match self.dropped.iter().find(|(a, _)| *a == attnum) {
-                Some((_, ty)) => (Value::Null, *ty),
+                Some((_, ty)) => (dropped_value(attnum), *ty),
                 None => match live.next() {
                     Some((v, ty)) => (v.clone(), *ty),
                     None => break,

@@ -78,6 +78,7 @@ impl PgEngine {
             activity: Default::default(),
             column_stats: Vec::new(),
             dropped: Vec::new(),
+            dropped_values: Default::default(),
         };
         self.catalog.tables.push(Some(table));
         let mut out = Outcome::tag("CREATE TABLE");
@@ -438,6 +439,7 @@ impl PgEngine {
             let t = self.catalog.table_mut(id);
             let rel = t.rel;
             t.heap = heap;
+            t.dropped_values.clear();
             t.vm_exists = false;
             t.fsm_blocks = 0;
             // A new file: pg_class forgets what it measured (the index

@@ -114,6 +114,8 @@ impl PgEngine {
         let (rel, live) = (t.rel, heap.live_rows());
         let pages = heap.page_count();
         t.heap = heap;
+        // The rewritten tuples hold NULL for a dropped column.
+        t.dropped_values.clear();
         t.vm_exists = false;
         t.fsm_blocks = 0;
         t.stats = RelStats {
@@ -190,6 +192,7 @@ impl PgEngine {
             natts,
         };
         t.heap = t.heap.refilled(filled, xid, cid, &reform)?;
+        t.dropped_values.clear();
         t.vm_exists = false;
         t.fsm_blocks = 0;
         // RelationSetNewRelfilenode: unmeasured until an index build counts it.

@@ -349,6 +349,8 @@ pub enum Expr {
         /// `agg(x ORDER BY k)`: the order the values are fed in (only
         /// string_agg's result depends on it).
         order_by: Vec<OrderItem>,
+        /// `agg(x) FILTER (WHERE cond)`: only the rows it holds for count.
+        filter: Option<Box<Expr>>,
     },
 }
 
@@ -426,9 +428,11 @@ impl Expr {
                 distinct,
                 separator,
                 order_by,
+                filter,
             } => Expr::Aggregate {
                 func: *func,
                 arg: arg.as_ref().map(|a| b(a)),
+                filter: filter.as_ref().map(|f| b(f)),
                 distinct: *distinct,
                 separator: separator.clone(),
                 order_by: order_by
@@ -500,7 +504,10 @@ impl Expr {
                     stack.push(low);
                     stack.push(expr);
                 }
-                Expr::Aggregate { arg, .. } => stack.extend(arg.as_deref()),
+                Expr::Aggregate { arg, filter, .. } => {
+                    stack.extend(filter.as_deref());
+                    stack.extend(arg.as_deref());
+                }
                 Expr::Function { args, .. } => stack.extend(args.iter().rev()),
                 Expr::Case {
                     operand,
@@ -743,6 +750,11 @@ pub struct SetOperation {
     pub all: bool,
     pub left: Select,
     pub right: Select,
+    /// The WITH RECURSIVE query this UNION defines reads itself: it runs to
+    /// a fixpoint before the query that reads it ([`crate::exec::recursive`]).
+    /// (Here rather than in [`Select`], which is on the stack once per
+    /// level of a deep set operation.)
+    pub recursive: bool,
 }
 
 impl Select {
@@ -821,6 +833,7 @@ impl Select {
                     all: s.all,
                     left: s.left.map_exprs(&mut *f),
                     right: s.right.map_exprs(&mut *f),
+                    recursive: s.recursive,
                 })
             }),
         }

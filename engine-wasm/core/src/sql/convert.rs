@@ -49,7 +49,7 @@ pub(super) fn convert_select_query(q: sp::Query) -> Result<Select, SqlError> {
 /// A query read where it lies: a subquery is converted without copying
 /// sqlparser's tree first (a copy of a 450-branch UNION recurses as deep).
 fn convert_query(q: &sp::Query) -> Result<Select, SqlError> {
-    let with = match &q.with {
+    let mut with = match &q.with {
         Some(w) => convert_with(w)?,
         None => Vec::new(),
     };
@@ -60,6 +60,9 @@ fn convert_query(q: &sp::Query) -> Result<Select, SqlError> {
         body @ sp::SetExpr::SetOperation { .. } => convert_set_operation(body)?,
         other => return Err(unsupported(format!("the query form \"{other}\""))),
     };
+    if q.with.as_ref().is_some_and(|w| w.recursive) {
+        mark_recursive(&mut with)?;
+    }
     select.with = with;
     // A set operation's ORDER BY names its output columns, which only its
     // first branch knows: `exec::set_operation` resolves it.
@@ -103,13 +106,23 @@ fn convert_query(q: &sp::Query) -> Result<Select, SqlError> {
 
 /// A WITH list: each query by its name.
 pub(super) fn convert_with(w: &sp::With) -> Result<Vec<(String, Select)>, SqlError> {
-    if w.recursive {
-        return Err(unsupported("WITH RECURSIVE"));
-    }
     w.cte_tables
         .iter()
         .map(|cte| Ok((ident_name(&cte.alias.name), cte_query(cte)?)))
         .collect()
+}
+
+/// Under `WITH RECURSIVE`, marks the WITH queries that read themselves
+/// (out of line: `convert_query` is on the stack once per level of a deep
+/// UNION).
+#[inline(never)]
+fn mark_recursive(with: &mut [(String, Select)]) -> Result<(), SqlError> {
+    for (name, q) in with.iter_mut() {
+        if crate::exec::recursive::reads(q, name) {
+            crate::exec::recursive::mark(name, q)?;
+        }
+    }
+    Ok(())
 }
 
 /// One ORDER BY item (of a query, or inside an aggregate call).
@@ -214,6 +227,7 @@ fn convert_set_operation(body: &sp::SetExpr) -> Result<Select, SqlError> {
                 all,
                 left: acc,
                 right,
+                recursive: false,
             })),
             ..Select::empty()
         };
@@ -544,11 +558,17 @@ fn convert_function(f: &sp::Function) -> Result<Expr, SqlError> {
     if f.over.is_some() {
         return Err(unsupported(format!("the window function {name}() … OVER")));
     }
-    if f.filter.is_some() || !f.within_group.is_empty() {
-        return Err(unsupported(format!("{name}() with FILTER or WITHIN GROUP")));
+    if !f.within_group.is_empty() {
+        return Err(unsupported(format!("{name}() WITHIN GROUP")));
     }
     if let Some(func) = AggFunc::from_name(&name) {
         return convert_aggregate(func, f);
+    }
+    if f.filter.is_some() {
+        return Err(SqlError::new(
+            ErrorKind::Semantic,
+            format!("FILTER specified, but {name} is not an aggregate function"),
+        ));
     }
     if let Some(func) = crate::sql::functions::ScalarFunc::from_name(&name) {
         let args = match &f.args {
@@ -657,12 +677,14 @@ fn convert_aggregate(func: AggFunc, f: &sp::Function) -> Result<Expr, SqlError> 
             ));
         }
     }
+    let filter = f.filter.as_deref().map(boxed).transpose()?;
     Ok(Expr::Aggregate {
         func,
         arg,
         distinct,
         separator,
         order_by,
+        filter,
     })
 }
 

@@ -280,6 +280,7 @@ fn print(e: &Expr, style: Style) -> String {
             distinct,
             separator,
             order_by,
+            filter,
         } => {
             let arg = arg.as_ref().map_or("*".to_string(), |a| deparse(a));
             let distinct = if *distinct { "DISTINCT " } else { "" };
@@ -297,7 +298,11 @@ fn print(e: &Expr, style: Style) -> String {
                 true => String::new(),
                 false => format!(" ORDER BY {}", keys.join(", ")),
             };
-            format!("{}({distinct}{arg}{separator}{order})", func.name())
+            let filter = match filter {
+                Some(f) => format!(" FILTER (WHERE {})", deparse(f)),
+                None => String::new(),
+            };
+            format!("{}({distinct}{arg}{separator}{order}){filter}", func.name())
         }
     }
 }

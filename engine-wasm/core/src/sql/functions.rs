@@ -388,7 +388,7 @@ pub(super) fn no_such(func: ScalarFunc, args: &[Value]) -> SqlError {
     )
 }
 
-fn type_name(v: &Value) -> &'static str {
+pub(crate) fn type_name(v: &Value) -> &'static str {
     match v {
         Value::Null => "unknown",
         Value::Int(_) => "integer",

@@ -612,6 +612,7 @@ fn with_insert(q: sp::Query) -> Result<Statement, SqlError> {
         return Err(unsupported("ORDER BY or LIMIT after WITH … INSERT"));
     }
     let with = match &q.with {
+        Some(w) if w.recursive => return Err(unsupported("WITH RECURSIVE before INSERT")),
         Some(w) => super::convert::convert_with(w)?,
         None => Vec::new(),
     };

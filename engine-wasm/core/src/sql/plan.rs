@@ -373,11 +373,22 @@ fn collect_columns(table: &TableInfo, e: &Expr, out: &mut Vec<usize>) -> Result<
             Some(i) => out.push(i),
             None => return Err(super::eval::no_such_column(name, name)),
         },
-        Expr::Literal(_) | Expr::Call(_) | Expr::Param(_) | Expr::Aggregate { arg: None, .. } => {}
+        Expr::Literal(_) | Expr::Call(_) | Expr::Param(_) => {}
+        // An aggregate reads its argument, sort keys and FILTER's columns.
+        Expr::Aggregate { .. } => {
+            let mut parts = Vec::new();
+            e.visit(&mut |x| {
+                if matches!(x, Expr::Column { .. }) {
+                    parts.push(x.clone());
+                }
+            });
+            for p in &parts {
+                collect_columns(table, p, out)?;
+            }
+        }
         Expr::Unary { expr, .. } | Expr::Cast { expr, .. } | Expr::IsNull { expr, .. } => {
             collect_columns(table, expr, out)?
         }
-        Expr::Aggregate { arg: Some(a), .. } => collect_columns(table, a, out)?,
         Expr::ScalarSubquery(_) | Expr::Exists { .. } => {}
         Expr::Function { .. } | Expr::Case { .. } | Expr::Like { .. } | Expr::InSubquery { .. } => {
             let mut parts = Vec::new();

@@ -97,6 +97,9 @@ pub(crate) fn cte(g: &mut Gen, features: &mut Gen, schema: &Schema, t: usize) ->
     if features.chance(35) {
         return derived(features, schema, t);
     }
+    if features.chance(12) {
+        return recursive(features, schema, t);
+    }
     let inner = condition(g, &table.columns, None, 1);
     let cols = pick_columns(g, &table.columns);
     let names: Vec<String> = cols.iter().map(|c| c.name.to_string()).collect();
@@ -110,6 +113,27 @@ pub(crate) fn cte(g: &mut Gen, features: &mut Gen, schema: &Schema, t: usize) ->
         ),
         check,
     )
+}
+
+/// `WITH RECURSIVE`: a walk from one row to the row whose id is its `a`
+/// (UNION ends it when it comes back to a row seen), or a counter.
+fn recursive(g: &mut Gen, schema: &Schema, t: usize) -> Item {
+    let name = &schema.tables[t].name;
+    let text = match g.chance(70) {
+        true => format!(
+            "with recursive walk as (select id, a, 1 as depth from {name} where id = {} \
+             union select t.id, t.a, 1 from {name} t join walk w on t.id = w.a) \
+             select count(*), count(distinct id), sum(a) from walk",
+            g.range(-2, 12)
+        ),
+        false => format!(
+            "with recursive r(n) as (select {} union all select n + 1 from r where n < {}) \
+             select count(*), sum(n), max(n) from r",
+            g.range(-3, 3),
+            g.range(0, 40)
+        ),
+    };
+    Item::same(text, Check::Unordered)
 }
 
 /// A query over a subquery in FROM, or over a WITH query that groups: its
@@ -411,6 +435,12 @@ pub(crate) fn grouping(g: &mut Gen, features: &mut Gen, schema: &Schema, t: usiz
     }
     if features.chance(20) {
         picked.push(format!("sum({numeric} * 0.5)"));
+    }
+    // Only the rows a condition holds for (NULL ones not).
+    if features.chance(15) {
+        let k = features.range(-2, 20);
+        picked.push(format!("count(*) filter (where {numeric} > {k})"));
+        picked.push(format!("max({any}) filter (where id % 2 = 0)"));
     }
     // Ordered by a unique key too, so the text is the same whatever order
     // the rows come in.

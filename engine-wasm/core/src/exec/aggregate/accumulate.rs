@@ -113,6 +113,8 @@ pub struct Accumulator {
     func: AggFunc,
     /// `count(*)` has none: it counts rows, NULLs included.
     has_argument: bool,
+    /// `FILTER (WHERE …)`: each row brings whether it counts.
+    has_filter: bool,
     /// Values already seen, for `agg(DISTINCT x)`.
     seen: Option<HashSet<GroupKey>>,
     count: i64,
@@ -177,6 +179,7 @@ impl Accumulator {
             distinct,
             separator,
             order_by,
+            filter,
         } = call
         else {
             unreachable!("the grouping plan only keeps aggregate calls")
@@ -184,6 +187,7 @@ impl Accumulator {
         Accumulator {
             func: *func,
             has_argument: arg.is_some(),
+            has_filter: filter.is_some(),
             seen: distinct.then(HashSet::new),
             count: 0,
             int_sum: 0,
@@ -208,6 +212,10 @@ impl Accumulator {
 
     pub fn takes_argument(&self) -> bool {
         self.has_argument
+    }
+
+    pub fn takes_filter(&self) -> bool {
+        self.has_filter
     }
 
     /// How many sort keys (`ORDER BY` inside the call) each row brings.

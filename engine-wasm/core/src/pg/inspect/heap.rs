@@ -70,7 +70,7 @@ fn tuple_row(
     relation: &str,
 ) -> Result<Row, SqlError> {
     let h = &t.header;
-    let (values, types) = table.physical_row(&t.row);
+    let (values, types) = table.physical_row(&t.row, tid, t.xmin);
     let natts = usize::from(h.natts).min(values.len());
     let (values, types) = (&values[..natts], &types[..natts]);
     let has_null = values.iter().any(Value::is_null);
@@ -95,14 +95,6 @@ fn tuple_row(
         }
     };
     if t_hoff as usize + data.len() != usize::from(h.len) {
-        if !table.dropped.is_empty() {
-            // Written before ALTER TABLE … DROP COLUMN, with a value there.
-            return Err(unsupported(format!(
-                "heap_page_items() of a page of \"{relation}\" holding a tuple written before \
-                 a column was dropped (PostgreSQL keeps the dropped value's bytes; IndexLab \
-                 does not)"
-            )));
-        }
         return Err(toasted());
     }
     let mut infomask = h.infomask.get();
