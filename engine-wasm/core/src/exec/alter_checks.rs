@@ -77,6 +77,17 @@ pub fn add_column(
     Ok(true)
 }
 
+/// ADD COLUMN IF NOT EXISTS of a column the table has: the notice that it
+/// is skipped (the check made sure IF NOT EXISTS was written).
+pub fn column_skipped(columns: &[ColumnDef], table: &str, column: &ColumnDef) -> Option<String> {
+    columns.iter().any(|c| c.name == column.name).then(|| {
+        format!(
+            "column \"{}\" of relation \"{table}\" already exists, skipping",
+            column.name
+        )
+    })
+}
+
 /// `RENAME TO to`: no relation has that name yet.
 pub fn rename_table(taken: bool, to: &str) -> Result<(), SqlError> {
     match taken {

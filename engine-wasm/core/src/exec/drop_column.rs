@@ -12,8 +12,11 @@
 //! only marks the attribute dropped); the engines keep each tuple's size and
 //! count the dropped attribute in the tuples written later, as a NULL.
 
+use super::index_expression::IndexExpression;
+use super::index_predicate::IndexPredicate;
 use crate::sql::ast::{ColumnDef, Expr};
 use crate::sql::error::{unsupported, ErrorKind, SqlError};
+use crate::sql::eval::Scope;
 
 /// What one DROP COLUMN removes.
 #[derive(Debug, Default, PartialEq)]
@@ -121,6 +124,28 @@ pub fn uses(e: &Expr, name: &str) -> bool {
         }
     });
     found
+}
+
+/// An index's columns once column `dropped` is gone: its key and INCLUDE
+/// positions move down past it, and its expressions and WHERE are bound
+/// again over the table's new columns (`scope`).
+pub fn renumber_index<'a>(
+    positions: impl Iterator<Item = &'a mut usize>,
+    expressions: &mut [IndexExpression],
+    predicate: &mut Option<IndexPredicate>,
+    dropped: usize,
+    scope: &Scope,
+) -> Result<(), SqlError> {
+    for c in positions {
+        *c = shifted(*c, dropped);
+    }
+    for e in expressions.iter_mut() {
+        *e = IndexExpression::new(&e.expr, scope)?;
+    }
+    if let Some(p) = predicate {
+        *p = IndexPredicate::new(&p.expr, scope)?;
+    }
+    Ok(())
 }
 
 /// A key or INCLUDE position once column `dropped` is gone: later columns

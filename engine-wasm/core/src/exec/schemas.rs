@@ -198,6 +198,22 @@ impl Schemas {
         Cow::Borrowed(name)
     }
 
+    /// Where in `items` (a catalog's tables or indexes, each named by
+    /// `key`) the relation `name` means is, as [`Self::resolve`] finds it.
+    pub fn find<T>(
+        &self,
+        items: &[Option<T>],
+        name: &str,
+        key: impl Fn(&T) -> &str,
+    ) -> Option<usize> {
+        let find = |k: &str| {
+            items
+                .iter()
+                .position(|i| i.as_ref().is_some_and(|i| key(i) == k))
+        };
+        find(&self.resolve(name, |k| find(k).is_some()))
+    }
+
     /// The catalog key of a relation CREATE makes as `name`: in its
     /// schema if qualified (which must exist), else in the first schema of
     /// the path.

@@ -9,8 +9,6 @@ use super::ddl::ascending;
 use super::engine::PgEngine;
 use crate::exec::alter_checks as checks;
 use crate::exec::drop_column;
-use crate::exec::index_expression::IndexExpression;
-use crate::exec::index_predicate::IndexPredicate;
 use crate::exec::{Executor, QueryEngine};
 use crate::profile::Outcome;
 use crate::sql::ast::{AddKey, AlterAction, ColumnDef};
@@ -143,11 +141,8 @@ impl PgEngine {
             }
             AlterAction::AddColumn { column, key, .. } => {
                 let t = self.catalog.table(id);
-                if t.columns.iter().any(|c| c.name == column.name) {
-                    out.notices.push(format!(
-                        "column \"{}\" of relation \"{}\" already exists, skipping",
-                        column.name, t.name
-                    ));
+                if let Some(notice) = checks::column_skipped(&t.columns, &t.name, column) {
+                    out.notices.push(notice);
                     return Ok(());
                 }
                 self.add_column(id, column)?;
@@ -275,18 +270,13 @@ impl PgEngine {
             let ix = self.catalog.indexes[i]
                 .as_mut()
                 .expect("a table's index exists");
-            for (c, _) in ix.key.iter_mut() {
-                *c = drop_column::shifted(*c, position);
-            }
-            for c in ix.include.iter_mut() {
-                *c = drop_column::shifted(*c, position);
-            }
-            for e in ix.expressions.iter_mut() {
-                *e = IndexExpression::new(&e.expr, &scope)?;
-            }
-            if let Some(p) = &ix.predicate {
-                ix.predicate = Some(IndexPredicate::new(&p.expr, &scope)?);
-            }
+            let positions = ix
+                .key
+                .iter_mut()
+                .map(|(c, _)| c)
+                .chain(ix.include.iter_mut());
+            let (expressions, predicate) = (&mut ix.expressions, &mut ix.predicate);
+            drop_column::renumber_index(positions, expressions, predicate, position, &scope)?;
         }
         Ok(())
     }

@@ -374,23 +374,16 @@ fn collect_columns(table: &TableInfo, e: &Expr, out: &mut Vec<usize>) -> Result<
             None => return Err(super::eval::no_such_column(name, name)),
         },
         Expr::Literal(_) | Expr::Call(_) | Expr::Param(_) => {}
-        // An aggregate reads its argument, sort keys and FILTER's columns.
-        Expr::Aggregate { .. } => {
-            let mut parts = Vec::new();
-            e.visit(&mut |x| {
-                if matches!(x, Expr::Column { .. }) {
-                    parts.push(x.clone());
-                }
-            });
-            for p in &parts {
-                collect_columns(table, p, out)?;
-            }
-        }
         Expr::Unary { expr, .. } | Expr::Cast { expr, .. } | Expr::IsNull { expr, .. } => {
             collect_columns(table, expr, out)?
         }
         Expr::ScalarSubquery(_) | Expr::Exists { .. } => {}
-        Expr::Function { .. } | Expr::Case { .. } | Expr::Like { .. } | Expr::InSubquery { .. } => {
+        // An aggregate reads its argument's and FILTER's columns.
+        Expr::Function { .. }
+        | Expr::Case { .. }
+        | Expr::Like { .. }
+        | Expr::InSubquery { .. }
+        | Expr::Aggregate { .. } => {
             let mut parts = Vec::new();
             e.visit(&mut |x| {
                 if matches!(x, Expr::Column { .. }) {

@@ -289,12 +289,8 @@ pub struct YbCatalog {
 impl YbCatalog {
     /// The table `name` means: qualified, or the first on `search_path`.
     pub fn table_id(&self, name: &str) -> Result<usize, SqlError> {
-        let find = |key: &str| {
-            self.tables
-                .iter()
-                .position(|t| t.as_ref().is_some_and(|t| t.name == key))
-        };
-        find(&self.schemas.resolve(name, |k| find(k).is_some())).ok_or_else(|| {
+        let found = self.schemas.find(&self.tables, name, |t| &t.name);
+        found.ok_or_else(|| {
             if let Some(e) = crate::sql::error::system_catalog(name) {
                 return e;
             }
@@ -307,12 +303,7 @@ impl YbCatalog {
 
     /// The index `name` means: qualified, or the first on `search_path`.
     pub fn index_named(&self, name: &str) -> Option<usize> {
-        let find = |key: &str| {
-            self.indexes
-                .iter()
-                .position(|i| i.as_ref().is_some_and(|i| i.name == key))
-        };
-        find(&self.schemas.resolve(name, |k| find(k).is_some()))
+        self.schemas.find(&self.indexes, name, |i| &i.name)
     }
 
     pub fn table(&self, id: usize) -> &YbTable {
