@@ -175,8 +175,7 @@ fn run_distinct<E: Executor>(
     engine.advance_us(before as f64 * engine.cost().cpu_operator_us);
     if !q.order_by.is_empty() {
         for row in &result.rows {
-            let keys: Vec<Value> = positions.iter().map(|p| row[*p].clone()).collect();
-            accumulate::check_sortable(&keys)?;
+            accumulate::check_sortable(positions.iter().map(|p| &row[*p]))?;
         }
         result.rows.sort_by(|a, b| {
             positions

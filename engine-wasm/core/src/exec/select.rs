@@ -163,7 +163,7 @@ pub trait SelectExec: QueryEngine {
                 .iter()
                 .map(|(k, ..)| self.eval_bound(k, row))
                 .collect::<Result<Vec<_>, _>>()?;
-            super::aggregate::accumulate::check_sortable(&values)?;
+            super::aggregate::accumulate::check_sortable(values.iter())?;
             keyed.push((values, std::mem::take(row)));
         }
         keyed.sort_by(|(a, _), (b, _)| {

@@ -431,8 +431,7 @@ pub fn run<E: Executor>(
             other => other.clone(),
         };
         for row in &rows {
-            let keys: Vec<Value> = order.iter().map(|&(c, ..)| row[c].clone()).collect();
-            super::aggregate::accumulate::check_sortable(&keys)?;
+            super::aggregate::accumulate::check_sortable(order.iter().map(|&(c, ..)| &row[c]))?;
         }
         rows.sort_by(|a, b| {
             order

@@ -49,8 +49,8 @@ pub fn no_json_ordering() -> SqlError {
 }
 
 /// ORDER BY's check of the values it sorts by.
-pub fn check_sortable(values: &[Value]) -> Result<(), SqlError> {
-    match values.iter().any(|v| matches!(v, Value::Json(_))) {
+pub fn check_sortable<'v>(mut values: impl Iterator<Item = &'v Value>) -> Result<(), SqlError> {
+    match values.any(|v| matches!(v, Value::Json(_))) {
         true => Err(no_json_ordering()),
         false => Ok(()),
     }
