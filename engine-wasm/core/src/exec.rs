@@ -55,6 +55,7 @@ pub mod subplan;
 pub mod subquery;
 pub mod types;
 pub mod utility;
+pub mod yb_hash_code;
 
 pub use engine::{QueryEngine, ScanOutput};
 pub use executor::Executor;

@@ -13,6 +13,7 @@ mod key_order;
 pub mod lsm;
 pub mod metrics;
 pub mod net;
+pub mod partition_hash;
 pub mod pg;
 pub mod profile;
 pub mod report_json;

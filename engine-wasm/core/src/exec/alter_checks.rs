@@ -185,3 +185,31 @@ pub fn rows_fit_key<'a>(
     }
     Ok(())
 }
+
+/// PostgreSQL's error for a table storage parameter it does not have
+/// (YugabyteDB's `colocation` on PostgreSQL, a typo), or None for one of its
+/// own. PostgreSQL names the parameter without its `toast.` namespace.
+pub fn unrecognized_parameter(name: &str) -> Option<SqlError> {
+    let bare = name.trim_start_matches("toast.");
+    if bare.starts_with("autovacuum_") || bare == "fillfactor" {
+        return None;
+    }
+    if KNOWN_TABLE_PARAMETERS.contains(&bare) {
+        return None;
+    }
+    Some(SqlError::new(
+        ErrorKind::Semantic,
+        format!("unrecognized parameter \"{bare}\""),
+    ))
+}
+
+/// The other storage parameters PostgreSQL 15 has for a table (reloptions.c's
+/// heap options), valid there and without effect in IndexLab's model yet.
+const KNOWN_TABLE_PARAMETERS: &[&str] = &[
+    "toast_tuple_target",
+    "parallel_workers",
+    "vacuum_index_cleanup",
+    "vacuum_truncate",
+    "user_catalog_table",
+    "log_autovacuum_min_duration",
+];

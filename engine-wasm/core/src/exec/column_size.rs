@@ -11,6 +11,25 @@ use crate::sql::eval::Scope;
 use crate::sql::functions::ScalarFunc;
 use crate::value::{SqlType, Value};
 
+/// Whether the query calls a function that must be told its arguments'
+/// types before it runs: pg_column_size() here, or yb_hash_code().
+pub fn any_pending(q: &Select) -> bool {
+    pending(q) || super::yb_hash_code::pending(q)
+}
+
+/// The query with both kinds of calls told.
+pub fn annotate_all<E: QueryEngine>(engine: &E, q: &Select) -> Result<Select, SqlError> {
+    let told = if pending(q) {
+        annotate(engine, q)?
+    } else {
+        q.clone()
+    };
+    if super::yb_hash_code::pending(&told) {
+        return super::yb_hash_code::annotate(engine, &told);
+    }
+    Ok(told)
+}
+
 /// Whether the query's select list calls pg_column_size() not yet told.
 pub fn pending(q: &Select) -> bool {
     let mut found = false;

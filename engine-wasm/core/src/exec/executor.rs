@@ -152,8 +152,8 @@ pub trait Executor: JoinExec {
         if q.set_operation.is_some() {
             return super::set_operation::run(self, q, execute);
         }
-        if super::column_size::pending(q) {
-            let told = super::column_size::annotate(self, q)?;
+        if super::column_size::any_pending(q) {
+            let told = super::column_size::annotate_all(self, q)?;
             return self.run_select(&told, execute);
         }
         let star = q.items.iter().any(|i| matches!(i, SelectItem::Wildcard));
@@ -365,8 +365,8 @@ pub trait Executor: JoinExec {
         columns: &mut Vec<String>,
         sink: &mut RowSink<Self>,
     ) -> Result<(), SqlError> {
-        if super::column_size::pending(q) {
-            let told = super::column_size::annotate(self, q)?;
+        if super::column_size::any_pending(q) {
+            let told = super::column_size::annotate_all(self, q)?;
             return self.produce_named(&told, columns, sink);
         }
         let max_rows = self.settings().max_rows() as u64;

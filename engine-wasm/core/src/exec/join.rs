@@ -180,10 +180,9 @@ pub trait JoinExec: SelectExec {
                 }
                 let col = info.columns.iter().position(|(c, _)| c == name);
                 // A partial index may lack the rows a join looks up.
-                let index = info
-                    .indexes
-                    .iter()
-                    .position(|i| Some(i.key[0].0) == col && i.predicate.is_empty());
+                let index = info.indexes.iter().position(|i| {
+                    Some(i.key[0].0) == col && i.predicate.is_empty() && i.hash_columns < 2
+                });
                 if let (Some(index), Some(col)) = (index, col) {
                     return Ok(Some((n, index, b.as_ref().clone(), c.clone(), col)));
                 }

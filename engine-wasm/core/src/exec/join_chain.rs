@@ -490,10 +490,9 @@ pub trait JoinChainExec: JoinExec {
             let lookup = matches!(step.kind, JoinKind::Inner | JoinKind::Left);
             if let (true, Some(info), Expr::Column { name, .. }) = (lookup, &info, inner_e) {
                 let col = info.columns.iter().position(|(c, _)| c == name);
-                let index = info
-                    .indexes
-                    .iter()
-                    .position(|i| Some(i.key[0].0) == col && i.predicate.is_empty());
+                let index = info.indexes.iter().position(|i| {
+                    Some(i.key[0].0) == col && i.predicate.is_empty() && i.hash_columns < 2
+                });
                 if let Some(index) = index {
                     return Ok(Access::Lookup {
                         index,

@@ -334,9 +334,9 @@ pub fn type_of(e: &Expr, scope: &Scope) -> Result<SqlType, SqlError> {
                 },
                 Extract => SqlType::Numeric(None),
                 Decode => SqlType::Bytea,
-                PgColumnSize | Strpos | Position | Ascii | OctetLength | CharLength => {
-                    SqlType::Int4
-                }
+                PgColumnSize | Strpos | Position | Ascii | OctetLength | CharLength
+                | YbHashCode => SqlType::Int4,
+                YbHashKey(_) => SqlType::Bytea,
                 Substr if t(&args[0])? == SqlType::Bytea => SqlType::Bytea,
                 JsonbArrayLength | JsonArrayLength => SqlType::Int4,
                 f => crate::sql::json::functions::result_type(*f).unwrap_or(SqlType::Text),

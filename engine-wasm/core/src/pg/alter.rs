@@ -379,5 +379,8 @@ fn storage_parameter(name: &str, value: &str) -> Result<Parameter, SqlError> {
     if name.starts_with("autovacuum_") || name.starts_with("toast.autovacuum_") {
         return Ok(Parameter::Autovacuum);
     }
+    if let Some(e) = crate::exec::alter_checks::unrecognized_parameter(&name) {
+        return Err(e);
+    }
     Err(unsupported(format!("the storage parameter {name}")).near(name))
 }

@@ -399,6 +399,7 @@ impl Catalog {
                     key: ix.key.iter().map(|&(c, o)| (number(ix, c), o)).collect(),
                     include: ix.include.clone(),
                     hash: false,
+                    hash_columns: 0,
                     predicate: ix
                         .predicate
                         .as_ref()

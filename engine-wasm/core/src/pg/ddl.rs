@@ -38,6 +38,11 @@ impl PgEngine {
     }
 
     pub(super) fn create_table(&mut self, t: &CreateTable) -> Result<Outcome, SqlError> {
+        let keys = t
+            .primary_key
+            .iter()
+            .chain(t.unique.iter().map(|k| &k.columns));
+        no_hash_group(keys.flatten())?;
         let t = self.catalog.schemas.table_in(t)?;
         let t = &*t;
         crate::exec::generated_column::check(&t.name, &t.columns)?;
@@ -119,6 +124,7 @@ impl PgEngine {
     }
 
     pub(super) fn create_index(&mut self, i: &CreateIndex) -> Result<Outcome, SqlError> {
+        no_hash_group(&i.columns)?;
         // The table must exist before anything else is checked, as in PostgreSQL.
         let table = self.catalog.table_id(&i.table)?;
         let i = &*crate::exec::schemas::index_in(i, &self.catalog.table(table).name);
@@ -482,4 +488,19 @@ fn build_error(e: SqlError, index: &str) -> SqlError {
         Some(d) => err.with_detail(d.replace(" already exists.", " is duplicated.")),
         None => err,
     }
+}
+
+/// YugabyteDB's `(a, b) HASH` key group: PostgreSQL's grammar has no
+/// parenthesised list of key columns, and stops at its comma.
+fn no_hash_group<'a>(
+    columns: impl IntoIterator<Item = &'a crate::sql::ast::KeyColumn>,
+) -> Result<(), SqlError> {
+    if columns.into_iter().any(|c| c.hash_group) {
+        return Err(SqlError::new(
+            crate::sql::error::ErrorKind::Syntax,
+            "syntax error at or near \",\"",
+        )
+        .near(","));
+    }
+    Ok(())
 }

@@ -260,6 +260,12 @@ impl PgEngine {
                     .map(|k| (Bound::Included(k.clone()), Bound::Included(k)))
                     .collect()
             }
+            // Only a hash-sharded key (YugabyteDB) is planned with one.
+            Some(KeyCond::HashCode { .. } | KeyCond::HashKey(_)) => {
+                return Err(crate::sql::error::unsupported(
+                    "a yb_hash_code() condition on a B-tree index",
+                ))
+            }
         };
         if dir == ScanDirection::Backward {
             ranges.reverse();

@@ -24,6 +24,9 @@ pub struct KeyColumn {
     /// An index on an expression (`lower(v)`, `(a + b)`); `name` is then
     /// the column name PostgreSQL gives it (`lower`, `expr`).
     pub expr: Option<Expr>,
+    /// Written in a group hashed together, YugabyteDB's `(a, b) HASH`
+    /// (PostgreSQL has no such syntax).
+    pub hash_group: bool,
 }
 
 #[derive(Debug, Clone, PartialEq)]

@@ -239,6 +239,10 @@ fn print(e: &Expr, style: Style) -> String {
             }
             other => format!("EXTRACT({} FROM {})", deparse(other), deparse(&args[1])),
         },
+        Expr::Function {
+            func: crate::sql::functions::ScalarFunc::YbHashKey(_),
+            args,
+        } => deparse(&args[0]),
         Expr::Function { func, args } => {
             let args: Vec<String> = args.iter().map(deparse).collect::<Vec<_>>();
             format!("{}({})", func.name(), args.join(", "))

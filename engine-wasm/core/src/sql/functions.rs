@@ -119,6 +119,14 @@ pub enum ScalarFunc {
     CurrVal,
     SetVal,
     LastVal,
+    /// `yb_hash_code(a, …)`: YugabyteDB's partition hash of its arguments
+    /// (`crate::partition_hash`). It hashes each argument by its type, so
+    /// before a query runs each argument is wrapped in a `YbHashKey` of its
+    /// type (`exec/yb_hash_code.rs`).
+    YbHashCode,
+    /// One argument of `yb_hash_code`, as the bytes its type appends to the
+    /// hashed string. Never written by name.
+    YbHashKey(crate::partition_hash::KeyType),
 }
 
 impl ScalarFunc {
@@ -203,6 +211,7 @@ impl ScalarFunc {
             CurrVal => "currval",
             SetVal => "setval",
             LastVal => "lastval",
+            YbHashCode | YbHashKey(_) => "yb_hash_code",
         }
     }
 
@@ -283,6 +292,7 @@ impl ScalarFunc {
             "currval" => CurrVal,
             "setval" => SetVal,
             "lastval" => LastVal,
+            "yb_hash_code" => YbHashCode,
             _ => return None,
         })
     }
@@ -318,6 +328,8 @@ impl ScalarFunc {
             NextVal | CurrVal => 1..=1,
             SetVal => 2..=3,
             LastVal => 0..=0,
+            YbHashCode => 1..=usize::MAX,
+            YbHashKey(_) => 1..=1,
             JsonbExtractPath | JsonbExtractPathText | JsonExtractPath | JsonExtractPathText => {
                 1..=usize::MAX
             }
@@ -372,6 +384,8 @@ impl ScalarFunc {
                 | ScalarFunc::JsonbBuildArray
                 | ScalarFunc::JsonBuildArray
                 | ScalarFunc::Format
+                | ScalarFunc::YbHashCode
+                | ScalarFunc::YbHashKey(_)
         )
     }
 }
@@ -439,6 +453,8 @@ pub fn call(func: ScalarFunc, args: &[Value]) -> Result<Value, SqlError> {
         | JsonbPretty | JsonbStripNulls | JsonbExtractPath | JsonbExtractPathText
         | JsonExtractPath | JsonExtractPathText => super::json::functions::call(func, args)?,
         PgColumnSize => column_size(args)?,
+        YbHashKey(ty) => yb_hash_key(a, ty)?,
+        YbHashCode => yb_hash_code(args)?,
         ToChar => super::formatting::to_char(a, text(&args[1], func, args)?)?,
         NextVal | CurrVal | SetVal | LastVal => {
             return Err(super::error::unsupported(format!(
@@ -819,6 +835,35 @@ fn column_size(args: &[Value]) -> Result<Value, SqlError> {
     }
     let header = if *stored && payload <= 126 { 1 } else { 4 };
     Ok(Value::Int((payload + header) as i64))
+}
+
+/// One `yb_hash_code` argument as the bytes YugabyteDB appends for its type.
+fn yb_hash_key(v: &Value, ty: crate::partition_hash::KeyType) -> Result<Value, SqlError> {
+    let mut bytes = Vec::new();
+    if !crate::partition_hash::append_to_key(v, ty.sql_type(), &mut bytes) {
+        return Err(unsupported(format!(
+            "yb_hash_code() of this {} value",
+            ty.sql_type().pg_name()
+        )));
+    }
+    Ok(Value::Bytea(Box::new(bytes)))
+}
+
+/// `yb_hash_code(…)` of arguments already turned into their bytes.
+fn yb_hash_code(args: &[Value]) -> Result<Value, SqlError> {
+    let mut compound = Vec::new();
+    for a in args {
+        let Value::Bytea(bytes) = a else {
+            return Err(unsupported(
+                "yb_hash_code() outside a SELECT's select list, WHERE, GROUP BY, HAVING \
+                 or ORDER BY (where IndexLab learns its arguments' types)",
+            ));
+        };
+        compound.extend_from_slice(bytes);
+    }
+    Ok(Value::Int(i64::from(crate::partition_hash::compound_hash(
+        &compound,
+    ))))
 }
 
 #[cfg(test)]

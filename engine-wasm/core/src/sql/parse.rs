@@ -73,11 +73,19 @@ pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
             .near(psql_variable(&text).unwrap_or_default()),
             other => syntax_error(other, &text),
         })?;
-    if parsed.len() != 1 {
+    if parsed.is_empty() {
         return Err(SqlError::new(
             ErrorKind::Syntax,
-            format!("expected one statement, found {}", parsed.len()),
+            "expected one statement, found 0",
         ));
+    }
+    if parsed.len() > 1 {
+        // psql's `\;` sends several statements as one query (PostgreSQL runs
+        // them in one implicit transaction); IndexLab runs one at a time.
+        return Err(unsupported(format!(
+            "{} statements sent as one query (psql's \\;): end each with ; instead",
+            parsed.len()
+        )));
     }
     let mut stmt = convert_statement(parsed.remove(0))?;
     if let Statement::CreateTable(t) = &mut stmt {
@@ -536,33 +544,67 @@ fn key_columns(cols: &[sp::IndexColumn]) -> Result<Vec<KeyColumn>, SqlError> {
 }
 
 /// An index's key columns, or expressions; as in YugabyteDB, a first column
-/// without ASC or DESC is hashed.
+/// without ASC or DESC is hashed, and so is a first group of columns
+/// `(a, b) [HASH]`, hashed together.
 fn index_key_columns(cols: &[sp::IndexColumn]) -> Result<Vec<KeyColumn>, SqlError> {
-    cols.iter()
-        .enumerate()
-        .map(|(i, c)| {
-            // `(v)` is the column v; anything else is an expression.
-            let mut written = &c.column.expr;
-            while let sp::Expr::Nested(inner) = written {
-                written = inner;
+    let mut keys = Vec::with_capacity(cols.len());
+    for (i, c) in cols.iter().enumerate() {
+        // `(v)` is the column v; anything else is an expression.
+        let mut written = &c.column.expr;
+        while let sp::Expr::Nested(inner) = written {
+            written = inner;
+        }
+        if let sp::Expr::Tuple(items) = written {
+            keys.extend(hash_group(i, items, c)?);
+            continue;
+        }
+        let (name, expr) = match written {
+            sp::Expr::Identifier(id) => (ident_name(id), None),
+            other => {
+                let e = convert_expr(other)?;
+                (crate::exec::index_expression::column_name(&e), Some(e))
             }
-            let (name, expr) = match written {
-                sp::Expr::Identifier(id) => (ident_name(id), None),
-                other => {
-                    let e = convert_expr(other)?;
-                    (crate::exec::index_expression::column_name(&e), Some(e))
-                }
-            };
-            let order = match c.column.options.sort {
-                Some(sp::OrderBySort::Desc) => Order::Desc,
-                _ => Order::Asc,
-            };
-            Ok(KeyColumn {
-                name,
-                order,
-                hash: i == 0 && c.column.options.sort.is_none(),
-                expr,
-            })
+        };
+        let order = match c.column.options.sort {
+            Some(sp::OrderBySort::Desc) => Order::Desc,
+            _ => Order::Asc,
+        };
+        keys.push(KeyColumn {
+            name,
+            order,
+            hash: i == 0 && c.column.options.sort.is_none(),
+            expr,
+            hash_group: false,
+        });
+    }
+    Ok(keys)
+}
+
+/// YugabyteDB's `(a, b) HASH`: the columns hashed together for sharding.
+/// Only first, of plain columns, and without ASC or DESC.
+fn hash_group(
+    i: usize,
+    items: &[sp::Expr],
+    c: &sp::IndexColumn,
+) -> Result<Vec<KeyColumn>, SqlError> {
+    if i > 0 || c.column.options.sort.is_some() {
+        return Err(unsupported(
+            "a group of key columns (a, b) other than the first, hashed one",
+        ));
+    }
+    items
+        .iter()
+        .map(|item| match item {
+            sp::Expr::Identifier(id) => Ok(KeyColumn {
+                name: ident_name(id),
+                order: Order::Asc,
+                hash: true,
+                expr: None,
+                hash_group: true,
+            }),
+            other => Err(unsupported(format!(
+                "the expression {other} in a hashed group of key columns"
+            ))),
         })
         .collect()
 }

@@ -40,6 +40,10 @@ pub struct IndexInfo {
     /// Hash-sharded on its first column (YugabyteDB): only equality finds rows
     /// by it, and it gives no order.
     pub hash: bool,
+    /// How many leading key columns are hashed together (YugabyteDB's
+    /// `(a, b) HASH`; 0 for a range key): a `yb_hash_code()` of exactly
+    /// these columns reads a range of the hash space.
+    pub hash_columns: usize,
     /// A partial index's WHERE, as AND-ed parts (empty for a full index):
     /// only a query whose WHERE implies it may use the index.
     pub predicate: Vec<Expr>,
@@ -117,18 +121,29 @@ pub enum KeyCond {
     },
     /// `= ANY`: one descent per value.
     Points(Vec<Expr>),
+    /// An equality on every column of a key hashed on several columns
+    /// (YugabyteDB's `(a, b) HASH`), in key order: the hash of them all
+    /// finds the rows.
+    HashKey(Vec<Expr>),
+    /// `yb_hash_code(hash columns) <op> n` on a hash-sharded key
+    /// (YugabyteDB): the rows whose hash lies in the range, which are
+    /// contiguous in DocDB (a document key starts with its hash).
+    HashCode {
+        lower: Bound<Expr>,
+        upper: Bound<Expr>,
+    },
 }
 
 impl KeyCond {
     /// `col = x` or `col IN (…)`: what a hash-sharded key can find.
     pub fn is_equality(&self) -> bool {
         match self {
-            KeyCond::Points(_) => true,
+            KeyCond::Points(_) | KeyCond::HashKey(_) => true,
             KeyCond::Range {
                 lower: Bound::Included(a),
                 upper: Bound::Included(b),
             } => a == b,
-            KeyCond::Range { .. } => false,
+            KeyCond::Range { .. } | KeyCond::HashCode { .. } => false,
         }
     }
 }
@@ -251,6 +266,7 @@ fn key_cond(table: &TableInfo, col: usize, e: &Expr) -> Option<KeyCond> {
             Bound::Unbounded => true,
         }),
         KeyCond::Points(list) => list.iter().all(exact),
+        KeyCond::HashCode { .. } | KeyCond::HashKey(_) => true,
     };
     all_exact.then_some(cond)
 }
@@ -311,8 +327,132 @@ fn range(lower: Bound<Expr>, upper: Bound<Expr>) -> KeyCond {
     KeyCond::Range { lower, upper }
 }
 
+/// A comparison of `yb_hash_code(…)` of exactly `index`'s hash columns, in
+/// order, with a constant: a range of the hash space (YugabyteDB pushes it
+/// down as an index condition). `yb_hash_code(y, x)` or of fewer columns
+/// is not: it is not the hash the rows are stored by.
+fn hash_code_cond(table: &TableInfo, index: &IndexInfo, e: &Expr) -> Option<KeyCond> {
+    use super::functions::ScalarFunc;
+    let of_key = |x: &Expr| match x {
+        Expr::Function {
+            func: ScalarFunc::YbHashCode,
+            args,
+        } => {
+            args.len() == index.hash_columns
+                && args.iter().zip(&index.key).all(|(a, (col, _))| match a {
+                    Expr::Function {
+                        func: ScalarFunc::YbHashKey(_),
+                        args,
+                    } => column_index(table, &args[0]) == Some(*col),
+                    _ => false,
+                })
+        }
+        _ => false,
+    };
+    // Compared with a numeric (`< 512.5`), the hash is a numeric: no range
+    // of whole hashes stands for it.
+    let mut numeric_constant = false;
+    e.visit(&mut |x| numeric_constant |= crate::sql::numeric::looks_numeric(x));
+    if numeric_constant {
+        return None;
+    }
+    let (op, c) = match e {
+        Expr::Binary { op, left, right } if op.is_comparison() && *op != BinOp::NotEq => {
+            if of_key(left) && is_constant(right) {
+                (*op, (**right).clone())
+            } else if of_key(right) && is_constant(left) {
+                (flip(*op), (**left).clone())
+            } else {
+                return None;
+            }
+        }
+        Expr::Between {
+            expr,
+            low,
+            high,
+            negated: false,
+        } if of_key(expr) && is_constant(low) && is_constant(high) => {
+            return Some(KeyCond::HashCode {
+                lower: Bound::Included((**low).clone()),
+                upper: Bound::Included((**high).clone()),
+            })
+        }
+        _ => return None,
+    };
+    let (lower, upper) = match op {
+        BinOp::Eq => (Bound::Included(c.clone()), Bound::Included(c)),
+        BinOp::Lt => (Bound::Unbounded, Bound::Excluded(c)),
+        BinOp::LtEq => (Bound::Unbounded, Bound::Included(c)),
+        BinOp::Gt => (Bound::Excluded(c), Bound::Unbounded),
+        _ => (Bound::Included(c), Bound::Unbounded),
+    };
+    Some(KeyCond::HashCode { lower, upper })
+}
+
+/// An equality on each column of a key hashed on several columns, with the
+/// parts that give them.
+fn hash_key_cond(
+    table: &TableInfo,
+    index: &IndexInfo,
+    parts: &[Expr],
+) -> (Option<KeyCond>, Vec<Expr>) {
+    if index.hash_columns < 2 {
+        return (None, Vec::new());
+    }
+    let (mut values, mut used) = (Vec::new(), Vec::new());
+    for (col, _) in &index.key[..index.hash_columns] {
+        let found = parts.iter().find_map(|p| match key_cond(table, *col, p)? {
+            KeyCond::Range {
+                lower: Bound::Included(a),
+                upper: Bound::Included(b),
+            } if a == b => Some((a, p)),
+            _ => None,
+        });
+        let Some((value, part)) = found else {
+            return (None, Vec::new());
+        };
+        values.push(value);
+        used.push(part.clone());
+    }
+    (Some(KeyCond::HashKey(values)), used)
+}
+
+/// The hash-code conditions of `parts` on `index`, merged as far as one
+/// bound per side allows: the condition and the parts it used.
+fn hash_code_conds(
+    table: &TableInfo,
+    index: &IndexInfo,
+    parts: &[Expr],
+) -> (Option<KeyCond>, Vec<Expr>) {
+    let (mut cond, mut used) = (None::<KeyCond>, Vec::new());
+    for p in parts {
+        let Some(c) = hash_code_cond(table, index, p) else {
+            continue;
+        };
+        let merged = match cond.clone() {
+            None => Some(c),
+            Some(prev) => merge(prev, c),
+        };
+        if let Some(m) = merged {
+            cond = Some(m);
+            used.push(p.clone());
+        }
+    }
+    (cond, used)
+}
+
 /// Merges two range conditions on the same column (e.g. `x > 1 and x < 9`).
 fn merge(a: KeyCond, b: KeyCond) -> Option<KeyCond> {
+    let hash = |c: KeyCond| match c {
+        KeyCond::HashCode { lower, upper } => KeyCond::Range { lower, upper },
+        other => other,
+    };
+    if let (KeyCond::HashCode { .. }, KeyCond::HashCode { .. }) = (&a, &b) {
+        return match merge(hash(a), hash(b))? {
+            KeyCond::Range { lower, upper } => Some(KeyCond::HashCode { lower, upper }),
+            _ => None,
+        };
+    }
     match (a, b) {
         (
             KeyCond::Range {
@@ -484,9 +624,22 @@ pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
                 (None, _) => rest.push(p.clone()),
             }
         }
-        if index.hash && !cond.as_ref().is_some_and(KeyCond::is_equality) {
+        // A hash-sharded key finds rows only by the hash of all its hash
+        // columns: an equality on each, or a range of hashes.
+        if index.hash
+            && (index.hash_columns > 1 || !cond.as_ref().is_some_and(KeyCond::is_equality))
+        {
             rest.append(&mut used);
             cond = None;
+            let (hash_cond, hash_used) = match hash_key_cond(table, index, &rest) {
+                (Some(c), used) => (Some(c), used),
+                _ => hash_code_conds(table, index, &rest),
+            };
+            if hash_cond.is_some() {
+                rest.retain(|p| !hash_used.contains(p));
+                cond = hash_cond;
+                used = hash_used;
+            }
         }
         let direction = order_direction(table, index, &q.order_by).filter(|_| !index.hash);
         // A partial index the query proves has already narrowed the rows,

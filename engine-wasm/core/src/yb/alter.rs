@@ -18,10 +18,15 @@ use std::rc::Rc;
 
 /// Storage parameters (CREATE TABLE's `WITH`, ALTER TABLE's `SET`): the
 /// ones YugabyteDB accepts change nothing here, and say so.
-pub(super) fn storage_notices(options: &[(String, String)]) -> Result<Vec<String>, SqlError> {
+pub(super) fn storage_notices(
+    options: &[(String, String)],
+    creating: bool,
+) -> Result<Vec<String>, SqlError> {
     let mut notices = Vec::new();
-    for (k, _) in options {
-        let note = if k == "fillfactor" {
+    for (k, v) in options {
+        let note = if creating && (k == "colocation" || k == "colocated") {
+            colocation(k, v)?
+        } else if k == "fillfactor" {
             "fillfactor changes nothing on YugabyteDB: its rows live in DocDB's SST files, \
              not on heap pages"
                 .to_string()
@@ -30,6 +35,8 @@ pub(super) fn storage_notices(options: &[(String, String)]) -> Result<Vec<String
                 "{k}: IndexLab runs no autovacuum (and YugabyteDB needs none: compaction \
                  removes old versions)"
             )
+        } else if let Some(e) = checks::unrecognized_parameter(k) {
+            return Err(e);
         } else {
             return Err(unsupported(format!(
                 "the storage parameter {k} on YugabyteDB"
@@ -38,6 +45,31 @@ pub(super) fn storage_notices(options: &[(String, String)]) -> Result<Vec<String
         notices.push(note);
     }
     Ok(notices)
+}
+
+/// CREATE TABLE's `colocation` (or its older name `colocated`). IndexLab's
+/// database is one created without colocation, where every table has tablets
+/// of its own: as in YugabyteDB (`YBCCreateTable`), `false` is what the
+/// table gets anyway and `true` is refused.
+fn colocation(name: &str, value: &str) -> Result<String, SqlError> {
+    match value.to_ascii_lowercase().as_str() {
+        "false" | "off" | "0" | "no" => Ok(format!(
+            "{name} = false: the table gets tablets of its own, as every table does in a \
+             database created without colocation"
+        )),
+        "true" | "on" | "1" | "yes" => Err(SqlError::new(
+            ErrorKind::Semantic,
+            "cannot set colocation true on a non-colocated database",
+        )
+        .with_hint(
+            "IndexLab runs a script in one database, created without colocation \
+             (CREATE DATABASE … WITH colocation = true is not supported by IndexLab).",
+        )),
+        _ => Err(SqlError::new(
+            ErrorKind::Semantic,
+            format!("{name} requires a Boolean value"),
+        )),
+    }
 }
 
 impl YbEngine {
@@ -68,7 +100,7 @@ impl YbEngine {
     fn check_action(&mut self, id: usize, a: &AlterAction) -> Result<(), SqlError> {
         let t = self.catalog.table(id);
         match a {
-            AlterAction::SetOptions(options) => storage_notices(options).map(|_| ()),
+            AlterAction::SetOptions(options) => storage_notices(options, false).map(|_| ()),
             AlterAction::AddColumn {
                 column,
                 if_not_exists,
@@ -185,7 +217,9 @@ impl YbEngine {
         out: &mut Outcome,
     ) -> Result<(), SqlError> {
         match a {
-            AlterAction::SetOptions(options) => out.notices.extend(storage_notices(options)?),
+            AlterAction::SetOptions(options) => {
+                out.notices.extend(storage_notices(options, false)?)
+            }
             AlterAction::AddKey(k) => {
                 let name = self.unique_name(id, k);
                 let table = self.catalog.table(id).name.clone();

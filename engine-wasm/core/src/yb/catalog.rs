@@ -85,6 +85,19 @@ pub struct Tablets {
     pub bounds: Vec<Vec<u8>>,
 }
 
+/// Which of `n` hash tablets holds hash `h`. YugabyteDB cuts the 65 536
+/// hashes as `PartitionSchema::CreateHashPartitions` does: tablet i starts at
+/// `i * 65536 / n` (integer division), so the cuts of 3 tablets are 0x5555
+/// and 0xaaaa.
+pub fn hash_tablet(h: u16, n: usize) -> usize {
+    let start = |i: usize| i * 65536 / n;
+    let mut i = (usize::from(h) * n) >> 16;
+    while i + 1 < n && start(i + 1) <= usize::from(h) {
+        i += 1;
+    }
+    i
+}
+
 impl Tablets {
     /// The tablet holding document key `doc`: by its hash (hash ranges split
     /// evenly), or by the range its key falls in.
@@ -92,9 +105,7 @@ impl Tablets {
         if !self.bounds.is_empty() {
             return self.ids[self.bounds.partition_point(|b| b.as_slice() <= doc)];
         }
-        let n = self.ids.len();
-        let slot = (usize::from(key_hash(doc)) * n) >> 16;
-        self.ids[slot.min(n - 1)]
+        self.ids[hash_tablet(key_hash(doc), self.ids.len())]
     }
 
     /// The tablets a scan of keys from `lower` to `upper` reads, in key
@@ -342,6 +353,7 @@ impl YbCatalog {
                 .collect(),
             include: (0..t.columns.len()).collect(),
             hash: k.is_hash(),
+            hash_columns: k.hash.len(),
             predicate: Vec::new(),
         });
         let pk = pk.map(|mut p| {
@@ -367,6 +379,7 @@ impl YbCatalog {
                         .collect(),
                     include: ix.include.clone(),
                     hash: ix.key.first().is_some_and(|k| k.2),
+                    hash_columns: ix.key.iter().take_while(|k| k.2).count(),
                     predicate: ix
                         .predicate
                         .as_ref()
@@ -398,4 +411,22 @@ fn k_orders(t: &YbTable) -> Vec<Order> {
             crate::btree::SortOrder::Desc => Order::Desc,
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hash_tablet;
+
+    /// Tablet i of n starts at i * 65536 / n, as YugabyteDB cuts them.
+    #[test]
+    fn hash_tablets_are_cut_as_yugabytedb_cuts_them() {
+        assert_eq!(hash_tablet(0x5554, 3), 0);
+        assert_eq!(hash_tablet(0x5555, 3), 1);
+        assert_eq!(hash_tablet(0xaaa9, 3), 1);
+        assert_eq!(hash_tablet(0xaaaa, 3), 2);
+        assert_eq!(hash_tablet(0xffff, 3), 2);
+        assert_eq!(hash_tablet(0xffff, 1), 0);
+        assert_eq!(hash_tablet(0x7fff, 2), 0);
+        assert_eq!(hash_tablet(0x8000, 2), 1);
+    }
 }

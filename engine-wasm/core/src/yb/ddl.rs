@@ -149,7 +149,7 @@ impl YbEngine {
         if t.primary_key_deferrable.is_some() || t.unique.iter().any(|k| k.deferrable.is_some()) {
             return Err(super::alter::deferrable_refused());
         }
-        let notices = super::alter::storage_notices(&t.options)?;
+        let notices = super::alter::storage_notices(&t.options, true)?;
         if self.catalog.name_taken(&t.name) {
             if t.if_not_exists {
                 return Ok(Outcome::tag("CREATE TABLE").notice(format!(

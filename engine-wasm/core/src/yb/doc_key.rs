@@ -2,7 +2,7 @@
 //!
 //! A RocksDB key of DocDB is a *document key* followed by a suffix:
 //! - document key: for a hash-sharded table `G` + the 16-bit hash of the hash
-//!   columns, the hash columns, a group end `!`; then the range columns and a
+//!   columns (YugabyteDB's own, `crate::partition_hash`), the hash columns, a group end `!`; then the range columns and a
 //!   group end. Each column is an order-preserving typed encoding (DESC columns
 //!   inverted), so byte order is SQL order within a tablet;
 //! - suffix: an optional subkey (`J0` the row's liveness column, `K<id>` a column,
@@ -12,6 +12,7 @@
 //!   so the document key of any entry is found from its end.
 
 use crate::btree::{encode_key_into, KeyColumn};
+use crate::partition_hash::partition_hash;
 use crate::value::Value;
 
 pub const HASH_MARKER: u8 = b'G';
@@ -29,25 +30,6 @@ pub struct HybridTime {
     pub logical: u16,
 }
 
-/// YugabyteDB's 16-bit hash of the hash columns' encoding (a stand-in for its
-/// Jenkins hash: deterministic and well spread).
-pub fn hash_code(encoded: &[u8]) -> u16 {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in encoded {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    // FNV alone barely moves its high bits when only the last bytes differ
-    // (keys 1, 2, 3 … landed in 3 of 10 tablets): finish with MurmurHash3's
-    // avalanche so consecutive keys spread over the whole hash space.
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xff51_afd7_ed55_8ccd);
-    h ^= h >> 33;
-    h = h.wrapping_mul(0xc4ce_b9fe_1a85_ec53);
-    h ^= h >> 33;
-    (h >> 48) as u16
-}
-
 /// Encodes a document key: `hash_columns` (possibly none) then `range_columns`.
 pub fn doc_key<V: std::borrow::Borrow<Value>>(
     hash_values: &[V],
@@ -58,11 +40,9 @@ pub fn doc_key<V: std::borrow::Borrow<Value>>(
 ) -> Result<(), crate::btree::KeyError> {
     out.clear();
     if !hash_columns.is_empty() {
-        // The hash goes before the bytes it hashes: leave room, encode, fill in.
-        out.extend_from_slice(&[HASH_MARKER, 0, 0]);
+        let hash = partition_hash(hash_values, hash_columns)?.to_be_bytes();
+        out.extend_from_slice(&[HASH_MARKER, hash[0], hash[1]]);
         encode_key_into(hash_values, hash_columns, out)?;
-        let hash = hash_code(&out[3..]).to_be_bytes();
-        out[1..3].copy_from_slice(&hash);
         out.push(GROUP_END);
     }
     encode_key_into(range_values, range_columns, out)?;

@@ -165,21 +165,12 @@ impl YbEngine {
             .or(spec.range_columns.first())
             .copied()
             .ok_or_else(|| exec_error("a key without columns"))?;
-        let scope = Scope::default();
         // A condition's value as a key prefix, or None for NULL (`x = NULL`,
         // `x < NULL` find nothing).
         let mut prefix = |e: &Expr| -> Result<Option<Vec<u8>>, SqlError> {
-            let b = bind(e, &scope)?;
-            // A bound is compared, not stored: no typmod rounds it; a quoted
-            // literal is read as the column's type (`id < '10'`).
-            let v = match crate::sql::eval::quoted_as(e, col.ty.without_typmod()) {
-                Some(v) => v?,
-                None => coerce(eval(&b, &[], &mut self.env())?, col.ty.without_typmod())?,
-            };
-            if v.is_null() {
+            let Some(v) = self.key_value(e, col)? else {
                 return Ok(None);
-            }
-            let v = numeric_key::bound_value(v, col.ty);
+            };
             if spec.is_hash() {
                 let mut k = Vec::new();
                 doc_key(&[v], &spec.hash_columns[..1], &[], &[], &mut k)?;
@@ -243,6 +234,47 @@ impl YbEngine {
                 };
                 vec![(which, lo, hi, full_key && c.is_equality())]
             }
+            Some(KeyCond::HashKey(values)) => {
+                // Every hash column's value: the hash, then the columns.
+                let mut key = Vec::with_capacity(values.len());
+                for (e, col) in values.iter().zip(&spec.hash_columns) {
+                    match self.key_value(e, *col)? {
+                        Some(v) => key.push(v),
+                        None => return Ok(Vec::new()),
+                    }
+                }
+                let mut k = Vec::new();
+                doc_key(&key, &spec.hash_columns, &[], &[], &mut k)?;
+                k.pop(); // the range group's end: the prefix covers every range value
+                let one = unique && spec.range.is_empty();
+                vec![(
+                    tablet_of(&k),
+                    Bound::Included(k.clone()),
+                    Bound::Included(k),
+                    one,
+                )]
+            }
+            Some(KeyCond::HashCode { lower, upper }) => {
+                let Some((lo, hi)) = self.hash_range(lower, upper)? else {
+                    return Ok(Vec::new());
+                };
+                // Every document whose key starts with a hash from lo to hi,
+                // in the tablets holding those hashes.
+                let n = tablets.ids.len();
+                let which = tablets.ids
+                    [super::catalog::hash_tablet(lo, n)..=super::catalog::hash_tablet(hi, n)]
+                    .to_vec();
+                let prefix = |h: u16| {
+                    let [a, b] = h.to_be_bytes();
+                    vec![super::doc_key::HASH_MARKER, a, b]
+                };
+                vec![(
+                    which,
+                    Bound::Included(prefix(lo)),
+                    Bound::Included(prefix(hi)),
+                    false,
+                )]
+            }
         };
         if backward {
             // Backward across range tablets too: the last one first.
@@ -253,6 +285,57 @@ impl YbEngine {
         }
         let _ = GROUP_END;
         Ok(out)
+    }
+
+    /// A condition's value for key column `col`, or None for NULL. A bound
+    /// is compared, not stored: no typmod rounds it; a quoted literal is
+    /// read as the column's type (`id < '10'`).
+    fn key_value(&mut self, e: &Expr, col: KeyColumn) -> Result<Option<Value>, SqlError> {
+        let b = bind(e, &Scope::default())?;
+        let v = match crate::sql::eval::quoted_as(e, col.ty.without_typmod()) {
+            Some(v) => v?,
+            None => coerce(eval(&b, &[], &mut self.env())?, col.ty.without_typmod())?,
+        };
+        if v.is_null() {
+            return Ok(None);
+        }
+        Ok(Some(numeric_key::bound_value(v, col.ty)))
+    }
+
+    /// The hashes from lo to hi (inclusive) a `yb_hash_code()` condition's
+    /// bounds select, or None when it selects none (a bound beyond the 16-bit
+    /// hash space, a NULL).
+    fn hash_range(
+        &mut self,
+        lower: &Bound<Expr>,
+        upper: &Bound<Expr>,
+    ) -> Result<Option<(u16, u16)>, SqlError> {
+        let scope = Scope::default();
+        let mut value = |e: &Expr| -> Result<Option<i64>, SqlError> {
+            let b = bind(e, &scope)?;
+            match coerce(eval(&b, &[], &mut self.env())?, crate::value::SqlType::Int8)? {
+                Value::Int(n) => Ok(Some(n)),
+                _ => Ok(None),
+            }
+        };
+        let lo = match lower {
+            Bound::Included(e) => value(e)?,
+            Bound::Excluded(e) => value(e)?.map(|n| n.saturating_add(1)),
+            Bound::Unbounded => Some(0),
+        };
+        let hi = match upper {
+            Bound::Included(e) => value(e)?,
+            Bound::Excluded(e) => value(e)?.map(|n| n.saturating_sub(1)),
+            Bound::Unbounded => Some(i64::from(u16::MAX)),
+        };
+        let (Some(lo), Some(hi)) = (lo, hi) else {
+            return Ok(None);
+        };
+        let (lo, hi) = (lo.max(0), hi.min(i64::from(u16::MAX)));
+        if lo > hi {
+            return Ok(None);
+        }
+        Ok(Some((lo as u16, hi as u16)))
     }
 
     /// Reads every request of one tablet range, handing rows to `sink` request by

@@ -72,6 +72,7 @@ pub(super) fn convert_column(c: &sp::ColumnDef) -> Result<ParsedColumn, SqlError
                 order: Order::Asc,
                 hash: true,
                 expr: None,
+                hash_group: false,
             }],
             primary,
         })
