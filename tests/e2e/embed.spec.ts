@@ -111,4 +111,29 @@ test('a forged widget address says what is wrong', async ({ page }) => {
   await page.goto(`/embed.html${encodeEmbed(scenario)}&views=btree,nope`);
   await page.reload();
   await expect(page.getByTestId('embed-error')).toContainText('there is no view "nope"');
+  // An option the widget does not have is named, not ignored.
+  await page.goto(`/embed.html${encodeEmbed(scenario)}&foo=bar`);
+  await page.reload();
+  await expect(page.getByTestId('embed-error')).toContainText('there is no option "foo"');
+});
+
+test('a widget shows its script, names a position past its end, and wraps a long title', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.setViewportSize({ width: 380, height: 800 });
+  const title = `${'A very long title without spaces '.repeat(2)}${'x'.repeat(200)}`;
+  await page.goto(`/embed.html${encodeEmbed(scenario, { at: 99_999_999, title, views: ['btree'] })}`);
+  await expect(page.getByTestId('fingerprint')).toBeVisible({ timeout: 60_000 });
+  // The position asked for is past the run's end: said, and the player opens at the end.
+  await expect(page.getByTestId('at-out-of-range')).toContainText('start at position 99,999,999 (at=…), past the end of this run');
+  // The script is there, folded: one click reads it.
+  const script = page.getByTestId('embed-script');
+  await expect(script.locator('pre')).toBeHidden();
+  await script.locator('summary').click();
+  await expect(script.locator('pre')).toContainText('create table');
+  // The title is cut (with an ellipsis) and wraps inside the widget.
+  const heading = page.getByRole('heading', { level: 1 });
+  await expect(heading).toContainText('…');
+  const box = await heading.boundingBox();
+  expect((box?.x ?? 0) + (box?.width ?? 0)).toBeLessThanOrEqual(380);
+  expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(380);
 });

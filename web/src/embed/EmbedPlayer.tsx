@@ -46,6 +46,12 @@ export function EmbedPlayer({
 
   return (
     <>
+      {options.readonly && (
+        <details className="embed-script-view" data-testid="embed-script">
+          <summary>The script this widget replays</summary>
+          <pre>{scenario.script}</pre>
+        </details>
+      )}
       {!options.readonly && (
         <form
           className="embed-script"

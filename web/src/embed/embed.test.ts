@@ -21,7 +21,7 @@ describe('embed addresses', () => {
       at: fc.option(fc.nat(100_000), { nil: undefined }),
       readonly: fc.boolean(),
       autoplay: fc.boolean(),
-      title: fc.option(fc.string({ minLength: 1, maxLength: 100 }).filter((t) => t.trim() !== ''), { nil: null }),
+      title: fc.option(fc.string({ minLength: 1, maxLength: 100 }).filter((t) => t.trim() !== '' && t.trim() === t), { nil: null }),
     });
     fc.assert(
       fc.property(options, (o) => {
@@ -49,10 +49,21 @@ describe('embed addresses', () => {
     [`${encodeEmbed(scenario)}&variant=zz`, 'has no variant "zz"'],
     [`${encodeEmbed(scenario)}&at=-3`, 'at is "-3"'],
     [`${encodeEmbed(scenario)}&readonly=maybe`, 'readonly is "maybe"'],
+    [`${encodeEmbed(scenario)}&foo=bar`, 'there is no option "foo"; the options are theme, views'],
+    [`${encodeEmbed(scenario)}&theme=dark&theme=light`, 'theme is given 2 times'],
   ])('%s says what is wrong', (hash, says) => {
     const d = decodeEmbed(hash);
     expect(d.kind).toBe('error');
     expect(d.kind === 'error' && d.message).toContain(says);
+  });
+});
+
+describe('embed titles', () => {
+  it('a long title is cut with an ellipsis, never silently', () => {
+    const d = decodeEmbed(encodeEmbed(scenario, { title: 'x'.repeat(3000) }));
+    expect(d.kind === 'embed' && d.options.title).toBe(`${'x'.repeat(119)}…`);
+    const short = decodeEmbed(encodeEmbed(scenario, { title: '  Page splits  ' }));
+    expect(short.kind === 'embed' && short.options.title).toBe('Page splits');
   });
 });
 

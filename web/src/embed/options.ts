@@ -42,6 +42,17 @@ export type EmbedDecoded =
 
 const MAX_TITLE = 120;
 
+/** Every parameter an embed's address may hold: the scenario's, then the widget's. */
+const SCENARIO_PARAMS = ['v', 's', 'k'];
+const OPTION_PARAMS = ['theme', 'views', 'variant', 'at', 'readonly', 'autoplay', 'title'];
+
+/** A title as the caption shows it: at most MAX_TITLE characters, a cut one ending in "…". */
+function titleOf(title: string | null): string | null {
+  if (title === null || title.trim() === '') return null;
+  const chars = [...title.trim()];
+  return chars.length <= MAX_TITLE ? chars.join('') : `${chars.slice(0, MAX_TITLE - 1).join('')}…`;
+}
+
 function list(value: string | null): string[] | null {
   if (value === null || value.trim() === '') return null;
   return value.split(',').map((x) => x.trim()).filter((x) => x !== '');
@@ -57,6 +68,10 @@ function flag(params: URLSearchParams, name: string, fallback: boolean): boolean
 
 /** The options after the scenario: the first thing wrong, in words, or the options. */
 function optionsOf(params: URLSearchParams, scenario: Scenario): EmbedOptions | string {
+  const unknown = [...params.keys()].find((k) => !SCENARIO_PARAMS.includes(k) && !OPTION_PARAMS.includes(k));
+  if (unknown !== undefined) return `there is no option "${unknown.slice(0, 30)}"; the options are ${OPTION_PARAMS.join(', ')}`;
+  const repeated = OPTION_PARAMS.find((k) => k !== 'variant' && params.getAll(k).length > 1);
+  if (repeated !== undefined) return `${repeated} is given ${params.getAll(repeated).length} times; give it once`;
   const theme = params.get('theme') ?? 'auto';
   if (theme !== 'light' && theme !== 'dark' && theme !== 'auto') return `theme is "${theme.slice(0, 20)}"; use light, dark or auto`;
   const views = list(params.get('views'));
@@ -82,7 +97,7 @@ function optionsOf(params: URLSearchParams, scenario: Scenario): EmbedOptions | 
     at,
     readonly,
     autoplay,
-    title: title === null || title.trim() === '' ? null : title.slice(0, MAX_TITLE),
+    title: titleOf(title),
   };
 }
 

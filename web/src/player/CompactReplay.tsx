@@ -14,6 +14,7 @@ import { Joint } from '../trace/joint';
 import type { TraceData } from '../trace/traceData';
 import type { ResultColumn } from '../variants/runVariants';
 import { firstError } from '../workbench/report';
+import { count } from '../views/shared/format';
 
 /** A narration: after the `nth` event of kind `at` (in `variant`'s column, or any). */
 export interface Narration {
@@ -121,6 +122,12 @@ export function CompactReplay({
       {error && (
         <p className="run-error" role="alert">
           Line {error.line}, column {error.column}: {error.message}
+        </p>
+      )}
+      {at !== undefined && at > joint.length && (
+        <p className="run-error" role="alert" data-testid="at-out-of-range">
+          The address asks the player to start at position {count(at)} (at=…), past the end of this run (its last position is{' '}
+          {count(joint.length)}): it starts at the end.
         </p>
       )}
       {tracks.length > 0 && (

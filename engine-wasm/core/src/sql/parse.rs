@@ -83,9 +83,10 @@ pub fn parse_statement(sql: &str) -> Result<Statement, SqlError> {
         // psql's `\;` sends several statements as one query (PostgreSQL runs
         // them in one implicit transaction); IndexLab runs one at a time.
         return Err(unsupported(format!(
-            "{} statements sent as one query (psql's \\;): end each with ; instead",
+            "sending {} statements as one query (psql's \\;)",
             parsed.len()
-        )));
+        ))
+        .with_hint("End each statement with ; to run them one after the other."));
     }
     let mut stmt = convert_statement(parsed.remove(0))?;
     if let Statement::CreateTable(t) = &mut stmt {
