@@ -86,6 +86,7 @@ test('a widget: its player, captions and Open in IndexLab carry the run; it is u
   await page.setViewportSize({ width: 360, height: 800 });
   await page.goto(`/embed.html${encodeEmbed(scenario, { views: ['btree', 'lsm'], title: 'Lookup' })}`);
   await expect(page.getByTestId('fingerprint')).toBeVisible({ timeout: 60_000 });
+  await expect(page.getByTestId('engine-switch')).toBeVisible();
   // Only the chosen views.
   await expect(page.locator('.btree-view')).toHaveCount(1);
   await expect(page.locator('.pool-view, .scan-view')).toHaveCount(0);
@@ -130,6 +131,14 @@ test('a widget shows its script, names a position past its end, and wraps a long
   await expect(script.locator('pre')).toBeHidden();
   await script.locator('summary').click();
   await expect(script.locator('pre')).toContainText('create table');
+  // Too narrow for two columns: the engines take turns behind a switch.
+  const engines = page.getByTestId('engine-switch');
+  await expect(engines.getByRole('button', { name: 'pg' })).toHaveAttribute('aria-pressed', 'true');
+  await expect(page.getByTestId('event-pg')).toBeVisible();
+  await expect(page.getByTestId('event-yb')).toHaveCount(0);
+  await engines.getByRole('button', { name: 'yb' }).click();
+  await expect(page.getByTestId('event-yb')).toBeVisible();
+  await expect(page.getByTestId('event-pg')).toHaveCount(0);
   // The title is cut (with an ellipsis) and wraps inside the widget.
   const heading = page.getByRole('heading', { level: 1 });
   await expect(heading).toContainText('…');

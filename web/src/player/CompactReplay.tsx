@@ -15,6 +15,7 @@ import type { TraceData } from '../trace/traceData';
 import type { ResultColumn } from '../variants/runVariants';
 import { firstError } from '../workbench/report';
 import { count } from '../views/shared/format';
+import { useWidth } from '../charts/useWidth';
 
 /** A narration: after the `nth` event of kind `at` (in `variant`'s column, or any). */
 export interface Narration {
@@ -52,6 +53,11 @@ export function narrationStops(
   }
   return stops.sort((a, b) => a.position - b.position);
 }
+
+/** Below this width the two columns would stack: they become a switch instead. */
+const TWO_COLUMNS = 600;
+/** The width assumed before the first measurement (wide: no switch flashes on a desktop). */
+const WIDE = 1000;
 
 /**
  * With several players on a page (a lesson step), the keys go to the one
@@ -104,6 +110,13 @@ export function CompactReplay({
   const playback = usePlayback(joint.length, start, stopPositions, stops.length > 0);
   const [help, setHelp] = useState(false);
   const box = useRef<HTMLDivElement>(null);
+  // Too narrow for two columns side by side (a phone, a blog's column): one
+  // engine at a time, chosen by a switch above the views, instead of a stack
+  // that puts the second engine a screen below the player.
+  const width = useWidth(box, WIDE);
+  const tabbed = tracks.length > 1 && width < TWO_COLUMNS;
+  const [chosen, setChosen] = useState(0);
+  const shown = Math.min(chosen, tracks.length - 1);
   usePlayerKeys(joint, playback, () => setHelp(true), useCallback(() => takesKeys(box.current), []));
   const { play } = playback;
   useEffect(() => {
@@ -169,10 +182,19 @@ export function CompactReplay({
           {help && <KeysHelp onClose={() => setHelp(false)} />}
         </div>
       )}
-      <div className={`embed-columns embed-columns-${Math.min(tracks.length, 2)}`}>
-        {tracks.map((t, k) => (
+      {tabbed && (
+        <div className="engine-switch" role="group" aria-label="Which engine to show" data-testid="engine-switch">
+          {tracks.map((t, k) => (
+            <button key={t.column.id} type="button" aria-pressed={k === shown} onClick={() => setChosen(k)}>
+              {t.column.name}
+            </button>
+          ))}
+        </div>
+      )}
+      <div className={`embed-columns embed-columns-${tabbed ? 1 : Math.min(tracks.length, 2)}`}>
+        {tracks.map((t, k) => (tabbed && k !== shown ? null : (
           <section key={t.column.id} className="embed-column" aria-label={t.column.name}>
-            <h3>{t.column.name}</h3>
+            {!tabbed && <h3>{t.column.name}</h3>}
             {t.column.run && (
               <Replay
                 id={t.column.id}
@@ -186,7 +208,7 @@ export function CompactReplay({
               />
             )}
           </section>
-        ))}
+        )))}
       </div>
       <p className="hint embed-foot">
         Run fingerprint <code data-testid="fingerprint">{print}</code> · keys: ? lists them
