@@ -2,8 +2,10 @@ import { expect, test, type Page } from '@playwright/test';
 import AxeBuilder from '@axe-core/playwright';
 
 // Lessons, as a student takes them: the index is the landing page; a lesson's
-// steps are predicted, run, watched and left with Next; progress survives a
-// reload; the answers come from the engine; a lesson reads on a projector.
+// steps are predicted, run and watched, and a step is done once its
+// predictions are answered and its scenarios run, whichever way the student
+// moved; progress survives a reload; the answers come from the engine; a
+// lesson reads on a projector.
 
 /** Predicts a number, checks it, and returns the engine's answer line. */
 async function predictNumber(page: Page, nth: number, guess: string) {
@@ -50,6 +52,11 @@ test('a student takes lesson 1 from the index to its end; progress survives a re
   const after = await predictNumber(page, 0, '0');
   await expect(after).toContainText('Exactly right');
   await runScenario(page);
+  // Not done yet: its second prediction is unanswered.
+  const steps = page.getByRole('navigation', { name: 'Lesson' });
+  await expect(steps.getByText('✓')).toHaveCount(1);
+  await predictNumber(page, 1, '5');
+  await expect(steps.getByText('✓')).toHaveCount(2);
   await page.getByRole('link', { name: /^Next: The same scan on an LSM/ }).click();
 
   // Step 3: read requests, played to the first narration.
@@ -67,7 +74,10 @@ test('a student takes lesson 1 from the index to its end; progress survives a re
   await choice.getByRole('button', { name: 'Check' }).click();
   await expect(choice.getByTestId('predict-answer')).toContainText('The engine says 2 500 rows a request', { timeout: 60_000 });
   await expect(choice.getByTestId('predict-answer')).toContainText('you said 100 rows a request');
-  await page.getByRole('link', { name: 'Finish the lesson ✓' }).click();
+  // Done by doing: the scenario runs too, then the step is done, whatever link follows.
+  await runScenario(page);
+  await expect(steps.getByText('✓')).toHaveCount(4);
+  await page.getByRole('link', { name: 'Back to the lessons' }).click();
 
   // Back on the index: done, and still done after a reload.
   await expect(page).toHaveURL(/#\/$/);
@@ -169,4 +179,20 @@ test('after Run in a lesson, the arrow keys step its player, which is brought on
   // The focus is still on the Run button the student pressed.
   await page.keyboard.press('ArrowRight');
   await expect.poll(position).not.toBe(before);
+});
+
+test('a step counts as done when its prediction is answered and its scenario run, reached from the step list', async ({ page }) => {
+  test.setTimeout(120_000);
+  await page.goto('/#/lesson/01-range-scans/1');
+  // Straight to step 3 from the list of steps, not by Next.
+  const steps = page.getByRole('navigation', { name: 'Lesson' });
+  await steps.getByRole('link', { name: /one seek, then next/ }).click();
+  await expect(page).toHaveURL(/\/3$/);
+  await runScenario(page);
+  // Run but not predicted: not done.
+  await expect(steps.getByText('✓')).toHaveCount(0);
+  await predictNumber(page, 0, '3');
+  await expect(steps.getByText('✓')).toHaveCount(1);
+  await page.goto('/#/');
+  await expect(page.getByTestId('lesson-01-range-scans')).toContainText('1 of 4 steps done');
 });

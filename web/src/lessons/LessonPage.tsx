@@ -1,11 +1,22 @@
 // One step of a lesson: where it is in the lesson, its text (MDX, loaded on
-// demand) with the lesson components, and the way on. Reaching the next step
-// marks this one done.
-import { lazy, Suspense, useMemo, type ComponentProps, type ComponentType, type LazyExoticComponent } from 'react';
+// demand) with the lesson components, and the way on. The step is done when
+// its predictions are answered and its scenarios have run (a step of text
+// alone: when it is read), however the student got there.
+import {
+  lazy,
+  Suspense,
+  useCallback,
+  useEffect,
+  useMemo,
+  useState,
+  type ComponentProps,
+  type ComponentType,
+  type LazyExoticComponent,
+} from 'react';
 import { lessonHref } from '../routes';
 import { loadStep, type Lesson } from './catalogue';
 import { LessonContext } from './LessonContext';
-import { markDone, resetProgress, useProgress } from './progress';
+import { markDone, resetProgress, taskDone, useProgress, type Task } from './progress';
 import { Hue } from './components/Hue';
 import { LessonScenario } from './components/LessonScenario';
 import { LessonTerm } from './components/LessonTerm';
@@ -39,13 +50,32 @@ function stepComponent(slug: string, file: string): StepComponent {
   return c;
 }
 
+/** Rendered after the step's text: tells the page the text (and its components) are there. */
+function Shown({ onShown }: { onShown(): void }) {
+  useEffect(() => onShown(), [onShown]);
+  return null;
+}
+
 export function LessonPage({ lesson, step }: { lesson: Lesson; step: number }) {
   const { slug, meta } = lesson;
   const total = meta.steps.length;
   const file = meta.steps[step - 1]?.file ?? '';
   const Step = stepComponent(slug, file);
   const progress = useProgress();
-  const context = useMemo(() => ({ slug, step }), [slug, step]);
+  // What the step's components ask of the student, as they register it.
+  const [tasks, setTasks] = useState<readonly Task[]>([]);
+  const register = useCallback((task: Task) => {
+    setTasks((t) => [...t, task]);
+    return () => setTasks((t) => t.filter((x) => x !== task));
+  }, []);
+  // The step's text has rendered (its components have registered).
+  const [shown, setShown] = useState<string | null>(null);
+  const here = `${slug}/${step}`;
+  const allDone = tasks.every((t) => taskDone(progress, t));
+  useEffect(() => {
+    if (shown === here && allDone) markDone(slug, step);
+  }, [shown, here, allDone, slug, step]);
+  const context = useMemo(() => ({ slug, step, register }), [slug, step, register]);
   const title = meta.steps[step - 1]?.title ?? '';
   return (
     <LessonContext.Provider value={context}>
@@ -79,16 +109,17 @@ export function LessonPage({ lesson, step }: { lesson: Lesson; step: number }) {
           <Suspense fallback={<p className="hint">Loading the step…</p>}>
             {/* eslint-disable-next-line react-hooks/static-components -- made once per step and kept (STEP_COMPONENTS) */}
             <Step components={COMPONENTS} />
+            <Shown onShown={() => setShown(here)} />
           </Suspense>
           <p className="lesson-next">
             {step > 1 && <a href={lessonHref(slug, step - 1)}>← {meta.steps[step - 2]?.title}</a>}{' '}
             {step < total ? (
-              <a className="button" href={lessonHref(slug, step + 1)} onClick={() => markDone(slug, step)}>
+              <a className="button" href={lessonHref(slug, step + 1)}>
                 Next: {meta.steps[step]?.title} →
               </a>
             ) : (
-              <a className="button" href="#/" onClick={() => markDone(slug, step)}>
-                Finish the lesson ✓
+              <a className="button" href="#/">
+                Back to the lessons
               </a>
             )}
           </p>

@@ -4,7 +4,7 @@ import { beforeEach, describe, expect, it } from 'vitest';
 import { routeOf } from '../routes';
 import { LESSONS } from './catalogue';
 import { closeness } from './components/Predict';
-import { markDone, resetProgress, saveGuess, stepsDone, useProgress } from './progress';
+import { markDone, markRan, resetProgress, saveGuess, stepsDone, taskDone, useProgress } from './progress';
 import { answerOf, parsePredict, parseVariants } from './spec';
 import type { Report } from '../engine/schema.gen';
 
@@ -37,6 +37,21 @@ describe('progress', () => {
     expect(stepsDone(read(), '01-x', 4)).toBe(0);
     expect(stepsDone(read(), '02-y', 4)).toBe(1);
     expect(typeof useProgress).toBe('function');
+  });
+
+  it('knows which tasks of a step are done: a guess saved, a scenario run', () => {
+    const read = () => JSON.parse(localStorage.getItem('indexlab-progress') ?? '{}') as Parameters<typeof taskDone>[0];
+    const guess = { kind: 'guess', key: '01-x/2/How many?' } as const;
+    const run = { kind: 'run', key: '01-x/2/a.sql:null:' } as const;
+    saveGuess('01-x/1/How many?', '3');
+    expect(taskDone(read(), guess)).toBe(false);
+    saveGuess(guess.key, '0');
+    expect(taskDone(read(), guess)).toBe(true);
+    expect(taskDone(read(), run)).toBe(false);
+    markRan(run.key);
+    expect(taskDone(read(), run)).toBe(true);
+    resetProgress('01-x');
+    expect(taskDone(read(), run)).toBe(false);
   });
 
   it('survives damaged storage', () => {

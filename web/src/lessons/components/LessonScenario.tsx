@@ -12,7 +12,8 @@ import type { OpenAt } from '../../player/tracks';
 import { encodeLink } from '../../share/link';
 import { runVariants, type ResultColumn } from '../../variants/runVariants';
 import { loadScript } from '../catalogue';
-import { useLesson } from '../LessonContext';
+import { useLesson, useStepTask } from '../LessonContext';
+import { markRan } from '../progress';
 import { parseAt, parseVariants, parseViews, parseWatch, toVariant } from '../spec';
 import { Watch, type WatchProps } from './Watch';
 import { ColumnTitle } from '../../workbench/ColumnTitle';
@@ -56,8 +57,11 @@ export function LessonScenario({
   full?: string;
   children?: ReactNode;
 }) {
-  const { slug } = useLesson();
+  const { slug, step } = useLesson();
   const engine = useEngine();
+  // Running it (at either scale) is one of the step's tasks.
+  const ranKey = `${slug}/${step}/${src}:${JSON.stringify(variants ?? null)}:${String(at ?? '')}`;
+  useStepTask({ kind: 'run', key: ranKey });
   const [state, setState] = useState<State>({ kind: 'idle' });
   const [position, setPosition] = useState<number | undefined>(undefined);
   // Each run's number: a new run starts a new player.
@@ -89,6 +93,7 @@ export function LessonScenario({
         );
         runs.current += 1;
         setState({ kind: 'done', scale, script, columns, id: runs.current });
+        markRan(ranKey);
         // The player the student just asked for, brought on screen when it
         // opened below it: the keys step it, and they should see it move.
         requestAnimationFrame(() => {
@@ -101,7 +106,7 @@ export function LessonScenario({
         setState({ kind: 'failed', message: toEngineError(e).message });
       }
     },
-    [engine, slug, src, full, spec],
+    [engine, slug, src, full, spec, ranKey],
   );
 
   if ('error' in spec) {

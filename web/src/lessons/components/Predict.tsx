@@ -10,7 +10,7 @@ import type { Report } from '../../engine/schema.gen';
 import { settingsLines } from '../../workbench/settings';
 import { count } from '../../views/shared/format';
 import { loadScript } from '../catalogue';
-import { useLesson } from '../LessonContext';
+import { useLesson, useStepTask } from '../LessonContext';
 import { saveGuess, useProgress } from '../progress';
 import { answerOf, parsePredict, toVariant, type Answer } from '../spec';
 
@@ -35,6 +35,7 @@ export function Predict(props: Record<string, unknown> & { children?: ReactNode 
   const progress = useProgress();
   const key = `${slug}/${step}/${typeof spec === 'string' ? '' : spec.question}`;
   const saved = progress.guesses[key];
+  useStepTask(typeof spec === 'string' ? null : { kind: 'guess', key });
   const [guess, setGuess] = useState(saved ?? '');
   const [answer, setAnswer] = useState<Answer | null>(null);
   const [busy, setBusy] = useState(false);
