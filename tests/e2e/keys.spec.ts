@@ -56,3 +56,36 @@ test('the player from the keyboard; the keys listed in a dialog; typing in the e
   await expect(player.getByTitle('Play')).toBeVisible();
   await expect(page.locator('.cm-content')).toContainText(' . ');
 });
+
+test('p, f and ? work before anything has run; f leaves presenter mode on; a lesson offers lecture pace on l', async ({ page }) => {
+  test.setTimeout(90_000);
+  await page.goto('/');
+  await page.locator('.tagline').click();
+  // The list of keys, with no player on the page.
+  await page.keyboard.press('?');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toBeVisible();
+  await page.keyboard.press('Escape');
+  await expect(page.getByRole('dialog', { name: 'Keyboard shortcuts' })).toHaveCount(0);
+  // Presenter mode on, full screen toggled, still presenting; p again leaves it.
+  const presenting = () => page.evaluate(() => document.documentElement.classList.contains('presenter'));
+  await page.keyboard.press('p');
+  await expect.poll(presenting).toBe(true);
+  await page.keyboard.press('f');
+  await page.keyboard.press('f');
+  await page.waitForTimeout(200);
+  expect(await presenting()).toBe(true);
+  await page.keyboard.press('p');
+  await expect.poll(presenting).toBe(false);
+  // In a lesson, after Run: a lecture pace switch, which l turns on and off.
+  await page.goto('/#/lesson/01-range-scans/1');
+  await page.getByRole('button', { name: /^Run .*\.sql on / }).first().click();
+  await expect(page.getByTestId('fingerprint').first()).toBeVisible({ timeout: 60_000 });
+  const lecture = page.getByRole('checkbox', { name: /Lecture pace/ }).first();
+  await expect(lecture).not.toBeChecked();
+  await page.locator('.tagline').click();
+  await page.getByTestId('player').first().scrollIntoViewIfNeeded();
+  await page.keyboard.press('l');
+  await expect(lecture).toBeChecked();
+  await page.keyboard.press('l');
+  await expect(lecture).not.toBeChecked();
+});

@@ -1,4 +1,4 @@
-import { lazy, Suspense } from 'react';
+import { lazy, Suspense, useState } from 'react';
 import type { EngineClient } from './engine/client';
 import { EngineContext } from './engine/EngineContext';
 import { EngineStatus } from './EngineStatus';
@@ -9,6 +9,8 @@ import { lessonOf } from './lessons/catalogue';
 import { PresenterButton } from './presenter/PresenterButton';
 import { usePresenting } from './presenter/presenter';
 import { useRoute, type Route } from './routes';
+import { KeysHelp } from './player/KeysHelp';
+import { usePageKeys } from './player/usePageKeys';
 
 // The workbench (CodeMirror, the sweep) and a lesson's page load with their route.
 const Workbench = lazy(() => import('./workbench/Workbench').then((m) => ({ default: m.Workbench })));
@@ -36,6 +38,9 @@ function Page({ route, engine }: { route: Route; engine: EngineClient }) {
 export function App({ engine }: { engine: EngineClient }) {
   const presenting = usePresenting();
   const route = useRoute();
+  // p, f and ? work before anything has run (a player handles them once there is one).
+  const [keysHelp, setKeysHelp] = useState(false);
+  usePageKeys(() => setKeysHelp(true));
   return (
     <EngineContext.Provider value={engine}>
       <div className="app">
@@ -61,6 +66,7 @@ export function App({ engine }: { engine: EngineClient }) {
             </Suspense>
           </ErrorBoundary>
         </main>
+        {keysHelp && <KeysHelp onClose={() => setKeysHelp(false)} />}
         {presenting && (
           <div className="presenter-corner">
             <PresenterButton />

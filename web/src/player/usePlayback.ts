@@ -28,8 +28,9 @@ export function eventsPerTick(speed: number, carry: number): { steps: number; ca
 }
 
 /**
- * One player over `length` steps. With lecture pace on, playing pauses at each
- * of `stops` (ascending positions), where the teacher talks.
+ * One player over `length` steps. Playing pauses at each of `stops`
+ * (ascending positions), where the teacher talks: the caller gives the stops
+ * of lecture pace only while it is on.
  */
 export function usePlayback(
   length: number,
@@ -62,7 +63,9 @@ export function usePlayback(
       setPosition((p) => {
         if (halted !== undefined) return halted;
         let next = Math.min(length, p + r.steps);
-        const stop = lecture ? stops.find((s) => s > p && s <= next) : undefined;
+        // The caller passes the stops that apply now (none with lecture pace
+        // off, or a lesson's narrations, which always pause).
+        const stop = stops.find((s) => s > p && s <= next);
         if (stop !== undefined) next = stop;
         if (next >= length || stop !== undefined) {
           halted = next;

@@ -5,7 +5,7 @@ import { useEffect, useRef } from 'react';
 import type { Joint } from '../trace/joint';
 import { actionFor, nextSpeed, ownsKeys, type KeyAction } from './keys';
 import type { Playback } from './usePlayback';
-import { isPresenting, setPresenting } from '../presenter/presenter';
+import { isPresenting, setPresenting, toggleFullscreen } from '../presenter/presenter';
 
 function perform(a: KeyAction, joint: Joint, p: Playback, help: () => void): void {
   switch (a.kind) {
@@ -18,9 +18,7 @@ function perform(a: KeyAction, joint: Joint, p: Playback, help: () => void): voi
     case 'speed':
       return p.setSpeed(nextSpeed(p.speed, a.direction));
     case 'fullscreen':
-      if (document.fullscreenElement) void document.exitFullscreen();
-      else void document.documentElement.requestFullscreen?.().catch(() => {});
-      return;
+      return toggleFullscreen();
     case 'presenter':
       return setPresenting(!isPresenting());
     case 'lecture':

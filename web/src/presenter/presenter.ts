@@ -57,6 +57,23 @@ export function setPresenting(next: boolean): void {
   listeners.forEach((l) => l());
 }
 
+/**
+ * The `f` key: full screen on or off, and nothing else. In presenter mode the
+ * page stays in presenter mode, windowed (Esc, the browser's own way out,
+ * still ends both).
+ */
+export function toggleFullscreen(): void {
+  if (document.fullscreenElement) {
+    ownFullscreen = false;
+    void document.exitFullscreen().catch(() => {});
+  } else {
+    void document.documentElement
+      .requestFullscreen?.()
+      .then(() => (ownFullscreen = on))
+      .catch(() => {});
+  }
+}
+
 /** Esc leaves full screen: it leaves presenter mode too, as a teacher expects. */
 function onFullscreenChange(): void {
   if (!document.fullscreenElement && ownFullscreen) setPresenting(false);
