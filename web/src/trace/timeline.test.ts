@@ -180,7 +180,7 @@ describe('summarized statements', () => {
           // events do not report may differ between snapshots).
           // An empty tablet draws as nothing, whether or not a snapshot saw it yet.
           const words = (x: unknown) =>
-            view.summary(x).filter((l: string) => !/memtable 0 entries \(0 of \d+ bytes\), 0 sealed; no SSTs$/.test(l));
+            view.summary(x).filter((l: string) => !/memtable 0 entries \(0\.0 kB of [\d.]+ [kM]B\), 0 sealed; no SSTs$/.test(l));
           expect(view.id === 'btree' ? structure(s) : words(s)).toEqual(
             view.id === 'btree' ? structure(want) : words(want),
           );

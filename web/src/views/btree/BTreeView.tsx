@@ -134,7 +134,7 @@ export function BTreeView({
                     <rect style={fill} className="page-fill" />
                     {p.w > 56 && (
                       <text x={4} y={ROW - 14} className="page-label">
-                        p{p.page} {Math.round(p.fill * 100)}%
+                        p{p.page} {fillText(p.fill)}
                       </text>
                     )}
                     {p.w > 90 && tree.high.has(p.page) && (
@@ -152,4 +152,13 @@ export function BTreeView({
       </svg>
     </figure>
   );
+}
+
+/**
+ * A page's fill as a label: a page holding a few entries is "<1%", never
+ * "0%" (a root of two downlinks is not empty).
+ */
+export function fillText(fill: number): string {
+  if (fill > 0 && fill < 0.005) return '<1%';
+  return `${Math.round(fill * 100)}%`;
 }

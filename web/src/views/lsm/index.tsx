@@ -4,6 +4,7 @@ import type { TraceEvent } from '../../trace/traceData';
 import type { ViewDef, ViewProps } from '../registry';
 import { BlockCaches, LsmView } from './LsmView';
 import { lsmReducer, type LsmState, type SstMeta } from './state';
+import { count, kb, kbPrecise } from '../shared/format';
 
 const NO_SSTS: ReadonlySet<number> = new Set();
 
@@ -61,9 +62,9 @@ function describe(e: TraceEvent): string | null {
     case 'compaction_start':
       return `${e.relation} tablet ${e.tablet}: compaction of SSTs ${e.inputs.join(', ')} into L${e.output_level} starts: too many files in a level make every read look in each of them`;
     case 'compaction_finish':
-      return `${e.relation} tablet ${e.tablet}: compaction done: SST(s) ${e.outputs.map((o) => o.id).join(', ') || 'none'} replace ${e.inputs.join(', ')}; ${e.dropped_versions} old version(s) and ${e.dropped_tombstones} tombstone(s) dropped; ${e.read_bytes} bytes read and ${e.write_bytes} written again (write amplification)`;
+      return `${e.relation} tablet ${e.tablet}: compaction done: SST(s) ${e.outputs.map((o) => o.id).join(', ') || 'none'} replace ${e.inputs.join(', ')}; ${e.dropped_versions} old version(s) and ${e.dropped_tombstones} tombstone(s) dropped; ${kbPrecise(e.read_bytes)} read and ${kbPrecise(e.write_bytes)} written again (write amplification)`;
     case 'block_cache':
-      return `The block cache of tserver-${e.tserver + 1} now holds ${e.used} of ${e.capacity} bytes`;
+      return `The block cache of tserver-${e.tserver + 1} now holds ${kbPrecise(e.used)} of ${kb(e.capacity)}`;
     default:
       return null;
   }
@@ -86,11 +87,11 @@ export const lsmView: ViewDef<LsmState> = {
       const levels = [...t.levels]
         .sort((a, b) => a[0] - b[0])
         .map(([level, ids]) => `L${level}: ${ids.length} SST(s)`);
-      const memtable = `${t.memtable.entries} entries (${t.memtable.bytes} of ${t.writeBufferSize} bytes)`;
+      const memtable = `${count(t.memtable.entries)} entries (${kbPrecise(t.memtable.bytes)} of ${kbPrecise(t.writeBufferSize)})`;
       return `${t.relation} tablet ${id}: memtable ${memtable}, ${t.immutables} sealed; ${levels.join(', ') || 'no SSTs'}`;
     });
     for (const [tserver, c] of state.caches) {
-      lines.push(`block cache of tserver-${tserver + 1}: ${c.used} of ${c.capacity} bytes`);
+      lines.push(`block cache of tserver-${tserver + 1}: ${kbPrecise(c.used)} of ${kb(c.capacity)}`);
     }
     return lines;
   },

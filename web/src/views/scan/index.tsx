@@ -43,8 +43,14 @@ function describe(e: TraceEvent): string | null {
             : 'Next: past the last entry, the scan of this tablet ends';
         case 'prev':
           return `Prev: one step back${reads}. The skip list has no back links, so it searches again: ${n} key comparisons (${parts}). That is why a backward scan costs more than a forward one`;
-        default:
-          return `${e.op === 'seek' ? 'Seek' : e.op.replace(/_/g, ' ')}: a search of every source, landing in ${where(e)}${reads} — ${n} key comparison(s): ${parts}${e.found ? '' : '; nothing there'}. A backward scan on DocDB seeks about twice per row`;
+        default: {
+          // Why this seek, by its kind: a backward step is a seek of its own on DocDB.
+          const why =
+            e.op === 'seek_for_prev' || e.op === 'seek_to_last'
+              ? 'A backward scan on DocDB seeks about twice per row'
+              : 'A lookup or a forward scan starts with one seek; the rows after it are nexts';
+          return `${e.op === 'seek' ? 'Seek' : e.op.replace(/_/g, ' ')}: a search of every source, landing in ${where(e)}${reads} — ${n} key comparison(s): ${parts}${e.found ? '' : '; nothing there'}. ${why}`;
+        }
       }
     }
     case 'heap_fetch':

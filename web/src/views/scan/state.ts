@@ -95,6 +95,12 @@ function countBelow(at: readonly number[], cursor: number): number {
   return lo;
 }
 
+/** A SELECT (or WITH, VALUES, TABLE), possibly under EXPLAIN with its options. */
+export function isQuery(sql: string): boolean {
+  const text = sql.replace(/^(\s|--[^\n]*\n)+/, '');
+  return /^(explain\b(\s*\([^)]*\))?(\s+(analyze|verbose))*\s+)?\(*\s*(select|with|values|table)\b/i.test(text);
+}
+
 export function scanAt(trace: TraceData, cursor: number): ScanState {
   const spans = statementSpans(trace);
   const span = statementAtCursor(spans, cursor);
@@ -115,6 +121,9 @@ export function scanAt(trace: TraceData, cursor: number): ScanState {
   for (let j = spans.indexOf(span) - 1; j >= 0 && !previous; j--) {
     const s = spans[j];
     if (!s) break;
+    // The scan before it is a query's: CREATE INDEX or an UPDATE reads rows
+    // too, but comparing a query with it says nothing.
+    if (!isQuery(s.sql)) continue;
     const before = stepsOfSpan(trace, s);
     if (before.steps.length > 0) {
       previous = { index: s.index, sql: s.sql, totals: before.running.upTo(before.steps.length) };

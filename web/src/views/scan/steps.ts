@@ -45,7 +45,7 @@ export function partsText(c: KeyComparisons): string {
     ["the data block's restart points", c.restarts],
     ['the keys after a restart point', c.keys],
     ['picking among the sources', c.merge],
-    ['the key left behind', c.versions],
+    ['checking the entry is a new key, not an older version', c.versions],
   ];
   return parts
     .filter(([, n]) => n > 0)
