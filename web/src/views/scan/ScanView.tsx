@@ -29,7 +29,7 @@ export const OP_NAMES: Record<StepOp, string> = {
   next: 'next',
   prev: 'prev',
   leaf: 'onto a leaf',
-  heap: 'heap fetch',
+  heap: 'row from the heap',
   hit: 'buffer hit',
   read: 'read from storage',
 };

@@ -6,6 +6,8 @@
 import type { KeyComparisons } from '../../engine/schema.gen';
 import type { TraceEvent } from '../../trace/traceData';
 
+import { count } from '../shared/format';
+
 export type IterStep = Extract<TraceEvent, { type: 'iter_step' }>;
 
 export type StepOp = 'seek' | 'next' | 'prev' | 'leaf' | 'heap' | 'hit' | 'read';
@@ -24,6 +26,12 @@ export interface ScanStep {
   place: number | null;
   found: boolean;
   backward: boolean;
+  /**
+   * A heap step of an Index Only Scan: what EXPLAIN counts as Heap Fetches.
+   * A plain Index Scan reads each row from the heap too, but those are not
+   * heap fetches.
+   */
+  indexOnly?: boolean;
 }
 
 export interface Cut {
@@ -83,7 +91,17 @@ export function stepOf(e: TraceEvent): ScanStep | null {
         backward: false,
       };
     case 'heap_fetch':
-      return { op: 'heap', lane: `${e.relation} heap`, comparisons: 0, parts: null, reads: 1, place: e.page, found: true, backward: false };
+      return {
+        op: 'heap',
+        lane: `${e.relation} heap`,
+        comparisons: 0,
+        parts: null,
+        reads: 1,
+        place: e.page,
+        found: true,
+        backward: false,
+        indexOnly: e.index_only,
+      };
     default:
       return null;
   }
@@ -95,7 +113,10 @@ export interface Totals {
   prevs: number;
   comparisons: number;
   leaves: number;
+  /** An Index Only Scan's visits to the heap (EXPLAIN's Heap Fetches). */
   heapFetches: number;
+  /** A plain Index Scan's rows read from the heap (not heap fetches). */
+  heapRows: number;
   /** pg's buffer accesses: found in the pool, read from storage. */
   hits: number;
   reads: number;
@@ -105,7 +126,7 @@ export interface Totals {
 }
 
 export function totalsOf(steps: readonly ScanStep[], n = steps.length): Totals {
-  const t: Totals = { seeks: 0, nexts: 0, prevs: 0, comparisons: 0, leaves: 0, heapFetches: 0, hits: 0, reads: 0, blocks: 0, steps: n };
+  const t: Totals = { seeks: 0, nexts: 0, prevs: 0, comparisons: 0, leaves: 0, heapFetches: 0, heapRows: 0, hits: 0, reads: 0, blocks: 0, steps: n };
   for (let i = 0; i < n; i++) {
     const s = steps[i];
     if (!s) break;
@@ -115,7 +136,8 @@ export function totalsOf(steps: readonly ScanStep[], n = steps.length): Totals {
     else if (s.op === 'next' && s.found) t.nexts += 1;
     else if (s.op === 'prev') t.prevs += 1;
     else if (s.op === 'leaf') t.leaves += 1;
-    else if (s.op === 'heap') t.heapFetches += 1;
+    else if (s.op === 'heap' && s.indexOnly) t.heapFetches += 1;
+    else if (s.op === 'heap') t.heapRows += 1;
     else if (s.op === 'hit') t.hits += 1;
     else if (s.op === 'read') t.reads += 1;
   }
@@ -126,8 +148,14 @@ export function totalsOf(steps: readonly ScanStep[], n = steps.length): Totals {
 export function totalsText(t: Totals): string {
   // No step yet: either engine's words would be about a scan that is not there.
   if (t.steps === 0) return 'no scan step yet';
-  if (t.leaves + t.heapFetches + t.hits + t.reads > 0 && t.seeks + t.nexts + t.prevs === 0) {
-    return `${t.hits + t.reads} buffer access(es) (${t.reads} read from storage), ${t.leaves} leaf page(s) walked, ${t.heapFetches} heap fetch(es)`;
+  if (t.leaves + t.heapFetches + t.heapRows + t.hits + t.reads > 0 && t.seeks + t.nexts + t.prevs === 0) {
+    // Heap fetches are an Index Only Scan's (EXPLAIN's word); a plain Index
+    // Scan's rows read from the heap are named as such.
+    const heap = [
+      ...(t.heapRows > 0 ? [`${count(t.heapRows)} row(s) read from the heap`] : []),
+      ...(t.heapFetches > 0 || t.heapRows === 0 ? [`${count(t.heapFetches)} heap fetch(es)`] : []),
+    ];
+    return `${count(t.hits + t.reads)} buffer access(es) (${count(t.reads)} read from storage), ${count(t.leaves)} leaf page(s) walked, ${heap.join(', ')}`;
   }
   return `${t.seeks} seek(s), ${t.nexts} next(s), ${t.prevs} prev(s), ${t.comparisons} key comparison(s), ${t.blocks} block(s) read`;
 }
@@ -194,7 +222,7 @@ export class RunningTotals {
   private readonly prefix: Totals[];
 
   constructor(steps: readonly ScanStep[]) {
-    const zero: Totals = { seeks: 0, nexts: 0, prevs: 0, comparisons: 0, leaves: 0, heapFetches: 0, hits: 0, reads: 0, blocks: 0, steps: 0 };
+    const zero: Totals = { seeks: 0, nexts: 0, prevs: 0, comparisons: 0, leaves: 0, heapFetches: 0, heapRows: 0, hits: 0, reads: 0, blocks: 0, steps: 0 };
     this.prefix = [zero];
     let t = zero;
     for (const s of steps) {
@@ -204,7 +232,8 @@ export class RunningTotals {
         prevs: t.prevs + (s.op === 'prev' ? 1 : 0),
         comparisons: t.comparisons + s.comparisons,
         leaves: t.leaves + (s.op === 'leaf' ? 1 : 0),
-        heapFetches: t.heapFetches + (s.op === 'heap' ? 1 : 0),
+        heapFetches: t.heapFetches + (s.op === 'heap' && s.indexOnly ? 1 : 0),
+        heapRows: t.heapRows + (s.op === 'heap' && !s.indexOnly ? 1 : 0),
         hits: t.hits + (s.op === 'hit' ? 1 : 0),
         reads: t.reads + (s.op === 'read' ? 1 : 0),
         blocks: t.blocks + (s.parts ? s.reads : 0),
