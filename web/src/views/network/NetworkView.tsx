@@ -31,6 +31,26 @@ export function ms(us: number): string {
   return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ms`;
 }
 
+/** About how wide a character of a tick label is. */
+const TICK_CHAR_PX = 6.2;
+
+/**
+ * The time axis's ticks (µs from the statement's start) and their labels:
+ * as many as fit (one per 90 px), each label once, with as many decimals as
+ * the step between ticks needs ("0.25 ms", not "0.00 ms" five times).
+ */
+export function axisTicks(scale: { ticks(n: number): number[] }, plot: number): { v: number; label: string }[] {
+  const ticks = scale.ticks(Math.max(2, Math.floor(plot / 90)));
+  const step = ticks.length > 1 ? (ticks[1] ?? 0) - (ticks[0] ?? 0) : 1000;
+  const decimals = Math.min(3, Math.max(0, Math.ceil(-Math.log10(step / 1000))));
+  const out: { v: number; label: string }[] = [];
+  for (const v of ticks) {
+    const label = `${(v / 1000).toFixed(decimals)} ms`;
+    if (out.at(-1)?.label !== label) out.push({ v, label });
+  }
+  return out;
+}
+
 /** The lanes: the query node, then the tablet servers by number. */
 export function lanesOf(messages: readonly Message[]): string[] {
   const servers = new Set<string>();
@@ -338,14 +358,19 @@ export const NetworkView = memo(function NetworkView({
             <rect x={LABEL} y={0} width={plot} height={height} />
           </clipPath>
         </defs>
-        {scale.ticks(5).map((v) => (
-          <g key={v}>
-            <line x1={LABEL + scale(v)} x2={LABEL + scale(v)} y1={TICKS - 4} y2={height - 4} className="grid" />
-            <text x={LABEL + scale(v)} y={TICKS - 8} className="tick" textAnchor="middle">
-              {ms(v)}
-            </text>
-          </g>
-        ))}
+        {axisTicks(scale, plot).map(({ v, label }) => {
+          const at = LABEL + scale(v);
+          // The last label keeps inside the view instead of being cut at its edge.
+          const anchor = at + (label.length * TICK_CHAR_PX) / 2 > width ? 'end' : 'middle';
+          return (
+            <g key={v}>
+              <line x1={at} x2={at} y1={TICKS - 4} y2={height - 4} className="grid" />
+              <text x={at} y={TICKS - 8} className="tick" textAnchor={anchor}>
+                {label}
+              </text>
+            </g>
+          );
+        })}
         {lanes.map((l, i) => (
           <g key={l}>
             <line x1={LABEL} x2={width - RIGHT} y1={AXIS + i * ROW + ROW / 2} y2={AXIS + i * ROW + ROW / 2} className="lane" />

@@ -135,3 +135,21 @@ describe('article 001 on real traces', () => {
     }
   });
 });
+
+describe('the time axis', () => {
+  it('labels each tick once, with the decimals its step needs, and no more ticks than fit', async () => {
+    const { scaleLinear } = await import('d3-scale');
+    const { axisTicks } = await import('./NetworkView');
+    // An empty statement: a 1 µs domain would read "0.00 ms" five times.
+    const empty = axisTicks(scaleLinear().domain([0, 1]).range([0, 300]), 300);
+    expect(new Set(empty.map((t) => t.label)).size).toBe(empty.length);
+    // 8.28 ms on 300 px: whole milliseconds, each label narrower than the room between ticks.
+    const x = scaleLinear().domain([0, 8280]).range([0, 300]);
+    const run = axisTicks(x, 300);
+    expect(run.map((t) => t.label)).toEqual(['0 ms', '2 ms', '4 ms', '6 ms', '8 ms']);
+    const gap = x(run[1]?.v ?? 0) - x(run[0]?.v ?? 0);
+    expect(gap).toBeGreaterThan(Math.max(...run.map((t) => t.label.length)) * 6.2);
+    const fine = axisTicks(scaleLinear().domain([0, 960]).range([0, 600]), 600);
+    expect(fine.map((t) => t.label).slice(0, 2)).toEqual(['0.0 ms', '0.2 ms']);
+  });
+});

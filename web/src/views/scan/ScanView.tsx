@@ -155,19 +155,35 @@ function Cuts({
       </g>
     );
   }
+  // A label is drawn only where it does not run into the one before it or
+  // off the plot (the line still marks the request).
+  let free = -Infinity;
+  const labelled = visible.map(({ c, n }) => {
+    const text = `request ${n}${c.tablets > 1 ? ` · ${c.tablets} tablets` : ''} · ${count(c.rows)} row(s)`;
+    const left = x(c.at) + 3;
+    const right = left + text.length * LABEL_CHAR_PX;
+    const fits = left >= free && right <= LABEL + plot + 2;
+    if (fits) free = right + 6;
+    return { c, n, text: fits ? text : null };
+  });
   return (
     <g>
-      {visible.map(({ c, n }) => (
+      {labelled.map(({ c, n, text }) => (
         <g key={n} className="cut">
           <line x1={x(c.at)} x2={x(c.at)} y1={TOP - 14} y2={height} />
-          <text x={x(c.at) + 3} y={TOP - 4} className="cut-label">
-            request {n} · {count(c.rows)} row(s)
-          </text>
+          {text && (
+            <text x={x(c.at) + 3} y={TOP - 4} className="cut-label">
+              {text}
+            </text>
+          )}
         </g>
       ))}
     </g>
   );
 }
+
+/** About how wide a character of a cut's label is (its font is the views' small one). */
+const LABEL_CHAR_PX = 6.2;
 
 /**
  * pg's visibility map, a strip of bits per heap (one cell per page, filled

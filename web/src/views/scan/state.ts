@@ -69,8 +69,17 @@ function stepsOfSpan(trace: TraceData, span: StatementSpan): StatementSteps {
     if (!SCAN_KINDS.has(kind) || (kind === 'page_access' && !buffers)) continue;
     const e = trace.event(i);
     if (e.type === 'read_request') {
-      cuts.push({ at: steps.length, rows: e.rows });
-      cutAt.push(i);
+      // Back to back with the one before (no step between): the same round,
+      // one read request in EXPLAIN; it is complete at its last tablet.
+      const last = cuts.at(-1);
+      if (last && last.at === steps.length && cutAt.length > 0) {
+        last.rows += e.rows;
+        last.tablets += 1;
+        cutAt[cutAt.length - 1] = i;
+      } else {
+        cuts.push({ at: steps.length, rows: e.rows, tablets: 1 });
+        cutAt.push(i);
+      }
       continue;
     }
     const step = stepOf(e);

@@ -103,6 +103,21 @@ describe('columns and lanes', () => {
   });
 });
 
+describe('yb: a batched nested loop', () => {
+  it('counts a round sent to many tablets as one read request, as EXPLAIN does', () => {
+    const script = readFileSync(`${root}lessons/02-batched-nested-loop/batched.sql`, 'utf8');
+    const { report, trace } = run('yb', script);
+    const join = statementSpans(trace).find((s) => /join customers/i.test(s.sql));
+    if (!join) throw new Error('no join');
+    const s = scanAt(trace, join.end + 1);
+    const m = report.statements[join.index]?.metrics ?? {};
+    expect(s.cuts.length).toBe(m.storage_read_requests);
+    // Rounds of lookups reach several of the ten tablets at once.
+    expect(Math.max(...s.cuts.map((c) => c.tablets))).toBeGreaterThan(1);
+    expect(s.cuts.reduce((n, c) => n + c.rows, 0)).toBeGreaterThan(0);
+  });
+});
+
 describe('pg: a plain Index Scan reads rows from the heap, which are not heap fetches', () => {
   it('the view says 0 heap fetches where EXPLAIN does, and names the rows read', () => {
     const { report, trace } = run(

@@ -34,10 +34,17 @@ export interface ScanStep {
   indexOnly?: boolean;
 }
 
+/**
+ * A read request, as EXPLAIN counts them: one round of RPCs sent together,
+ * however many tablets it reached (the engine traces one event per tablet,
+ * back to back).
+ */
 export interface Cut {
   /** Steps before it. */
   at: number;
   rows: number;
+  /** The tablets the round asked. */
+  tablets: number;
 }
 
 export function totalOf(c: KeyComparisons): number {
