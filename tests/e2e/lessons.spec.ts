@@ -151,6 +151,12 @@ test('a lesson on a projector: presenter mode at 1280×720, every label at least
 test("a lesson's article-scale run opens at its end, beside the plans the article's figures come from", async ({ page }) => {
   test.setTimeout(180_000);
   await page.goto('/#/lesson/01-range-scans/1');
+  // A long run shows how far it is, and can be cancelled: the step is as it was.
+  await page.getByRole('button', { name: "Run at the article's scale" }).click();
+  await expect(page.getByTestId('running')).toContainText('statements done');
+  await page.getByRole('button', { name: 'Cancel' }).click();
+  await expect(page.getByTestId('running')).toHaveCount(0);
+  await expect(page.getByText('Press Run: the script runs in your browser')).toBeVisible();
   await page.getByRole('button', { name: "Run at the article's scale" }).click();
   const plans = page.getByTestId('full-scale-plans');
   await expect(plans).toBeVisible({ timeout: 120_000 });

@@ -18,6 +18,8 @@ import { parseAt, parseVariants, parseViews, parseWatch, toVariant } from '../sp
 import { Watch, type WatchProps } from './Watch';
 import { ColumnTitle } from '../../workbench/ColumnTitle';
 import { ExplainPlans } from '../../workbench/ExplainPlans';
+import { RunProgress } from '../../workbench/progress';
+import { RunningStatus } from '../../workbench/RunningStatus';
 
 /** Each variant's plans of an article-scale run: the figures the lesson quotes. */
 function FullScalePlans({ columns }: { columns: readonly ResultColumn[] }) {
@@ -38,7 +40,7 @@ function FullScalePlans({ columns }: { columns: readonly ResultColumn[] }) {
 
 type State =
   | { kind: 'idle' }
-  | { kind: 'running'; scale: 'lesson' | 'full' }
+  | { kind: 'running'; scale: 'lesson' | 'full'; since: number; progress: RunProgress }
   | { kind: 'done'; scale: 'lesson' | 'full'; script: string; columns: ResultColumn[]; id: number }
   | { kind: 'failed'; message: string };
 
@@ -85,11 +87,17 @@ export function LessonScenario({
   const run = useCallback(
     async (scale: 'lesson' | 'full') => {
       if ('error' in spec) return;
-      setState({ kind: 'running', scale });
+      const progress = new RunProgress();
+      setState({ kind: 'running', scale, since: Date.now(), progress });
       try {
         const script = await loadScript(slug, scale === 'full' && full ? full : src);
-        const columns = await runVariants(script, spec.variants.map(toVariant), {}, (text, profile, settings, lane, onProgress) =>
-          engine.runTracedPacked(text, profile, settings, (_, done, total) => onProgress(done, total), lane),
+        const columns = await runVariants(
+          script,
+          spec.variants.map(toVariant),
+          {},
+          (text, profile, settings, lane, onProgress) =>
+            engine.runTracedPacked(text, profile, settings, (_, done, total) => onProgress(done, total), lane),
+          { onProgress: (id, done, total) => progress.report(id, done, total) },
         );
         runs.current += 1;
         setState({ kind: 'done', scale, script, columns, id: runs.current });
@@ -103,7 +111,9 @@ export function LessonScenario({
           }
         });
       } catch (e) {
-        setState({ kind: 'failed', message: toEngineError(e).message });
+        const error = toEngineError(e);
+        // Cancelled: back to where the student was before Run, with nothing lost.
+        setState(error.message === 'Cancelled' ? { kind: 'idle' } : { kind: 'failed', message: error.message });
       }
     },
     [engine, slug, src, full, spec, ranKey],
@@ -156,8 +166,15 @@ export function LessonScenario({
         </p>
       )}
       {state.kind === 'running' && (
-        <p className="hint" role="status">
-          Running {state.scale === 'full' ? `${full} (the article's scale: this takes a few seconds)` : src}…
+        <p className="hint lesson-running">
+          Running {state.scale === 'full' ? `${full} (the article's scale: this takes a few seconds)` : src}:{' '}
+          <RunningStatus
+            since={state.since}
+            keys={spec.variants.map((v, i) => toVariant(v, i).id)}
+            names={Object.fromEntries(spec.variants.map((v, i) => [toVariant(v, i).id, v.name]))}
+            progress={state.progress}
+            onCancel={() => engine.cancel()}
+          />
         </p>
       )}
       {state.kind === 'failed' && (
