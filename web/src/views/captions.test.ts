@@ -46,3 +46,14 @@ describe('captions', () => {
     expect(lsmView.describe?.(e)).toBe('The block cache of tserver-1 now holds 154.3 kB of 512.0 MB');
   });
 });
+
+describe('lane names', () => {
+  it('keep their start and their kind when cut to fit', async () => {
+    const { fitLabel } = await import('./scan/ScanView');
+    expect(fitLabel('t heap', 114)).toBe('t heap');
+    const cut = fitLabel('customers_pkey buffers', 114);
+    expect(cut.startsWith('custo')).toBe(true);
+    expect(cut.endsWith('… buffers')).toBe(true);
+    expect(cut.length * 6.2).toBeLessThanOrEqual(114);
+  });
+});

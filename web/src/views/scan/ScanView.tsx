@@ -186,6 +186,20 @@ function Cuts({
 const LABEL_CHAR_PX = 6.2;
 
 /**
+ * A lane's name cut to fit `px` (its whole name is its tooltip): the
+ * relation's name is shortened at its end, the kind after it ("buffers",
+ * "leaves", "heap", "VM") kept, so a long name never loses its start.
+ */
+export function fitLabel(text: string, px: number): string {
+  const room = Math.floor(px / LABEL_CHAR_PX);
+  if (text.length <= room) return text;
+  const cut = text.lastIndexOf(' ');
+  const [name, kind] = cut > 0 ? [text.slice(0, cut), text.slice(cut)] : [text, ''];
+  const keep = Math.max(3, room - kind.length - 1);
+  return `${name.slice(0, keep)}…${kind}`;
+}
+
+/**
  * pg's visibility map, a strip of bits per heap (one cell per page, filled
  * when all-visible: VACUUM fills them in), with the heap pages this scan has
  * fetched marked above it and the fetch just made drawn as an arrow to its
@@ -227,7 +241,8 @@ function VisibilityStrips({
         return (
           <g key={h.relation}>
             <text x={LABEL - 6} y={y + 24} textAnchor="end" className="lane-label">
-              {h.relation} VM
+              <title>{`${h.relation} VM`}</title>
+              {fitLabel(`${h.relation} VM`, LABEL - 10)}
             </text>
             <rect x={LABEL} y={y + 14} width={plot} height={12} className="vm-empty" />
             {chunkPaths(visible).map(([c, d]) => (
@@ -403,7 +418,8 @@ export const ScanView = memo(function ScanView({
           {lanes.map((l, i) => (
             <g key={l}>
               <text x={LABEL - 6} y={laneTop + i * LANE + LANE / 2 + 4} textAnchor="end" className="lane-label">
-                {l}
+                <title>{l}</title>
+                {fitLabel(l, LABEL - 10)}
               </text>
               <line x1={LABEL} x2={width - RIGHT} y1={laneTop + i * LANE + LANE / 2} y2={laneTop + i * LANE + LANE / 2} className="lane" />
             </g>
