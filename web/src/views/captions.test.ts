@@ -54,6 +54,6 @@ describe('lane names', () => {
     const cut = fitLabel('customers_pkey buffers', 114);
     expect(cut.startsWith('custo')).toBe(true);
     expect(cut.endsWith('… buffers')).toBe(true);
-    expect(cut.length * 6.2).toBeLessThanOrEqual(114);
+    expect(cut.length * 16 * 0.72 * 0.55).toBeLessThanOrEqual(114);
   });
 });
