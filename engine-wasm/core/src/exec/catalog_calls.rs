@@ -4,7 +4,7 @@
 //! gives now, so expressions evaluate without the catalog.
 
 use super::engine::QueryEngine;
-use crate::sql::ast::{Expr, OrderItem, Select, SelectItem};
+use crate::sql::ast::{Expr, Select, SelectItem};
 use crate::sql::error::SqlError;
 use crate::sql::functions::ScalarFunc;
 use crate::value::Value;
@@ -95,14 +95,14 @@ pub fn resolve<E: QueryEngine>(engine: &E, q: &Select) -> Result<Select, SqlErro
             e.clone()
         })
     };
-    let out = Select {
+    // The column keeps the name the call gave it.
+    let named = Select {
         items: q
             .items
             .iter()
             .map(|i| match i {
                 SelectItem::Expr { expr, alias } => SelectItem::Expr {
-                    expr: answer(expr),
-                    // The column keeps the name the call gave it.
+                    expr: expr.clone(),
                     alias: Some(
                         alias
                             .clone()
@@ -112,18 +112,9 @@ pub fn resolve<E: QueryEngine>(engine: &E, q: &Select) -> Result<Select, SqlErro
                 SelectItem::Wildcard => SelectItem::Wildcard,
             })
             .collect(),
-        filter: q.filter.as_ref().map(&mut answer),
-        having: q.having.as_ref().map(&mut answer),
-        order_by: q
-            .order_by
-            .iter()
-            .map(|o| OrderItem {
-                expr: answer(&o.expr),
-                ..o.clone()
-            })
-            .collect(),
         ..q.clone()
     };
+    let out = named.map_own(&mut answer);
     match error {
         Some(e) => Err(e),
         None => Ok(out),

@@ -8,7 +8,7 @@
 
 use super::engine::QueryEngine;
 use crate::partition_hash::KeyType;
-use crate::sql::ast::{Expr, Join, OrderItem, Select, SelectItem};
+use crate::sql::ast::{Expr, Select, SelectItem};
 use crate::sql::error::{unsupported, ErrorKind, SqlError};
 use crate::sql::eval::Scope;
 use crate::sql::functions::ScalarFunc;
@@ -67,39 +67,7 @@ pub fn annotate<E: QueryEngine>(engine: &E, q: &Select) -> Result<Select, SqlErr
             _ => None,
         })
     };
-    let out = Select {
-        items: q
-            .items
-            .iter()
-            .map(|i| match i {
-                SelectItem::Expr { expr, alias } => SelectItem::Expr {
-                    expr: tell(expr),
-                    alias: alias.clone(),
-                },
-                SelectItem::Wildcard => SelectItem::Wildcard,
-            })
-            .collect(),
-        joins: q
-            .joins
-            .iter()
-            .map(|j| Join {
-                on: j.on.as_ref().map(&mut tell),
-                ..j.clone()
-            })
-            .collect(),
-        filter: q.filter.as_ref().map(&mut tell),
-        group_by: q.group_by.iter().map(&mut tell).collect(),
-        having: q.having.as_ref().map(&mut tell),
-        order_by: q
-            .order_by
-            .iter()
-            .map(|o| OrderItem {
-                expr: tell(&o.expr),
-                ..o.clone()
-            })
-            .collect(),
-        ..q.clone()
-    };
+    let out = q.map_own(&mut tell);
     match failed {
         Some(e) => Err(e),
         None => Ok(out),

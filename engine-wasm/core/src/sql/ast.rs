@@ -783,6 +783,45 @@ impl Select {
     /// A copy with `f` applied to every expression of the query and of the
     /// queries inside it (see [`Expr::map`]): how a prepared statement's
     /// parameters get their values.
+    /// The query with `f` applied to each of its own expressions: the select
+    /// list (names kept), join conditions, WHERE, GROUP BY, HAVING and ORDER
+    /// BY; not its WITH queries or FROM subqueries, whose names are their own.
+    pub fn map_own(&self, f: &mut dyn FnMut(&Expr) -> Expr) -> Select {
+        Select {
+            items: self
+                .items
+                .iter()
+                .map(|i| match i {
+                    SelectItem::Expr { expr, alias } => SelectItem::Expr {
+                        expr: f(expr),
+                        alias: alias.clone(),
+                    },
+                    SelectItem::Wildcard => SelectItem::Wildcard,
+                })
+                .collect(),
+            joins: self
+                .joins
+                .iter()
+                .map(|j| Join {
+                    on: j.on.as_ref().map(&mut *f),
+                    ..j.clone()
+                })
+                .collect(),
+            filter: self.filter.as_ref().map(&mut *f),
+            group_by: self.group_by.iter().map(&mut *f).collect(),
+            having: self.having.as_ref().map(&mut *f),
+            order_by: self
+                .order_by
+                .iter()
+                .map(|o| OrderItem {
+                    expr: f(&o.expr),
+                    ..o.clone()
+                })
+                .collect(),
+            ..self.clone()
+        }
+    }
+
     pub fn map_exprs(&self, f: &mut dyn FnMut(&Expr) -> Option<Expr>) -> Select {
         Select {
             with: self
