@@ -4,9 +4,8 @@
 // (<Watch>): playing pauses at each, and its words appear under the player.
 import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
 import { KeysHelp } from './KeysHelp';
-import { LectureCaption } from './LectureCaption';
-import { lectureStops } from './lecture';
-import { usePresenting } from '../presenter/presenter';
+import { LectureCaption, LectureSwitch } from './LectureCaption';
+import { useLecture } from './useLecture';
 import { PlayerBar } from './PlayerBar';
 import { Replay } from './Replay';
 import { replayable, startOf, type OpenAt } from './tracks';
@@ -103,13 +102,8 @@ export function CompactReplay({
   // Narrations count their events from where the player opens (a statement's start), or the run's start.
   const origin = at === undefined && openAt !== undefined ? (startOf(joint, openAt) ?? 0) : 0;
   const stops = useMemo(() => narrationStops(joint, tracks, narrations, origin), [joint, tracks, narrations, origin]);
-  // Lecture pace, as in the workbench: on in presenter mode unless the reader
-  // says otherwise; playing then also pauses on splits, flushes, compactions,
-  // read requests and backward seeks. A lesson's narrations pause it always.
-  const presenting = usePresenting();
-  const [lectureChoice, setLectureChoice] = useState<boolean | null>(null);
-  const lecture = lectureChoice ?? presenting;
-  const lectureAt = useMemo(() => (lecture ? lectureStops(joint, tracks.map((t) => t.trace)) : []), [lecture, joint, tracks]);
+  // Lecture pace, as in the workbench; a lesson's narrations pause it always.
+  const { lecture, setLecture, stops: lectureAt } = useLecture(joint, tracks);
   const stopPositions = useMemo(
     () => [...new Set([...stops.map((s) => s.position), ...lectureAt.map((s) => s.position)])].sort((a, b) => a - b),
     [stops, lectureAt],
@@ -120,7 +114,7 @@ export function CompactReplay({
       : at !== undefined
         ? Math.min(at, joint.length)
         : startOf(joint, openAt);
-  const playback = usePlayback(joint.length, start, stopPositions, false, { on: lecture, set: setLectureChoice });
+  const playback = usePlayback(joint.length, start, stopPositions, false, { on: lecture, set: setLecture });
   const [help, setHelp] = useState(false);
   const box = useRef<HTMLDivElement>(null);
   // Too narrow for two columns side by side (a phone, a blog's column): one
@@ -173,10 +167,7 @@ export function CompactReplay({
             speed={playback.speed}
             onSpeed={playback.setSpeed}
           />
-          <label className="lecture-switch">
-            <input type="checkbox" checked={lecture} onChange={(e) => setLectureChoice(e.target.checked)} /> Lecture pace (l)
-            <span className="lecture-what">: playing pauses on splits, flushes, compactions, read requests, backward seeks</span>
-          </label>
+          <LectureSwitch on={lecture} onChange={setLecture} />
           {lecture && <LectureCaption stops={lectureAt} position={playback.position} tracks={tracks} />}
           {here.length > 0 ? (
             <div className="watch-narration" role="status" data-testid="narration">

@@ -22,3 +22,13 @@ export function LectureCaption({
     </p>
   );
 }
+
+/** The switch for lecture pace (also the l key), with what it does. */
+export function LectureSwitch({ on, onChange }: { on: boolean; onChange(on: boolean): void }) {
+  return (
+    <label className="lecture-switch">
+      <input type="checkbox" checked={on} onChange={(e) => onChange(e.target.checked)} /> Lecture pace (l)
+      <span className="lecture-what">: playing pauses on splits, flushes, compactions, read requests, backward seeks</span>
+    </label>
+  );
+}

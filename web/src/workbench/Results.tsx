@@ -4,9 +4,8 @@
 // player's position.
 import { lazy, Suspense, useEffect, useMemo, useState } from 'react';
 import { KeysHelp } from '../player/KeysHelp';
-import { LectureCaption } from '../player/LectureCaption';
-import { lectureStops } from '../player/lecture';
-import { usePresenting } from '../presenter/presenter';
+import { LectureCaption, LectureSwitch } from '../player/LectureCaption';
+import { useLecture } from '../player/useLecture';
 import { usePlayerKeys } from '../player/usePlayerKeys';
 import { fingerprint } from '../share/link';
 import { Joint } from '../trace/joint';
@@ -63,15 +62,9 @@ export function Results({
 }) {
   const tracks = useMemo(() => replayable(columns), [columns]);
   const joint = useMemo(() => new Joint(tracks.map((t) => t.trace)), [tracks]);
-  const presenting = usePresenting();
-  // Lecture pace: on in presenter mode unless the reader says otherwise. Its
-  // stops are found only while it is on (finding a backward seek decodes every
-  // iterator step of a long scan).
-  const [lectureChoice, setLectureChoice] = useState<boolean | null>(null);
-  const lecture = lectureChoice ?? presenting;
-  const stops = useMemo(() => (lecture ? lectureStops(joint, tracks.map((t) => t.trace)) : []), [lecture, joint, tracks]);
+  const { lecture, setLecture, stops } = useLecture(joint, tracks);
   const stopPositions = useMemo(() => stops.map((s) => s.position), [stops]);
-  const playback = usePlayback(joint.length, startOf(joint, openAt), stopPositions, false, { on: lecture, set: setLectureChoice });
+  const playback = usePlayback(joint.length, startOf(joint, openAt), stopPositions, false, { on: lecture, set: setLecture });
   const [keysHelp, setKeysHelp] = useState(false);
   const playable = waiting.length === 0;
   usePlayerKeys(joint, playback, () => setKeysHelp(true), () => playable);
@@ -124,10 +117,7 @@ export function Results({
             speed={playback.speed}
             onSpeed={playback.setSpeed}
           />
-          <label className="lecture-switch">
-            <input type="checkbox" checked={playback.lecture} onChange={(e) => playback.setLecture(e.target.checked)} /> Lecture
-            pace (l)<span className="lecture-what">: playing pauses on splits, flushes, compactions, read requests, backward seeks</span>
-          </label>
+          <LectureSwitch on={playback.lecture} onChange={playback.setLecture} />
           {playback.lecture && <LectureCaption stops={stops} position={playback.position} tracks={tracks} />}
           <Compare columns={columns} index={statement} />
           <button type="button" className="keys-button" onClick={() => setKeysHelp(true)}>

@@ -286,45 +286,48 @@ fn key_cond_of_any_type(table: &TableInfo, col: usize, e: &Expr) -> Option<KeyCo
         return None;
     }
     match e {
+        Expr::InList {
+            expr,
+            list,
+            negated: false,
+        } if on_col(expr) && list.iter().all(is_constant) => Some(KeyCond::Points(list.clone())),
+        _ => bounds_of(e, &on_col).map(|(lower, upper)| KeyCond::Range { lower, upper }),
+    }
+}
+
+/// The bounds a comparison (`=`, `<`, `<=`, `>`, `>=`, BETWEEN) of `target`
+/// with constants puts on it, whichever side `target` is written on.
+fn bounds_of(e: &Expr, target: &dyn Fn(&Expr) -> bool) -> Option<(Bound<Expr>, Bound<Expr>)> {
+    let (op, c) = match e {
         Expr::Binary { op, left, right } if op.is_comparison() && *op != BinOp::NotEq => {
-            let (op, c) = if on_col(left) && is_constant(right) {
+            if target(left) && is_constant(right) {
                 (*op, (**right).clone())
-            } else if on_col(right) && is_constant(left) {
+            } else if target(right) && is_constant(left) {
                 (flip(*op), (**left).clone())
             } else {
                 return None;
-            };
-            Some(match op {
-                BinOp::Eq => KeyCond::Range {
-                    lower: Bound::Included(c.clone()),
-                    upper: Bound::Included(c),
-                },
-                BinOp::Lt => range(Bound::Unbounded, Bound::Excluded(c)),
-                BinOp::LtEq => range(Bound::Unbounded, Bound::Included(c)),
-                BinOp::Gt => range(Bound::Excluded(c), Bound::Unbounded),
-                _ => range(Bound::Included(c), Bound::Unbounded),
-            })
+            }
         }
         Expr::Between {
             expr,
             low,
             high,
             negated: false,
-        } if on_col(expr) && is_constant(low) && is_constant(high) => Some(range(
-            Bound::Included((**low).clone()),
-            Bound::Included((**high).clone()),
-        )),
-        Expr::InList {
-            expr,
-            list,
-            negated: false,
-        } if on_col(expr) && list.iter().all(is_constant) => Some(KeyCond::Points(list.clone())),
-        _ => None,
-    }
-}
-
-fn range(lower: Bound<Expr>, upper: Bound<Expr>) -> KeyCond {
-    KeyCond::Range { lower, upper }
+        } if target(expr) && is_constant(low) && is_constant(high) => {
+            return Some((
+                Bound::Included((**low).clone()),
+                Bound::Included((**high).clone()),
+            ))
+        }
+        _ => return None,
+    };
+    Some(match op {
+        BinOp::Eq => (Bound::Included(c.clone()), Bound::Included(c)),
+        BinOp::Lt => (Bound::Unbounded, Bound::Excluded(c)),
+        BinOp::LtEq => (Bound::Unbounded, Bound::Included(c)),
+        BinOp::Gt => (Bound::Excluded(c), Bound::Unbounded),
+        _ => (Bound::Included(c), Bound::Unbounded),
+    })
 }
 
 /// A comparison of `yb_hash_code(…)` of exactly `index`'s hash columns, in
@@ -356,37 +359,7 @@ fn hash_code_cond(table: &TableInfo, index: &IndexInfo, e: &Expr) -> Option<KeyC
     if numeric_constant {
         return None;
     }
-    let (op, c) = match e {
-        Expr::Binary { op, left, right } if op.is_comparison() && *op != BinOp::NotEq => {
-            if of_key(left) && is_constant(right) {
-                (*op, (**right).clone())
-            } else if of_key(right) && is_constant(left) {
-                (flip(*op), (**left).clone())
-            } else {
-                return None;
-            }
-        }
-        Expr::Between {
-            expr,
-            low,
-            high,
-            negated: false,
-        } if of_key(expr) && is_constant(low) && is_constant(high) => {
-            return Some(KeyCond::HashCode {
-                lower: Bound::Included((**low).clone()),
-                upper: Bound::Included((**high).clone()),
-            })
-        }
-        _ => return None,
-    };
-    let (lower, upper) = match op {
-        BinOp::Eq => (Bound::Included(c.clone()), Bound::Included(c)),
-        BinOp::Lt => (Bound::Unbounded, Bound::Excluded(c)),
-        BinOp::LtEq => (Bound::Unbounded, Bound::Included(c)),
-        BinOp::Gt => (Bound::Excluded(c), Bound::Unbounded),
-        _ => (Bound::Included(c), Bound::Unbounded),
-    };
-    Some(KeyCond::HashCode { lower, upper })
+    bounds_of(e, &of_key).map(|(lower, upper)| KeyCond::HashCode { lower, upper })
 }
 
 /// An equality on each column of a key hashed on several columns, with the
