@@ -16,6 +16,7 @@ use crate::sql::error::{ErrorKind, Position, SqlError};
 use crate::sql::hints::{parse_hints, HintKind};
 use crate::sql::parse::parse_statement;
 use crate::sql::script::{split_script, MetaCommand, ScriptItem};
+use crate::trace::StatementKind;
 use crate::yb::YbEngine;
 use row_budget::RowBudget;
 
@@ -368,7 +369,7 @@ fn run_item<E: ScenarioEngine>(
             // The SQL command does what psql's `\checkpoint` here does.
             ScriptItem::Statement(s) if s.sql.trim().eq_ignore_ascii_case("checkpoint") => {
                 let index = report.statements.len() as u32;
-                statement_start(engine, index, &s.sql);
+                statement_start(engine, index, StatementKind::Other, &s.sql);
                 let start = engine.clock().now_us();
                 let outcome = engine
                     .meta(&MetaCommand::Checkpoint)
@@ -399,7 +400,7 @@ fn run_item<E: ScenarioEngine>(
                 })?;
                 for run in 1..=s.runs {
                     let index = report.statements.len() as u32;
-                    statement_start(engine, index, &s.sql);
+                    statement_start(engine, index, kind_of(&stmt), &s.sql);
                     let r = prepared
                         .step(&stmt)
                         .and_then(|step| match step {
@@ -427,7 +428,7 @@ fn run_item<E: ScenarioEngine>(
             }
             ScriptItem::Meta(m) => {
                 let index = report.statements.len() as u32;
-                statement_start(engine, index, &meta_text(&m.command));
+                statement_start(engine, index, StatementKind::Other, &meta_text(&m.command));
                 let start = engine.clock().now_us();
                 let outcome = match &m.command {
                     MetaCommand::Echo(text) => Outcome::tag("").notice(variables.interpolate(text)),
@@ -493,15 +494,26 @@ fn push_single<E: ScenarioEngine>(
 
 /// Marks where statement `index` (its place in the report) starts in the trace:
 /// the player's statement marks, and the start of the statement's detail budget.
-fn statement_start<E: ScenarioEngine>(engine: &mut E, index: u32, sql: &str) {
+fn statement_start<E: ScenarioEngine>(engine: &mut E, index: u32, kind: StatementKind, sql: &str) {
     let budget = crate::trace::TraceBudget::from_settings(engine.settings());
     engine.trace_mut().set_budget(budget);
-    if engine.trace_mut().wants_snapshot_before(index) {
+    if engine.trace_mut().wants_snapshot_before(index, kind) {
         let state = engine.snapshot();
         engine.trace_mut().snapshot(index, state);
     }
     let at_us = engine.clock().now_us();
-    engine.trace_mut().start_statement(index, sql, at_us);
+    engine.trace_mut().start_statement(index, kind, sql, at_us);
+}
+
+/// Which trace budget a statement spends: a query (a SELECT, or an EXPLAIN of
+/// one, analyzed or not) is what a lesson looks at after a long load.
+fn kind_of(stmt: &crate::sql::ast::Statement) -> StatementKind {
+    use crate::sql::ast::Statement;
+    match stmt {
+        Statement::Select(_) => StatementKind::Query,
+        Statement::Explain { statement, .. } => kind_of(statement),
+        _ => StatementKind::Other,
+    }
 }
 
 fn statement_end<E: ScenarioEngine>(engine: &mut E, index: u32) {

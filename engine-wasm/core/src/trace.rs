@@ -19,7 +19,7 @@ mod event;
 pub mod schema;
 mod snapshot;
 
-pub use budget::TraceBudget;
+pub use budget::{StatementKind, TraceBudget};
 pub use collector::{Snapshot, StatementDetail, Trace};
 pub use event::{Event, KeyComparisons, RelName, SstSummary};
 pub use snapshot::{

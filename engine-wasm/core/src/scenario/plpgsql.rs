@@ -66,7 +66,7 @@ pub(super) fn run_item<E: ScenarioEngine>(
     let block = parse::parse_do(&s.sql, E::PROFILE).map_err(placed)?;
     for run in 1..=s.runs {
         let index = report.statements.len() as u32;
-        statement_start(engine, index, &s.sql);
+        statement_start(engine, index, crate::trace::StatementKind::Other, &s.sql);
         let start = engine.clock().now_us();
         let outcome = run::run(&block, &s.sql, engine, rows).map_err(placed)?;
         statement_end(engine, index);

@@ -69,6 +69,11 @@ impl Settings {
         self.int("trace_run_events")
     }
 
+    /// `trace_query_events`: detail events the run's queries may record.
+    pub fn trace_query_events(&self) -> i64 {
+        self.int("trace_query_events")
+    }
+
     /// `trace_full_detail_statement`: the statement (from 1) recorded in
     /// full whatever the budgets; 0: none.
     pub fn trace_full_detail_statement(&self) -> i64 {
@@ -116,6 +121,7 @@ mod tests {
         );
         assert_eq!(s.trace_statement_events(), int("trace_statement_events"));
         assert_eq!(s.trace_run_events(), int("trace_run_events"));
+        assert_eq!(s.trace_query_events(), int("trace_query_events"));
         assert_eq!(
             s.trace_full_detail_statement(),
             int("trace_full_detail_statement")

@@ -1,7 +1,7 @@
 //! Collects a run's events under its detail budget, and the snapshots taken
 //! between statements.
 
-use super::budget::TraceBudget;
+use super::budget::{StatementKind, TraceBudget};
 use super::event::Event;
 use super::snapshot::EngineSnapshot;
 use serde::Serialize;
@@ -54,8 +54,11 @@ struct Recording {
     allowed: usize,
     by_run: bool,
     used: usize,
-    /// Detail events recorded by finished statements.
+    /// Detail events recorded by finished statements: non-queries, queries.
     run_used: usize,
+    query_used: usize,
+    /// The current statement's kind: which run budget it spends.
+    kind: Option<StatementKind>,
     /// Where the current statement's events start.
     statement_from: usize,
     /// The current statement went over its budget: it keeps only structural
@@ -64,8 +67,26 @@ struct Recording {
     dropped_here: u64,
     /// The previous statement was summarized.
     previous_summarized: bool,
-    /// A statement went over the run's budget: every later one is summarized.
+    /// A statement went over the run's budget of its kind: every later one
+    /// of that kind is summarized.
     run_spent: bool,
+    queries_spent: bool,
+}
+
+impl Recording {
+    fn used_by(&self, kind: StatementKind) -> usize {
+        match kind {
+            StatementKind::Query => self.query_used,
+            StatementKind::Other => self.run_used,
+        }
+    }
+
+    fn spent(&self, kind: StatementKind) -> bool {
+        match kind {
+            StatementKind::Query => self.queries_spent,
+            StatementKind::Other => self.run_spent,
+        }
+    }
 }
 
 impl Trace {
@@ -89,12 +110,12 @@ impl Trace {
         self.budget = budget;
     }
 
-    /// Whether a snapshot belongs before statement `index` (see
+    /// Whether a snapshot belongs before statement `index`, of `kind` (see
     /// [`TraceBudget::snapshot_before`]).
-    pub fn wants_snapshot_before(&self, index: u32) -> bool {
+    pub fn wants_snapshot_before(&self, index: u32, kind: StatementKind) -> bool {
         let s = &self.state;
         self.budget
-            .snapshot_before(index, s.previous_summarized, s.run_spent)
+            .snapshot_before(index, s.previous_summarized, s.spent(kind))
     }
 
     /// Records `state` as the engine before the next event.
@@ -106,16 +127,19 @@ impl Trace {
         });
     }
 
-    /// Statement `index` starts: its detail budget is set.
-    pub fn start_statement(&mut self, index: u32, sql: &str, at_us: f64) {
-        let (allowed, by_run) = if self.state.run_spent && self.budget.full_detail != Some(index) {
+    /// Statement `index`, of `kind`, starts: its detail budget is set.
+    pub fn start_statement(&mut self, index: u32, kind: StatementKind, sql: &str, at_us: f64) {
+        let (allowed, by_run) = if self.state.spent(kind) && self.budget.full_detail != Some(index)
+        {
             (0, true)
         } else {
-            self.budget.for_statement(index, self.state.run_used)
+            self.budget
+                .for_statement(index, kind, self.state.used_by(kind))
         };
         self.state = Recording {
             allowed,
             by_run,
+            kind: Some(kind),
             used: 0,
             statement_from: self.events.len(),
             over: false,
@@ -132,15 +156,22 @@ impl Trace {
     /// Statement `index` ends: the event says whether it was summarized.
     pub fn end_statement(&mut self, index: u32, at_us: f64) {
         let s = &mut self.state;
+        let kind = s.kind.unwrap_or(StatementKind::Other);
         let detail = if s.over {
-            s.run_spent |= s.by_run;
+            match kind {
+                StatementKind::Query => s.queries_spent |= s.by_run,
+                StatementKind::Other => s.run_spent |= s.by_run,
+            }
             StatementDetail::Summarized {
                 dropped: s.dropped_here,
                 budget: s.allowed as u64,
                 run_budget: s.by_run,
             }
         } else {
-            s.run_used += s.used;
+            match kind {
+                StatementKind::Query => s.query_used += s.used,
+                StatementKind::Other => s.run_used += s.used,
+            }
             StatementDetail::Full {
                 events: s.used as u64,
             }
@@ -241,7 +272,7 @@ mod tests {
     #[test]
     fn a_statement_over_its_budget_keeps_only_structural_events() {
         let mut t = Trace::new(budget(2, 100));
-        t.start_statement(0, "x", 0.0);
+        t.start_statement(0, StatementKind::Other, "x", 0.0);
         for p in 0..5 {
             t.detail(|| access(p));
         }
@@ -250,7 +281,7 @@ mod tests {
         // Start, checkpoint, end: the five accesses are gone.
         assert_eq!(t.events().len(), 3);
         assert_eq!(t.dropped, 5);
-        t.start_statement(1, "y", 1.0);
+        t.start_statement(1, StatementKind::Other, "y", 1.0);
         t.detail(|| access(9));
         t.push(access(10));
         t.end_statement(1, 2.0);
@@ -274,10 +305,10 @@ mod tests {
     fn going_over_the_budget_keeps_structure_in_order() {
         let checkpoint = |pages_written| Event::Checkpoint { pages_written };
         let mut t = Trace::new(budget(3, 100));
-        t.start_statement(0, "s", 0.0);
+        t.start_statement(0, StatementKind::Other, "s", 0.0);
         t.detail(|| access(1));
         t.end_statement(0, 0.0);
-        t.start_statement(1, "s", 0.0);
+        t.start_statement(1, StatementKind::Other, "s", 0.0);
         t.detail(|| access(2));
         t.push(checkpoint(1));
         t.detail(|| access(3));
@@ -303,7 +334,7 @@ mod tests {
             ..budget(10, 15)
         });
         let statement = |t: &mut Trace, index: u32, events: u32| {
-            t.start_statement(index, "insert", 0.0);
+            t.start_statement(index, StatementKind::Other, "insert", 0.0);
             for p in 0..events {
                 t.detail(|| access(p));
             }
@@ -312,10 +343,10 @@ mod tests {
         statement(&mut t, 0, 8); // full: 8 of the run's 15
         statement(&mut t, 1, 8); // only 7 left: summarized by the run
         assert!(
-            !t.wants_snapshot_before(17),
+            !t.wants_snapshot_before(17, StatementKind::Other),
             "run spent: no snapshot after each"
         );
-        assert!(t.wants_snapshot_before(32));
+        assert!(t.wants_snapshot_before(32, StatementKind::Other));
         statement(&mut t, 2, 1); // would fit, but the run is spent
         assert_eq!(
             ends(&t),
@@ -343,15 +374,15 @@ mod tests {
             snapshots: true,
             ..budget(2, 1000)
         });
-        t.start_statement(20, "big", 0.0);
+        t.start_statement(20, StatementKind::Other, "big", 0.0);
         for p in 0..5 {
             t.detail(|| access(p));
         }
         t.end_statement(20, 0.0);
-        assert!(t.wants_snapshot_before(21));
-        t.start_statement(21, "small", 0.0);
+        assert!(t.wants_snapshot_before(21, StatementKind::Other));
+        t.start_statement(21, StatementKind::Other, "small", 0.0);
         t.end_statement(21, 0.0);
-        assert!(!t.wants_snapshot_before(22));
+        assert!(!t.wants_snapshot_before(22, StatementKind::Other));
     }
 
     /// The statement asked for at full detail records past both budgets.
@@ -362,7 +393,7 @@ mod tests {
             ..budget(2, 2)
         });
         for index in 0..3 {
-            t.start_statement(index, "s", 0.0);
+            t.start_statement(index, StatementKind::Other, "s", 0.0);
             for p in 0..5 {
                 t.detail(|| access(p));
             }
@@ -373,5 +404,35 @@ mod tests {
             .map(|d| matches!(d, StatementDetail::Full { .. }))
             .collect();
         assert_eq!(kinds, vec![false, true, false]);
+    }
+
+    /// Queries spend a run budget of their own: a load that spent the run's
+    /// leaves the query after it recorded, with a snapshot before it.
+    #[test]
+    fn a_long_load_does_not_starve_the_query_after_it() {
+        let mut t = Trace::new(TraceBudget {
+            snapshots: true,
+            query_events: 10,
+            ..budget(10, 15)
+        });
+        let statement = |t: &mut Trace, index: u32, kind: StatementKind, events: u32| {
+            t.start_statement(index, kind, "s", 0.0);
+            for p in 0..events {
+                t.detail(|| access(p));
+            }
+            t.end_statement(index, 0.0);
+        };
+        statement(&mut t, 20, StatementKind::Other, 8);
+        statement(&mut t, 21, StatementKind::Other, 8); // the run's budget spent
+        assert!(!t.wants_snapshot_before(22, StatementKind::Other));
+        assert!(t.wants_snapshot_before(22, StatementKind::Query));
+        statement(&mut t, 22, StatementKind::Query, 6);
+        statement(&mut t, 23, StatementKind::Other, 1);
+        statement(&mut t, 24, StatementKind::Query, 6); // only 4 of the queries' 10 left
+        let full: Vec<bool> = ends(&t)
+            .iter()
+            .map(|d| matches!(d, StatementDetail::Full { .. }))
+            .collect();
+        assert_eq!(full, vec![true, false, true, false, false]);
     }
 }

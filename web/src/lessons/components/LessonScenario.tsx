@@ -38,6 +38,17 @@ function FullScalePlans({ columns }: { columns: readonly ResultColumn[] }) {
   );
 }
 
+/**
+ * Where an article-scale run opens: at the end of its last EXPLAIN, the query
+ * whose plans are shown below the player (the engine records queries in full
+ * even after a long load has spent the run's detail budget).
+ */
+function lastQuery(columns: readonly ResultColumn[]): OpenAt | undefined {
+  const statements = columns[0]?.run?.report.statements ?? [];
+  const index = statements.map((s) => s.explain !== null).lastIndexOf(true);
+  return index < 0 ? undefined : { statement: index, at: 'end' };
+}
+
 type State =
   | { kind: 'idle' }
   | { kind: 'running'; scale: 'lesson' | 'full'; since: number; progress: RunProgress }
@@ -128,9 +139,11 @@ export function LessonScenario({
   }
   // The player opens at a statement when the lesson says so. The lesson's
   // `at` names a line of its own script, not of the article-scale one: that
-  // run opens at its end, where the plans below it were measured.
+  // run opens at the end of its last query, whose plans are below it.
   const openAt = ((): OpenAt | undefined => {
-    if (state.kind !== 'done' || state.scale === 'full' || spec.at.kind === 'end') return undefined;
+    if (state.kind !== 'done') return undefined;
+    if (state.scale === 'full') return lastQuery(state.columns);
+    if (spec.at.kind === 'end') return undefined;
     if (spec.at.kind === 'start') return { position: 0 };
     const line = spec.at.line;
     const index = state.columns[0]?.run?.report.statements.findIndex((s) => s.line === line) ?? -1;
@@ -186,8 +199,9 @@ export function LessonScenario({
         <>
           {state.scale === 'full' && (
             <p className="hint">
-              At the article's scale, opened at the end of the run: its plans are below the player, with the article's
-              counters. Run it again for the lesson's size.
+              At the article's scale, opened at the end of its last query: the views show that query in full (the load
+              before it is summarized), and its plans are below the player, with the article's counters. Run it again for
+              the lesson's size.
             </p>
           )}
           <CompactReplay
