@@ -125,7 +125,7 @@ test('a widget shows its script, names a position past its end, and wraps a long
   await page.goto(`/embed.html${encodeEmbed(scenario, { at: 99_999_999, title, views: ['btree'] })}`);
   await expect(page.getByTestId('fingerprint')).toBeVisible({ timeout: 60_000 });
   // The position asked for is past the run's end: said, and the player opens at the end.
-  await expect(page.getByTestId('at-out-of-range')).toContainText('start at position 99,999,999 (at=…), past the end of this run');
+  await expect(page.getByTestId('at-out-of-range')).toContainText('start at position 99\u202f999\u202f999 (at=…), past the end of this run');
   // The script is there, folded: one click reads it.
   const script = page.getByTestId('embed-script');
   await expect(script.locator('pre')).toBeHidden();

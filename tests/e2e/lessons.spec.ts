@@ -166,7 +166,7 @@ test("a lesson's article-scale run opens at its last query, drawn in full beside
   // The player stands at the end, where the views show the whole million rows
   // (no statement's detail missing from the picture).
   const position = await page.locator('.compact-replay').innerText();
-  const [, at, of] = position.match(/pg event (\d+) of (\d+)/) ?? [];
+  const [, at, of] = position.match(/pg event ([\d\u202f]+) of ([\d\u202f]+)/) ?? [];
   expect(at).toBeDefined();
   expect(at).toBe(of);
   await expect(page.getByTestId('summarized-pg')).toHaveCount(0);
@@ -186,7 +186,7 @@ test('after Run in a lesson, the arrow keys step its player, which is brought on
   await runScenario(page);
   const player = page.locator('.compact-replay').first();
   await expect(player).toBeInViewport();
-  const position = async () => (await player.innerText()).match(/(?:pg|yb) event (\d+) of/)?.[1];
+  const position = async () => (await player.innerText()).match(/(?:pg|yb) event ([\d\u202f]+) of/)?.[1];
   const before = await position();
   expect(before).toBeDefined();
   // The focus is still on the Run button the student pressed.

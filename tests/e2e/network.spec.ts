@@ -26,7 +26,7 @@ test('article 001: 2 000 loops of one key against 2 loops of 1 024, as rounds on
   await expect(summary).toContainText('Nested loop: 2000 of 2000 loop(s) begun, one key each');
   // The join's 2 000 lookups plus the outer scan's 10 tablets: 2 010 rounds,
   // too many to draw one by one at this width.
-  await expect(one).toHaveAccessibleName(/^Network: Statement 5, 2,010 round\(s\)/);
+  await expect(one).toHaveAccessibleName(/^Network: Statement 5, 2\u202f010 round\(s\)/);
   await expect(one.locator('.round-tick').first()).toBeVisible();
   await one.screenshot({ path: test.info().outputPath('network-batch-1.png') });
 

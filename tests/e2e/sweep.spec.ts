@@ -11,7 +11,7 @@ async function pointsOf(chart: Locator, series: number): Promise<[string, number
     trs.map((tr) => [tr.querySelector('th')?.textContent ?? '', tr.querySelectorAll('td')[k]?.textContent ?? '']),
   series);
   // The table prints with thousands separators; — is a missing point.
-  return rows.filter(([, y]) => y !== '—').map(([x, y]) => [x ?? '', Number((y ?? '').replace(/,/g, ''))]);
+  return rows.filter(([, y]) => y !== '—').map(([x, y]) => [x ?? '', Number((y ?? '').replace(/[,\u202f]/g, ''))]);
 }
 
 function minimumAt(points: [string, number][]): string {

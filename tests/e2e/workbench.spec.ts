@@ -217,7 +217,7 @@ select id from t where id > 2500;
   const yb = page.getByTestId('replay-yb');
   await expect(yb.locator('[data-sst]').first()).toBeVisible();
   // At the end: the DELETE's tombstones are in the SSTs, the reads filled a cache.
-  await expect(yb.getByTestId('lsm-0')).toContainText(/[1-9][\d,]* tombstone\(s\)/);
+  await expect(yb.getByTestId('lsm-0')).toContainText(/[1-9][\d\u202f]* tombstone\(s\)/);
   const cache = yb.getByLabel('Block cache of tserver-1');
   expect(Number(await cache.getAttribute('value'))).toBeGreaterThan(0);
   await player.getByLabel('Position in the trace').fill('0');

@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import mdx from '@mdx-js/rollup';
 import type { Plugin } from 'vite';
 import { remarkLessonCheck } from './lessonCheck';
+import { remarkNumbers } from './remarkNumbers';
 import { parseLessonMeta } from '../src/lessons/meta';
 
 /** Every lesson folder's lesson.json, checked: a list of problems, empty when all is well. */
@@ -52,6 +53,6 @@ export function lessonsPlugin(root: string): Plugin[] {
       },
     },
     // @mdx-js/rollup is a Rollup plugin; Vite runs it as one (its types differ in optional fields only).
-    { enforce: 'pre', ...(mdx({ remarkPlugins: [remarkLessonCheck], include: ['**/lessons/**/*.mdx'] }) as unknown as Plugin) },
+    { enforce: 'pre', ...(mdx({ remarkPlugins: [remarkLessonCheck, remarkNumbers], include: ['**/lessons/**/*.mdx'] }) as unknown as Plugin) },
   ];
 }

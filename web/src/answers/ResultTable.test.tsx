@@ -88,9 +88,9 @@ describe('ResultTable', () => {
     const host = render(<ResultTable columns={['n']} rows={numbered(1000)} rowCount={5000} label="rows" />);
     expect(host.querySelector('.rows-line')?.textContent).toBe('(5000 rows)');
     expect(host.querySelector('[data-testid="rows-kept"]')?.textContent).toBe(
-      'The engine keeps only the first 1,000 of the 5,000 rows; the count is exact.',
+      'The engine keeps only the first 1\u202f000 of the 5\u202f000 rows; the count is exact.',
     );
-    act(() => button(host, /^Show all 1,000 rows kept$/)?.click());
+    act(() => button(host, /^Show all 1\u202f000 rows kept$/)?.click());
     expect(cells(host)).toHaveLength(1000);
   });
 

@@ -5,7 +5,7 @@
 // NULL (psql prints an empty cell for both, but a student must tell them
 // apart); the empty string stays empty.
 import { useState } from 'react';
-import { count } from '../views/shared/format';
+import { count } from '../format/numbers';
 
 /** Rows shown before "Show all" (psql's pager would stop about there too). */
 export const FOLD = 50;

@@ -7,7 +7,7 @@ import { useId, useLayoutEffect, useMemo, useRef, type KeyboardEvent } from 'rea
 import { select } from 'd3-selection';
 import { axisBottom, axisLeft, type AxisDomain, type AxisScale } from 'd3-axis';
 import type { ScaleLogarithmic } from 'd3-scale';
-import { count } from '../views/shared/format';
+import { count } from '../format/numbers';
 import { layoutChart, tableOf, toCsv, valleyOf, xAt, type ChartPoint, type ChartSeries, type Margin, type XScale } from './layout';
 import { download, fileName, pngOf, standaloneSvg } from './exporting';
 import { useWidth } from './useWidth';

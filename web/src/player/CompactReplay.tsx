@@ -16,7 +16,7 @@ import { Joint } from '../trace/joint';
 import type { TraceData } from '../trace/traceData';
 import type { ResultColumn } from '../variants/runVariants';
 import { firstError } from '../workbench/report';
-import { count } from '../views/shared/format';
+import { count } from '../format/numbers';
 import { useWidth } from '../charts/useWidth';
 
 /** A narration: after the `nth` event of kind `at` (in `variant`'s column, or any). */

@@ -1,6 +1,7 @@
 // The player's controls: statement and event steps both ways, play/pause, a
 // scrubber with a mark at each statement, the speed, and jumps to the next
 // event of a kind. One bar drives every profile on the page (a Joint).
+import { count } from '../format/numbers';
 import { useMemo } from 'react';
 import type { Joint } from '../trace/joint';
 import type { Jump } from '../trace/traceData';
@@ -87,7 +88,7 @@ export function PlayerBar(p: Props) {
           </select>
         </label>
         <span className="player-position" data-testid="player-position">
-          {p.cursors.map((c) => `${c.profile} event ${c.cursor} of ${c.of}`).join(' · ')}
+          {p.cursors.map((c) => `${c.profile} event ${count(c.cursor)} of ${count(c.of)}`).join(' · ')}
         </span>
       </div>
       <div className="scrubber">

@@ -2,7 +2,7 @@
 // running totals up to it: what the engine did so far, and in this step.
 import type { Profile, Report } from '../workbench/report';
 import { KEY_METRICS } from '../workbench/report';
-import { count } from '../views/shared/format';
+import { count } from '../format/numbers';
 
 /** Totals of `name` over statements 0..=index. */
 function runningTotal(report: Report, index: number, name: string): number {

@@ -2,6 +2,7 @@
 // A view describes its own events (views/*/index.tsx); the rest are here.
 import { VIEWS } from '../views/registry';
 import type { Jump, TraceEvent } from '../trace/traceData';
+import { count, size } from '../format/numbers';
 
 function general(e: TraceEvent): string {
   switch (e.type) {
@@ -25,9 +26,9 @@ function general(e: TraceEvent): string {
         ? `${e.relation}: the scan steps back along the left-link to leaf ${e.page}: PostgreSQL's leaves link both ways, so reading an index backward costs about what reading it forward does`
         : `${e.relation}: the scan moves on along the right-link to leaf ${e.page}, without going back up the tree`;
     case 'read_request':
-      return `${e.relation} tablet ${e.tablet}: one read request: ${e.seeks} seek(s) and ${e.nexts} next(s) in the LSM, ${e.rows} row(s) returned; block cache ${e.cache_hits} hit(s), ${e.cache_misses} miss(es). Each request is a round trip from the query node to a tablet server, which is why putting many keys in one request (batching) saves time`;
+      return `${e.relation} tablet ${e.tablet}: one read request: ${count(e.seeks)} seek(s) and ${count(e.nexts)} next(s) in the LSM, ${count(e.rows)} row(s) returned; block cache ${count(e.cache_hits)} hit(s), ${count(e.cache_misses)} miss(es). Each request is a round trip from the query node to a tablet server, which is why putting many keys in one request (batching) saves time`;
     case 'rpc':
-      return `${e.kind}: ${e.from} → ${e.to} (tablet ${e.tablet}), ${e.ops} op(s), ${e.rows} row(s), ${e.bytes} bytes; ${(e.arrive_us - e.send_us).toFixed(0)} µs on the wire`;
+      return `${e.kind}: ${e.from} → ${e.to} (tablet ${e.tablet}), ${count(e.ops)} op(s), ${count(e.rows)} row(s), ${size(e.bytes)}; ${(e.arrive_us - e.send_us).toFixed(0)} µs on the wire`;
     default:
       return e.type.replace(/_/g, ' ');
   }

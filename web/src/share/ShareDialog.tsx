@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { encodeEmbed, type EmbedTheme } from '../embed/options';
 import { iframeSnippet, resizeSnippet } from '../embed/snippets';
+import { count } from '../format/numbers';
 import { encodeLink, LONG_LINK, whyLong, type Scenario } from './link';
 
 /** A read-only text to copy: a field (one line) or a box (a snippet). */
@@ -61,8 +62,8 @@ export function ShareDialog({ base, scenario, onClose }: { base: string; scenari
       <Copyable label="Link to this scenario" text={url} />
       {url.length > LONG_LINK && (
         <p className="field-error" role="alert" data-testid="long-link">
-          This link is {url.length.toLocaleString('en-US')} characters: chat apps and some mail clients cut links past{' '}
-          {LONG_LINK.toLocaleString('en-US')}. {whyLong(scenario, url)}.
+          This link is {count(url.length)} characters: chat apps and some mail clients cut links past{' '}
+          {count(LONG_LINK)}. {whyLong(scenario, url)}.
         </p>
       )}
       <h3>Embed it in a page</h3>

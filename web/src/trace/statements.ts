@@ -3,6 +3,7 @@
 // the kind codes, decoding only the statement events.
 import type { StatementDetail } from '../engine/schema.gen';
 import type { TraceData } from './traceData';
+import { count } from '../format/numbers';
 
 export interface StatementSpan {
   /** The statement's place in the report (0-based; the page shows index + 1). */
@@ -97,10 +98,10 @@ export function pictureFrom(trace: TraceData, span: StatementSpan): number {
 export function summaryText(span: StatementSpan, trace: TraceData): string {
   const d = span.detail;
   if (d?.kind !== 'summarized') return '';
-  const what = `Statement ${span.index + 1} made ${d.dropped.toLocaleString('en-US')} detail steps (page accesses, memtable writes, reads)`;
+  const what = `Statement ${span.index + 1} made ${count(d.dropped)} detail steps (page accesses, memtable writes, reads)`;
   const why = d.run_budget
-    ? `more than the ${d.budget.toLocaleString('en-US')} left of this run's trace_run_events`
-    : `more than trace_statement_events = ${d.budget.toLocaleString('en-US')}`;
+    ? `more than the ${count(d.budget)} left of this run's detail budget (trace_run_events; trace_query_events for queries)`
+    : `more than trace_statement_events = ${count(d.budget)}`;
   const from = pictureFrom(trace, span);
   const picture =
     from === span.index

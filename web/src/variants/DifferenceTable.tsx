@@ -2,7 +2,7 @@
 // every column and, against the first (the baseline), the difference and the
 // ratio. The largest cost is marked in words, not only in color.
 import { memo, useMemo } from 'react';
-import { count } from '../views/shared/format';
+import { count } from '../format/numbers';
 import { Term } from '../glossary/Term';
 import { againstText, differenceRows, type Column } from './difference';
 

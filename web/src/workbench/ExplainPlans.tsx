@@ -1,7 +1,7 @@
 // Each EXPLAIN of a run, as the engine printed it, with the key counters of
 // its statement: the workbench's columns and a lesson's article-scale run
 // show the same plans. Text only: nothing from a script becomes HTML.
-import { count } from '../views/shared/format';
+import { count } from '../format/numbers';
 import { firstLine, keyMetrics, type Profile, type Report } from './report';
 
 export function ExplainPlans({ id, profile, report }: { id: string; profile: Profile; report: Report }) {

@@ -1,7 +1,7 @@
 // The statement under the cursor on both engines, in one line: what each one
 // spent (virtual time, and the counters that drive it), so the difference is
 // read at a glance instead of compared across two columns.
-import { count } from '../views/shared/format';
+import { count } from '../format/numbers';
 import type { Profile, StatementReport } from './report';
 
 /** One column of the comparison: a variant's name, engine, and its statement. */

@@ -8,7 +8,7 @@ import { toEngineError } from '../../engine/api';
 import { useEngine } from '../../engine/EngineContext';
 import type { Report } from '../../engine/schema.gen';
 import { settingsLines } from '../../workbench/settings';
-import { count } from '../../views/shared/format';
+import { count, groupDigits } from '../../format/numbers';
 import { loadScript } from '../catalogue';
 import { useLesson, useStepTask } from '../LessonContext';
 import { saveGuess, useProgress } from '../progress';
@@ -70,7 +70,7 @@ export function Predict(props: Record<string, unknown> & { children?: ReactNode 
   const valid = number ? guess.trim() !== '' && Number.isFinite(Number(guess.replace(/[\s,_]/g, ''))) : guess !== '';
   return (
     <section className="predict" aria-labelledby={`${id}-q`} data-testid="predict">
-      <h3 id={`${id}-q`}>Predict: {spec.question}</h3>
+      <h3 id={`${id}-q`}>Predict: {groupDigits(spec.question)}</h3>
       <form
         onSubmit={(e) => {
           e.preventDefault();

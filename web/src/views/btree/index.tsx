@@ -4,6 +4,7 @@ import type { TraceData, TraceEvent } from '../../trace/traceData';
 import type { ViewDef, ViewProps } from '../registry';
 import { BTreeView } from './BTreeView';
 import { treeReducer, type TreesState } from './state';
+import { count } from '../../format/numbers';
 
 /** How many events back the highlighted path of a tree reaches. */
 const TRAIL = 12;
@@ -72,7 +73,7 @@ export const btreeView: ViewDef<TreesState> = {
       const parts = levels.map(([level, pages]) => {
         const fills = pages.map((p) => t.fill.get(p) ?? 0);
         const mean = fills.reduce((a, b) => a + b, 0) / Math.max(1, fills.length);
-        return `level ${level}: ${pages.length} page(s), mean fill ${pct(mean)}`;
+        return `level ${level}: ${count(pages.length)} page(s), mean fill ${pct(mean)}`;
       });
       return `${t.relation}: ${parts.join('; ')}`;
     });

@@ -7,7 +7,7 @@
 // made or merged are outlined; a compaction's inputs fade out under its outputs.
 import { memo, useState } from 'react';
 import type { SstMeta, TabletState } from './state';
-import { count, kb, kbPrecise } from '../shared/format';
+import { count, kb, kbPrecise } from '../../format/numbers';
 import { lsmLanes, type SstRect } from '../shared/layout';
 import { useAxisZoom } from '../shared/useAxisZoom';
 

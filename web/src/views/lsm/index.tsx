@@ -4,7 +4,7 @@ import type { TraceEvent } from '../../trace/traceData';
 import type { ViewDef, ViewProps } from '../registry';
 import { BlockCaches, LsmView } from './LsmView';
 import { lsmReducer, type LsmState, type SstMeta } from './state';
-import { count, kb, kbPrecise } from '../shared/format';
+import { count, kb, kbPrecise } from '../../format/numbers';
 
 const NO_SSTS: ReadonlySet<number> = new Set();
 
@@ -56,9 +56,9 @@ function describe(e: TraceEvent): string | null {
     case 'memtable_insert':
       return `${e.relation} tablet ${e.tablet}: an entry (${e.bytes} bytes of key and value, ${e.charged} bytes of memtable with its skip-list links) went into the memtable, in memory: a write costs no page I/O`;
     case 'memtable_sealed':
-      return `${e.relation} tablet ${e.tablet}: the memtable reached write_buffer_size with ${e.entries} entries, so it was sealed (read-only) and a new one takes the writes`;
+      return `${e.relation} tablet ${e.tablet}: the memtable reached write_buffer_size with ${count(e.entries)} entries, so it was sealed (read-only) and a new one takes the writes`;
     case 'flush':
-      return `${e.relation} tablet ${e.tablet}: the sealed memtable was written out as SST ${e.sst.id} in L0 (${e.sst.entries} entries, ${e.sst.deletes} tombstone(s)), sorted, in one sequential write`;
+      return `${e.relation} tablet ${e.tablet}: the sealed memtable was written out as SST ${e.sst.id} in L0 (${count(e.sst.entries)} entries, ${count(e.sst.deletes)} tombstone(s)), sorted, in one sequential write`;
     case 'compaction_start':
       return `${e.relation} tablet ${e.tablet}: compaction of SSTs ${e.inputs.join(', ')} into L${e.output_level} starts: too many files in a level make every read look in each of them`;
     case 'compaction_finish':

@@ -7,7 +7,7 @@
 import { memo, useContext, useMemo, useState, type FormEvent } from 'react';
 import { scaleLinear } from 'd3-scale';
 import { RerunContext } from '../../player/rerun';
-import { count, kb } from '../shared/format';
+import { count, kb } from '../../format/numbers';
 import { addMark, chunkPaths } from '../shared/chunks';
 import { useAxisZoom } from '../shared/useAxisZoom';
 import type { StatementTimes } from './state';

@@ -6,6 +6,7 @@ import type { ViewDef, ViewProps } from '../registry';
 import { NetworkView, ms } from './NetworkView';
 import { roundsUpTo, timeSplit } from './rounds';
 import { networkAt, type NetworkState } from './state';
+import { count } from '../../format/numbers';
 
 function Network({ state, width }: ViewProps<NetworkState>) {
   return (
@@ -22,10 +23,10 @@ function Network({ state, width }: ViewProps<NetworkState>) {
 function describe(e: TraceEvent): string | null {
   if (e.type === 'join_loop') {
     if (e.keys === 1) {
-      return `Loop ${e.number} of the nested loop: the inner table is searched for the key ${e.first_key} of one outer row, in a read request of its own: one round trip for every outer row`;
+      return `Loop ${count(e.number)} of the nested loop: the inner table is searched for the key ${e.first_key} of one outer row, in a read request of its own: one round trip for every outer row`;
     }
-    const keys = `${e.keys} keys (${e.first_key} … ${e.last_key})`;
-    return `Loop ${e.number} of the Batched Nested Loop: ${keys} of the next outer rows go to the inner table together, as one = ANY lookup, so the round trips are paid once per batch instead of once per row; the rows that come back are matched against the batch on the query node`;
+    const keys = `${count(e.keys)} keys (${e.first_key} … ${e.last_key})`;
+    return `Loop ${count(e.number)} of the Batched Nested Loop: ${keys} of the next outer rows go to the inner table together, as one = ANY lookup, so the round trips are paid once per batch instead of once per row; the rows that come back are matched against the batch on the query node`;
   }
   if (e.type !== 'rpc') return null;
   const half = ms(e.arrive_us - e.send_us);
@@ -34,7 +35,7 @@ function describe(e: TraceEvent): string | null {
     case 'write':
       return `The query node sends a ${e.kind} request to ${e.to} for tablet ${e.tablet} (${e.ops} operation(s)); it takes ${half}, half a round trip, to arrive. Every tablet the request touches gets its RPC at the same moment: they work in parallel`;
     case 'read response':
-      return `${e.from} answers with ${e.rows} row(s) for tablet ${e.tablet}, ${half} on the way back; the query node goes on only when the slowest answer of the round is in`;
+      return `${e.from} answers with ${count(e.rows)} row(s) for tablet ${e.tablet}, ${half} on the way back; the query node goes on only when the slowest answer of the round is in`;
     case 'write response':
       return `${e.from} confirms the write to tablet ${e.tablet} (${half} back): a majority of its copies has it`;
     case 'replicate':
@@ -63,12 +64,12 @@ export const networkView: ViewDef<NetworkState> = {
     const total = (state.statement.end_us ?? rounds.at(-1)?.end_us ?? state.statement.start_us) - state.statement.start_us;
     const split = timeSplit(rounds, total);
     return [
-      `Statement ${state.statement.index + 1}${state.statement.end_us === null ? ' (under way)' : ''}: ${rounds.length} round(s) of RPCs (a read request each, or a flush of writes), ${rpcs} RPC(s), ${state.shown} message(s)`,
+      `Statement ${state.statement.index + 1}${state.statement.end_us === null ? ' (under way)' : ''}: ${count(rounds.length)} round(s) of RPCs (a read request each, or a flush of writes), ${count(rpcs)} RPC(s), ${count(state.shown)} message(s)`,
       ...(state.loops.length > 0
         ? [
             (state.loops[0]?.keys ?? 1) > 1
-              ? `Batched Nested Loop: ${state.loopsShown} of ${state.loops.length} loop(s) begun, ${state.loops[0]?.keys ?? 0} keys in the first`
-              : `Nested loop: ${state.loopsShown} of ${state.loops.length} loop(s) begun, one key each`,
+              ? `Batched Nested Loop: ${count(state.loopsShown)} of ${count(state.loops.length)} loop(s) begun, ${count(state.loops[0]?.keys ?? 0)} keys in the first`
+              : `Nested loop: ${count(state.loopsShown)} of ${count(state.loops.length)} loop(s) begun, one key each`,
           ]
         : []),
       `Time: ${ms(split.network_us)} on round trips, ${ms(split.tserver_us)} in tablet servers, ${ms(split.query_us)} on the query node, of ${ms(total)}`,

@@ -4,6 +4,7 @@ import type { TraceEvent } from '../../trace/traceData';
 import type { ViewDef, ViewProps } from '../registry';
 import { PoolView, type Flash } from './PoolView';
 import { poolReducer, type PoolState } from './state';
+import { count } from '../../format/numbers';
 
 function flashOf(e: TraceEvent | undefined): Flash | null {
   if (e?.type === 'page_access') return { frame: e.frame, kind: e.hit ? 'hit' : 'read' };
@@ -32,7 +33,7 @@ function describe(e: TraceEvent): string | null {
     case 'page_evict':
       return `${e.relation} page ${e.page} left frame ${e.frame} to make room for another page${e.written ? '; it was dirty, so it was written back first' : ''}`;
     case 'checkpoint':
-      return `Checkpoint: ${e.pages_written} dirty page(s) written, so every frame is clean again`;
+      return `Checkpoint: ${count(e.pages_written)} dirty page(s) written, so every frame is clean again`;
     default:
       return null;
   }
@@ -60,8 +61,8 @@ export const poolView: ViewDef<PoolState> = {
     }
     const parts = [...by].sort((a, b) => a[0].localeCompare(b[0]));
     return [
-      `${state.frames.size} of ${state.capacity} frames in use`,
-      ...parts.map(([name, n]) => `${name}: ${n.pages} page(s), ${n.dirty} dirty`),
+      `${count(state.frames.size)} of ${count(state.capacity)} frames in use`,
+      ...parts.map(([name, n]) => `${name}: ${count(n.pages)} page(s), ${count(n.dirty)} dirty`),
     ];
   },
 };

@@ -10,7 +10,7 @@
 // React for the DOM.
 import { memo, useMemo } from 'react';
 import { scaleLinear } from 'd3-scale';
-import { count } from '../shared/format';
+import { count } from '../../format/numbers';
 import { addMark, chunkPaths } from '../shared/chunks';
 import { useAxisZoom } from '../shared/useAxisZoom';
 import type { HeapVisibility } from './visibility';

@@ -7,6 +7,7 @@ import type { ViewDef, ViewProps } from '../registry';
 import { ScanView } from './ScanView';
 import { scanAt, type ScanState } from './state';
 import { partsText, totalOf, totalsText } from './steps';
+import { count } from '../../format/numbers';
 
 function Scan({ state, width }: ViewProps<ScanState>) {
   const title = state.statement ? `Statement ${state.statement.index + 1}` : 'No statement yet';
@@ -33,7 +34,7 @@ function where(e: Extract<TraceEvent, { type: 'iter_step' }>): string {
 function describe(e: TraceEvent): string | null {
   switch (e.type) {
     case 'iter_step': {
-      const reads = e.blocks_read > 0 ? `, reading ${e.blocks_read} block(s)` : '';
+      const reads = e.blocks_read > 0 ? `, reading ${count(e.blocks_read)} block(s)` : '';
       const n = totalOf(e.comparisons);
       const parts = partsText(e.comparisons);
       switch (e.op) {
@@ -78,12 +79,12 @@ export const scanView: ViewDef<ScanState> = {
     if (state.steps.length === 0) return [`Statement ${state.statement.index + 1}: no scan steps recorded`];
     const now = state.totals;
     const lines = [
-      `Statement ${state.statement.index + 1}: ${totalsText(now)}${state.cuts.length > 0 ? `, in ${state.cutsShown} read request(s)` : ''}`,
+      `Statement ${state.statement.index + 1}: ${totalsText(now)}${state.cuts.length > 0 ? `, in ${count(state.cutsShown)} read request(s)` : ''}`,
     ];
     if (state.previous) lines.push(`The scan before (statement ${state.previous.index + 1}): ${totalsText(state.previous.totals)}`);
     for (const h of state.heaps) {
       const visible = h.visible.reduce((a, v) => a + v, 0);
-      lines.push(`Visibility map of ${h.relation}: ${visible} of ${h.pages} heap page(s) all-visible`);
+      lines.push(`Visibility map of ${h.relation}: ${count(visible)} of ${count(h.pages)} heap page(s) all-visible`);
     }
     return lines;
   },

@@ -129,7 +129,7 @@ describe('pg: a plain Index Scan reads rows from the heap, which are not heap fe
     expect(t.heapFetches).toBe(report.statements[2]?.metrics.heap_fetches ?? 0);
     expect(t.heapFetches).toBe(0);
     expect(t.heapRows).toBe(1999);
-    expect(totalsText(t)).toContain('1,999 row(s) read from the heap');
+    expect(totalsText(t)).toContain('1\u202f999 row(s) read from the heap');
     expect(totalsText(t)).not.toContain('heap fetch');
   });
 });

@@ -6,7 +6,7 @@
 import type { KeyComparisons } from '../../engine/schema.gen';
 import type { TraceEvent } from '../../trace/traceData';
 
-import { count } from '../shared/format';
+import { count } from '../../format/numbers';
 
 export type IterStep = Extract<TraceEvent, { type: 'iter_step' }>;
 
@@ -164,7 +164,7 @@ export function totalsText(t: Totals): string {
     ];
     return `${count(t.hits + t.reads)} buffer access(es) (${count(t.reads)} read from storage), ${count(t.leaves)} leaf page(s) walked, ${heap.join(', ')}`;
   }
-  return `${t.seeks} seek(s), ${t.nexts} next(s), ${t.prevs} prev(s), ${t.comparisons} key comparison(s), ${t.blocks} block(s) read`;
+  return `${count(t.seeks)} seek(s), ${count(t.nexts)} next(s), ${count(t.prevs)} prev(s), ${count(t.comparisons)} key comparison(s), ${count(t.blocks)} block(s) read`;
 }
 
 /** Lanes in a stable order: memtable first, SSTs by level then id, then the rest. */

@@ -1,4 +1,10 @@
-// Okabe–Ito: eight colors told apart with every common color-vision deficiency.
+// Two palettes that never share a colour, so a colour means one thing on a
+// screen: saturated Okabe–Ito for what an engine *did* (a seek, a heap fetch,
+// a hit, a read: styles.css's `.step-*`), muted Paul Tol for *which relation*
+// a page belongs to. Both are told apart with every common colour-vision
+// deficiency.
+
+/** Okabe–Ito: series in charts, and the event kinds of styles.css. */
 export const PALETTE = [
   '#0072B2',
   '#E69F00',
@@ -14,8 +20,30 @@ export const PALETTE = [
 export const HIT = '#56B4E9';
 export const READ = '#D55E00';
 
+/** Paul Tol's "muted" scheme: one colour per relation, none an event's. */
+export const RELATIONS = ['#CC6677', '#332288', '#DDCC77', '#117733', '#88CCEE', '#882255', '#44AA99', '#999933', '#AA4499'] as const;
+
+/** `hex` mixed toward white by `t` (0–1). */
+function tint(hex: string, t: number): string {
+  const n = parseInt(hex.slice(1), 16);
+  const mix = (c: number) => Math.round(c + (255 - c) * t);
+  const [r, g, b] = [(n >> 16) & 255, (n >> 8) & 255, n & 255].map(mix);
+  return `#${(((r ?? 0) << 16) | ((g ?? 0) << 8) | (b ?? 0)).toString(16).padStart(6, '0').toUpperCase()}`;
+}
+
+/**
+ * The colour of the i-th relation: the nine muted colours, then lighter
+ * rounds of them (a tenth and eleventh index are pale rose and lavender, not
+ * a second "rose"), so every relation of a run keeps a colour of its own.
+ */
+export function relationColor(i: number): string {
+  const base = RELATIONS[i % RELATIONS.length] ?? '#DDDDDD';
+  const round = Math.floor(i / RELATIONS.length);
+  return round === 0 ? base : tint(base, Math.min(0.8, 0.4 * round));
+}
+
 /** A stable color per name (relation), in order of first appearance. */
 export function colorFor(names: readonly string[], name: string): string {
   const i = names.indexOf(name);
-  return PALETTE[(i < 0 ? names.length : i) % PALETTE.length] ?? '#7F7F7F';
+  return relationColor(i < 0 ? names.length : i);
 }
