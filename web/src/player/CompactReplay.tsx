@@ -8,6 +8,7 @@ import { LectureCaption, LectureSwitch } from './LectureCaption';
 import { useLecture } from './useLecture';
 import { PlayerBar } from './PlayerBar';
 import { Replay } from './Replay';
+import { sharedScales } from './sharedScales';
 import { replayable, startOf, type OpenAt } from './tracks';
 import { usePlayback } from './usePlayback';
 import { usePlayerKeys } from './usePlayerKeys';
@@ -135,6 +136,7 @@ export function CompactReplay({
   const print = useMemo(() => fingerprint(columns.flatMap((c) => (c.run ? [JSON.stringify(c.run.report)] : []))), [columns]);
   const error = firstError(columns);
   const cursors = joint.cursors(playback.position);
+  const shared = sharedScales(tracks.map((t, k) => ({ profile: t.column.profile, trace: t.trace, cursor: cursors[k] ?? 0 })));
   const here = stops.filter((s) => s.position === playback.position);
   const next = stops.find((s) => s.position > playback.position);
   return (
@@ -213,6 +215,7 @@ export function CompactReplay({
                 cursor={cursors[k] ?? 0}
                 views={views}
                 compact
+                shared={shared}
                 atStop={here.some((s) => s.narration.variant === undefined || s.narration.variant === t.column.name)}
               />
             )}

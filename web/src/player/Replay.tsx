@@ -15,6 +15,7 @@ import type { Report } from '../workbench/report';
 import { describeEvent } from './describe';
 import { StatementMetrics } from './StatementMetrics';
 import { StatementAnswer } from '../answers/StatementAnswer';
+import { scaleKey, type SharedScales } from './sharedScales';
 
 /** The width views are laid out at before their column is measured (and the least they get). */
 const FALLBACK_WIDTH = 540;
@@ -26,12 +27,14 @@ function ViewAt({
   cursor,
   column,
   width,
+  shared,
 }: {
   view: AnyView;
   trace: TraceData;
   cursor: number;
   column: string;
   width: number;
+  shared: Readonly<Record<string, number>> | undefined;
 }) {
   const stateAt = useMemo(() => {
     if (view.readAt) return (k: number): unknown => view.readAt(trace, k);
@@ -58,7 +61,7 @@ function ViewAt({
   // Focusable, named and described: a keyboard reaches each view, a screen reader reads it in words.
   return (
     <div className="view-frame" ref={frame} tabIndex={0} role="group" aria-label={`${view.title} (${column})`} aria-describedby={summary}>
-      <Component state={state} trace={trace} cursor={cursor} stateAt={stateAt} last={last} width={width} />
+      <Component state={state} trace={trace} cursor={cursor} stateAt={stateAt} last={last} width={width} shared={shared} />
       <ul id={summary} className="sr-only view-summary" data-testid={`summary-${view.id}-${column}`} aria-label={`${view.title}, in words`}>
         {view.summary(state).map((line: string, i: number) => (
           <li key={i}>{line}</li>
@@ -87,6 +90,7 @@ export function Replay({
   views,
   compact = false,
   atStop = false,
+  shared,
 }: {
   /** The column's id (test ids use it). */
   id: string;
@@ -103,6 +107,8 @@ export function Replay({
   compact?: boolean;
   /** The player paused here at a lecture stop: the caption is what the class reads. */
   atStop?: boolean;
+  /** The scales this column shares with the columns beside it (sharedScales.ts). */
+  shared?: SharedScales | undefined;
 }) {
   // Views are laid out at their column's real width (in presenter mode, its
   // zoomed width: the page is scaled, not the text squeezed).
@@ -133,7 +139,7 @@ export function Replay({
       {!compact && <StatementMetrics id={id} profile={profile} report={report} index={Math.max(0, span?.index ?? 0)} />}
       <div className="views" ref={frame}>
         {shown.map((v) => (
-          <ViewAt key={v.id} view={v} trace={trace} cursor={cursor} column={id} width={width} />
+          <ViewAt key={v.id} view={v} trace={trace} cursor={cursor} column={id} width={width} shared={shared?.get(scaleKey(profile, v.id))} />
         ))}
       </div>
     </section>

@@ -24,6 +24,12 @@ export interface ViewProps<S> {
   /** The last event applied, if any. */
   last: TraceEvent | undefined;
   width: number;
+  /**
+   * The largest of this view's `scales` among the columns side by side that
+   * show it for the same engine (this one included), or undefined when it is
+   * alone: drawn on these, two columns compare by length, not by label.
+   */
+  shared?: Readonly<Record<string, number>> | undefined;
 }
 
 interface ViewBase<S> {
@@ -37,6 +43,11 @@ interface ViewBase<S> {
   describe(e: TraceEvent): string | null;
   /** The state in words, one line per part. */
   summary(state: S): string[];
+  /**
+   * The measures this view draws on an axis (a statement's time, its steps),
+   * which columns side by side share (see `ViewProps.shared`).
+   */
+  scales?(state: S): Readonly<Record<string, number>>;
 }
 
 /**

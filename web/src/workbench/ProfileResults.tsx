@@ -3,6 +3,7 @@
 // script becomes HTML.
 import { lazy, Suspense } from 'react';
 import { Replay } from '../player/Replay';
+import type { SharedScales } from '../player/sharedScales';
 import { ColumnTitle } from './ColumnTitle';
 import { ExplainPlans } from './ExplainPlans';
 import { inSettings, type Profile, type TracedRun } from './report';
@@ -19,6 +20,7 @@ export function ProfileResults({
   onFullDetail,
   onSeekStatement,
   atStop = false,
+  shared,
 }: {
   /** The column's id (a variant's): test ids use it. */
   id: string;
@@ -33,6 +35,8 @@ export function ProfileResults({
   onSeekStatement?: ((index: number) => void) | undefined;
   /** The player paused at a lecture stop of this column's. */
   atStop?: boolean;
+  /** The scales its views share with the columns beside it. */
+  shared?: SharedScales | undefined;
 }) {
   const { report } = run;
   return (
@@ -54,7 +58,7 @@ export function ProfileResults({
         <p className="hint">Add an EXPLAIN (ANALYZE …) statement to see a plan here.</p>
       )}
       {run.trace && cursor !== null && (
-        <Replay id={id} profile={profile} trace={run.trace} report={report} cursor={cursor} onFullDetail={onFullDetail} atStop={atStop} />
+        <Replay id={id} profile={profile} trace={run.trace} report={report} cursor={cursor} onFullDetail={onFullDetail} atStop={atStop} shared={shared} />
       )}
       <Suspense fallback={null}>
         <RunCharts name={name} profile={profile} run={run} cursor={cursor} onSeekStatement={onSeekStatement} />

@@ -15,6 +15,7 @@ import { usePlayback } from '../player/usePlayback';
 import { compareSides } from './compare';
 import { ColumnTitle } from './ColumnTitle';
 import { ProfileResults } from './ProfileResults';
+import { sharedScales } from '../player/sharedScales';
 import type { ResultColumn } from '../variants/runVariants';
 
 export type { ResultColumn, OpenAt };
@@ -75,6 +76,7 @@ export function Results({
     [columns],
   );
   const cursors = joint.cursors(playback.position);
+  const shared = sharedScales(tracks.map((t, k) => ({ profile: t.column.profile, trace: t.trace, cursor: cursors[k] ?? 0 })));
   const cursorOf = (id: string) => {
     const k = tracks.findIndex((t) => t.column.id === id);
     return k < 0 ? null : (cursors[k] ?? 0);
@@ -145,6 +147,7 @@ export function Results({
               profile={c.profile}
               run={c.run}
               cursor={cursorOf(c.id)}
+              shared={shared}
               onFullDetail={onFullDetail}
               onSeekStatement={(i) => playback.seek(joint.positionAfterStatement(i) ?? playback.position)}
               atStop={playback.lecture && stops.some((s) => s.position === playback.position && tracks[s.track]?.column.id === c.id)}

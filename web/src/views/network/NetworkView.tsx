@@ -207,14 +207,15 @@ function LoopBrackets({ loops, x, end }: { loops: readonly JoinLoop[]; x: (us: n
   );
 }
 
-function TimeBar({ rounds, total, width }: { rounds: readonly Round[]; total: number; width: number }) {
+/** Where the time went, as a bar `width` wide for a time of `span`: columns sharing a scale draw it the same. */
+function TimeBar({ rounds, total, width, span }: { rounds: readonly Round[]; total: number; width: number; span: number }) {
   const split = timeSplit(rounds, total);
   const parts = [
     { key: 'network', label: 'round trips', us: split.network_us },
     { key: 'tserver', label: 'tablet servers', us: split.tserver_us },
     { key: 'query', label: 'query node', us: split.query_us },
   ];
-  const w = scaleLinear().domain([0, Math.max(total, 1)]).range([0, width]);
+  const w = scaleLinear().domain([0, Math.max(span, total, 1)]).range([0, width]);
   let at = 0;
   return (
     <div className="time-bar" aria-label="Where the statement's time went">
@@ -307,6 +308,7 @@ export const NetworkView = memo(function NetworkView({
   loops,
   statement,
   width,
+  sharedTime,
 }: {
   /** The statement's messages, of which the first `shown` have happened. */
   messages: readonly Message[];
@@ -315,6 +317,8 @@ export const NetworkView = memo(function NetworkView({
   loops: readonly JoinLoop[];
   statement: StatementTimes | null;
   width: number;
+  /** The longest time axis among the columns beside this one (µs), to draw on the same scale. */
+  sharedTime?: number | undefined;
 }) {
   const plot = width - LABEL - RIGHT;
   const { svg, t } = useAxisZoom(plot, 2000);
@@ -329,7 +333,8 @@ export const NetworkView = memo(function NetworkView({
   const lastArrival = useMemo(() => all.reduce((a, m) => Math.max(a, m.arrive_us), start), [all, start]);
   const end = Math.max(statement?.final_us ?? lastArrival, lastArrival, start + 1);
   // Time from the statement's start: the axis reads 0, 0.5 ms, 1 ms…
-  const base = scaleLinear().domain([0, end - start]).range([0, plot]);
+  const span = Math.max(end - start, sharedTime ?? 0);
+  const base = scaleLinear().domain([0, span]).range([0, plot]);
   const scale = t.rescaleX(base);
   const x = (us: number) => LABEL + scale(us - start);
   const [lo, hi] = (scale.domain() as [number, number]).map((v) => v + start) as [number, number];
@@ -346,6 +351,7 @@ export const NetworkView = memo(function NetworkView({
       <figcaption>
         Network: {title} — {count(rounds.length)} round(s) of RPCs sent together (a read request, or a flush of writes),{' '}
         {count(rounds.reduce((a, r) => a + r.rpcs, 0))} RPC(s)
+        {sharedTime !== undefined && ' · drawn to the same time scale as the other column'}
         {!detailed && ' · too many to draw one by one here: wheel to zoom in'}
       </figcaption>
       <NetworkControl statement={statement?.index} />
@@ -398,6 +404,7 @@ export const NetworkView = memo(function NetworkView({
           rounds={rounds}
           total={(statement.end_us ?? rounds.at(-1)?.end_us ?? start) - start}
           width={Math.min(plot, 420)}
+          span={span}
         />
       )}
     </figure>

@@ -5,10 +5,10 @@ import type { TraceEvent } from '../../trace/traceData';
 import type { ViewDef, ViewProps } from '../registry';
 import { NetworkView, ms } from './NetworkView';
 import { roundsUpTo, timeSplit } from './rounds';
-import { networkAt, type NetworkState } from './state';
+import { networkAt, timeSpan, type NetworkState } from './state';
 import { count } from '../../format/numbers';
 
-function Network({ state, width }: ViewProps<NetworkState>) {
+function Network({ state, width, shared }: ViewProps<NetworkState>) {
   return (
     <NetworkView
       messages={state.messages}
@@ -16,6 +16,7 @@ function Network({ state, width }: ViewProps<NetworkState>) {
       loops={state.loops.slice(0, state.loopsShown)}
       statement={state.statement}
       width={width}
+      sharedTime={shared?.time}
     />
   );
 }
@@ -57,6 +58,7 @@ export const networkView: ViewDef<NetworkState> = {
     'join loop': { kinds: ['join_loop'] },
   },
   describe,
+  scales: (state) => ({ time: timeSpan(state) }),
   summary(state) {
     if (!state.statement) return ['No statement has started yet'];
     const rounds = roundsUpTo(state.messages, state.shown);

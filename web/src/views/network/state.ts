@@ -96,3 +96,10 @@ export function networkAt(trace: TraceData, cursor: number): NetworkState {
     loopsShown: countBelow(loopAt, cursor),
   };
 }
+
+/** The time the network view's axis spans: from the statement's start to its end or its last arrival. */
+export function timeSpan(state: NetworkState): number {
+  const start = state.statement?.start_us ?? 0;
+  const lastArrival = state.messages.reduce((a, m) => Math.max(a, m.arrive_us), start);
+  return Math.max(state.statement?.final_us ?? lastArrival, lastArrival, start + 1) - start;
+}

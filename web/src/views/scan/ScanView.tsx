@@ -369,6 +369,7 @@ export const ScanView = memo(function ScanView({
   previous,
   heaps,
   width,
+  shared,
 }: {
   steps: readonly ScanStep[];
   shown: number;
@@ -380,12 +381,16 @@ export const ScanView = memo(function ScanView({
   /** pg: the visibility maps at the cursor. */
   heaps: readonly HeapVisibility[];
   width: number;
+  /** The most steps and comparisons among the columns beside this one: drawn on one scale. */
+  shared?: Readonly<Record<string, number>> | undefined;
 }) {
   const plot = width - LABEL - RIGHT;
   const { svg, t } = useAxisZoom(plot, 5000);
   const lanes = useMemo(() => lanesOf(steps), [steps]);
   const yb = steps.some((s) => s.op === 'seek' || s.op === 'next' || s.op === 'prev');
-  const base = scaleLinear().domain([0, Math.max(steps.length, 1)]).range([0, plot]);
+  const base = scaleLinear()
+    .domain([0, Math.max(steps.length, shared?.steps ?? 0, 1)])
+    .range([0, plot]);
   const scale = t.rescaleX(base);
   // The scale is linear: one multiply-add per step (the strip may lay out
   // tens of thousands of steps a frame).
@@ -393,7 +398,8 @@ export const ScanView = memo(function ScanView({
   const origin = LABEL + scale(0);
   const x = (i: number) => origin + step * i;
   const detailed = step >= PX_PER_STEP;
-  const maxComparisons = useMemo(() => steps.reduce((a, s) => Math.max(a, s.comparisons), 1), [steps]);
+  const ownComparisons = useMemo(() => steps.reduce((a, s) => Math.max(a, s.comparisons), 1), [steps]);
+  const maxComparisons = Math.max(ownComparisons, shared?.comparisons ?? 0);
   const height = (s: { comparisons: number; op: StepOp }) =>
     yb ? Math.max(2, (STRIP * s.comparisons) / maxComparisons) : PG_HEIGHT[s.op] * STRIP;
   const current = shown > 0 ? steps[shown - 1] : undefined;
@@ -409,6 +415,7 @@ export const ScanView = memo(function ScanView({
       <figcaption>
         Scan: {title} — {totalsText(totals)}
         {cuts.length > 0 && `, ${count(cutsShown)} of ${count(cuts.length)} read request(s)`}
+        {shared !== undefined && ' · drawn to the same scale as the other column'}
         {!detailed && ' · one bar per pixel here: wheel to zoom in'}
       </figcaption>
       {steps.length === 0 ? (

@@ -9,7 +9,7 @@ import { scanAt, type ScanState } from './state';
 import { partsText, totalOf, totalsText } from './steps';
 import { count } from '../../format/numbers';
 
-function Scan({ state, width }: ViewProps<ScanState>) {
+function Scan({ state, width, shared }: ViewProps<ScanState>) {
   const title = state.statement ? `Statement ${state.statement.index + 1}` : 'No statement yet';
   return (
     <ScanView
@@ -22,6 +22,7 @@ function Scan({ state, width }: ViewProps<ScanState>) {
       previous={state.previous}
       heaps={state.heaps}
       width={width}
+      shared={shared}
     />
   );
 }
@@ -74,6 +75,10 @@ export const scanView: ViewDef<ScanState> = {
     'heap fetch': { kinds: ['heap_fetch'] },
   },
   describe,
+  scales: (state) => ({
+    steps: state.steps.length,
+    comparisons: state.steps.reduce((a, s) => Math.max(a, s.comparisons), 0),
+  }),
   summary(state) {
     if (!state.statement) return ['No statement has started yet'];
     if (state.steps.length === 0) return [`Statement ${state.statement.index + 1}: no scan steps recorded`];
