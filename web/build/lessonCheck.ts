@@ -11,6 +11,9 @@ import type { VFile } from 'vfile';
 import { answerOf, COMPONENTS, parseAt, parsePredict, parseVariants, parseViews, parseWatch, type LessonVariant } from '../src/lessons/spec';
 import { buildRun } from './lessonEngine';
 import { GLOSSARY } from '../src/glossary/glossary';
+import { momentEnd } from '../src/player/narration';
+import { networkAt } from '../src/views/network/state';
+import type { TraceData } from '../src/trace/traceData';
 import { HUES, WORDS } from '../src/glossary/words';
 
 interface JsxAttribute {
@@ -109,7 +112,42 @@ function checkScenario(node: JsxNode, dir: string, fail: (m: string) => never, f
         child,
       );
     }
+    if (views !== null && !views.includes('network')) continue;
+    for (const r of runs) {
+      if (watch.variant !== undefined && r.v.name !== watch.variant) continue;
+      const from = at.kind === 'line' ? (r.run.starts.find((s) => s.line === at.line)?.event ?? 0) : 0;
+      const problem = roundProblem(r.run.trace, nthEvent(r.run.kinds, from, watch.at, watch.nth));
+      if (problem) failAt(`<Watch at="${watch.at}"${watch.nth > 1 ? ` nth={${watch.nth}}` : ''}> on ${r.v.name}: ${problem}`, child);
+    }
   }
+}
+
+/** The index of the nth event of `kind` from `from`, or -1. */
+function nthEvent(kinds: readonly string[], from: number, kind: string, nth: number): number {
+  let seen = 0;
+  for (let i = from; i < kinds.length; i++) if (kinds[i] === kind && ++seen === nth) return i;
+  return -1;
+}
+
+/**
+ * Whether the network view, where the player stops for a narration of event
+ * `i`, shows the round of RPCs the event belongs to, whole: a narration about
+ * "the batch's requests, all in flight" must not stand beside one arrow.
+ */
+function roundProblem(trace: TraceData, i: number): string | null {
+  if (i < 0 || !['read_request', 'rpc', 'join_loop'].includes(trace.kind(i))) return null;
+  const at = networkAt(trace, momentEnd(trace, i));
+  if (at.statement === null) return null;
+  const shown = at.messages.slice(0, at.shown);
+  const e = trace.event(i);
+  const tablet = e.type === 'read_request' || e.type === 'rpc' ? e.tablet : undefined;
+  if (tablet !== undefined && !shown.some((m) => m.from === 'ysql' && m.tablet === tablet)) {
+    return `the network view has not drawn the request to tablet ${tablet} at the narrated moment`;
+  }
+  const requests = shown.filter((m) => m.from === 'ysql').length;
+  const answers = shown.filter((m) => m.to === 'ysql').length;
+  if (requests !== answers) return `the network view shows ${requests} request(s) but ${answers} answer(s) at the narrated moment: its round is drawn in part`;
+  return null;
 }
 
 function checkPredict(node: JsxNode, dir: string, fail: (m: string) => never) {

@@ -2,7 +2,8 @@
 // lesson is checked against exactly what a student will see.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import type { Report } from '../src/engine/schema.gen';
+import type { Report, Trace } from '../src/engine/schema.gen';
+import { fromJson, type TraceData } from '../src/trace/traceData';
 import { initSync, init_engine, run_traced } from '../src/wasm-pkg/indexlab_wasm.js';
 
 export interface BuildRun {
@@ -11,6 +12,8 @@ export interface BuildRun {
   kinds: string[];
   /** Where each statement starts in the trace, and its line in the script. */
   starts: { event: number; line: number }[];
+  /** The trace itself, as the player reads it. */
+  trace: TraceData;
 }
 
 let ready = false;
@@ -43,11 +46,11 @@ export function buildRun(script: string, profile: 'pg' | 'yb', settings: string)
   } catch (e) {
     throw new Error(lastPanic ? `the engine panicked: ${lastPanic}` : String(e));
   }
-  const out = JSON.parse(text) as { report: Report; trace: { events: { type: string; index?: number }[] } };
+  const out = JSON.parse(text) as { report: Report; trace: Trace };
   const starts = out.trace.events.flatMap((e, event) =>
-    e.type === 'statement_start' ? [{ event, line: out.report.statements[e.index ?? -1]?.line ?? 0 }] : [],
+    e.type === 'statement_start' ? [{ event, line: out.report.statements[e.index]?.line ?? 0 }] : [],
   );
-  const run = { report: out.report, kinds: out.trace.events.map((e) => e.type), starts };
+  const run = { report: out.report, kinds: out.trace.events.map((e) => e.type), starts, trace: fromJson(out.trace) };
   runs.set(key, run);
   return run;
 }

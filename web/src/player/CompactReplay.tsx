@@ -2,11 +2,12 @@
 // shown variants, then each variant's caption and views, side by side when
 // the column is wide enough. A lesson may add narrations keyed to events
 // (<Watch>): playing pauses at each, and its words appear under the player.
-import { useCallback, useEffect, useMemo, useRef, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useMemo, useRef, useState } from 'react';
 import { KeysHelp } from './KeysHelp';
 import { LectureCaption, LectureSwitch } from './LectureCaption';
 import { useLecture } from './useLecture';
 import { PlayerBar } from './PlayerBar';
+import { narrationStops, type Narration } from './narration';
 import { Replay } from './Replay';
 import { sharedScales } from './sharedScales';
 import { replayable, startOf, type OpenAt } from './tracks';
@@ -14,48 +15,10 @@ import { usePlayback } from './usePlayback';
 import { usePlayerKeys } from './usePlayerKeys';
 import { fingerprint } from '../share/link';
 import { Joint } from '../trace/joint';
-import type { TraceData } from '../trace/traceData';
 import type { ResultColumn } from '../variants/runVariants';
 import { firstError } from '../workbench/report';
 import { count } from '../format/numbers';
 import { useWidth } from '../charts/useWidth';
-
-/** A narration: after the `nth` event of kind `at` (in `variant`'s column, or any). */
-export interface Narration {
-  at: string;
-  nth: number;
-  variant: string | undefined;
-  words: ReactNode;
-}
-
-/** Where each narration's event falls on the joint player (ascending), or none if its run lacks it. */
-export function narrationStops(
-  joint: Joint,
-  tracks: readonly { column: ResultColumn; trace: TraceData }[],
-  narrations: readonly Narration[],
-  from = 0,
-): { position: number; narration: Narration }[] {
-  const stops: { position: number; narration: Narration }[] = [];
-  // Events are counted from `from` (a statement's start): "the first read request" of that statement.
-  const origin = joint.cursors(from);
-  for (const n of narrations) {
-    let best = Infinity;
-    tracks.forEach((t, k) => {
-      if (n.variant !== undefined && t.column.name !== n.variant) return;
-      let seen = 0;
-      for (let i = from === 0 ? 0 : (origin[k] ?? 0); i < t.trace.length; i++) {
-        if (t.trace.kind(i) !== n.at) continue;
-        seen += 1;
-        if (seen === n.nth) {
-          best = Math.min(best, joint.positionOf(k, i + 1));
-          break;
-        }
-      }
-    });
-    if (Number.isFinite(best)) stops.push({ position: best, narration: n });
-  }
-  return stops.sort((a, b) => a.position - b.position);
-}
 
 /** Below this width the two columns would stack: they become a switch instead. */
 const TWO_COLUMNS = 600;

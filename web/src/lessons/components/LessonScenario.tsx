@@ -7,7 +7,8 @@
 import { Children, isValidElement, useCallback, useMemo, useRef, useState, type ReactNode } from 'react';
 import { toEngineError } from '../../engine/api';
 import { useEngine } from '../../engine/EngineContext';
-import { CompactReplay, type Narration } from '../../player/CompactReplay';
+import { CompactReplay } from '../../player/CompactReplay';
+import type { Narration } from '../../player/narration';
 import type { OpenAt } from '../../player/tracks';
 import { encodeLink } from '../../share/link';
 import { runVariants, type ResultColumn } from '../../variants/runVariants';
