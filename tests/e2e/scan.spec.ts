@@ -43,7 +43,7 @@ test('article 003: a forward scan is a seek and nexts, a backward one seeks row 
   // At its end: 2 001 seeks, 1 000 prevs, against the forward scan's 1 seek.
   await page.getByTitle('Next statement').click();
   await page.getByTitle('Previous event').click();
-  await expect(yb).toContainText('Statement 4: 2001 seek(s), 0 next(s), 1000 prev(s)');
+  await expect(yb).toContainText('Statement 4: 2\u202f001 seek(s), 0 next(s), 1\u202f000 prev(s)');
   // pg walks the same leaves backward, and fetches every row from the heap
   // (no VACUUM yet: no page is all-visible).
   await expect(pg).toContainText(/Statement 4: \d+ buffer access\(es\) \(0 read from storage\), 3 leaf page\(s\) walked, 1\u202f000 heap fetch\(es\)/);
