@@ -5,6 +5,7 @@ import type { Report } from '../engine/schema.gen';
 import { parseOverrides, type Variant } from '../variants/variant';
 import { VIEW_IDS, type ViewId } from '../views/ids';
 import { GLOSSARY } from '../glossary/glossary';
+import { groupDigits } from '../format/numbers';
 
 /** The components a lesson may use; anything else fails the build. */
 export const COMPONENTS = ['Scenario', 'Watch', 'Predict', 'Term', 'Hue'] as const;
@@ -40,8 +41,10 @@ export function parseVariants(v: unknown): LessonVariant[] | string {
     const settings = typeof o.settings === 'string' ? o.settings : '';
     const parsed = parseOverrides(settings);
     if ('error' in parsed) return `variant "${o.name}": ${parsed.error}`;
-    if (out.some((p) => p.name === o.name)) return `two variants are named "${o.name}"`;
-    out.push({ name: o.name, profile: o.profile, settings });
+    // A name is shown (a column's title, a tab): its numbers in the page's format, never split.
+    const name = groupDigits(o.name);
+    if (out.some((p) => p.name === name)) return `two variants are named "${o.name}"`;
+    out.push({ name, profile: o.profile, settings });
   }
   return out;
 }
@@ -87,7 +90,7 @@ export function parseWatch(p: Record<string, unknown>, variants: readonly Lesson
   if (typeof p.at !== 'string' || !/^[a-z_]+$/.test(p.at)) return '<Watch> needs at="event_kind" (page_split, flush, read_request, …)';
   const nth = p.nth === undefined ? 1 : Number(p.nth);
   if (!Number.isInteger(nth) || nth < 1) return `<Watch nth={${String(p.nth)}}> is not a whole number from 1`;
-  const variant = p.variant === undefined ? undefined : String(p.variant);
+  const variant = p.variant === undefined ? undefined : groupDigits(String(p.variant));
   if (variant !== undefined && !variants.some((v) => v.name === variant)) {
     return `<Watch variant="${variant}">: the scenario has ${variants.map((v) => v.name).join(', ')}`;
   }

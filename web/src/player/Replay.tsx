@@ -123,7 +123,7 @@ export function Replay({
   return (
     <section className="replay" data-testid={`replay-${id}`}>
       <p className={atStop ? 'event-caption at-stop' : 'event-caption'} data-testid={`event-${id}`}>
-        {describeEvent(cursor > 0 ? trace.event(cursor - 1) : undefined)}
+        {describeEvent(cursor > 0 ? trace.event(cursor - 1) : undefined, trace)}
       </p>
       {summarized && span && (
         <p className="summarized" role="note" data-testid={`summarized-${id}`}>

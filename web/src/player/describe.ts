@@ -1,7 +1,7 @@
 // The caption for the event under the cursor: what just happened, and why.
 // A view describes its own events (views/*/index.tsx); the rest are here.
 import { VIEWS } from '../views/registry';
-import type { Jump, TraceEvent } from '../trace/traceData';
+import type { Jump, TraceData, TraceEvent } from '../trace/traceData';
 import { count, size } from '../format/numbers';
 
 function general(e: TraceEvent): string {
@@ -34,10 +34,10 @@ function general(e: TraceEvent): string {
   }
 }
 
-export function describeEvent(e: TraceEvent | undefined): string {
+export function describeEvent(e: TraceEvent | undefined, trace?: TraceData): string {
   if (!e) return 'Start of the run';
   for (const v of VIEWS) {
-    const text = v.describe(e);
+    const text = v.describe(e, trace);
     if (text) return text;
   }
   return general(e);

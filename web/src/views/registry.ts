@@ -39,8 +39,8 @@ interface ViewBase<S> {
   Component: ComponentType<ViewProps<S>>;
   /** Events worth jumping to, by what a student would call them. */
   jumps: Readonly<Record<string, Jump>>;
-  /** A caption for this view's events (what happened and why), or null for others. */
-  describe(e: TraceEvent): string | null;
+  /** A caption for this view's events (what happened and why), or null for others; `trace` is the run's. */
+  describe(e: TraceEvent, trace?: TraceData): string | null;
   /** The state in words, one line per part. */
   summary(state: S): string[];
   /**

@@ -27,6 +27,13 @@ function evictColor(): string {
   return getComputedStyle(document.documentElement).color || '#000';
 }
 
+/** Whether the page is drawn light on dark (its text colour is light): relations then take lighter colours. */
+function onDark(): boolean {
+  const m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(evictColor());
+  if (!m) return false;
+  return (Number(m[1]) + Number(m[2]) + Number(m[3])) / 3 > 128;
+}
+
 export function PoolView({
   pool,
   relations,
@@ -41,6 +48,7 @@ export function PoolView({
   const canvas = useRef<HTMLCanvasElement>(null);
   const shown = visibleFrames(pool);
   const g = poolGrid(shown, width);
+  const dark = onDark();
   useEffect(() => {
     const c = canvas.current?.getContext('2d');
     if (!c) return;
@@ -50,7 +58,7 @@ export function PoolView({
       const x = (frame % g.cols) * g.cell;
       const y = Math.floor(frame / g.cols) * g.cell;
       const f = pool.frames.get(frame);
-      c.fillStyle = f ? colorFor(relations, f.relation) : 'rgba(127,127,127,0.15)';
+      c.fillStyle = f ? colorFor(relations, f.relation, dark) : 'rgba(127,127,127,0.15)';
       c.fillRect(x, y, inner, inner);
       if (f?.dirty && g.cell >= 6) {
         c.fillStyle = '#000';
@@ -67,7 +75,7 @@ export function PoolView({
       c.strokeRect(x - 2, y - 2, inner + 4, inner + 4);
       c.setLineDash([]);
     }
-  }, [pool, relations, flash, shown, g.cols, g.rows, g.cell]);
+  }, [pool, relations, flash, shown, g.cols, g.rows, g.cell, dark]);
   const used = pool.frames.size;
   const dirty = [...pool.frames.values()].filter((f) => f.dirty).length;
   return (
@@ -91,7 +99,7 @@ export function PoolView({
       <ul className="legend">
         {relations.map((r) => (
           <li key={r}>
-            <span className="swatch" style={{ background: colorFor(relations, r) }} /> {r}
+            <span className="swatch" style={{ background: colorFor(relations, r, dark) }} /> {r}
           </li>
         ))}
       </ul>

@@ -5,33 +5,35 @@ import type { ViewDef, ViewProps } from '../registry';
 import { PoolView, type Flash } from './PoolView';
 import { poolReducer, type PoolState } from './state';
 import { count } from '../../format/numbers';
+import { pageName } from '../../trace/indexes';
+import type { TraceData } from '../../trace/traceData';
 
-function flashOf(e: TraceEvent | undefined): Flash | null {
+function flashOf(e: TraceEvent | undefined, trace: TraceData): Flash | null {
   if (e?.type === 'page_access') return { frame: e.frame, kind: e.hit ? 'hit' : 'read' };
   if (e?.type === 'page_evict') {
     return {
       frame: e.frame,
       kind: 'evict',
-      page: `${e.relation} page ${e.page}${e.fork === 'main' ? '' : ` (${e.fork})`}`,
+      page: e.fork === 'main' ? pageName(e.relation, e.page, trace) : `${e.relation} page ${e.page} (${e.fork})`,
       written: e.written,
     };
   }
   return null;
 }
 
-function Pool({ state, last, width }: ViewProps<PoolState>) {
+function Pool({ state, last, width, trace }: ViewProps<PoolState>) {
   const relations = [...new Set([...state.frames.values()].map((f) => f.relation))].sort();
-  return <PoolView pool={state} relations={relations} width={width} flash={flashOf(last)} />;
+  return <PoolView pool={state} relations={relations} width={width} flash={flashOf(last, trace)} />;
 }
 
-function describe(e: TraceEvent): string | null {
+function describe(e: TraceEvent, trace?: TraceData): string | null {
   switch (e.type) {
     case 'page_access':
       return e.hit
-        ? `${e.relation} page ${e.page}: found in buffer frame ${e.frame} (a shared hit: no I/O)${e.dirtied ? '; changed, so now dirty' : ''}`
-        : `${e.relation} page ${e.page}: not in the pool, read from storage into frame ${e.frame} (a shared read)${e.dirtied ? '; changed, so now dirty' : ''}`;
+        ? `${pageName(e.relation, e.page, trace)}: found in buffer frame ${e.frame} (a shared hit: no I/O)${e.dirtied ? '; changed, so now dirty' : ''}`
+        : `${pageName(e.relation, e.page, trace)}: not in the pool, read from storage into frame ${e.frame} (a shared read)${e.dirtied ? '; changed, so now dirty' : ''}`;
     case 'page_evict':
-      return `${e.relation} page ${e.page} left frame ${e.frame} to make room for another page${e.written ? '; it was dirty, so it was written back first' : ''}`;
+      return `${e.fork === 'main' ? pageName(e.relation, e.page, trace) : `${e.relation} page ${e.page} (${e.fork})`} left frame ${e.frame} to make room for another page${e.written ? '; it was dirty, so it was written back first' : ''}`;
     case 'checkpoint':
       return `Checkpoint: ${count(e.pages_written)} dirty page(s) written, so every frame is clean again`;
     default:

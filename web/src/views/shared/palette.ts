@@ -34,16 +34,19 @@ function tint(hex: string, t: number): string {
 /**
  * The colour of the i-th relation: the nine muted colours, then lighter
  * rounds of them (a tenth and eleventh index are pale rose and lavender, not
- * a second "rose"), so every relation of a run keeps a colour of its own.
+ * a second "rose"), so every relation of a run keeps a colour of its own. On
+ * a dark background every round is lighter (the muted indigo and wine would
+ * sink into it).
  */
-export function relationColor(i: number): string {
+export function relationColor(i: number, dark = false): string {
   const base = RELATIONS[i % RELATIONS.length] ?? '#DDDDDD';
   const round = Math.floor(i / RELATIONS.length);
-  return round === 0 ? base : tint(base, Math.min(0.8, 0.4 * round));
+  const t = Math.min(0.85, (dark ? 0.35 : 0) + 0.4 * round);
+  return t === 0 ? base : tint(base, t);
 }
 
 /** A stable color per name (relation), in order of first appearance. */
-export function colorFor(names: readonly string[], name: string): string {
+export function colorFor(names: readonly string[], name: string, dark = false): string {
   const i = names.indexOf(name);
-  return relationColor(i < 0 ? names.length : i);
+  return relationColor(i < 0 ? names.length : i, dark);
 }
