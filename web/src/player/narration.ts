@@ -64,6 +64,18 @@ function answeredBefore(trace: TraceData, i: number): boolean {
   return false;
 }
 
+/**
+ * The joint position a narration of event `i` (of track `k`) stops at. A
+ * statement's end waits for every column to finish the statement ("the join
+ * is over in every column"): the columns advance in proportion, so one may
+ * still have its last events to go when another is done.
+ */
+function stopAfter(joint: Joint, k: number, trace: TraceData, i: number): number {
+  const e = trace.kind(i) === 'statement_end' ? trace.event(i) : undefined;
+  const all = e?.type === 'statement_end' ? joint.positionAfterStatement(e.index) : undefined;
+  return all ?? joint.positionOf(k, momentEnd(trace, i));
+}
+
 /** Where each narration's moment ends on the joint player (ascending), or none if its run lacks the event. */
 export function narrationStops(
   joint: Joint,
@@ -83,7 +95,7 @@ export function narrationStops(
         if (t.trace.kind(i) !== n.at) continue;
         seen += 1;
         if (seen === n.nth) {
-          best = Math.min(best, joint.positionOf(k, momentEnd(t.trace, i)));
+          best = Math.min(best, stopAfter(joint, k, t.trace, i));
           break;
         }
       }

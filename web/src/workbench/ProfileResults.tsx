@@ -3,6 +3,7 @@
 // script becomes HTML.
 import { lazy, Suspense } from 'react';
 import { Replay } from '../player/Replay';
+import { count } from '../format/numbers';
 import type { SharedScales } from '../player/sharedScales';
 import { ColumnTitle } from './ColumnTitle';
 import { ExplainPlans } from './ExplainPlans';
@@ -50,7 +51,7 @@ export function ProfileResults({
         </p>
       )}
       <p className="run-summary">
-        {report.statements.length} statement run(s), {report.totals.virtual_ms.toFixed(3)} ms of
+        {count(report.statements.length)} statement run(s), {report.totals.virtual_ms.toFixed(3)} ms of
         virtual time
       </p>
       <ExplainPlans id={id} profile={profile} report={report} />

@@ -7,6 +7,7 @@ import { useEffect, useId, useRef } from 'react';
 import type { TreeState } from './state';
 import { treeRows, type PageBox, type TreeRow } from '../shared/layout';
 import { useAxisZoom } from '../shared/useAxisZoom';
+import { count } from '../../format/numbers';
 
 const ROW = 40;
 const NONE: ReadonlySet<number> = new Set();
@@ -86,7 +87,7 @@ export function BTreeView({
   return (
     <figure className="view btree-view" data-testid={`btree-${tree.relation}`}>
       <figcaption>
-        {tree.relation}: {rows.length} level(s), {leaves} leaf page(s)
+        {tree.relation}: {rows.length} level(s), {count(leaves)} leaf page(s)
         {t.k > 1 && ` — zoomed ${t.k.toFixed(1)}× (scroll to zoom, drag to pan)`}
       </figcaption>
       <svg

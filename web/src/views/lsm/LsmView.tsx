@@ -100,7 +100,7 @@ export const LsmView = memo(function LsmView({
         {tablet.tserver >= 0 ? ` on tserver-${tablet.tserver + 1}` : ''}: memtable{' '}
         {count(tablet.memtable.entries)} entries ({kbPrecise(tablet.memtable.bytes)} of{' '}
         {kbPrecise(tablet.writeBufferSize)}), {tablet.immutables} sealed; in SST files (a DELETE's tombstones count once
-        flushed): {tablet.ssts.size} SST(s), {count(entries)} entries, {count(deletes)} tombstone(s)
+        flushed): {count(tablet.ssts.size)} SST(s), {count(entries)} entries, {count(deletes)} tombstone(s)
         {t.k > 1 && ` — zoomed ${t.k.toFixed(1)}×`}
         <label className="axis-switch">
           {' '}

@@ -207,6 +207,29 @@ function LoopBrackets({ loops, x, end }: { loops: readonly JoinLoop[]; x: (us: n
   );
 }
 
+/** The note's font (0.8rem) is about this wide per character. */
+const NOTE_CHAR_PX = 7.2;
+
+/**
+ * "202 rounds, back to back: zoom in…", said as fully as the plot's width
+ * allows and centred on the rounds it speaks of, kept inside the plot: cut
+ * at both ends by the plot's edge it said nothing.
+ */
+function AggregateNote({ rounds, from, to, plot }: { rounds: number; from: number; to: number; plot: number }) {
+  const n = count(rounds);
+  const text =
+    [`${n} rounds, back to back: zoom in (wheel) to see their RPCs`, `${n} rounds: zoom in to see them`, `${n} rounds`].find(
+      (t) => t.length * NOTE_CHAR_PX <= plot - 8,
+    ) ?? `${n}`;
+  const half = (text.length * NOTE_CHAR_PX) / 2;
+  const centre = Math.min(Math.max((from + to) / 2, LABEL + half + 4), LABEL + plot - half - 4);
+  return (
+    <text x={centre} y={AXIS + ROW * 1.6} className="aggregate-note" textAnchor="middle">
+      {text}
+    </text>
+  );
+}
+
 /** Where the time went, as a bar `width` wide for a time of `span`: columns sharing a scale draw it the same. */
 function TimeBar({ rounds, total, width, span }: { rounds: readonly Round[]; total: number; width: number; span: number }) {
   const split = timeSplit(rounds, total);
@@ -351,7 +374,7 @@ export const NetworkView = memo(function NetworkView({
       <figcaption>
         Network: {title} — {count(rounds.length)} round(s) of RPCs sent together (a read request, or a flush of writes),{' '}
         {count(rounds.reduce((a, r) => a + r.rpcs, 0))} RPC(s)
-        {sharedTime !== undefined && ' · drawn to the same time scale as the other column'}
+        {sharedTime !== undefined && ' · drawn to the same time scale as the other column(s)'}
         {!detailed && ' · too many to draw one by one here: wheel to zoom in'}
       </figcaption>
       <NetworkControl statement={statement?.index} />
@@ -392,12 +415,15 @@ export const NetworkView = memo(function NetworkView({
           ) : (
             <RoundTicks rounds={visible} x={x} lanes={lanes.length} />
           )}
-          {!detailed && (
-            <text x={LABEL + plot / 2} y={AXIS + ROW * 1.6} className="aggregate-note" textAnchor="middle">
-              {count(visible.length)} rounds, back to back: zoom in (wheel) to see their RPCs
-            </text>
-          )}
         </g>
+        {!detailed && visible.length > 0 && (
+          <AggregateNote
+            rounds={visible.length}
+            from={x(visible[0]?.start_us ?? start)}
+            to={x(visible.at(-1)?.end_us ?? end)}
+            plot={plot}
+          />
+        )}
       </svg>
       {statement && (
         <TimeBar

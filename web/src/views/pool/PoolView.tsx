@@ -6,6 +6,7 @@ import { useEffect, useRef } from 'react';
 import type { PoolState } from './state';
 import { colorFor, HIT, READ } from '../shared/palette';
 import { poolGrid, visibleFrames } from '../shared/layout';
+import { count } from '../../format/numbers';
 
 export type Flash =
   | { frame: number; kind: 'hit' | 'read' }
@@ -81,8 +82,8 @@ export function PoolView({
   return (
     <figure className="view pool-view" data-testid="pool-view">
       <figcaption>
-        Buffer pool: {used} of {pool.capacity} frames used, {dirty} dirty
-        {shown < pool.capacity && ` (showing frames 0–${shown - 1}; the rest are free)`}
+        Buffer pool: {count(used)} of {count(pool.capacity)} frames used, {count(dirty)} dirty
+        {shown < pool.capacity && ` (showing frames 0–${count(shown - 1)}; the rest are free)`}
         {flash && (
           <span className={`flash-${flash.kind}`} data-testid="pool-flash">
             {' '}

@@ -415,7 +415,7 @@ export const ScanView = memo(function ScanView({
       <figcaption>
         Scan: {title} — {totalsText(totals)}
         {cuts.length > 0 && `, ${count(cutsShown)} of ${count(cuts.length)} read request(s)`}
-        {shared !== undefined && ' · drawn to the same scale as the other column'}
+        {shared !== undefined && ' · drawn to the same scale as the other column(s)'}
         {!detailed && ' · one bar per pixel here: wheel to zoom in'}
       </figcaption>
       {steps.length === 0 ? (
