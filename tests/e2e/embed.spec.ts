@@ -24,6 +24,16 @@ function blog(): string {
 
 async function openBlog(page: Page) {
   await page.route('**/blog-fixture.html', (route) => route.fulfill({ contentType: 'text/html', body: blog() }));
+  // Every height each widget tells the post, in order, by the widget's theme.
+  await page.addInitScript(() => {
+    const heights: Record<string, number[]> = {};
+    (window as unknown as { heights: typeof heights }).heights = heights;
+    addEventListener('message', (e: MessageEvent<{ type?: string; height?: number }>) => {
+      const frame = [...document.querySelectorAll('iframe')].find((f) => f.contentWindow === e.source);
+      if (!frame || e.data?.type !== 'indexlab:height' || typeof e.data.height !== 'number') return;
+      (heights[frame.id] ??= []).push(e.data.height);
+    });
+  });
   await page.setViewportSize({ width: 900, height: 800 });
   await page.goto('/blog-fixture.html');
 }
@@ -67,6 +77,15 @@ test('two widgets in a blog column load on scroll, fit their content and stay ap
       .toBeGreaterThanOrEqual(inner - 2);
     const box = await page.locator(`#${theme}`).boundingBox();
     expect(box?.width).toBeLessThanOrEqual(680);
+  }
+  // The widget kept its height from its poster to its player: the post grew
+  // at most once (a scenario larger than the reserve), and never shrank.
+  const told = await page.evaluate(() => (window as unknown as { heights: Record<string, number[]> }).heights);
+  for (const theme of ['light', 'dark']) {
+    const seq = told[theme] ?? [];
+    expect(seq.length).toBeGreaterThan(0);
+    for (let i = 1; i < seq.length; i++) expect(seq[i] ?? 0).toBeGreaterThanOrEqual((seq[i - 1] ?? 0) - 1);
+    expect(new Set(seq).size).toBeLessThanOrEqual(2);
   }
   // In the column, in order, apart: the prose between them is not covered.
   const top = async (sel: string) => (await page.locator(sel).boundingBox())?.y ?? NaN;

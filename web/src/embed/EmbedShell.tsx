@@ -6,6 +6,7 @@ import { encodeLink } from '../share/link';
 import type { EmbedDecoded } from './options';
 import { useHostHeight } from './useHostHeight';
 import { useInView } from './useInView';
+import { reservedHeight } from './reserve';
 
 const EmbedPlayer = lazy(() => import('./EmbedPlayer').then((m) => ({ default: m.EmbedPlayer })));
 
@@ -15,6 +16,12 @@ const POSTER_LINES = 8;
 function appUrl(decoded: EmbedDecoded, at: number | undefined): string {
   const hash = decoded.kind === 'embed' ? encodeLink({ ...decoded.scenario, at }) : '';
   return new URL(`./${hash}`, location.href).href;
+}
+
+/** The engines of the variants a widget shows. */
+function shownProfiles(decoded: Extract<EmbedDecoded, { kind: 'embed' }>) {
+  const names = decoded.options.variants;
+  return decoded.scenario.variants.filter((v) => !names || names.includes(v.name)).map((v) => v.profile);
 }
 
 export function EmbedShell({ decoded }: { decoded: EmbedDecoded }) {
@@ -36,8 +43,10 @@ export function EmbedShell({ decoded }: { decoded: EmbedDecoded }) {
 
   const title = (decoded.kind === 'embed' && decoded.options.title) || 'An IndexLab experiment';
   const lines = decoded.kind === 'embed' ? decoded.scenario.script.split('\n') : [];
+  // The player's height from the first paint: the post around it does not jump while it loads.
+  const reserve = decoded.kind === 'embed' ? reservedHeight(shownProfiles(decoded), decoded.options.views, innerWidth) : undefined;
   return (
-    <main className="embed" ref={box}>
+    <main className="embed" ref={box} style={{ minHeight: reserve }} data-reserved={reserve}>
       <header className="embed-head">
         <h1>{title}</h1>
         <a href={appUrl(decoded, position)} target="_blank" rel="noopener noreferrer">

@@ -5,6 +5,7 @@
 import { useEffect, useRef, useState } from 'react';
 import { encodeEmbed, type EmbedTheme } from '../embed/options';
 import { iframeSnippet, resizeSnippet } from '../embed/snippets';
+import { reservedHeight } from '../embed/reserve';
 import { count } from '../format/numbers';
 import { encodeLink, LONG_LINK, whyLong, type Scenario } from './link';
 
@@ -84,7 +85,16 @@ export function ShareDialog({ base, scenario, onClose }: { base: string; scenari
           Caption <input type="text" value={title} maxLength={120} onChange={(e) => setTitle(e.target.value)} />
         </label>
       </div>
-      <Copyable label="Iframe" text={iframeSnippet(embedUrl, title.trim() || 'IndexLab experiment')} lines={3} />
+      <Copyable
+        label="Iframe"
+        text={iframeSnippet(
+          embedUrl,
+          title.trim() || 'IndexLab experiment',
+          // A blog column is about 680 px: the widget's own reserve there, so the post does not jump when it loads.
+          reservedHeight(scenario.variants.map((v) => v.profile), null, 680),
+        )}
+        lines={3}
+      />
       <p className="hint">
         <a href={embedUrl} target="_blank" rel="noopener noreferrer">
           Preview the widget

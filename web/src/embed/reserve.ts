@@ -1,0 +1,30 @@
+// The height a widget keeps from its first paint: its poster, its "Loading…"
+// and its player all stand in the same box, so the blog post around it does
+// not jump (560 → 271 → 102 → 1 560 px) while it loads. The box is sized for
+// what the player will show: the views of the engines it shows (side by side
+// from 600 px, one at a time below), from their heights as drawn for a small
+// scenario. A bigger scenario (more indexes, more tablets) grows it once, at
+// the end; it never shrinks.
+import type { ViewId } from '../views/ids';
+import type { Profile } from '../workbench/report';
+
+/** Each view's height as drawn for a small scenario, with its caption and buttons (px). */
+const VIEW_PX: Record<ViewId, number> = { btree: 150, pool: 240, scan: 480, lsm: 540, network: 380 };
+/** The views each engine shows by default (the registry's order). */
+const VIEWS_OF: Record<Profile, readonly ViewId[]> = { pg: ['btree', 'pool', 'scan'], yb: ['scan', 'lsm', 'network'] };
+/** The title, the player and its narration, the column's caption and answer, the foot. */
+const HEAD_PX = 60;
+const PLAYER_PX = 170;
+const COLUMN_PX = 130;
+const FOOT_PX = 40;
+/** A phone's player wraps to more lines; its engines are tabs. */
+const NARROW = 600;
+const NARROW_EXTRA_PX = 100;
+
+/** The height (px) to reserve for a widget showing `profiles`' columns with `views` (null: each engine's own) at `width`. */
+export function reservedHeight(profiles: readonly Profile[], views: readonly ViewId[] | null, width: number): number {
+  const column = (p: Profile) =>
+    COLUMN_PX + VIEWS_OF[p].filter((v) => views === null || views.includes(v)).reduce((a, v) => a + VIEW_PX[v], 0);
+  const tallest = Math.max(0, ...profiles.map(column));
+  return HEAD_PX + PLAYER_PX + tallest + FOOT_PX + (width < NARROW ? NARROW_EXTRA_PX : 0);
+}
