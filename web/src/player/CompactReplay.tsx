@@ -20,6 +20,28 @@ import { firstError } from '../workbench/report';
 import { count } from '../format/numbers';
 import { useWidth } from '../charts/useWidth';
 
+/**
+ * At a narrated moment, the words and the picture they speak of on screen
+ * together: when the narration or the first view is out of sight, the page
+ * scrolls so the view sits just below the player (docked at the top where
+ * the dock is sticky), or, where it is not (a phone), so the narration is at
+ * the top with the view below it.
+ */
+function bringIntoView(box: HTMLElement): void {
+  const narration = box.querySelector('[data-testid=narration]');
+  const view = box.querySelector('.view-frame');
+  const dock = box.querySelector('.player-dock');
+  if (!narration || !view || !dock) return;
+  const n = narration.getBoundingClientRect();
+  const v = view.getBoundingClientRect();
+  const seen = n.top >= 0 && n.bottom <= innerHeight && v.top < innerHeight - 120 && v.bottom > 0;
+  if (seen) return;
+  const sticky = getComputedStyle(dock).position === 'sticky';
+  const by = sticky ? v.top - dock.getBoundingClientRect().height - 16 : n.top - 8;
+  const calm = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  window.scrollBy({ top: by, behavior: calm ? 'auto' : 'smooth' });
+}
+
 /** Below this width the two columns would stack: they become a switch instead. */
 const TWO_COLUMNS = 600;
 /** The width assumed before the first measurement (wide: no switch flashes on a desktop). */
@@ -101,6 +123,10 @@ export function CompactReplay({
   const cursors = joint.cursors(playback.position);
   const shared = sharedScales(tracks.map((t, k) => ({ profile: t.column.profile, trace: t.trace, cursor: cursors[k] ?? 0 })));
   const here = stops.filter((s) => s.position === playback.position);
+  const narrated = here.length > 0;
+  useEffect(() => {
+    if (narrated && box.current) bringIntoView(box.current);
+  }, [narrated, playback.position]);
   const next = stops.find((s) => s.position > playback.position);
   return (
     <div className="compact-replay" ref={box}>
@@ -179,6 +205,7 @@ export function CompactReplay({
                 views={views}
                 compact
                 shared={shared}
+                foldCaption={tabbed && narrated}
                 atStop={here.some((s) => s.narration.variant === undefined || s.narration.variant === t.column.name)}
               />
             )}

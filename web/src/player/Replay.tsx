@@ -91,6 +91,7 @@ export function Replay({
   compact = false,
   atStop = false,
   shared,
+  foldCaption = false,
 }: {
   /** The column's id (test ids use it). */
   id: string;
@@ -109,6 +110,11 @@ export function Replay({
   atStop?: boolean;
   /** The scales this column shares with the columns beside it (sharedScales.ts). */
   shared?: SharedScales | undefined;
+  /**
+   * Fold the engine's caption (a phone at a lesson's narrated moment: the
+   * narration speaks for it, and the view it names must fit below it).
+   */
+  foldCaption?: boolean;
 }) {
   // Views are laid out at their column's real width (in presenter mode, its
   // zoomed width: the page is scaled, not the text squeezed).
@@ -122,9 +128,16 @@ export function Replay({
   const answered = span ? report.statements[span.index] : undefined;
   return (
     <section className="replay" data-testid={`replay-${id}`}>
-      <p className={atStop ? 'event-caption at-stop' : 'event-caption'} data-testid={`event-${id}`}>
-        {describeEvent(cursor > 0 ? trace.event(cursor - 1) : undefined, trace)}
-      </p>
+      {foldCaption ? (
+        <details className="event-caption folded">
+          <summary>What the engine did here</summary>
+          <p data-testid={`event-${id}`}>{describeEvent(cursor > 0 ? trace.event(cursor - 1) : undefined, trace)}</p>
+        </details>
+      ) : (
+        <p className={atStop ? 'event-caption at-stop' : 'event-caption'} data-testid={`event-${id}`}>
+          {describeEvent(cursor > 0 ? trace.event(cursor - 1) : undefined, trace)}
+        </p>
+      )}
       {summarized && span && (
         <p className="summarized" role="note" data-testid={`summarized-${id}`}>
           {summaryText(span, trace)}{' '}
