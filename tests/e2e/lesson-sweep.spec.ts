@@ -15,6 +15,8 @@ const steps = readdirSync(root, { withFileTypes: true })
 
 /** Text in a view that runs out of the view's box (SVG labels, captions), by a pixel or more. */
 async function overflowing(page: Page): Promise<string[]> {
+  // A split glides (a CSS transition): its label is measured where it lands.
+  await page.evaluate(() => Promise.all(document.getAnimations().map((a) => a.finished.catch(() => undefined))));
   return page.evaluate(() => {
     const out: string[] = [];
     for (const view of document.querySelectorAll('.lesson-scenario .view')) {
