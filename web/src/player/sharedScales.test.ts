@@ -1,23 +1,14 @@
 // @vitest-environment node
 // Columns side by side share their scales: on real traces, a nested loop of
 // one RPC per row beside a batched one draws both on the longer one's time.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
-import * as wasm from '../wasm-pkg/indexlab_wasm.js';
-import { decodeRun } from '../engine/packed';
+import { describe, expect, it } from 'vitest';
+import { nodeRun } from '../engine/nodeRun';
 import type { TraceData } from '../trace/traceData';
 import { networkAt, timeSpan } from '../views/network/state';
 import { scaleKey, sharedScales } from './sharedScales';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-
-beforeAll(() => {
-  wasm.initSync({ module: readFileSync(`${root}web/src/wasm-pkg/indexlab_wasm_bg.wasm`) });
-});
-
 function packed(script: string, profile: 'pg' | 'yb', settings = ''): TraceData {
-  const run = decodeRun(wasm.run_traced_packed(script, profile, settings, { report() {} }));
+  const run = nodeRun(script, profile, settings);
   if (!run.trace) throw new Error(`no trace: ${run.report.error?.message ?? ''}`);
   return run.trace;
 }

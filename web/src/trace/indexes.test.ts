@@ -1,24 +1,15 @@
 // @vitest-environment node
 // A caption about an index's page 0 says it is the metapage the tree view
 // leaves out; a table's page 0 is an ordinary heap page.
-import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
-import { beforeAll, describe, expect, it } from 'vitest';
-import * as wasm from '../wasm-pkg/indexlab_wasm.js';
-import { decodeRun } from '../engine/packed';
+import { describe, expect, it } from 'vitest';
+import { nodeRun } from '../engine/nodeRun';
 import { describeEvent } from '../player/describe';
 import { indexesOf, pageName } from './indexes';
-
-const root = fileURLToPath(new URL('../../../', import.meta.url));
-
-beforeAll(() => {
-  wasm.initSync({ module: readFileSync(`${root}web/src/wasm-pkg/indexlab_wasm_bg.wasm`) });
-});
 
 describe("an index's metapage", () => {
   it('is named as such in the pool captions, and only for indexes', () => {
     const script = 'create table t (id int primary key, v int);\ncreate index t_v on t (v);\ninsert into t select generate_series(1, 500), 0;\n';
-    const run = decodeRun(wasm.run_traced_packed(script, 'pg', 'shared_buffers=128kB', { report() {} }));
+    const run = nodeRun(script, 'pg', 'shared_buffers=128kB');
     const trace = run.trace;
     if (!trace) throw new Error('no trace');
     expect([...indexesOf(trace)].sort()).toEqual(['t_pkey', 't_v']);

@@ -30,6 +30,7 @@ function evictColor(): string {
 
 /** Whether the page is drawn light on dark (its text colour is light): relations then take lighter colours. */
 function onDark(): boolean {
+  if (typeof document === 'undefined') return false;
   const m = /rgba?\((\d+),\s*(\d+),\s*(\d+)/.exec(evictColor());
   if (!m) return false;
   return (Number(m[1]) + Number(m[2]) + Number(m[3])) / 3 > 128;
