@@ -12,19 +12,17 @@ import type { Profile } from '../workbench/report';
 const VIEW_PX: Record<ViewId, number> = { btree: 150, pool: 240, scan: 480, lsm: 540, network: 380 };
 /** The views each engine shows by default (the registry's order). */
 const VIEWS_OF: Record<Profile, readonly ViewId[]> = { pg: ['btree', 'pool', 'scan'], yb: ['scan', 'lsm', 'network'] };
-/** The title, the player and its narration, the column's caption and answer, the foot. */
-const HEAD_PX = 60;
-const PLAYER_PX = 170;
-const COLUMN_PX = 130;
-const FOOT_PX = 40;
-/** A phone's player wraps to more lines; its engines are tabs. */
-const NARROW = 600;
-const NARROW_EXTRA_PX = 100;
+/**
+ * The rest, in px: the title, the player and its narration, a column's
+ * caption and answer, the foot; and what a phone adds (its player wraps to
+ * more lines, its engines are tabs) below `narrow` px.
+ */
+const PARTS = { head: 60, player: 170, column: 130, foot: 40, narrow: 600, narrowExtra: 100 } as const;
 
 /** The height (px) to reserve for a widget showing `profiles`' columns with `views` (null: each engine's own) at `width`. */
 export function reservedHeight(profiles: readonly Profile[], views: readonly ViewId[] | null, width: number): number {
   const column = (p: Profile) =>
-    COLUMN_PX + VIEWS_OF[p].filter((v) => views === null || views.includes(v)).reduce((a, v) => a + VIEW_PX[v], 0);
+    PARTS.column + VIEWS_OF[p].filter((v) => views === null || views.includes(v)).reduce((a, v) => a + VIEW_PX[v], 0);
   const tallest = Math.max(0, ...profiles.map(column));
-  return HEAD_PX + PLAYER_PX + tallest + FOOT_PX + (width < NARROW ? NARROW_EXTRA_PX : 0);
+  return PARTS.head + PARTS.player + tallest + PARTS.foot + (width < PARTS.narrow ? PARTS.narrowExtra : 0);
 }
