@@ -65,10 +65,11 @@ describe('one state per cursor', () => {
   for (const { name, script } of scenarios()) {
     for (const profile of ['pg', 'yb'] as const) {
       it(`${name} on ${profile}`, () => {
-        // At a run budget of 20 000 detail events: the big scripts (article
-        // 000's and 002's loads) then have both kinds of statement, in full
-        // and summarized, and the direct computation stays quick.
-        const trace = packed(script, profile, 'trace_run_events=20000');
+        // At run budgets of 20 000 detail events (queries' and the rest's):
+        // the big scripts (article 000's and 002's loads, and the queries
+        // after them) then have both kinds of statement, in full and
+        // summarized, and the direct computation stays quick.
+        const trace = packed(script, profile, 'trace_run_events=20000\ntrace_query_events=20000');
         if (trace.snapshots.length === 0) return;
         for (const view of replayed(profile)) {
           fc.assert(
