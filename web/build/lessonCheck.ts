@@ -13,6 +13,7 @@ import { buildRun } from './lessonEngine';
 import { GLOSSARY } from '../src/glossary/glossary';
 import { momentEnd } from '../src/player/narration';
 import { networkAt } from '../src/views/network/state';
+import { isRequest, QUERY_NODE } from '../src/views/network/rounds';
 import type { TraceData } from '../src/trace/traceData';
 import { HUES, WORDS } from '../src/glossary/words';
 
@@ -141,11 +142,11 @@ function roundProblem(trace: TraceData, i: number): string | null {
   const shown = at.messages.slice(0, at.shown);
   const e = trace.event(i);
   const tablet = e.type === 'read_request' || e.type === 'rpc' ? e.tablet : undefined;
-  if (tablet !== undefined && !shown.some((m) => m.from === 'ysql' && m.tablet === tablet)) {
+  if (tablet !== undefined && !shown.some((m) => isRequest(m) && m.tablet === tablet)) {
     return `the network view has not drawn the request to tablet ${tablet} at the narrated moment`;
   }
-  const requests = shown.filter((m) => m.from === 'ysql').length;
-  const answers = shown.filter((m) => m.to === 'ysql').length;
+  const requests = shown.filter(isRequest).length;
+  const answers = shown.filter((m) => m.to === QUERY_NODE).length;
   if (requests !== answers) return `the network view shows ${requests} request(s) but ${answers} answer(s) at the narrated moment: its round is drawn in part`;
   return null;
 }

@@ -10,6 +10,7 @@
 import type { ReactNode } from 'react';
 import type { Joint } from '../trace/joint';
 import type { EventKind, TraceData } from '../trace/traceData';
+import { isRequest } from '../views/network/rounds';
 
 /** A narration: after the `nth` event of kind `at` (in `variant`'s column, or any). */
 export interface Narration {
@@ -40,7 +41,7 @@ export function momentEnd(trace: TraceData, i: number): number {
     if (kind === 'rpc') {
       const e = trace.event(k);
       if (e.type !== 'rpc') break;
-      const request = e.from === 'ysql' && (e.kind === 'read' || e.kind === 'write');
+      const request = isRequest(e);
       // A request sent at another moment starts the next round.
       if (request && sent !== undefined && e.send_us !== sent) break;
       if (request) sent = e.send_us;

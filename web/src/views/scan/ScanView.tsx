@@ -14,7 +14,7 @@ import { count } from '../../format/numbers';
 import { addMark, chunkPaths } from '../shared/chunks';
 import { useAxisZoom } from '../shared/useAxisZoom';
 import type { HeapVisibility } from './visibility';
-import { columnsOf, lanesOf, partsText, totalsText, type Column, type Cut, type ScanStep, type StepOp, type Totals } from './steps';
+import { columnsOf, lanesOf, partsText, scalesOf, totalsText, type Column, type Cut, type ScanStep, type StepOp, type Totals } from './steps';
 
 const LABEL = 124;
 const RIGHT = 10;
@@ -398,8 +398,7 @@ export const ScanView = memo(function ScanView({
   const origin = LABEL + scale(0);
   const x = (i: number) => origin + step * i;
   const detailed = step >= PX_PER_STEP;
-  const ownComparisons = useMemo(() => steps.reduce((a, s) => Math.max(a, s.comparisons), 1), [steps]);
-  const maxComparisons = Math.max(ownComparisons, shared?.comparisons ?? 0);
+  const maxComparisons = Math.max(scalesOf(steps).comparisons, shared?.comparisons ?? 0, 1);
   const height = (s: { comparisons: number; op: StepOp }) =>
     yb ? Math.max(2, (STRIP * s.comparisons) / maxComparisons) : PG_HEIGHT[s.op] * STRIP;
   const current = shown > 0 ? steps[shown - 1] : undefined;

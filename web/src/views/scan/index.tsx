@@ -6,7 +6,7 @@ import type { TraceEvent } from '../../trace/traceData';
 import type { ViewDef, ViewProps } from '../registry';
 import { ScanView } from './ScanView';
 import { scanAt, type ScanState } from './state';
-import { partsText, totalOf, totalsText } from './steps';
+import { partsText, scalesOf, totalOf, totalsText } from './steps';
 import { count } from '../../format/numbers';
 
 function Scan({ state, width, shared }: ViewProps<ScanState>) {
@@ -75,10 +75,7 @@ export const scanView: ViewDef<ScanState> = {
     'heap fetch': { kinds: ['heap_fetch'] },
   },
   describe,
-  scales: (state) => ({
-    steps: state.steps.length,
-    comparisons: state.steps.reduce((a, s) => Math.max(a, s.comparisons), 0),
-  }),
+  scales: (state) => scalesOf(state.steps),
   summary(state) {
     if (!state.statement) return ['No statement has started yet'];
     if (state.steps.length === 0) return [`Statement ${state.statement.index + 1}: no scan steps recorded`];

@@ -151,6 +151,22 @@ export function totalsOf(steps: readonly ScanStep[], n = steps.length): Totals {
   return t;
 }
 
+const scales = new WeakMap<readonly ScanStep[], { steps: number; comparisons: number }>();
+
+/**
+ * What a statement's scan draws on its axes: its steps, and the most key
+ * comparisons one step made. A statement's steps are decoded once and kept
+ * (state.ts), so this is computed once per statement, not per frame.
+ */
+export function scalesOf(steps: readonly ScanStep[]): { steps: number; comparisons: number } {
+  let s = scales.get(steps);
+  if (!s) {
+    s = { steps: steps.length, comparisons: steps.reduce((a, x) => Math.max(a, x.comparisons), 0) };
+    scales.set(steps, s);
+  }
+  return s;
+}
+
 /** The counters in words (what the summary and the caption say). */
 export function totalsText(t: Totals): string {
   // No step yet: either engine's words would be about a scan that is not there.
