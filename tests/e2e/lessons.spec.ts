@@ -94,6 +94,42 @@ test('a student takes lesson 1 from the index to its end; progress survives a re
   await expect(page.getByRole('navigation', { name: 'Lesson' }).getByText('✓')).toHaveCount(0);
 });
 
+test('the landing page shows both engines taking the same keys, looping; reduced motion opens still, on the finished picture', async ({ page }) => {
+  await page.goto('/');
+  const miniature = page.getByTestId('miniature');
+  const pg = miniature.getByTestId('miniature-tally-pg');
+  const yb = miniature.getByTestId('miniature-tally-yb');
+  await expect(pg).toBeVisible({ timeout: 30_000 });
+  // It is above the lessons, and moving: the keys written grow.
+  const keys = async (l: typeof pg) => Number(((await l.textContent()) ?? '').match(/^([\d\u202f]+) of/)?.[1]?.replace(/\u202f/g, ''));
+  const first = await keys(pg);
+  await expect.poll(() => keys(pg), { timeout: 10_000 }).toBeGreaterThan(first);
+  await expect(miniature.locator('.btree-view')).toBeVisible();
+  await expect(miniature.locator('.lsm-view').first()).toBeVisible();
+  const box = await miniature.boundingBox();
+  const lessons = await page.locator('.lesson-list').boundingBox();
+  expect((box?.y ?? 0) + (box?.height ?? 0)).toBeLessThanOrEqual(lessons?.y ?? 0);
+  // Paused, it stays where it is: both engines at the same key.
+  await miniature.getByRole('button', { name: 'Pause' }).click();
+  const held = await pg.textContent();
+  await page.waitForTimeout(500);
+  await expect(pg).toHaveText(held ?? '');
+  expect(Math.abs((await keys(pg)) - (await keys(yb)))).toBeLessThanOrEqual(1);
+  const axe = await new AxeBuilder({ page }).include('[data-testid=miniature]').analyze();
+  expect(axe.violations.filter((v) => v.impact === 'serious' || v.impact === 'critical').map((v) => v.id)).toEqual([]);
+
+  // Reduced motion: the finished picture, still, and a Play button to set it going.
+  await page.emulateMedia({ reducedMotion: 'reduce' });
+  await page.reload();
+  await expect(pg).toContainText('400 of 400 keys', { timeout: 30_000 });
+  await expect(yb).toContainText(/400 of 400 keys · \d+ flushes · [1-9]\d* compaction/);
+  await expect(miniature.locator('.miniature-caption').first()).toContainText('was full and split');
+  await page.waitForTimeout(500);
+  await expect(pg).toContainText('400 of 400 keys');
+  await miniature.getByRole('button', { name: 'Play' }).click();
+  await expect(pg).not.toContainText('400 of 400 keys', { timeout: 10_000 });
+});
+
 test('back and forward move between the index and the steps; a wrong address says so', async ({ page }) => {
   await page.goto('/');
   await page.getByTestId('lesson-00-two-engines').getByRole('link', { name: /five minutes/ }).click();

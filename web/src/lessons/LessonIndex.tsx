@@ -1,5 +1,6 @@
-// The landing page: the lessons, what each teaches and how long it takes,
+// The landing page: both engines at work in miniature, the lessons, what each teaches and how long it takes,
 // how far this browser's student got, and the workbench one click away.
+import { EngineMiniature } from '../landing/EngineMiniature';
 import { lessonHref } from '../routes';
 import { LESSONS } from './catalogue';
 import { resetProgress, stepsDone, useProgress } from './progress';
@@ -26,6 +27,7 @@ export function LessonIndex({ notice }: { notice?: string | null | undefined }) 
           every counter.
         </p>
       </section>
+      <EngineMiniature />
       <ol className="lesson-list">
         {LESSONS.map((l) => {
           const total = l.meta.steps.length;
