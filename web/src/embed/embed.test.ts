@@ -1,16 +1,26 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { DEFAULT_VARIANTS } from '../variants/variant';
-import { VIEWS } from '../views/registry';
+import { VIEWS, viewsFor } from '../views/registry';
 import { VIEW_IDS } from '../views/ids';
 import { decodeEmbed, encodeEmbed, type EmbedOptions } from './options';
 import { heightOf, iframeSnippet, resizeSnippet } from './snippets';
+import { reservedHeight, VIEWS_OF } from './reserve';
 
 const scenario = { script: 'select 1;', variants: DEFAULT_VARIANTS.map((v) => ({ ...v })), settings: {}, at: 7 };
 
 describe('embed addresses', () => {
   it('the view ids are the registry’s', () => {
     expect([...VIEW_IDS].sort()).toEqual(VIEWS.map((v) => v.id).sort());
+  });
+
+  it('the height a widget reserves counts the views each engine really shows', () => {
+    for (const profile of ['pg', 'yb'] as const) {
+      expect(VIEWS_OF[profile]).toEqual(viewsFor(profile).map((v) => v.id));
+    }
+    // Each view shown adds to the height; two engines side by side take the taller column.
+    expect(reservedHeight(['pg'], ['btree', 'pool'], 900)).toBeGreaterThan(reservedHeight(['pg'], ['btree'], 900));
+    expect(reservedHeight(['pg', 'yb'], null, 900)).toBe(Math.max(reservedHeight(['pg'], null, 900), reservedHeight(['yb'], null, 900)));
   });
 
   it('round-trip every option', () => {

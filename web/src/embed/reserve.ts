@@ -10,8 +10,8 @@ import type { Profile } from '../workbench/report';
 
 /** Each view's height as drawn for a small scenario, with its caption and buttons (px). */
 const VIEW_PX: Record<ViewId, number> = { btree: 150, pool: 240, scan: 480, lsm: 540, network: 380 };
-/** The views each engine shows by default (the registry's order). */
-const VIEWS_OF: Record<Profile, readonly ViewId[]> = { pg: ['btree', 'pool', 'scan'], yb: ['scan', 'lsm', 'network'] };
+/** The views each engine shows by default (the registry's order; embed.test.ts holds them equal). */
+export const VIEWS_OF: Record<Profile, readonly ViewId[]> = { pg: ['btree', 'pool', 'scan'], yb: ['scan', 'lsm', 'network'] };
 /**
  * The rest, in px: the title, the player and its narration, a column's
  * caption and answer, the foot; and what a phone adds (its player wraps to
