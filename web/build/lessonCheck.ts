@@ -8,10 +8,23 @@ import { dirname, join, relative } from 'node:path';
 import type { Root } from 'mdast';
 import { visit } from 'unist-util-visit';
 import type { VFile } from 'vfile';
-import { answerOf, COMPONENTS, parseAt, parsePredict, parseVariants, parseViews, parseWatch, type LessonVariant } from '../src/lessons/spec';
-import { buildRun } from './lessonEngine';
+import {
+  answerOf,
+  COMPONENTS,
+  parseAt,
+  parsePredict,
+  parseVariants,
+  parseViews,
+  parseWatch,
+  type LessonVariant,
+  type OpenSpec,
+  type WatchSpec,
+} from '../src/lessons/spec';
+import { buildRun, type BuildRun } from './lessonEngine';
 import { GLOSSARY } from '../src/glossary/glossary';
-import { momentEnd } from '../src/player/narration';
+import { momentEnd, narrationStops } from '../src/player/narration';
+import { Joint } from '../src/trace/joint';
+import type { ViewId } from '../src/views/ids';
 import { networkAt } from '../src/views/network/state';
 import { isRequest, QUERY_NODE } from '../src/views/network/rounds';
 import type { TraceData } from '../src/trace/traceData';
@@ -80,7 +93,51 @@ function runOrFail(script: string, src: string, v: LessonVariant, fail: (m: stri
   return run;
 }
 
-function checkScenario(node: JsxNode, dir: string, fail: (m: string) => never, failAt: (m: string, n: JsxNode) => never) {
+/** A narrated moment, where the page's player stops for a <Watch>: each column's cursor there. */
+export interface NarratedMoment {
+  /** Its scenario's place in the step (0-based), and the scenario's script. */
+  scenario: number;
+  src: string;
+  /** The narration's place among its scenario's <Watch>es (0-based). */
+  index: number;
+  watch: WatchSpec;
+  /** The views the scenario shows (null: each engine's own). */
+  views: readonly ViewId[] | null;
+  columns: { variant: LessonVariant; trace: TraceData; cursor: number }[];
+}
+
+/**
+ * Where the page stops for each narration, computed as the page computes it
+ * (one joint player over the columns, narrations counted from the statement
+ * the scenario opens at).
+ */
+function momentsOf(scenario: number, src: string, runs: readonly { v: LessonVariant; run: BuildRun }[], watches: readonly WatchSpec[], views: readonly ViewId[] | null, at: OpenSpec): NarratedMoment[] {
+  const joint = new Joint(runs.map((r) => r.run.trace));
+  const statement = at.kind === 'line' ? (runs[0]?.run.report.statements.findIndex((s) => s.line === at.line) ?? -1) : -1;
+  const origin = statement >= 0 ? (joint.positionOfStatement(statement) ?? 0) : 0;
+  const tracks = runs.map((r) => ({ column: { name: r.v.name }, trace: r.run.trace }));
+  const narrations = watches.map((w) => ({ ...w, words: null }));
+  return narrationStops(joint, tracks, narrations, origin).map((stop) => {
+    const cursors = joint.cursors(stop.position);
+    const index = narrations.indexOf(stop.narration as (typeof narrations)[number]);
+    return {
+      scenario,
+      src,
+      index,
+      watch: watches[index] ?? stop.narration,
+      views,
+      columns: runs.map((r, k) => ({ variant: r.v, trace: r.run.trace, cursor: cursors[k] ?? 0 })),
+    };
+  });
+}
+
+function checkScenario(
+  node: JsxNode,
+  dir: string,
+  fail: (m: string) => never,
+  failAt: (m: string, n: JsxNode) => never,
+  onMoment: { scenario: number; hear: (m: NarratedMoment) => void } | undefined,
+) {
   const props = propsOf(node, fail);
   const script = scriptOf(dir, props.src, '<Scenario>', fail);
   const variants = parseVariants(props.variants);
@@ -94,11 +151,13 @@ function checkScenario(node: JsxNode, dir: string, fail: (m: string) => never, f
   if (at.kind === 'line' && !runs.some((r) => r.run.report.statements.some((s) => s.line === at.line))) {
     fail(`<Scenario at="${at.line}">: no statement of ${String(props.src)} starts on line ${at.line}`);
   }
+  const watches: WatchSpec[] = [];
   for (const child of node.children as JsxNode[]) {
     if (child.type !== 'mdxJsxFlowElement' && child.type !== 'mdxJsxTextElement') continue;
     if (child.name !== 'Watch') failAt(`<Scenario> holds only <Watch> narrations, not <${child.name}>`, child);
     const watch = parseWatch(propsOf(child, (m) => failAt(m, child)), variants);
     if (typeof watch === 'string') failAt(watch, child);
+    watches.push(watch);
     // Counted from the statement the scenario opens at (as the page counts them), or from the start.
     const count = runs
       .filter((r) => watch.variant === undefined || r.v.name === watch.variant)
@@ -121,6 +180,7 @@ function checkScenario(node: JsxNode, dir: string, fail: (m: string) => never, f
       if (problem) failAt(`<Watch at="${watch.at}"${watch.nth > 1 ? ` nth={${watch.nth}}` : ''}> on ${r.v.name}: ${problem}`, child);
     }
   }
+  if (onMoment) momentsOf(onMoment.scenario, String(props.src), runs, watches, views, at).forEach(onMoment.hear);
 }
 
 /** The index of the nth event of `kind` from `from`, or -1. */
@@ -160,10 +220,14 @@ function checkPredict(node: JsxNode, dir: string, fail: (m: string) => never) {
   if (answer.kind === 'error') fail(`<Predict>: ${answer.message}`);
 }
 
-/** The remark plugin: every step file under lessons/ is checked. */
-export function remarkLessonCheck() {
+/**
+ * The remark plugin: every step file under lessons/ is checked. `onMoment`
+ * hears each narrated moment (the view snapshots draw them).
+ */
+export function remarkLessonCheck(options: { onMoment?: (m: NarratedMoment) => void } = {}) {
   return (tree: Root, file: VFile) => {
     const dir = dirname(file.path);
+    let scenarios = 0;
     visit(tree, (n) => {
       const node = n as unknown as Omit<JsxNode, 'type'> & { type: string };
       const failAt = (message: string, at: unknown): never => file.fail(message, at as never);
@@ -175,7 +239,11 @@ export function remarkLessonCheck() {
       if (!(COMPONENTS as readonly string[]).includes(name)) {
         fail(`<${name || '>'}${name ? '>' : ''} is not a lesson component; use Markdown, or one of ${COMPONENTS.map((c) => `<${c}>`).join(', ')}`);
       }
-      if (name === 'Scenario') checkScenario(node as JsxNode, dir, fail, failAt);
+      if (name === 'Scenario') {
+        const hear = options.onMoment;
+        checkScenario(node as JsxNode, dir, fail, failAt, hear && { scenario: scenarios, hear });
+        scenarios += 1;
+      }
       if (name === 'Predict') checkPredict(node as JsxNode, dir, fail);
       if (name === 'Watch' && !isInsideScenario(tree, node)) fail('<Watch> belongs inside a <Scenario>');
       if (name === 'Term') {

@@ -1,13 +1,18 @@
 // @vitest-environment node
-// The pictures, reviewed like code (Observable Plot's practice): every view
-// of every lesson script, on pg and yb, drawn at the end of the script's last
-// EXPLAIN (the moment its figure comes from), as SVG markup committed under
-// tests/snapshots/views/. A change to a picture shows in the diff; a change
+// The pictures, reviewed like code (Observable Plot's practice), as SVG
+// markup committed under tests/snapshots/: every view of every lesson script,
+// on pg and yb, drawn at the end of the script's last EXPLAIN (the moment its
+// figure comes from; views/), and every view of every lesson scenario's
+// columns at each of its narrated moments, where the page's player stops for
+// a <Watch> (moments/). A change to a picture shows in the diff; a change
 // meant to happen is accepted with `npx vitest run -u`.
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { renderToStaticMarkup } from 'react-dom/server';
+import { compile } from '@mdx-js/mdx';
 import { describe, expect, it } from 'vitest';
+import { remarkLessonCheck, type NarratedMoment } from '../../build/lessonCheck';
+import { scaleKey, sharedScales } from '../player/sharedScales';
 import { nodeRun } from '../engine/nodeRun';
 import { Timeline } from '../trace/timeline';
 import { statementSpans } from '../trace/statements';
@@ -25,12 +30,17 @@ const scripts = readdirSync(`${root}lessons`, { withFileTypes: true })
       .map((f) => ({ lesson: d.name, file: f })),
   );
 
-/** A view's markup at `cursor`, laid out `WIDTH` wide. */
-function picture(view: AnyView, trace: ReturnType<typeof nodeRun>['trace'] & object, cursor: number): string {
+/** A view's markup at `cursor`, laid out `WIDTH` wide (on the `shared` scales of the columns beside it). */
+function picture(
+  view: AnyView,
+  trace: ReturnType<typeof nodeRun>['trace'] & object,
+  cursor: number,
+  shared?: Readonly<Record<string, number>>,
+): string {
   const stateAt = view.readAt ? (k: number): unknown => view.readAt(trace, k) : ((t) => (k: number) => t.stateAt(k))(new Timeline(trace, view.reducer));
   const { Component } = view;
   const markup = renderToStaticMarkup(
-    <Component state={stateAt(cursor)} trace={trace} cursor={cursor} stateAt={stateAt} last={cursor > 0 ? trace.event(cursor - 1) : undefined} width={WIDTH} />,
+    <Component state={stateAt(cursor)} trace={trace} cursor={cursor} stateAt={stateAt} last={cursor > 0 ? trace.event(cursor - 1) : undefined} width={WIDTH} shared={shared} />,
   );
   // One element a line: a diff shows which mark moved.
   return `${markup.replace(/></g, '>\n<')}\n`;
@@ -55,5 +65,37 @@ describe('view pictures', () => {
         }
       });
     }
+  }
+});
+
+const steps = readdirSync(`${root}lessons`, { withFileTypes: true })
+  .filter((d) => d.isDirectory())
+  .flatMap((d) =>
+    readdirSync(`${root}lessons/${d.name}`)
+      .filter((f) => f.endsWith('.mdx'))
+      .map((f) => ({ lesson: d.name, file: f })),
+  );
+
+/** A name safe in a file name: "batch 1 000" → "batch-1000". */
+const slug = (s: string) => s.replace(/[\u202f ]+(?=\d)/g, '').replace(/[^a-zA-Z0-9]+/g, '-');
+
+describe('view pictures at every narrated moment', () => {
+  for (const { lesson, file } of steps) {
+    it(`${lesson}/${file}`, { timeout: 60_000 }, async () => {
+      const path = `${root}lessons/${lesson}/${file}`;
+      const moments: NarratedMoment[] = [];
+      await compile({ value: readFileSync(path, 'utf8'), path }, { remarkPlugins: [[remarkLessonCheck, { onMoment: (m: NarratedMoment) => moments.push(m) }]] });
+      for (const m of moments) {
+        const shared = sharedScales(m.columns.map((c) => ({ profile: c.variant.profile, trace: c.trace, cursor: c.cursor })));
+        const name = `${lesson}-${file.replace(/\.mdx$/, '')}-${m.scenario + 1}-${m.index + 1}`;
+        for (const c of m.columns) {
+          for (const view of viewsFor(c.variant.profile).filter((v) => m.views === null || m.views.includes(v.id as never))) {
+            await expect(picture(view, c.trace, c.cursor, shared.get(scaleKey(c.variant.profile, view.id)))).toMatchFileSnapshot(
+              `${root}tests/snapshots/moments/${name}-${slug(c.variant.name)}-${view.id}.svg.txt`,
+            );
+          }
+        }
+      }
+    });
   }
 });
