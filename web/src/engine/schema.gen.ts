@@ -15,7 +15,7 @@ index: number, sql: string, at_us: number, } | { "type": "statement_end", index:
 /**
  * How much of the statement was recorded (see [`super::TraceBudget`]).
  */
-detail: StatementDetail, } | { "type": "page_access", relation: string, page: number, frame: number, hit: boolean, dirtied: boolean, } | { "type": "page_evict", relation: string, fork: string, page: number, frame: number, written: boolean, } | { "type": "page_split", relation: string, page: number, new_page: number, level: number, root_split: boolean, new_root: number | null, 
+detail: StatementDetail, } | { "type": "page_access", relation: string, fork: string, page: number, frame: number, hit: boolean, dirtied: boolean, } | { "type": "page_evict", relation: string, fork: string, page: number, frame: number, written: boolean, } | { "type": "page_split", relation: string, page: number, new_page: number, level: number, root_split: boolean, new_root: number | null, 
 /**
  * The key posted to the parent, as text: the left page's new high key.
  */

@@ -61,15 +61,14 @@ impl BufferObserver for Observer<'_> {
                 self.trace.detail(evict);
             }
         }
-        if e.tag.fork == Fork::Main {
-            self.trace.detail(|| Event::PageAccess {
-                relation: name(e.tag.rel),
-                page: e.tag.page,
-                frame: o.frame,
-                hit: o.kind != AccessKind::Read,
-                dirtied: o.dirtied,
-            });
-        }
+        self.trace.detail(|| Event::PageAccess {
+            relation: name(e.tag.rel),
+            fork: e.tag.fork.name(),
+            page: e.tag.page,
+            frame: o.frame,
+            hit: o.kind != AccessKind::Read,
+            dirtied: o.dirtied,
+        });
     }
 }
 

@@ -244,6 +244,7 @@ mod tests {
     fn access(page: u32) -> Event {
         Event::PageAccess {
             relation: "t".into(),
+            fork: "main",
             page,
             frame: 0,
             hit: true,

@@ -66,11 +66,15 @@ pub enum Event {
         /// How much of the statement was recorded (see [`super::TraceBudget`]).
         detail: super::StatementDetail,
     },
-    /// A buffer access to a main-fork page in buffer `frame`: `hit` false
-    /// means it was read from storage into that frame.
+    /// A buffer access to page `page` of `relation`'s fork `fork` (main, fsm,
+    /// vm) in buffer `frame`: `hit` false means it was read from storage into
+    /// that frame. Every access EXPLAIN's `Buffers:` counts is one of these
+    /// (an Index Only Scan's visibility-map page too).
     PageAccess {
         #[cfg_attr(feature = "ts", ts(type = "string"))]
         relation: RelName,
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        fork: &'static str,
         page: PageNo,
         frame: u32,
         hit: bool,

@@ -14,7 +14,7 @@ function flashOf(e: TraceEvent | undefined, trace: TraceData): Flash | null {
     return {
       frame: e.frame,
       kind: 'evict',
-      page: e.fork === 'main' ? pageName(e.relation, e.page, trace) : `${e.relation} page ${e.page} (${e.fork})`,
+      page: nameOf(e.relation, e.fork, e.page, trace),
       written: e.written,
     };
   }
@@ -26,14 +26,20 @@ function Pool({ state, last, width, trace }: ViewProps<PoolState>) {
   return <PoolView pool={state} relations={relations} width={width} flash={flashOf(last, trace)} />;
 }
 
+/** A page's name: an index's page 0 is its metapage; a page of another fork says which. */
+function nameOf(relation: string, fork: string, page: number, trace: TraceData | undefined): string {
+  if (fork === 'main') return pageName(relation, page, trace);
+  return fork === 'vm' ? `${relation}'s visibility map page ${page}` : `${relation} page ${page} (${fork})`;
+}
+
 function describe(e: TraceEvent, trace?: TraceData): string | null {
   switch (e.type) {
     case 'page_access':
       return e.hit
-        ? `${pageName(e.relation, e.page, trace)}: found in buffer frame ${e.frame} (a shared hit: no I/O)${e.dirtied ? '; changed, so now dirty' : ''}`
-        : `${pageName(e.relation, e.page, trace)}: not in the pool, read from storage into frame ${e.frame} (a shared read)${e.dirtied ? '; changed, so now dirty' : ''}`;
+        ? `${nameOf(e.relation, e.fork, e.page, trace)}: found in buffer frame ${e.frame} (a shared hit: no I/O)${e.dirtied ? '; changed, so now dirty' : ''}`
+        : `${nameOf(e.relation, e.fork, e.page, trace)}: not in the pool, read from storage into frame ${e.frame} (a shared read)${e.dirtied ? '; changed, so now dirty' : ''}`;
     case 'page_evict':
-      return `${e.fork === 'main' ? pageName(e.relation, e.page, trace) : `${e.relation} page ${e.page} (${e.fork})`} left frame ${e.frame} to make room for another page${e.written ? '; it was dirty, so it was written back first' : ''}`;
+      return `${nameOf(e.relation, e.fork, e.page, trace)} left frame ${e.frame} to make room for another page${e.written ? '; it was dirty, so it was written back first' : ''}`;
     case 'checkpoint':
       return `Checkpoint: ${count(e.pages_written)} dirty page(s) written, so every frame is clean again`;
     default:

@@ -36,11 +36,11 @@ export const poolReducer: Reducer<PoolState> = {
       }
       case 'page_access': {
         const old = state.frames.get(e.frame);
-        const same = old && old.relation === e.relation && old.fork === 'main' && old.page === e.page;
+        const same = old && old.relation === e.relation && old.fork === e.fork && old.page === e.page;
         const frames = new Map(state.frames);
         frames.set(e.frame, {
           relation: e.relation,
-          fork: 'main',
+          fork: e.fork,
           page: e.page,
           dirty: e.dirtied || (same ? old.dirty : false),
         });

@@ -334,7 +334,7 @@ function CloseUp({
 
 function Compare({ now, before, beforeIndex, yb }: { now: Totals; before: Totals; beforeIndex: number; yb: boolean }) {
   const cost = (t: Totals) => (yb ? t.comparisons : t.hits + t.reads);
-  const unit = yb ? 'key comparisons' : "buffer accesses: EXPLAIN's shared hit + read, without the visibility map's pages";
+  const unit = yb ? 'key comparisons' : "buffer accesses: EXPLAIN's shared hit + read";
   const w = scaleLinear()
     .domain([0, Math.max(cost(now), cost(before), 1)])
     .range([0, 260]);

@@ -14,7 +14,7 @@ export type StepOp = 'seek' | 'next' | 'prev' | 'leaf' | 'heap' | 'hit' | 'read'
 
 export interface ScanStep {
   op: StepOp;
-  /** The lane: "memtable", "SST 12 · L0", "t_pkey leaves", "t heap", "t_pkey buffers". */
+  /** The lane: "memtable", "SST 12 · L0", "t_pkey leaves", "t heap", "t_pkey buffers", "t VM buffers" (its visibility map). */
   lane: string;
   /** Key comparisons (yb); 0 on pg. */
   comparisons: number;
@@ -89,7 +89,8 @@ export function stepOf(e: TraceEvent): ScanStep | null {
     case 'page_access':
       return {
         op: e.hit ? 'hit' : 'read',
-        lane: `${e.relation} buffers`,
+        // An Index Only Scan's look at the visibility map is a buffer access of its own (EXPLAIN counts it).
+        lane: e.fork === 'vm' ? `${e.relation} VM buffers` : `${e.relation} buffers`,
         comparisons: 0,
         parts: null,
         reads: e.hit ? 0 : 1,
