@@ -106,6 +106,17 @@ export interface NarratedMoment {
   columns: { variant: LessonVariant; trace: TraceData; cursor: number }[];
 }
 
+/** A scenario as the build ran it: its columns' runs and its narrated moments. */
+export interface ScenarioRuns {
+  /** Its place in the step (0-based). */
+  scenario: number;
+  src: string;
+  /** The views the scenario shows (null: each engine's own). */
+  views: readonly ViewId[] | null;
+  runs: readonly { v: LessonVariant; run: BuildRun }[];
+  moments: NarratedMoment[];
+}
+
 /**
  * Where the page stops for each narration, computed as the page computes it
  * (one joint player over the columns, narrations counted from the statement
@@ -136,7 +147,7 @@ function checkScenario(
   dir: string,
   fail: (m: string) => never,
   failAt: (m: string, n: JsxNode) => never,
-  onMoment: { scenario: number; hear: (m: NarratedMoment) => void } | undefined,
+  onScenario: { scenario: number; hear: (s: ScenarioRuns) => void } | undefined,
 ) {
   const props = propsOf(node, fail);
   const script = scriptOf(dir, props.src, '<Scenario>', fail);
@@ -180,7 +191,11 @@ function checkScenario(
       if (problem) failAt(`<Watch at="${watch.at}"${watch.nth > 1 ? ` nth={${watch.nth}}` : ''}> on ${r.v.name}: ${problem}`, child);
     }
   }
-  if (onMoment) momentsOf(onMoment.scenario, String(props.src), runs, watches, views, at).forEach(onMoment.hear);
+  if (onScenario) {
+    const { scenario, hear } = onScenario;
+    const src = String(props.src);
+    hear({ scenario, src, views, runs, moments: momentsOf(scenario, src, runs, watches, views, at) });
+  }
 }
 
 /** The index of the nth event of `kind` from `from`, or -1. */
@@ -221,10 +236,11 @@ function checkPredict(node: JsxNode, dir: string, fail: (m: string) => never) {
 }
 
 /**
- * The remark plugin: every step file under lessons/ is checked. `onMoment`
- * hears each narrated moment (the view snapshots draw them).
+ * The remark plugin: every step file under lessons/ is checked. `onScenario`
+ * hears each scenario's runs and narrated moments (the view snapshots and the
+ * vocabulary test read them).
  */
-export function remarkLessonCheck(options: { onMoment?: (m: NarratedMoment) => void } = {}) {
+export function remarkLessonCheck(options: { onScenario?: (s: ScenarioRuns) => void } = {}) {
   return (tree: Root, file: VFile) => {
     const dir = dirname(file.path);
     let scenarios = 0;
@@ -240,7 +256,7 @@ export function remarkLessonCheck(options: { onMoment?: (m: NarratedMoment) => v
         fail(`<${name || '>'}${name ? '>' : ''} is not a lesson component; use Markdown, or one of ${COMPONENTS.map((c) => `<${c}>`).join(', ')}`);
       }
       if (name === 'Scenario') {
-        const hear = options.onMoment;
+        const hear = options.onScenario;
         checkScenario(node as JsxNode, dir, fail, failAt, hear && { scenario: scenarios, hear });
         scenarios += 1;
       }

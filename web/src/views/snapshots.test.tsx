@@ -9,9 +9,8 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { renderToStaticMarkup } from 'react-dom/server';
-import { compile } from '@mdx-js/mdx';
 import { describe, expect, it } from 'vitest';
-import { remarkLessonCheck, type NarratedMoment } from '../../build/lessonCheck';
+import { lessonSteps, scenariosOf } from '../../build/lessonScenarios';
 import { scaleKey, sharedScales } from '../player/sharedScales';
 import { nodeRun } from '../engine/nodeRun';
 import { Timeline } from '../trace/timeline';
@@ -68,23 +67,13 @@ describe('view pictures', () => {
   }
 });
 
-const steps = readdirSync(`${root}lessons`, { withFileTypes: true })
-  .filter((d) => d.isDirectory())
-  .flatMap((d) =>
-    readdirSync(`${root}lessons/${d.name}`)
-      .filter((f) => f.endsWith('.mdx'))
-      .map((f) => ({ lesson: d.name, file: f })),
-  );
-
 /** A name safe in a file name: "batch 1 000" → "batch-1000". */
 const slug = (s: string) => s.replace(/[\u202f ]+(?=\d)/g, '').replace(/[^a-zA-Z0-9]+/g, '-');
 
 describe('view pictures at every narrated moment', () => {
-  for (const { lesson, file } of steps) {
+  for (const { lesson, file, path } of lessonSteps(`${root}lessons`)) {
     it(`${lesson}/${file}`, { timeout: 60_000 }, async () => {
-      const path = `${root}lessons/${lesson}/${file}`;
-      const moments: NarratedMoment[] = [];
-      await compile({ value: readFileSync(path, 'utf8'), path }, { remarkPlugins: [[remarkLessonCheck, { onMoment: (m: NarratedMoment) => moments.push(m) }]] });
+      const moments = (await scenariosOf(path)).flatMap((s) => s.moments);
       for (const m of moments) {
         const shared = sharedScales(m.columns.map((c) => ({ profile: c.variant.profile, trace: c.trace, cursor: c.cursor })));
         const name = `${lesson}-${file.replace(/\.mdx$/, '')}-${m.scenario + 1}-${m.index + 1}`;
