@@ -63,14 +63,15 @@ function kindClass(m: Message): string {
   return `msg msg-${m.kind.replace(/\s+/g, '-')}`;
 }
 
-function messageTitle(m: Message): string {
+/** A message in words; its times count from the statement's start (`start`), as the axis does. */
+function messageTitle(m: Message, start: number): string {
   const what =
     m.kind === 'read' || m.kind === 'write'
       ? `${m.kind} request for tablet ${m.tablet}: ${count(m.ops)} operation(s)`
       : m.kind === 'read response'
         ? `answer for tablet ${m.tablet}: ${count(m.rows)} row(s)`
         : `${m.kind} for tablet ${m.tablet}`;
-  return `${m.from} → ${m.to}: ${what}, ${kb(m.bytes)}; sent at ${ms(m.send_us)}, arrived at ${ms(m.arrive_us)}`;
+  return `${m.from} → ${m.to}: ${what}, ${kb(m.bytes)}; sent at ${ms(m.send_us - start)}, arrived at ${ms(m.arrive_us - start)} into the statement`;
 }
 
 /** A round in words: what its hover and its focus say. */
@@ -81,11 +82,14 @@ export function roundText(r: Round): string {
 
 function RoundMarks({
   rounds,
+  start,
   x,
   lanes,
   laneOf,
 }: {
   rounds: readonly Round[];
+  /** The statement's start (µs): times in words count from it. */
+  start: number;
   x: (us: number) => number;
   lanes: number;
   laneOf: (node: string) => number;
@@ -122,7 +126,7 @@ function RoundMarks({
                 className={kindClass(m)}
                 markerEnd="url(#arrow)"
               >
-                <title>{messageTitle(m)}</title>
+                <title>{messageTitle(m, start)}</title>
               </line>
             );
           })}
@@ -411,7 +415,7 @@ export const NetworkView = memo(function NetworkView({
         <g clipPath="url(#network-plot)">
           {loops.length > 0 && <LoopBrackets loops={loops} x={x} end={end} />}
           {detailed ? (
-            <RoundMarks rounds={visible} x={x} lanes={lanes.length} laneOf={laneOf} />
+            <RoundMarks rounds={visible} start={start} x={x} lanes={lanes.length} laneOf={laneOf} />
           ) : (
             <RoundTicks rounds={visible} x={x} lanes={lanes.length} />
           )}
