@@ -1,7 +1,8 @@
 // Every lesson step, as a student meets it: run its scenario, go to each
-// narrated moment, and check the narration and a view are both on screen
-// together, and that no text in a view runs out of its box. At a desktop's
-// 1440×900 and a phone's 380×800.
+// narrated moment, and check the narration and the view it names (the
+// network view for a round of RPCs, …) are both on screen together, and that
+// no text in a view runs out of its box. At a desktop's 1440×900 (light), a
+// phone's 380×800 (dark), and a projector's 1280×720 in presenter mode (dark).
 import { expect, test, type Page } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -36,7 +37,11 @@ async function overflowing(page: Page): Promise<string[]> {
   });
 }
 
-/** Whether the narration and at least one view of its scenario are on screen together. */
+/**
+ * Whether the narration and the view it names (or, naming none, any view of
+ * its scenario) are on screen together, the view not hidden behind the
+ * docked player or the narration.
+ */
 async function narrationBesideView(page: Page): Promise<boolean> {
   return page.evaluate(() => {
     const onScreen = (el: Element) => {
@@ -45,11 +50,19 @@ async function narrationBesideView(page: Page): Promise<boolean> {
     };
     const narration = document.querySelector('[data-testid=narration]');
     if (!narration || !onScreen(narration)) return false;
-    const scenario = narration.closest('.lesson-scenario');
-    return [...(scenario ?? document).querySelectorAll('.view')].some((v) => {
+    const scenario = narration.closest('.lesson-scenario') ?? document;
+    const named = narration.getAttribute('data-view');
+    const namedFrames = named ? [...scenario.querySelectorAll(`.view-frame[data-view="${named}"]`)] : [];
+    const frames = namedFrames.length > 0 ? namedFrames : [...scenario.querySelectorAll('.view-frame')];
+    const n = narration.getBoundingClientRect();
+    const dock = scenario.querySelector('.player-dock')?.getBoundingClientRect();
+    return frames.some((v) => {
       const r = v.getBoundingClientRect();
+      // What covers the view: a dock stuck above it, a subtitle below its top.
+      const top = Math.max(r.top, 0, dock && dock.top <= 1 && getComputedStyle(scenario.querySelector('.player-dock') as Element).position === 'sticky' ? dock.bottom : 0);
+      const bottom = Math.min(r.bottom, innerHeight, n.top > r.top ? n.top : innerHeight);
       // Enough of the view to read: 120 px of it, or all of it.
-      return Math.min(r.bottom, innerHeight) - Math.max(r.top, 0) >= Math.min(120, r.height);
+      return bottom - top >= Math.min(120, r.height);
     });
   });
 }
@@ -67,15 +80,21 @@ async function settled(page: Page): Promise<void> {
     .toBe(true);
 }
 
-for (const [w, h] of [
-  [1440, 900],
-  [380, 800],
+for (const [w, h, presenter, scheme] of [
+  [1440, 900, false, 'light'],
+  [380, 800, false, 'dark'],
+  [1280, 720, true, 'dark'],
 ] as const) {
   for (const step of steps) {
-    test(`lesson ${step} at ${w}×${h}: narration beside its view, no text out of its box`, async ({ page }) => {
+    test(`lesson ${step} at ${w}×${h}${presenter ? ' in presenter mode' : ''} (${scheme}): narration beside its view, no text out of its box`, async ({ page }) => {
       test.setTimeout(120_000);
+      await page.emulateMedia({ colorScheme: scheme });
       await page.setViewportSize({ width: w, height: h });
       await page.goto(`/#/lesson/${step}`);
+      if (presenter) {
+        await page.keyboard.press('p');
+        await expect(page.getByRole('button', { name: 'Leave presenter mode (p)' })).toBeVisible();
+      }
       const run = page.getByRole('button', { name: /^Run .*\.sql on / }).first();
       await run.click();
       await expect(page.getByTestId('fingerprint').first()).toBeVisible({ timeout: 90_000 });

@@ -7,13 +7,15 @@ import { KeysHelp } from './KeysHelp';
 import { LectureCaption, LectureSwitch } from './LectureCaption';
 import { useLecture } from './useLecture';
 import { PlayerBar } from './PlayerBar';
-import { narrationStops, type Narration } from './narration';
+import { narrationStops, viewOfMoment, type Narration } from './narration';
 import { Replay } from './Replay';
 import { sharedScales } from './sharedScales';
 import { replayable, startOf, type OpenAt } from './tracks';
 import { usePlayback } from './usePlayback';
 import { usePlayerKeys } from './usePlayerKeys';
 import { fingerprint } from '../share/link';
+import { viewsFor } from '../views/registry';
+import { usePresenting } from '../presenter/presenter';
 import { Joint } from '../trace/joint';
 import type { ResultColumn } from '../variants/runVariants';
 import { firstError } from '../workbench/report';
@@ -22,24 +24,35 @@ import { useWidth } from '../charts/useWidth';
 
 /**
  * At a narrated moment, the words and the picture they speak of on screen
- * together: when the narration or the first view is out of sight, the page
- * scrolls so the view sits just below the player (docked at the top where
- * the dock is sticky), or, where it is not (a phone), so the narration is at
- * the top with the view below it.
+ * together: when the narration or the view it names (the network view for a
+ * round of RPCs, the scan view for a step, …; else the first) is out of
+ * sight, the page scrolls so the view sits just below the player (docked at
+ * the top where the dock is sticky), or, where it is not (a phone), so the
+ * narration is at the top with the view below it. The page scrolls to an
+ * absolute place, measured now: a second moment (or a tab switch) during a
+ * smooth scroll then lands where it should, not part-way.
  */
-function bringIntoView(box: HTMLElement): void {
+function bringIntoView(box: HTMLElement, named: string | undefined, variant: string | undefined): void {
   const narration = box.querySelector('[data-testid=narration]');
-  const view = box.querySelector('.view-frame');
+  // The named view in the narrated column, or in any, or the first view.
+  const column = variant ? [...box.querySelectorAll('.embed-column')].find((c) => c.getAttribute('aria-label') === variant) : undefined;
+  const frame = named ? `.view-frame[data-view="${named}"]` : '.view-frame';
+  const view = column?.querySelector(frame) ?? box.querySelector(frame) ?? box.querySelector('.view-frame');
   const dock = box.querySelector('.player-dock');
   if (!narration || !view || !dock) return;
   const n = narration.getBoundingClientRect();
   const v = view.getBoundingClientRect();
+  const calm = matchMedia('(prefers-reduced-motion: reduce)').matches;
+  // A subtitle (presenter mode) stays at the bottom of the screen: the view goes to the top, above it.
+  if (getComputedStyle(narration).position === 'sticky') {
+    if (Math.abs(v.top - 8) > 24) window.scrollTo({ top: window.scrollY + v.top - 8, behavior: calm ? 'auto' : 'smooth' });
+    return;
+  }
   const seen = n.top >= 0 && n.bottom <= innerHeight && v.top < innerHeight - 120 && v.bottom > 0;
   if (seen) return;
   const sticky = getComputedStyle(dock).position === 'sticky';
   const by = sticky ? v.top - dock.getBoundingClientRect().height - 16 : n.top - 8;
-  const calm = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  window.scrollBy({ top: by, behavior: calm ? 'auto' : 'smooth' });
+  window.scrollTo({ top: window.scrollY + by, behavior: calm ? 'auto' : 'smooth' });
 }
 
 /** Below this width the two columns would stack: they become a switch instead. */
@@ -109,7 +122,8 @@ export function CompactReplay({
   const width = useWidth(box, WIDE);
   const tabbed = tracks.length > 1 && width < TWO_COLUMNS;
   const [chosen, setChosen] = useState(0);
-  const shown = Math.min(chosen, tracks.length - 1);
+  // Where the reader last picked a tab themselves: there their choice wins over the narration's.
+  const [pickedAt, setPickedAt] = useState<number | null>(null);
   usePlayerKeys(joint, playback, () => setHelp(true), useCallback(() => takesKeys(box.current), []));
   const { play } = playback;
   useEffect(() => {
@@ -124,10 +138,47 @@ export function CompactReplay({
   const shared = sharedScales(tracks.map((t, k) => ({ profile: t.column.profile, trace: t.trace, cursor: cursors[k] ?? 0 })));
   const here = stops.filter((s) => s.position === playback.position);
   const narrated = here.length > 0;
+  const shownViews = useMemo(
+    () => [...new Set(tracks.flatMap((t) => viewsFor(t.column.profile).map((v) => v.id)))].filter((id) => !views || views.includes(id)),
+    [tracks, views],
+  );
+  const named = here.map((s) => viewOfMoment(s.narration.at, shownViews)).find((v) => v !== undefined);
+  const narratedVariant = here.find((s) => s.narration.variant !== undefined)?.narration.variant;
+  // On a phone, the narrated engine's tab comes forward with its words.
+  const narratedTrack = tracks.findIndex((t) => t.column.name === narratedVariant);
+  const shown =
+    narrated && tabbed && narratedTrack >= 0 && pickedAt !== playback.position ? narratedTrack : Math.min(chosen, tracks.length - 1);
   useEffect(() => {
-    if (narrated && box.current) bringIntoView(box.current);
-  }, [narrated, playback.position]);
+    const el = box.current;
+    if (!narrated || !el) return;
+    bringIntoView(el, named, narratedVariant);
+    // Once more when the picture has settled (a tab just switched measures its width and redraws).
+    const again = window.setTimeout(() => bringIntoView(el, named, narratedVariant), 300);
+    return () => window.clearTimeout(again);
+  }, [narrated, named, narratedVariant, playback.position, shown]);
   const next = stops.find((s) => s.position > playback.position);
+  // On a projector and on a phone the words are a subtitle pinned under the
+  // views (see styles.css), so the view they name can fill the screen above
+  // them; on a desktop they stay in the (sticky) dock.
+  const presenting = usePresenting();
+  const subtitle = presenting || width < TWO_COLUMNS;
+  const words = here.length > 0 && (
+    <div
+      className={subtitle ? 'watch-narration watch-subtitle' : 'watch-narration'}
+      role="status"
+      data-testid="narration"
+      data-view={named}
+    >
+      {here.map((s, i) => (
+        <div key={i}>{s.narration.words}</div>
+      ))}
+      {subtitle && next && (
+        <button type="button" className="secondary watch-next-moment" onClick={() => playback.seek(next.position)}>
+          Next moment ›
+        </button>
+      )}
+    </div>
+  );
   return (
     <div className="compact-replay" ref={box}>
       {error && (
@@ -161,11 +212,7 @@ export function CompactReplay({
           <LectureSwitch on={lecture} onChange={setLecture} />
           {lecture && <LectureCaption stops={lectureAt} position={playback.position} tracks={tracks} />}
           {here.length > 0 ? (
-            <div className="watch-narration" role="status" data-testid="narration">
-              {here.map((s, i) => (
-                <div key={i}>{s.narration.words}</div>
-              ))}
-            </div>
+            !subtitle && words
           ) : (
             stops.length > 0 &&
             next && (
@@ -185,7 +232,15 @@ export function CompactReplay({
       {tabbed && (
         <div className="engine-switch" role="group" aria-label="Which engine to show" data-testid="engine-switch">
           {tracks.map((t, k) => (
-            <button key={t.column.id} type="button" aria-pressed={k === shown} onClick={() => setChosen(k)}>
+            <button
+              key={t.column.id}
+              type="button"
+              aria-pressed={k === shown}
+              onClick={() => {
+                setChosen(k);
+                setPickedAt(playback.position);
+              }}
+            >
               {t.column.name}
             </button>
           ))}
@@ -212,6 +267,7 @@ export function CompactReplay({
           </section>
         )))}
       </div>
+      {subtitle && words}
       <p className="hint embed-foot">
         Run fingerprint <code data-testid="fingerprint">{print}</code> · keys: ? lists them
       </p>

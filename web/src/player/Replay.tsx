@@ -60,7 +60,15 @@ function ViewAt({
   };
   // Focusable, named and described: a keyboard reaches each view, a screen reader reads it in words.
   return (
-    <div className="view-frame" ref={frame} tabIndex={0} role="group" aria-label={`${view.title} (${column})`} aria-describedby={summary}>
+    <div
+      className="view-frame"
+      data-view={view.id}
+      ref={frame}
+      tabIndex={0}
+      role="group"
+      aria-label={`${view.title} (${column})`}
+      aria-describedby={summary}
+    >
       <Component state={state} trace={trace} cursor={cursor} stateAt={stateAt} last={last} width={width} shared={shared} />
       <ul id={summary} className="sr-only view-summary" data-testid={`summary-${view.id}-${column}`} aria-label={`${view.title}, in words`}>
         {view.summary(state).map((line: string, i: number) => (

@@ -20,6 +20,36 @@ export interface Narration {
   words: ReactNode;
 }
 
+/**
+ * The views that show a narrated event, best first: the picture a narration
+ * speaks of, which the page brings on screen beside it. A round of RPCs is
+ * the network view's, or, where the scenario does not show it, the scan
+ * view's (its read requests cut the scan).
+ */
+const VIEWS_OF: Readonly<Record<string, readonly string[]>> = {
+  read_request: ['network', 'scan'],
+  rpc: ['network'],
+  join_loop: ['network', 'scan'],
+  iter_step: ['scan', 'lsm'],
+  cursor_step: ['scan', 'btree'],
+  heap_fetch: ['scan'],
+  visibility_change: ['scan'],
+  page_split: ['btree'],
+  page_access: ['pool', 'scan'],
+  page_evict: ['pool'],
+  checkpoint: ['pool'],
+  memtable_insert: ['lsm'],
+  memtable_sealed: ['lsm'],
+  flush: ['lsm'],
+  compaction_start: ['lsm'],
+  compaction_finish: ['lsm'],
+};
+
+/** The view (id) among `shown` that pictures a narrated event of `kind`, if any. */
+export function viewOfMoment(kind: string, shown: readonly string[]): string | undefined {
+  return (VIEWS_OF[kind] ?? []).find((v) => shown.includes(v));
+}
+
 /** Kinds that happen inside a round of RPCs: their moment lasts until the round is drawn. */
 const IN_A_ROUND: ReadonlySet<EventKind> = new Set<EventKind>(['read_request', 'rpc', 'join_loop']);
 /** Events a round's tablet-server work is traced as, before its RPCs. */
