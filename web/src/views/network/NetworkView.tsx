@@ -31,8 +31,15 @@ export function ms(us: number): string {
   return `${v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(2)} ms`;
 }
 
-/** About how wide a character of a tick label is. */
-const TICK_CHAR_PX = 6.2;
+/**
+ * About how wide a character of a tick label is: 0.75 rem at 0.62 em a
+ * character (digits and "ms" in the page's sans-serif), so presenter mode's
+ * larger root font (18 px) keeps its last label inside the view too.
+ */
+function tickCharPx(): number {
+  const root = typeof document === 'undefined' ? 16 : parseFloat(getComputedStyle(document.documentElement).fontSize) || 16;
+  return root * 0.75 * 0.62;
+}
 
 /**
  * The time axis's ticks (µs from the statement's start) and their labels:
@@ -181,7 +188,7 @@ function LoopBrackets({ loops, x, end }: { loops: readonly JoinLoop[]; x: (us: n
       <g className="join-loops">
         <path d={`M${x1},${y + 8} V${y} H${x2 - 2} V${y + 8}`} className="loop-bracket" />
         <text x={x1 + 4} y={y + 11} className="loop-label">
-          {count(loops.length)} loops of {first.keys === 1 ? '1 key' : `up to ${count(first.keys)} keys`}
+          {loops.length === 1 ? '1 loop' : `${count(loops.length)} loops`} of {first.keys === 1 ? '1 key' : `up to ${count(first.keys)} keys`}
         </text>
       </g>
     );
@@ -394,7 +401,7 @@ export const NetworkView = memo(function NetworkView({
         {axisTicks(scale, plot).map(({ v, label }) => {
           const at = LABEL + scale(v);
           // The last label keeps inside the view instead of being cut at its edge.
-          const anchor = at + (label.length * TICK_CHAR_PX) / 2 > width ? 'end' : 'middle';
+          const anchor = at + (label.length * tickCharPx()) / 2 > width ? 'end' : 'middle';
           return (
             <g key={v}>
               <line x1={at} x2={at} y1={TICKS - 4} y2={height - 4} className="grid" />
