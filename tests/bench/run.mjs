@@ -13,7 +13,9 @@
 //   JavaScript, from a production build.
 // - The page (ui.mjs): time to a usable editor, frames per second while the
 //   player animates a 10 000-key B+tree and an LSM of ~200 SSTs, and article
-//   001's sweep from click to chart beside the same sweep in the native CLI.
+//   001's sweep from click to chart beside the same sweep in the native CLI,
+//   each lesson step's Run to first picture, and each lesson's article-scale
+//   run beside the same runs in Node.
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -160,4 +162,13 @@ function workerRuns() {
   return runs;
 }
 
-await (await import('./ui.mjs')).benchUi(root, { nativeSweep: nativeSweep(), workers: workerRuns() });
+/** Seconds for one packed, traced run in Node (the worker's call), with a variant's overrides. */
+function nodeRun(script, profile, overrides) {
+  const settings = Object.entries(overrides).map(([k, v]) => `${k}=${v}`).join('\n');
+  const sink = { report() {} };
+  const start = process.hrtime.bigint();
+  wasm.run_traced_packed(script, profile, settings, sink);
+  return Number(process.hrtime.bigint() - start) / 1e9;
+}
+
+await (await import('./ui.mjs')).benchUi(root, { nativeSweep: nativeSweep(), workers: workerRuns(), nodeRun });

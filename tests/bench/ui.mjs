@@ -228,10 +228,21 @@ export async function linkOpen(browser, root) {
   return times;
 }
 
+/** A scenario link's script and variants (web/src/share/link.ts, format 1): absent variants are pg and yb. */
+function decodeScenario(href) {
+  const s = new URLSearchParams(href.slice(href.indexOf('?') + 1)).get('s') ?? '';
+  const payload = JSON.parse(lz.decompressFromEncodedURIComponent(s));
+  const variants = (payload.v ?? [['pg', 'pg', {}], ['yb', 'yb', {}]]).map(([name, profile, overrides]) => ({ name, profile, overrides }));
+  return { script: payload.s, variants };
+}
+
 /**
  * Lessons: seconds from opening a lesson's first step in a fresh tab to its
  * text on screen; then, with the engine warm, each step's scenarios from the
- * click on Run to their first picture (the player and a view drawn).
+ * click on Run to their first picture (the player and a view drawn), and each
+ * article-scale run from its click to its plans and views drawn, with its
+ * script and variants (from the scenario's workbench link) for the same run
+ * in Node.
  */
 export async function lessonFigures(browser, root) {
   const page = await browser.newPage({ viewport: { width: 1440, height: 900 } });
@@ -242,6 +253,7 @@ export async function lessonFigures(browser, root) {
   await page.getByRole('button', { name: /^Run .*\.sql on / }).first().click();
   await page.getByTestId('fingerprint').first().waitFor({ timeout: 60_000 });
   const times = [];
+  const full = [];
   const lessons = readdirSync(join(root, 'lessons'), { withFileTypes: true }).filter((d) => d.isDirectory());
   for (const l of lessons) {
     const meta = JSON.parse(readFileSync(join(root, 'lessons', l.name, 'lesson.json'), 'utf8'));
@@ -259,15 +271,26 @@ export async function lessonFigures(browser, root) {
         await s.getByTestId('fingerprint').waitFor({ timeout: 60_000 });
         await s.locator('.replay .views').first().waitFor();
         await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
-        times.push({ where: `${l.name}/${step}${n > 1 ? ` #${i + 1}` : ''}`, s: (Date.now() - start) / 1000 });
+        const where = `${l.name}/${step}${n > 1 ? ` #${i + 1}` : ''}`;
+        times.push({ where, s: (Date.now() - start) / 1000 });
+        const fullButton = s.getByRole('button', { name: "Run at the article's scale" });
+        if ((await fullButton.count()) === 0) continue;
+        const began = Date.now();
+        await fullButton.click();
+        await s.getByTestId('full-scale-plans').waitFor({ timeout: 120_000 });
+        await s.locator('.replay .views').first().waitFor();
+        await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => r(null))));
+        const seconds = (Date.now() - began) / 1000;
+        const href = (await s.getByRole('link', { name: 'Open in the workbench' }).getAttribute('href')) ?? '';
+        full.push({ where, s: seconds, ...decodeScenario(href) });
       }
     }
   }
   await page.close();
-  return { open, times };
+  return { open, times, full };
 }
 
-export async function benchUi(root, { nativeSweep, workers } = {}) {
+export async function benchUi(root, { nativeSweep, workers, nodeRun } = {}) {
   const server = spawn(
     'npx',
     ['vite', 'preview', '--config', 'web/vite.config.ts', '--host', '127.0.0.1', '--port', String(PORT), '--strictPort'],
@@ -341,6 +364,17 @@ export async function benchUi(root, { nativeSweep, workers } = {}) {
     console.log(
       `  each lesson step's scenario, Run to first picture (${lessons.times.length} scenarios): median ${(slowest[Math.floor(slowest.length / 2)]?.s ?? 0).toFixed(2)} s, slowest ${slowest[0]?.where} ${(slowest[0]?.s ?? 0).toFixed(2)} s (target <= 0.3 s each${over.length ? `; over: ${over.map((t) => `${t.where} ${t.s.toFixed(2)}`).join(', ')}` : ''})`,
     );
+    // The page runs a scenario's variants two at a time (two workers): it can be
+    // no faster than the slowest variant's own run, nor need more than their sum.
+    console.log("  each lesson's article-scale run, click to its plans and views drawn, beside the same runs in Node (the packed, traced run each worker makes):");
+    for (const f of lessons.full) {
+      const node = nodeRun ? f.variants.map((v) => ({ name: v.name, s: nodeRun(f.script, v.profile, v.overrides) })) : [];
+      const slow = node.reduce((a, b) => (b.s > a.s ? b : a), { name: '-', s: 0 });
+      const sum = node.reduce((a, b) => a + b.s, 0);
+      console.log(
+        `    ${f.where}: page ${f.s.toFixed(2)} s; Node: ${node.length} variant(s), slowest ${slow.name} ${slow.s.toFixed(2)} s, all ${sum.toFixed(2)} s (the page / the slowest: ${(f.s / Math.max(slow.s, 1e-9)).toFixed(2)}x)`,
+      );
+    }
   } finally {
     try {
       process.kill(-server.pid);
