@@ -2,7 +2,9 @@
 // narrated moment, and check the narration and the view it names (the
 // network view for a round of RPCs, …) are both on screen together, and that
 // no text in a view runs out of its box. At a desktop's 1440×900 (light), a
-// phone's 380×800 (dark), and a projector's 1280×720 in presenter mode (dark).
+// phone's 380×800 (dark), and a projector's 1280×720 in presenter mode (dark);
+// the phone's pictures are also checked for text out of its box at the
+// narrowest width, 280 px.
 import { expect, test, type Page } from '@playwright/test';
 import { readdirSync, readFileSync } from 'node:fs';
 
@@ -35,6 +37,16 @@ async function overflowing(page: Page): Promise<string[]> {
     }
     return out;
   });
+}
+
+/** Text out of a view's box with the page `width` px wide (then back to `w`×`h`). */
+async function overflowingAt(page: Page, width: number, w: number, h: number): Promise<string[]> {
+  await page.setViewportSize({ width, height: h });
+  // The views measure their column and redraw.
+  await page.evaluate(() => new Promise((r) => setTimeout(r, 250)));
+  const out = await overflowing(page);
+  await page.setViewportSize({ width: w, height: h });
+  return out.map((o) => `at ${width} px: ${o}`);
 }
 
 /**
@@ -99,6 +111,8 @@ for (const [w, h, presenter, scheme] of [
       await run.click();
       await expect(page.getByTestId('fingerprint').first()).toBeVisible({ timeout: 90_000 });
       expect(await overflowing(page)).toEqual([]);
+      const narrowest = w < 600 ? 280 : null;
+      if (narrowest) expect(await overflowingAt(page, narrowest, w, h)).toEqual([]);
       const skip = page.getByRole('button', { name: 'Skip to the next moment worth a look' }).first();
       for (let moment = 0; moment < 6 && (await skip.isVisible()); moment++) {
         await skip.click();
@@ -107,6 +121,7 @@ for (const [w, h, presenter, scheme] of [
         await settled(page);
         expect(await narrationBesideView(page), `moment ${moment + 1}`).toBe(true);
         expect(await overflowing(page), `moment ${moment + 1}`).toEqual([]);
+        if (narrowest) expect(await overflowingAt(page, narrowest, w, h), `moment ${moment + 1}`).toEqual([]);
       }
     });
   }

@@ -151,10 +151,17 @@ export function CompactReplay({
   useEffect(() => {
     const el = box.current;
     if (!narrated || !el) return;
-    bringIntoView(el, named, narratedVariant);
-    // Once more when the picture has settled (a tab just switched measures its width and redraws).
-    const again = window.setTimeout(() => bringIntoView(el, named, narratedVariant), 300);
-    return () => window.clearTimeout(again);
+    const bring = () => bringIntoView(el, named, narratedVariant);
+    bring();
+    // Again whenever the picture changes size in the next second (a tab just
+    // switched measures its width and redraws), so the view ends where it should.
+    const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(bring);
+    observer?.observe(el);
+    const stop = window.setTimeout(() => observer?.disconnect(), 1000);
+    return () => {
+      observer?.disconnect();
+      window.clearTimeout(stop);
+    };
   }, [narrated, named, narratedVariant, playback.position, shown]);
   const next = stops.find((s) => s.position > playback.position);
   // On a projector and on a phone the words are a subtitle pinned under the

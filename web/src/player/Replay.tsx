@@ -17,9 +17,13 @@ import { StatementMetrics } from './StatementMetrics';
 import { StatementAnswer } from '../answers/StatementAnswer';
 import { scaleKey, type SharedScales } from './sharedScales';
 
-/** The width views are laid out at before their column is measured (and the least they get). */
+/**
+ * The width views are laid out at before their column is measured, and the
+ * least they get: a 280 px screen leaves a lesson's column about 220 px, and a
+ * view drawn wider than its box would be cut at the edge.
+ */
 const FALLBACK_WIDTH = 540;
-const MIN_WIDTH = 280;
+const MIN_WIDTH = 200;
 
 function ViewAt({
   view,

@@ -302,8 +302,11 @@ function CloseUp({
   width: number;
   height: (s: { comparisons: number; op: StepOp }) => number;
 }) {
-  const from = Math.max(0, shown - CLOSE_UP);
-  const w = (width - LABEL - RIGHT) / CLOSE_UP;
+  // As many of the last steps as get 6 px each (48 on a desktop), each with its letter when there is room for it.
+  const slots = Math.max(4, Math.min(CLOSE_UP, Math.floor((width - LABEL - RIGHT) / 6)));
+  const from = Math.max(0, shown - slots);
+  const w = (width - LABEL - RIGHT) / slots;
+  const letters = w >= 8;
   const bars = [];
   for (let i = from; i < shown; i++) {
     const s = steps[i];
@@ -315,16 +318,18 @@ function CloseUp({
     bars.push(
       <g key={i - from}>
         <rect x={x} y={44 - h} width={Math.max(1, w - 2)} height={h} className={`step step-${s.op}${i === shown - 1 ? ' current' : ''}`} />
-        <text x={x + (w - 2) / 2} y={56} textAnchor="middle" className="op-initial">
-          {OP_LETTERS[s.op]}
-        </text>
+        {letters && (
+          <text x={x + (w - 2) / 2} y={56} textAnchor="middle" className="op-initial">
+            {OP_LETTERS[s.op]}
+          </text>
+        )}
       </g>,
     );
   }
   return (
     <svg width={width} height={60} className="scan-close-up" aria-hidden="true">
       <text x={LABEL - 6} y={30} textAnchor="end" className="lane-label">
-        last {Math.min(CLOSE_UP, shown)} steps
+        last {Math.min(slots, shown)} steps
       </text>
       <line x1={LABEL} x2={width - RIGHT} y1={44} y2={44} className="baseline" />
       {bars}
