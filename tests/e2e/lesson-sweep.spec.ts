@@ -66,7 +66,8 @@ async function narrationBesideView(page: Page): Promise<boolean> {
     const named = narration.getAttribute('data-view');
     const namedFrames = named ? [...scenario.querySelectorAll(`.view-frame[data-view="${named}"]`)] : [];
     const frames = namedFrames.length > 0 ? namedFrames : [...scenario.querySelectorAll('.view-frame')];
-    const n = narration.getBoundingClientRect();
+    // A subtitle covers the bottom of the screen from its top.
+    const n = (narration.closest('.watch-subtitle') ?? narration).getBoundingClientRect();
     const dock = scenario.querySelector('.player-dock')?.getBoundingClientRect();
     return frames.some((v) => {
       const r = v.getBoundingClientRect();

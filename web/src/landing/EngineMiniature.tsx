@@ -3,7 +3,7 @@
 // in the page's workers once the page is idle (which also warms the engine
 // for the first lesson's Run). With reduced motion asked for, it opens on
 // the finished picture and plays only when asked; anyone can pause it.
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useEngine } from '../engine/EngineContext';
 import { decodeRun } from '../engine/packed';
 import { count } from '../format/numbers';
@@ -44,10 +44,30 @@ function tallyLine(track: MiniatureTrack, cursor: number): string {
   return parts.join(' · ');
 }
 
+/**
+ * The views zoom on the wheel and pan on a drag (d3-zoom on their SVG): in a
+ * miniature at the top of a page that would catch the reader's scrolling.
+ * Caught on the way down, the events never reach them; the page scrolls.
+ */
+const NOT_FOR_ZOOM = ['wheel', 'mousedown', 'dblclick', 'touchstart'] as const;
+
+function useNoZoom(box: RefObject<HTMLElement | null>): void {
+  useEffect(() => {
+    const el = box.current;
+    if (!el) return;
+    const stop = (e: Event) => e.stopPropagation();
+    for (const kind of NOT_FOR_ZOOM) el.addEventListener(kind, stop, { capture: true });
+    return () => {
+      for (const kind of NOT_FOR_ZOOM) el.removeEventListener(kind, stop, { capture: true });
+    };
+  }, [box]);
+}
+
 function Pane({ track, view, title, before, t }: { track: MiniatureTrack; view: AnyView; title: string; before: string; t: number }) {
   // The picture's own box: the pane's padding is not room to draw in.
   const box = useRef<HTMLDivElement>(null);
   const width = useWidth(box, 320);
+  useNoZoom(box);
   const { trace } = track;
   const stateAt = useMemo(() => {
     if (view.readAt) return (k: number): unknown => view.readAt(trace, k);
@@ -119,7 +139,7 @@ export function EngineMiniature() {
       <div className="miniature-head">
         <h2 id="miniature-title">{count(KEYS)} keys, two engines</h2>
         {tracks && (
-          <button type="button" className="secondary" onClick={() => setPlaying(!playing)} aria-pressed={!playing}>
+          <button type="button" className="secondary" onClick={() => setPlaying(!playing)}>
             {playing ? 'Pause' : 'Play'}
           </button>
         )}

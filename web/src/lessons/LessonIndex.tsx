@@ -1,9 +1,12 @@
 // The landing page: both engines at work in miniature, the lessons, what each teaches and how long it takes,
 // how far this browser's student got, and the workbench one click away.
-import { EngineMiniature } from '../landing/EngineMiniature';
+import { lazy, Suspense } from 'react';
 import { lessonHref } from '../routes';
 import { LESSONS } from './catalogue';
 import { resetProgress, stepsDone, useProgress } from './progress';
+
+// Its views and the trace decoder load after the page's text (not in the first download).
+const EngineMiniature = lazy(() => import('../landing/EngineMiniature').then((m) => ({ default: m.EngineMiniature })));
 
 export function LessonIndex({ notice }: { notice?: string | null | undefined }) {
   const progress = useProgress();
@@ -27,7 +30,9 @@ export function LessonIndex({ notice }: { notice?: string | null | undefined }) 
           every counter.
         </p>
       </section>
-      <EngineMiniature />
+      <Suspense fallback={<div className="miniature miniature-loading" />}>
+        <EngineMiniature />
+      </Suspense>
       <ol className="lesson-list">
         {LESSONS.map((l) => {
           const total = l.meta.steps.length;

@@ -27,10 +27,10 @@ import { useWidth } from '../charts/useWidth';
  * together: when the narration or the view it names (the network view for a
  * round of RPCs, the scan view for a step, …; else the first) is out of
  * sight, the page scrolls so the view sits just below the player (docked at
- * the top where the dock is sticky), or, where it is not (a phone), so the
- * narration is at the top with the view below it. The page scrolls to an
- * absolute place, measured now: a second moment (or a tab switch) during a
- * smooth scroll then lands where it should, not part-way.
+ * the top where the dock is sticky) or, where the words are a subtitle at the
+ * bottom of the screen (a phone, a projector), at the top of the screen. The
+ * page scrolls to an absolute place, measured now: a second moment (or a tab
+ * switch) during a smooth scroll then lands where it should, not part-way.
  */
 function bringIntoView(box: HTMLElement, named: string | undefined, variant: string | undefined): void {
   const narration = box.querySelector('[data-testid=narration]');
@@ -43,16 +43,36 @@ function bringIntoView(box: HTMLElement, named: string | undefined, variant: str
   const n = narration.getBoundingClientRect();
   const v = view.getBoundingClientRect();
   const calm = matchMedia('(prefers-reduced-motion: reduce)').matches;
-  // A subtitle (presenter mode) stays at the bottom of the screen: the view goes to the top, above it.
-  if (getComputedStyle(narration).position === 'sticky') {
-    if (Math.abs(v.top - 8) > 24) window.scrollTo({ top: window.scrollY + v.top - 8, behavior: calm ? 'auto' : 'smooth' });
+  const sticky = getComputedStyle(dock).position === 'sticky';
+  // A subtitle stays at the bottom of the screen: the view goes to the top (below a docked player), above it.
+  if (narration.closest('.watch-subtitle')) {
+    const top = (sticky ? dock.getBoundingClientRect().height : 0) + 8;
+    if (Math.abs(v.top - top) > 24) window.scrollTo({ top: window.scrollY + v.top - top, behavior: calm ? 'auto' : 'smooth' });
     return;
   }
   const seen = n.top >= 0 && n.bottom <= innerHeight && v.top < innerHeight - 120 && v.bottom > 0;
   if (seen) return;
-  const sticky = getComputedStyle(dock).position === 'sticky';
   const by = sticky ? v.top - dock.getBoundingClientRect().height - 16 : n.top - 8;
   window.scrollTo({ top: window.scrollY + by, behavior: calm ? 'auto' : 'smooth' });
+}
+
+/**
+ * Where a lesson's docked player sticks to the top of the screen (styles.css:
+ * a screen at least 700 px wide and tall, not in presenter mode). Elsewhere a
+ * narration is a subtitle instead.
+ */
+const DOCK_STICKS = '(min-width: 700px) and (min-height: 700px)';
+
+function useMedia(query: string): boolean {
+  const [on, setOn] = useState(() => typeof matchMedia === 'undefined' || matchMedia(query).matches);
+  useEffect(() => {
+    if (typeof matchMedia === 'undefined') return;
+    const list = matchMedia(query);
+    const hear = () => setOn(list.matches);
+    list.addEventListener('change', hear);
+    return () => list.removeEventListener('change', hear);
+  }, [query]);
+  return on;
 }
 
 /** Below this width the two columns would stack: they become a switch instead. */
@@ -144,10 +164,12 @@ export function CompactReplay({
   );
   const named = here.map((s) => viewOfMoment(s.narration.at, shownViews)).find((v) => v !== undefined);
   const narratedVariant = here.find((s) => s.narration.variant !== undefined)?.narration.variant;
-  // On a phone, the narrated engine's tab comes forward with its words.
-  const narratedTrack = tracks.findIndex((t) => t.column.name === narratedVariant);
-  const shown =
-    narrated && tabbed && narratedTrack >= 0 && pickedAt !== playback.position ? narratedTrack : Math.min(chosen, tracks.length - 1);
+  // On a phone, the engine of the last narration reached comes forward (and
+  // stays while the player moves on), unless the reader picked a tab since.
+  const lastNarrated = [...stops].reverse().find((s) => s.position <= playback.position && s.narration.variant !== undefined);
+  const narratedTrack = lastNarrated ? tracks.findIndex((t) => t.column.name === lastNarrated.narration.variant) : -1;
+  const followNarration = tabbed && narratedTrack >= 0 && (pickedAt === null || pickedAt < (lastNarrated?.position ?? 0));
+  const shown = followNarration ? narratedTrack : Math.min(chosen, tracks.length - 1);
   useEffect(() => {
     const el = box.current;
     if (!narrated || !el) return;
@@ -164,28 +186,34 @@ export function CompactReplay({
     };
   }, [narrated, named, narratedVariant, playback.position, shown]);
   const next = stops.find((s) => s.position > playback.position);
-  // On a projector and on a phone the words are a subtitle pinned under the
-  // views (see styles.css), so the view they name can fill the screen above
-  // them; on a desktop they stay in the (sticky) dock.
+  // Where the docked player does not stick to the top (a phone, a short
+  // screen, a projector) the words are a subtitle pinned under the views (see
+  // styles.css), so the view they name can fill the screen above them; on a
+  // desktop they stay in the sticky dock.
   const presenting = usePresenting();
-  const subtitle = presenting || width < TWO_COLUMNS;
-  const words = here.length > 0 && (
-    <div
-      className={subtitle ? 'watch-narration watch-subtitle' : 'watch-narration'}
-      role="status"
-      data-testid="narration"
-      data-view={named}
-    >
+  const dockSticks = useMedia(DOCK_STICKS);
+  const subtitle = presenting || !dockSticks;
+  const status = here.length > 0 && (
+    <div className="watch-narration" role="status" data-testid="narration" data-view={named}>
       {here.map((s, i) => (
         <div key={i}>{s.narration.words}</div>
       ))}
-      {subtitle && next && (
-        <button type="button" className="secondary watch-next-moment" onClick={() => playback.seek(next.position)}>
-          Next moment ›
-        </button>
-      )}
     </div>
   );
+  const words =
+    status &&
+    (subtitle ? (
+      <div className="watch-subtitle">
+        {status}
+        {next && (
+          <button type="button" className="secondary watch-next-moment" onClick={() => playback.seek(next.position)}>
+            Next moment ›
+          </button>
+        )}
+      </div>
+    ) : (
+      status
+    ));
   return (
     <div className="compact-replay" ref={box}>
       {error && (

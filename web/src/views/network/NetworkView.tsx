@@ -371,6 +371,8 @@ export const NetworkView = memo(function NetworkView({
   const base = scaleLinear().domain([0, span]).range([0, plot]);
   const scale = t.rescaleX(base);
   const x = (us: number) => LABEL + scale(us - start);
+  // A tick label's character width, read once a render (it reads the root's computed font size).
+  const charPx = tickCharPx();
   const [lo, hi] = (scale.domain() as [number, number]).map((v) => v + start) as [number, number];
   const visible = rounds.filter((r) => r.end_us >= lo && r.start_us <= hi);
   const detailed = visible.length * PX_PER_ROUND <= plot;
@@ -401,7 +403,7 @@ export const NetworkView = memo(function NetworkView({
         {axisTicks(scale, plot).map(({ v, label }) => {
           const at = LABEL + scale(v);
           // The last label keeps inside the view instead of being cut at its edge.
-          const anchor = at + (label.length * tickCharPx()) / 2 > width ? 'end' : 'middle';
+          const anchor = at + (label.length * charPx) / 2 > width ? 'end' : 'middle';
           return (
             <g key={v}>
               <line x1={at} x2={at} y1={TICKS - 4} y2={height - 4} className="grid" />
