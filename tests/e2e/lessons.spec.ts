@@ -245,3 +245,26 @@ test('a step counts as done when its prediction is answered and its scenario run
   await page.goto('/#/');
   await expect(page.getByTestId('lesson-01-range-scans')).toContainText('1 of 4 steps done');
 });
+
+test("a step's players keep their words readable in light and dark: axe's colour contrast at a narrated moment and on a hit", async ({ page }) => {
+  await page.goto('/#/lesson/03-write-heavy/2');
+  await page.getByRole('button', { name: /^Run .*\.sql on / }).first().click();
+  await expect(page.getByTestId('fingerprint').first()).toBeVisible({ timeout: 60_000 });
+  const contrast = async (scheme: string) =>
+    (await new AxeBuilder({ page }).include('.lesson-scenario').withRules(['color-contrast']).analyze()).violations.flatMap((v) =>
+      v.nodes.map((n) => `${scheme}: ${n.target.join(' ')}`),
+    );
+  // An eviction's words (the first narrated moment), then a buffer hit's, in the pool; each in both schemes.
+  await page.getByRole('button', { name: 'Skip to the next moment worth a look' }).first().click();
+  await expect(page.getByTestId('narration').first()).toBeVisible();
+  for (const at of ['moment', 'hit'] as const) {
+    if (at === 'hit') {
+      await page.getByTestId('player').first().getByLabel('Position in the trace').fill('40');
+      await expect(page.getByTestId('pool-flash').first()).toBeVisible();
+    }
+    for (const scheme of ['light', 'dark'] as const) {
+      await page.emulateMedia({ colorScheme: scheme });
+      expect(await contrast(scheme), at).toEqual([]);
+    }
+  }
+});
