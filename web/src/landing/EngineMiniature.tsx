@@ -7,10 +7,9 @@ import { useEffect, useMemo, useRef, useState, type RefObject } from 'react';
 import { useEngine } from '../engine/EngineContext';
 import { decodeRun } from '../engine/packed';
 import { count } from '../format/numbers';
-import { Timeline } from '../trace/timeline';
 import { btreeView } from '../views/btree';
 import { lsmView } from '../views/lsm';
-import type { AnyView, Profile } from '../views/registry';
+import { viewStateAt, type AnyView, type Profile } from '../views/registry';
 import { settingsLines } from '../workbench/settings';
 import { useWidth } from '../charts/useWidth';
 import { cursorAt, HOLD_SECONDS, KEYS, PASS_SECONDS, SCRIPT, SETTINGS, tally, trackOf, type MiniatureTrack } from './miniature';
@@ -69,11 +68,7 @@ function Pane({ track, view, title, before, t }: { track: MiniatureTrack; view: 
   const width = useWidth(box, 320);
   useNoZoom(box);
   const { trace } = track;
-  const stateAt = useMemo(() => {
-    if (view.readAt) return (k: number): unknown => view.readAt(trace, k);
-    const timeline = new Timeline(trace, view.reducer);
-    return (k: number): unknown => timeline.stateAt(k);
-  }, [trace, view]);
+  const stateAt = useMemo(() => viewStateAt(view, trace), [trace, view]);
   const cursor = cursorAt(track, t);
   const notable = track.notable[cursor] ?? -1;
   const caption = notable >= 0 ? view.describe(trace.event(notable), trace) : before;

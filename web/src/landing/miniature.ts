@@ -40,13 +40,12 @@ const NOTABLE: Record<Profile, readonly string[]> = {
 export const PASS_SECONDS = 12;
 export const HOLD_SECONDS = 3;
 
-
-/** What one engine's trace says at each cursor: keys written so far, and the last notable event. */
+/** What one engine's trace says at each cursor: keys written so far, what they caused, the last notable event. */
 export interface MiniatureTrack {
   profile: Profile;
   trace: TraceData;
-  /** keys[k]: keys written by the first k events. */
-  keys: Int32Array;
+  /** counts.get(kind)[k]: events of `kind` (the key event and the notable ones) among the first k. */
+  counts: ReadonlyMap<string, Int32Array>;
   /** notable[k]: the index of the last notable event among the first k, or -1. */
   notable: Int32Array;
   /** written[j]: the cursor just after the j-th key's event (written[0] = 0). */
@@ -54,16 +53,17 @@ export interface MiniatureTrack {
 }
 
 export function trackOf(profile: Profile, trace: TraceData): MiniatureTrack {
-  const keys = new Int32Array(trace.length + 1);
+  const counted = [KEY_EVENT[profile], ...NOTABLE[profile]];
+  const counts = new Map(counted.map((kind) => [kind, new Int32Array(trace.length + 1)]));
   const notable = new Int32Array(trace.length + 1).fill(-1);
   const written = [0];
   for (let i = 0; i < trace.length; i++) {
     const kind = trace.kind(i);
-    keys[i + 1] = (keys[i] ?? 0) + (kind === KEY_EVENT[profile] ? 1 : 0);
+    for (const [k, c] of counts) c[i + 1] = (c[i] ?? 0) + (k === kind ? 1 : 0);
     notable[i + 1] = NOTABLE[profile].includes(kind) ? i : (notable[i] ?? -1);
     if (kind === KEY_EVENT[profile]) written.push(i + 1);
   }
-  return { profile, trace, keys, notable, written: Int32Array.from(written) };
+  return { profile, trace, counts, notable, written: Int32Array.from(written) };
 }
 
 /**
@@ -85,10 +85,7 @@ export function cursorAt(track: MiniatureTrack, t: number): number {
 
 /** Counts of what happened by `cursor`, for the line under each picture. */
 export function tally(track: MiniatureTrack, cursor: number): { keys: number; events: Record<string, number> } {
-  const events: Record<string, number> = {};
-  for (let i = 0; i < cursor && i < track.trace.length; i++) {
-    const kind = track.trace.kind(i);
-    if (NOTABLE[track.profile].includes(kind)) events[kind] = (events[kind] ?? 0) + 1;
-  }
-  return { keys: track.keys[cursor] ?? 0, events };
+  const at = (kind: string) => track.counts.get(kind)?.[Math.min(cursor, track.trace.length)] ?? 0;
+  const events = Object.fromEntries(NOTABLE[track.profile].map((kind) => [kind, at(kind)]));
+  return { keys: at(KEY_EVENT[track.profile]), events };
 }

@@ -7,10 +7,9 @@ import { useId, useMemo, useRef, useState } from 'react';
 import { download } from '../charts/exporting';
 import { viewPng, viewSvg } from '../views/shared/exportView';
 import { useWidth } from '../charts/useWidth';
-import { Timeline } from '../trace/timeline';
 import { isSummarized, statementAtCursor, statementSpans, summaryText } from '../trace/statements';
 import type { TraceData } from '../trace/traceData';
-import { viewsFor, type AnyView, type Profile } from '../views/registry';
+import { viewStateAt, viewsFor, type AnyView, type Profile } from '../views/registry';
 import type { Report } from '../workbench/report';
 import { describeEvent } from './describe';
 import { StatementMetrics } from './StatementMetrics';
@@ -40,11 +39,7 @@ function ViewAt({
   width: number;
   shared: Readonly<Record<string, number>> | undefined;
 }) {
-  const stateAt = useMemo(() => {
-    if (view.readAt) return (k: number): unknown => view.readAt(trace, k);
-    const timeline = new Timeline(trace, view.reducer);
-    return (k: number): unknown => timeline.stateAt(k);
-  }, [trace, view]);
+  const stateAt = useMemo(() => viewStateAt(view, trace), [trace, view]);
   const state = stateAt(cursor);
   const last = cursor > 0 ? trace.event(cursor - 1) : undefined;
   const { Component } = view;

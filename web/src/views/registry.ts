@@ -5,7 +5,7 @@
 // state (read by screen readers, and what tests compare). Adding a view is its
 // folder and one line here.
 import type { ComponentType } from 'react';
-import type { Reducer } from '../trace/timeline';
+import { Timeline, type Reducer } from '../trace/timeline';
 import type { Jump, TraceData, TraceEvent } from '../trace/traceData';
 import { btreeView } from './btree';
 import { lsmView } from './lsm';
@@ -68,4 +68,14 @@ export const VIEWS: readonly AnyView[] = [btreeView, poolView, scanView, lsmView
 
 export function viewsFor(profile: Profile): readonly AnyView[] {
   return VIEWS.filter((v) => v.profiles.includes(profile));
+}
+
+/**
+ * A view's state at any cursor of `trace`: read straight from the trace, or
+ * replayed by its reducer from the nearest snapshot (one Timeline, kept).
+ */
+export function viewStateAt(view: AnyView, trace: TraceData): (cursor: number) => unknown {
+  if (view.readAt) return (k) => view.readAt(trace, k);
+  const timeline = new Timeline(trace, view.reducer);
+  return (k) => timeline.stateAt(k);
 }

@@ -13,9 +13,8 @@ import { describe, expect, it } from 'vitest';
 import { lessonSteps, scenariosOf } from '../../build/lessonScenarios';
 import { scaleKey, sharedScales } from '../player/sharedScales';
 import { nodeRun } from '../engine/nodeRun';
-import { Timeline } from '../trace/timeline';
 import { statementSpans } from '../trace/statements';
-import { viewsFor, type AnyView } from './registry';
+import { viewStateAt, viewsFor, type AnyView } from './registry';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const WIDTH = 600;
@@ -36,7 +35,7 @@ function picture(
   cursor: number,
   shared?: Readonly<Record<string, number>>,
 ): string {
-  const stateAt = view.readAt ? (k: number): unknown => view.readAt(trace, k) : ((t) => (k: number) => t.stateAt(k))(new Timeline(trace, view.reducer));
+  const stateAt = viewStateAt(view, trace);
   const { Component } = view;
   const markup = renderToStaticMarkup(
     <Component state={stateAt(cursor)} trace={trace} cursor={cursor} stateAt={stateAt} last={cursor > 0 ? trace.event(cursor - 1) : undefined} width={WIDTH} shared={shared} />,

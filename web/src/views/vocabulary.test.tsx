@@ -10,15 +10,14 @@ import { renderToStaticMarkup } from 'react-dom/server';
 import { describe, expect, it } from 'vitest';
 import { lessonSteps, scenariosOf } from '../../build/lessonScenarios';
 import { statementSpans } from '../trace/statements';
-import { Timeline } from '../trace/timeline';
 import type { TraceData } from '../trace/traceData';
-import { viewsFor, type AnyView } from './registry';
+import { viewStateAt, viewsFor, type AnyView } from './registry';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 
 /** What a view says at `cursor`: its labels, captions and text, and its summary in words. */
 function wordsOf(view: AnyView, trace: TraceData, cursor: number): string[] {
-  const stateAt = view.readAt ? (k: number): unknown => view.readAt(trace, k) : ((t) => (k: number) => t.stateAt(k))(new Timeline(trace, view.reducer));
+  const stateAt = viewStateAt(view, trace);
   const { Component } = view;
   const markup = renderToStaticMarkup(
     <Component state={stateAt(cursor)} trace={trace} cursor={cursor} stateAt={stateAt} last={cursor > 0 ? trace.event(cursor - 1) : undefined} width={600} />,
