@@ -5,6 +5,9 @@ insert into demo select generate_series(1,1000);
 \flush
 update demo set n = -n;
 delete from demo where n >= -500;
+-- 1 000 small rows: PostgreSQL would read them all (Seq Scan) or through a bitmap; turn both off to watch the index-only scan.
+set enable_seqscan = off;
+set enable_bitmapscan = off;
 explain (analyze, buffers, dist) select n from demo where n < 0;
 vacuum demo;
 \compact

@@ -17,6 +17,7 @@ pub mod visibility_map;
 // The profile's engine: catalog, execution, EXPLAIN (lead's modules).
 mod alter;
 mod analyze_columns;
+mod bitmap_scan;
 mod catalog;
 mod ddl;
 mod dedup_notice;
@@ -33,6 +34,7 @@ mod pg_class;
 mod pg_stat_views;
 mod pg_stats;
 mod pgstat;
+mod planner_stats;
 mod query_engine;
 mod relation_stats;
 mod rewrite;

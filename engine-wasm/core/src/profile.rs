@@ -133,6 +133,24 @@ pub(crate) fn change_settings(
     }
     match change {
         SettingChange::Set(name, value) => {
+            let applied = crate::settings::planner::APPLIED_ON_PG
+                .iter()
+                .find(|(n, _)| n.eq_ignore_ascii_case(name.trim()));
+            if let (Some((n, kind)), "pg") = (applied, profile) {
+                let v = value.trim();
+                let default = v.eq_ignore_ascii_case("default");
+                if !default && !crate::settings::planner::valid_applied(*kind, v) {
+                    return Err(SqlError::new(
+                        crate::sql::error::ErrorKind::Setting,
+                        format!(
+                            "invalid value for parameter \"{n}\": \"{}\"",
+                            v.trim_matches('\'')
+                        ),
+                    ));
+                }
+                settings.set_recognized(name, value);
+                return Ok(Outcome::tag("SET"));
+            }
             if let Some(note) = settings.set_recognized(name, value) {
                 // The catalogs resolve names along search_path: it applies.
                 if name.eq_ignore_ascii_case("search_path") {

@@ -9,6 +9,8 @@ fn a_small_scenario_traces_every_step() {
     let (r, engine) = run_pg(
         "create table t (id bigint primary key, v bigint);
          insert into t select generate_series(1, 2000), 0;
+         set enable_seqscan = off;
+         set enable_bitmapscan = off;
          select * from t where id between 10 and 900 order by id desc;
          vacuum t;",
         &[],

@@ -38,7 +38,7 @@ parent: number | null, parent_fill: number | null, } | { "type": "tuple_insert",
 /**
  * Reached by the descent from the root, not by a sibling link.
  */
-descended: boolean, } | { "type": "heap_fetch", relation: string, page: number, index_only: boolean, } | { "type": "checkpoint", pages_written: number, } | { "type": "memtable_insert", relation: string, tablet: number, bytes: number, 
+descended: boolean, } | { "type": "heap_fetch", relation: string, page: number, index_only: boolean, bitmap: boolean, } | { "type": "checkpoint", pages_written: number, } | { "type": "memtable_insert", relation: string, tablet: number, bytes: number, 
 /**
  * What the memtable counts for it against `write_buffer_size`:
  * `bytes` plus length prefixes, sequence number and skip-list links.

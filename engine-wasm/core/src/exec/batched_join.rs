@@ -103,6 +103,7 @@ pub trait BatchedJoin: SelectExec {
                 filter: inner_filter.to_vec(),
                 ordered: false,
                 system_columns: false,
+                cost: None,
             };
             let out = self.run_scan(inner.table, &plan, None)?;
             acc.loops += 1;

@@ -29,6 +29,11 @@ pub trait QueryEngine: Sized {
     fn table_id(&self, name: &str) -> Result<usize, SqlError>;
     /// What the planner needs to know about table `table`.
     fn planner_info(&self, table: usize) -> TableInfo;
+    /// The same with the statistics a cost-based choice of its scan reads
+    /// (pg); a profile that chooses by rules (yb) gives none.
+    fn scan_info(&self, table: usize) -> TableInfo {
+        self.planner_info(table)
+    }
     /// The system columns (`ctid`, `xmin`, `xmax`) of the row version at heap
     /// TID `tid` of `table`, for RETURNING: only pg's rows have them.
     fn system_values(

@@ -513,7 +513,7 @@ pub trait Executor: JoinExec {
             filter,
             ..Select::empty()
         };
-        let info = self.planner_info(table);
+        let info = self.scan_info(table);
         let plan = plan_scan(&info, &q)?;
         let mut out = self.run_scan(table, &plan, None)?;
         if plan.system_columns {

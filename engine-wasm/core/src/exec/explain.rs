@@ -131,6 +131,17 @@ pub fn explain<E: QueryEngine>(
     };
     let mut out = Outcome::explain(lines);
     out.notices = engine.explain_notices(options);
+    if options.costs {
+        let mut kinds = Vec::new();
+        super::plan_node::uncosted_kinds(&node, &mut kinds);
+        if !kinds.is_empty() {
+            out.notices.push(format!(
+                "the cost= and rows= estimates of {} are IndexLab's rough figures, not \
+                 PostgreSQL's: its cost model covers the pg profile's scans, Sort and Limit so far",
+                kinds.join(", ")
+            ));
+        }
+    }
     Ok(out)
 }
 

@@ -326,6 +326,7 @@ pub trait JoinExec: SelectExec {
                                 filter: inner_f.clone(),
                                 ordered: true,
                                 system_columns: false,
+                                cost: None,
                             }
                         }
                         _ => plan_scan(

@@ -574,6 +574,7 @@ fn lookup_plan(index: usize, key: Value, step: &Step, shown: &Expr) -> ScanPlan 
         filter: step.scan_filter.clone(),
         ordered: true,
         system_columns: false,
+        cost: None,
     }
 }
 

@@ -17,8 +17,11 @@ pub struct PlanNode {
     pub first_us: f64,
     pub last_us: f64,
     pub buffers: BufferStats,
-    /// IndexLab's estimates, shaped like the planner's (not PostgreSQL's numbers).
+    /// The planner's estimates: PostgreSQL's numbers when `costed`, else
+    /// IndexLab's rough figures shaped like them.
     pub est_cost: (f64, f64),
+    /// Whether `est_cost` and `est_rows` are PostgreSQL's cost model's.
+    pub costed: bool,
     /// Totals over all loops that EXPLAIN's DIST option shows, per loop
     /// (YugabyteDB's `Storage Table Read Requests` and the like).
     pub dist: Vec<(String, f64)>,
@@ -50,9 +53,29 @@ impl PlanNode {
 
     /// Whether `detail` is an actual figure, printed only with ANALYZE.
     pub fn is_actual(detail: &str) -> bool {
-        ["Heap Fetches", "Rows Removed", "Sort Method"]
+        ["Heap Fetches", "Heap Blocks", "Rows Removed", "Sort Method"]
             .iter()
             .any(|p| detail.starts_with(p))
+    }
+}
+
+/// The kinds of node in `node`'s tree whose estimates are not PostgreSQL's
+/// (`Aggregate`, `Nested Loop`…), each once, in the order met.
+pub fn uncosted_kinds(node: &PlanNode, out: &mut Vec<String>) {
+    if !node.costed {
+        let t = &node.title;
+        let end = [" on ", " using "]
+            .iter()
+            .filter_map(|w| t.find(w))
+            .min()
+            .unwrap_or(t.len());
+        let kind = t[..end].trim_end_matches(" Backward").to_string();
+        if !out.contains(&kind) {
+            out.push(kind);
+        }
+    }
+    for c in &node.children {
+        uncosted_kinds(c, out);
     }
 }
 

@@ -106,7 +106,7 @@ pub trait SelectExec: QueryEngine {
         let id = self.table_id(name)?;
         // One table: qualifiers (`demo.id`, `d.id`) can only mean it.
         let q = &unqualify_select(q);
-        let info = self.planner_info(id);
+        let info = self.scan_info(id);
         let plan = plan_scan(&info, q)?;
         let limit = self.eval_limit(q.limit.as_ref())?;
         let need_sort = !plan.ordered;
@@ -121,10 +121,22 @@ pub trait SelectExec: QueryEngine {
         };
         if need_sort {
             node = self.sort(node, &mut rows, &q.order_by, &scope, start)?;
+            if let Some(sort) = plan.cost.and_then(|c| c.sort) {
+                node.est_cost = (sort.startup, sort.total);
+                node.costed = true;
+            }
         }
         if let Some(l) = limit {
             rows.truncate(l as usize);
             node = wrap_limit(node, rows.len() as u64, l);
+            if let Some(c) = plan.cost {
+                let input = c.sort.unwrap_or(c.scan);
+                let limited =
+                    crate::sql::plan::cost::sort::limit(&input, c.limit.unwrap_or(l as f64));
+                node.est_cost = (limited.startup, limited.total);
+                node.est_rows = limited.rows;
+                node.costed = true;
+            }
         }
         let (columns, exprs) = projection(&q.items, &scope)?;
         let mut result = QueryResult {

@@ -110,10 +110,6 @@ pub fn analyze<E: Executor>(engine: &mut E, tables: &[usize]) -> Result<(), SqlE
 pub const ANALYZE_NOTE: &str = "IndexLab's planner does not use statistics yet: \
 ANALYZE reads each table as PostgreSQL's does, and no plan changes";
 
-/// The same on pg, where ANALYZE's statistics are there to read.
-pub const ANALYZE_NOTE_PG: &str = "ANALYZE fills pg_stats as PostgreSQL's does, but \
-IndexLab's planner does not use those statistics yet: no plan changes";
-
 /// The objects of a DROP that exist, in order. A missing one fails the whole
 /// statement (nothing is dropped), or with IF EXISTS is skipped with
 /// PostgreSQL's notice.

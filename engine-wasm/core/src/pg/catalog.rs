@@ -409,6 +409,7 @@ impl Catalog {
             })
             .collect();
         TableInfo {
+            stats: None,
             // The name queries give it: without its schema.
             name: crate::exec::schemas::bare(&t.name).to_string(),
             columns: t.columns.iter().map(|c| (c.name.clone(), c.ty)).collect(),

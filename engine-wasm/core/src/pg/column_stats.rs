@@ -18,18 +18,7 @@ use crate::sql::eval::compare;
 use crate::value::Value;
 use std::cmp::Ordering;
 
-/// One column's statistics, as `pg_statistic` holds them.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ColumnStats {
-    pub null_frac: f32,
-    pub avg_width: i32,
-    pub n_distinct: f32,
-    /// Most common values, most common first, with their frequencies.
-    pub most_common: Vec<(Value, f32)>,
-    pub histogram: Vec<Value>,
-    /// None when fewer than two non-NULL values were sampled.
-    pub correlation: Option<f32>,
-}
+pub use crate::sql::plan::statistics::ColumnStats;
 
 /// The sampled values of a column and what ANALYZE knows around them.
 pub struct Sample<'a> {

@@ -627,8 +627,6 @@ impl PgEngine {
         }
         if v.analyze {
             crate::exec::utility::analyze(self, &ids)?;
-            out.notices
-                .push(crate::exec::utility::ANALYZE_NOTE_PG.into());
         }
         Ok(out)
     }

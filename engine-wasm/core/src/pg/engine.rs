@@ -403,7 +403,7 @@ impl PgEngine {
             Statement::Analyze { tables, .. } => {
                 let ids = self.tables_named(tables)?;
                 crate::exec::utility::analyze(self, &ids)?;
-                Ok(Outcome::tag("ANALYZE").notice(crate::exec::utility::ANALYZE_NOTE_PG))
+                Ok(Outcome::tag("ANALYZE"))
             }
             Statement::Set { name, value } => self.change_settings(SettingChange::Set(name, value)),
             Statement::Reset { name } => {

@@ -1,6 +1,7 @@
 //! EXPLAIN in PostgreSQL's text format: plan nodes with their actual rows, loops,
 //! times (from the virtual clock) and buffer counts.
 
+use super::bitmap_scan::BitmapFigures;
 use super::engine::PgEngine;
 use crate::buffer_pool::BufferStats;
 use crate::exec::plan_node::scan_conditions;
@@ -9,18 +10,29 @@ use crate::exec::{type_width, PlanNode};
 use crate::sql::ast::ExplainOptions;
 use crate::sql::plan::{AccessPath, ScanDirection, ScanPlan};
 
+/// What a finished scan measured, besides its rows.
+pub(super) struct ScanFigures {
+    pub buffers: BufferStats,
+    /// An Index Only Scan's heap fetches.
+    pub heap_fetches: Option<u64>,
+    /// A Bitmap Heap Scan's two phases.
+    pub bitmap: Option<BitmapFigures>,
+}
+
 impl PgEngine {
-    /// The EXPLAIN node of a finished scan.
+    /// The EXPLAIN node of a finished scan (with its Bitmap Index Scan
+    /// under it for a bitmap scan).
     pub(super) fn scan_node(
         &self,
         table: usize,
         plan: &ScanPlan,
         (rows, removed, first_us): (u64, u64, Option<f64>),
         start_us: f64,
-        buffers: BufferStats,
-        heap_fetches: Option<u64>,
+        figures: ScanFigures,
     ) -> PlanNode {
         let t = self.catalog.table(table);
+        let index_name =
+            |index: usize| bare(&self.catalog.index(t.indexes[index]).name).to_string();
         let title = match &plan.access {
             AccessPath::Seq => format!("Seq Scan on {}", bare(&t.name)),
             AccessPath::Index {
@@ -29,7 +41,6 @@ impl PgEngine {
                 only,
                 ..
             } => {
-                let ix = self.catalog.index(t.indexes[*index]);
                 let kind = if *only {
                     "Index Only Scan"
                 } else {
@@ -40,29 +51,59 @@ impl PgEngine {
                 } else {
                     ""
                 };
-                format!("{kind}{back} using {} on {}", bare(&ix.name), bare(&t.name))
+                format!(
+                    "{kind}{back} using {} on {}",
+                    index_name(*index),
+                    bare(&t.name)
+                )
             }
+            AccessPath::Bitmap { .. } => format!("Bitmap Heap Scan on {}", bare(&t.name)),
         };
-        let cond_exprs = match &plan.access {
-            AccessPath::Index { cond_exprs, .. } => cond_exprs.as_slice(),
-            AccessPath::Seq => &[],
+        let (cond_exprs, bitmap) = match &plan.access {
+            AccessPath::Index { cond_exprs, .. } => (cond_exprs.as_slice(), false),
+            AccessPath::Bitmap { cond_exprs, .. } => (cond_exprs.as_slice(), true),
+            AccessPath::Seq => (&[][..], false),
         };
         // The same lines twice: as printed, and with columns qualified (VERBOSE).
         let lines = |rel: Option<&str>| {
-            let mut d = scan_conditions(cond_exprs, &plan.filter, &t.columns, rel, removed);
-            if let Some(n) = heap_fetches {
+            let mut d = if bitmap {
+                let recheck = scan_conditions(cond_exprs, &[], &t.columns, rel, 0);
+                let mut d: Vec<String> = recheck
+                    .into_iter()
+                    .map(|l| l.replacen("Index Cond:", "Recheck Cond:", 1))
+                    .collect();
+                d.extend(scan_conditions(&[], &plan.filter, &t.columns, rel, removed));
+                d
+            } else {
+                scan_conditions(cond_exprs, &plan.filter, &t.columns, rel, removed)
+            };
+            if let Some(n) = figures.heap_fetches {
                 d.push(format!("Heap Fetches: {n}"));
+            }
+            if let Some(b) = &figures.bitmap {
+                d.push(format!("Heap Blocks: exact={}", b.pages));
             }
             d
         };
         let details = lines(None);
         let verbose_details = lines(Some(bare(&t.name)));
-        let live = t.heap.live_rows() as f64;
-        let pages = t.heap.page_count() as f64;
-        let width = t.columns.iter().map(|c| type_width(c.ty)).sum();
         let schema = Some(schema_of(&t.name))
             .filter(|s| *s != PUBLIC)
             .map(String::from);
+        let (est_cost, est_rows, width) = self.scan_estimate(table, plan);
+        let children = match (&plan.access, &figures.bitmap) {
+            (AccessPath::Bitmap { index, .. }, Some(b)) => {
+                vec![self.bitmap_index_node(table, *index, cond_exprs, plan, b, start_us)]
+            }
+            (AccessPath::Bitmap { index, .. }, None) => {
+                let none = BitmapFigures {
+                    index_done_us: start_us,
+                    ..BitmapFigures::default()
+                };
+                vec![self.bitmap_index_node(table, *index, cond_exprs, plan, &none, start_us)]
+            }
+            _ => Vec::new(),
+        };
         PlanNode {
             title,
             schema,
@@ -71,12 +112,59 @@ impl PgEngine {
             loops: 1,
             first_us: first_us.unwrap_or(self.io.clock.now_us()) - start_us,
             last_us: self.io.clock.now_us() - start_us,
-            buffers,
-            est_cost: (0.0, pages + live * 0.01),
-            est_rows: live,
+            buffers: figures.buffers,
+            est_cost,
+            est_rows,
             width,
-            children: Vec::new(),
+            costed: plan.cost.is_some(),
+            children,
             verbose_details,
+            ..PlanNode::default()
+        }
+    }
+
+    /// The planner's `cost=`, `rows=` and `width=` for the scan, or, where
+    /// the profile did not cost it, IndexLab's rough figures.
+    fn scan_estimate(&self, table: usize, plan: &ScanPlan) -> ((f64, f64), f64, u32) {
+        if let Some(c) = &plan.cost {
+            return ((c.scan.startup, c.scan.total), c.scan.rows, c.width as u32);
+        }
+        let t = self.catalog.table(table);
+        let live = t.heap.live_rows() as f64;
+        let pages = t.heap.page_count() as f64;
+        let width = t.columns.iter().map(|c| type_width(c.ty)).sum();
+        ((0.0, pages + live * 0.01), live, width)
+    }
+
+    /// The Bitmap Index Scan under a Bitmap Heap Scan: the index's pages
+    /// and the entries it marked.
+    fn bitmap_index_node(
+        &self,
+        table: usize,
+        index: usize,
+        cond_exprs: &[crate::sql::ast::Expr],
+        plan: &ScanPlan,
+        b: &BitmapFigures,
+        start_us: f64,
+    ) -> PlanNode {
+        let t = self.catalog.table(table);
+        let ix = self.catalog.index(t.indexes[index]);
+        let lines = |rel: Option<&str>| scan_conditions(cond_exprs, &[], &t.columns, rel, 0);
+        let est = plan.cost.and_then(|c| c.bitmap_index).unwrap_or_default();
+        let at = b.index_done_us - start_us;
+        PlanNode {
+            title: format!("Bitmap Index Scan on {}", bare(&ix.name)),
+            details: lines(None),
+            verbose_details: lines(Some(bare(&t.name))),
+            rows: b.entries,
+            loops: 1,
+            first_us: at,
+            last_us: at,
+            buffers: b.index_buffers,
+            est_cost: (est.startup, est.total),
+            est_rows: est.rows,
+            costed: plan.cost.is_some(),
+            width: 0,
             ..PlanNode::default()
         }
     }

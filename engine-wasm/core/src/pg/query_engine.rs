@@ -45,6 +45,13 @@ impl QueryEngine for PgEngine {
         self.catalog.planner_info(table)
     }
 
+    fn scan_info(&self, table: usize) -> TableInfo {
+        TableInfo {
+            stats: Some(self.planner_stats(table)),
+            ..self.catalog.planner_info(table)
+        }
+    }
+
     fn is_varchar(&self, table: usize, column: &str) -> bool {
         let columns = &self.catalog.table(table).columns;
         columns

@@ -1,5 +1,6 @@
 //! Executes a planned scan on the PostgreSQL profile: Seq Scan, Index Scan (either
-//! direction) and Index Only Scan, counting buffers as PostgreSQL does.
+//! direction) and Index Only Scan, counting buffers as PostgreSQL does (the
+//! Bitmap Heap Scan is in [`super::bitmap_scan`]).
 //!
 //! An index scan keeps its current heap page pinned ([`HeldPage`]), so consecutive
 //! entries pointing at the same page count one buffer access; an index-only scan
@@ -22,9 +23,9 @@ use crate::trace::Event;
 use std::ops::Bound;
 
 /// A byte range of the index to read, in scan order.
-type ByteRange = (Bound<Vec<u8>>, Bound<Vec<u8>>);
+pub(super) type ByteRange = (Bound<Vec<u8>>, Bound<Vec<u8>>);
 
-fn as_ref(b: &Bound<Vec<u8>>) -> Bound<&[u8]> {
+pub(super) fn as_ref(b: &Bound<Vec<u8>>) -> Bound<&[u8]> {
     match b {
         Bound::Included(v) => Bound::Included(v.as_slice()),
         Bound::Excluded(v) => Bound::Excluded(v.as_slice()),
@@ -32,7 +33,7 @@ fn as_ref(b: &Bound<Vec<u8>>) -> Bound<&[u8]> {
     }
 }
 
-struct ScanState {
+pub(super) struct ScanState {
     filter: Vec<BoundExpr>,
     /// The table scanned.
     table: usize,
@@ -46,7 +47,12 @@ struct ScanState {
 
 impl PgEngine {
     /// Offers a row to the scan: filter, count, keep. False once the limit is met.
-    fn offer(&mut self, st: &mut ScanState, tid: u64, row: &Row) -> Result<bool, SqlError> {
+    pub(super) fn offer(
+        &mut self,
+        st: &mut ScanState,
+        tid: u64,
+        row: &Row,
+    ) -> Result<bool, SqlError> {
         if st.system {
             let mut with_system = row.clone();
             with_system.extend(self.system_values(st.table, tid));
@@ -107,6 +113,7 @@ impl PgEngine {
         let start = self.io.clock.now_us();
         let mut buffers = BufferStats::default();
         let mut heap_fetches = None;
+        let mut bitmap = None;
         if limit != Some(0) {
             match &plan.access {
                 AccessPath::Seq => self.seq_scan(table, &mut st, &mut buffers)?,
@@ -127,10 +134,20 @@ impl PgEngine {
                         self.metrics.add("heap_fetches", fetches as f64);
                     }
                 }
+                AccessPath::Bitmap { index, cond, .. } => {
+                    let ix = self.catalog.table(table).indexes[*index];
+                    let ranges = self.byte_ranges(ix, cond.as_ref(), ScanDirection::Forward)?;
+                    bitmap = Some(self.bitmap_scan(ix, &ranges, &mut st, &mut buffers)?);
+                }
             }
         }
         let counts = (st.rows.len() as u64, st.removed, st.first_us);
-        let node = self.scan_node(table, plan, counts, start, buffers, heap_fetches);
+        let figures = super::explain::ScanFigures {
+            buffers,
+            heap_fetches,
+            bitmap,
+        };
+        let node = self.scan_node(table, plan, counts, start, figures);
         Ok(ScanOutput {
             rows: st.rows,
             node,
@@ -205,7 +222,7 @@ impl PgEngine {
     }
 
     /// Turns the first-column condition into index byte ranges, in scan order.
-    fn byte_ranges(
+    pub(super) fn byte_ranges(
         &mut self,
         index: usize,
         cond: Option<&KeyCond>,
@@ -363,6 +380,7 @@ impl PgEngine {
                         relation: heap_name,
                         page: tid.page,
                         index_only: only,
+                        bitmap: false,
                     });
                     let running = self.xact.current();
                     let (r, stats) = self.io.rel(hrel, Fork::Main, |io| {

@@ -1,9 +1,10 @@
 //! PostgreSQL's and YugabyteDB's session settings that IndexLab recognizes
-//! but does not apply yet: the planner's costs and `enable_*` switches,
-//! memory limits, and YugabyteDB's `yb_*` query-layer settings that articles
-//! set. SET records the value, SHOW returns it, RESET forgets it, and each
-//! SET says in a notice that nothing changes, so a script that sets them
-//! runs on, honestly. (The settings IndexLab does apply are in the registry.)
+//! outside its registry: the planner's costs and `enable_*` switches, memory
+//! limits, and YugabyteDB's `yb_*` query-layer settings that articles set.
+//! SET records the value, SHOW returns it, RESET forgets it. The pg
+//! planner applies those in [`APPLIED_ON_PG`]; a SET of any other says in a
+//! notice that nothing changes, so a script that sets them runs on,
+//! honestly.
 
 use super::def::Scope;
 
@@ -88,6 +89,49 @@ pub static RECOGNIZED: &[(&str, &str, Scope)] = &[
     ("yb_sampling_algorithm", "block_based_sampling", Scope::Yb),
     ("yb_bnl_optimize_first_batch", "on", Scope::Yb),
 ];
+
+/// The recognized settings the pg profile's planner applies
+/// ([`crate::sql::plan::cost::CostParams`]), each with the kind of value it
+/// takes: SET checks the value and says nothing, as PostgreSQL does.
+pub static APPLIED_ON_PG: &[(&str, Kind)] = &[
+    ("enable_bitmapscan", Kind::Bool),
+    ("enable_indexonlyscan", Kind::Bool),
+    ("enable_indexscan", Kind::Bool),
+    ("enable_seqscan", Kind::Bool),
+    ("enable_sort", Kind::Bool),
+    ("seq_page_cost", Kind::Cost),
+    ("random_page_cost", Kind::Cost),
+    ("cpu_tuple_cost", Kind::Cost),
+    ("cpu_index_tuple_cost", Kind::Cost),
+    ("cpu_operator_cost", Kind::Cost),
+    ("effective_cache_size", Kind::Size),
+    ("work_mem", Kind::Size),
+];
+
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    Bool,
+    /// A non-negative number.
+    Cost,
+    /// A memory size: a number of the setting's unit, or with kB/MB/GB/TB.
+    Size,
+}
+
+/// Whether `value` is one PostgreSQL accepts for an applied setting.
+pub fn valid_applied(kind: Kind, value: &str) -> bool {
+    let v = value.trim().trim_matches('\'').to_ascii_lowercase();
+    match kind {
+        Kind::Bool => matches!(
+            v.as_str(),
+            "on" | "off" | "true" | "false" | "yes" | "no" | "1" | "0" | "t" | "f" | "y" | "n"
+        ),
+        Kind::Cost => v.parse::<f64>().is_ok_and(|x| x >= 0.0 && x.is_finite()),
+        Kind::Size => {
+            let split = v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len());
+            split > 0 && matches!(v[split..].trim(), "" | "kb" | "mb" | "gb" | "tb")
+        }
+    }
+}
 
 /// The recognized setting `name` (case-insensitive), if it is one.
 pub fn lookup(name: &str) -> Option<&'static (&'static str, &'static str, Scope)> {

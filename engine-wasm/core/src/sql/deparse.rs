@@ -84,6 +84,30 @@ fn type_datetime_literals(e: &mut Expr, columns: &[super::ast::ColumnDef]) {
         Expr::InList { expr, list, .. } => {
             let ty = column_type(expr);
             list.iter_mut().for_each(|item| retype(item, ty));
+            // The array takes the common type of the column and its values
+            // (`transformAExprIn`): a bigint column's list is a bigint[].
+            let wider = match expr.as_ref() {
+                Expr::Column { name, .. } => columns.iter().find(|c| &c.name == name).map(|c| c.ty),
+                _ => None,
+            };
+            if let Some(
+                ty @ (SqlType::Int8 | SqlType::Numeric(_) | SqlType::Float8 | SqlType::Float4),
+            ) = wider
+            {
+                for item in list
+                    .iter_mut()
+                    .filter(|i| matches!(i, Expr::Literal(Value::Int(_))))
+                {
+                    let lit = std::mem::replace(item, Expr::Literal(Value::Null));
+                    *item = Expr::Cast {
+                        expr: Box::new(lit),
+                        ty: match ty {
+                            SqlType::Numeric(_) => SqlType::Numeric(None),
+                            other => other,
+                        },
+                    };
+                }
+            }
         }
         _ => {}
     }
@@ -176,12 +200,15 @@ fn print(e: &Expr, style: Style) -> String {
                 .map(|x| match x {
                     Expr::Literal(v) if v.datetime_type().is_some() => array_element(&v.pg_text()),
                     Expr::Literal(v) => v.pg_text(),
+                    // An integer in a wider column's array (see deparse_over).
+                    Expr::Cast { expr, .. } if matches!(**expr, Expr::Literal(_)) => deparse(expr),
                     other => deparse(other),
                 })
                 .collect();
             let op = if *negated { "<> ALL" } else { "= ANY" };
             let element = match list.first() {
                 Some(Expr::Literal(v)) => v.datetime_type().map_or("integer", |t| t.pg_name()),
+                Some(Expr::Cast { expr, ty }) if matches!(**expr, Expr::Literal(_)) => ty.pg_name(),
                 _ => "integer",
             };
             format!(

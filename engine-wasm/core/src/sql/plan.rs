@@ -10,6 +10,11 @@
 //! An index scan becomes Index Only when the index holds every column the query
 //! touches. Profiles share this planner; each executes the plan on its own storage.
 
+pub mod choose;
+pub mod cost;
+pub mod selectivity;
+pub mod statistics;
+
 use super::ast::{BinOp, Expr, Order, OrderItem, Select, SelectItem};
 use super::error::SqlError;
 use crate::value::SqlType;
@@ -28,6 +33,19 @@ pub struct TableInfo {
     /// system columns: an index key may be one, and a query's condition or
     /// ORDER BY on the same expression can use it.
     pub expressions: Vec<Expr>,
+    /// What the planner knows of its size and values, and the settings its
+    /// costs read: given by a profile whose planner costs paths (pg), None
+    /// for one that chooses by rules (yb).
+    pub stats: Option<PlannerStats>,
+}
+
+/// The statistics and settings a cost-based plan reads.
+#[derive(Debug, Clone)]
+pub struct PlannerStats {
+    pub relation: statistics::RelationStats,
+    /// One per index of `TableInfo::indexes`, in the same order.
+    pub indexes: Vec<statistics::IndexStats>,
+    pub params: cost::CostParams,
 }
 
 #[derive(Debug, Clone)]
@@ -165,6 +183,14 @@ pub enum AccessPath {
         /// The conjuncts turned into `cond`, for EXPLAIN's `Index Cond`.
         cond_exprs: Vec<Expr>,
     },
+    /// A Bitmap Heap Scan over a Bitmap Index Scan of `index`: every entry
+    /// the condition finds is collected first, then each heap page holding
+    /// one is read once, in page order (`Recheck Cond` is `cond_exprs`).
+    Bitmap {
+        index: usize,
+        cond: Option<KeyCond>,
+        cond_exprs: Vec<Expr>,
+    },
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -177,6 +203,9 @@ pub struct ScanPlan {
     /// Whether the query names a system column: the scan then appends the
     /// table's system columns to each row (after its own columns).
     pub system_columns: bool,
+    /// PostgreSQL's estimates for the chosen path (EXPLAIN's `cost=…
+    /// rows=… width=…`), when the profile's planner costs its paths.
+    pub cost: Option<choose::PlanCost>,
 }
 
 /// Splits a WHERE clause into its AND-ed parts.
@@ -561,8 +590,117 @@ fn order_direction(
     dir
 }
 
+/// How `index` could serve the query: the condition it would use, the
+/// conjuncts left to check, the order it gives and whether it covers the
+/// query. None when it cannot be used at all (a partial index whose
+/// predicate the query does not imply).
+#[derive(Debug, Clone)]
+pub struct IndexCandidate {
+    pub index: usize,
+    pub cond: Option<KeyCond>,
+    /// The conjuncts `cond` came from (EXPLAIN's `Index Cond`).
+    pub used: Vec<Expr>,
+    /// The conjuncts left as a filter.
+    pub rest: Vec<Expr>,
+    /// The direction that gives the ORDER BY, if one does.
+    pub direction: Option<ScanDirection>,
+    pub only: bool,
+    pub partial: bool,
+}
+
+fn index_candidate(
+    table: &TableInfo,
+    i: usize,
+    q: &Select,
+    parts: &[Expr],
+    referenced: &[usize],
+) -> Result<Option<IndexCandidate>, SqlError> {
+    let index = &table.indexes[i];
+    let partial = !index.predicate.is_empty();
+    let Some(index_parts) = partial_index_parts(index, parts) else {
+        return Ok(None);
+    };
+    let first = index.key[0].0;
+    let (mut cond, mut used, mut rest) = (None::<KeyCond>, Vec::new(), Vec::new());
+    for p in &index_parts {
+        match (key_cond(table, first, p), cond.clone()) {
+            (Some(c), None) => {
+                cond = Some(c);
+                used.push(p.clone());
+            }
+            (Some(c), Some(prev)) => match merge(prev, c) {
+                Some(m) => {
+                    cond = Some(m);
+                    used.push(p.clone());
+                }
+                None => rest.push(p.clone()),
+            },
+            (None, _) => rest.push(p.clone()),
+        }
+    }
+    // A hash-sharded key finds rows only by the hash of all its hash
+    // columns: an equality on each, or a range of hashes.
+    if index.hash && (index.hash_columns > 1 || !cond.as_ref().is_some_and(KeyCond::is_equality)) {
+        rest.append(&mut used);
+        cond = None;
+        let (hash_cond, hash_used) = match hash_key_cond(table, index, &rest) {
+            (Some(c), used) => (Some(c), used),
+            _ => hash_code_conds(table, index, &rest),
+        };
+        if hash_cond.is_some() {
+            rest.retain(|p| !hash_used.contains(p));
+            cond = hash_cond;
+            used = hash_used;
+        }
+    }
+    let direction = order_direction(table, index, &q.order_by).filter(|_| !index.hash);
+    let only = if partial {
+        // Columns read only by clauses the predicate makes redundant are
+        // not needed from the index (`check_index_only`).
+        let narrowed = Select {
+            filter: and_all(&index_parts),
+            ..q.clone()
+        };
+        referenced_columns(table, &narrowed)?
+            .iter()
+            .all(|c| index.covers(*c))
+    } else {
+        referenced.iter().all(|c| index.covers(*c))
+    };
+    Ok(Some(IndexCandidate {
+        index: i,
+        cond,
+        used,
+        rest,
+        direction,
+        only,
+        partial,
+    }))
+}
+
+impl IndexCandidate {
+    /// The scan this candidate makes, in `direction`.
+    fn plan(&self, q: &Select, system_columns: bool) -> ScanPlan {
+        ScanPlan {
+            access: AccessPath::Index {
+                index: self.index,
+                direction: self.direction.unwrap_or(ScanDirection::Forward),
+                only: self.only,
+                cond: self.cond.clone(),
+                cond_exprs: self.used.clone(),
+            },
+            filter: self.rest.clone(),
+            ordered: self.direction.is_some() || q.order_by.is_empty(),
+            system_columns,
+            cost: None,
+        }
+    }
+}
+
 /// Chooses the access path for a single-table SELECT (or the row source of an
-/// UPDATE/DELETE, with an empty select list and no ORDER BY).
+/// UPDATE/DELETE, with an empty select list and no ORDER BY): by
+/// PostgreSQL's costs when the profile gives statistics ([`choose`]), else
+/// by the rules above.
 pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
     let mut parts = Vec::new();
     if let Some(f) = &q.filter {
@@ -573,54 +711,47 @@ pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
     if system_columns {
         refuse_tid_scan(table, &parts)?;
     }
-    let mut best: Option<(u8, ScanPlan)> = None;
-    for (i, index) in table.indexes.iter().enumerate() {
-        let partial = !index.predicate.is_empty();
-        let Some(index_parts) = partial_index_parts(index, &parts) else {
-            continue;
+    let mut candidates = Vec::new();
+    for i in 0..table.indexes.len() {
+        candidates.extend(index_candidate(table, i, q, &parts, &referenced)?);
+    }
+    // ANALYZE gathers no statistics on index expressions here, so a
+    // condition on one (`lower(v) = …`) would be estimated from defaults
+    // where PostgreSQL reads them: such a query is still chosen by rules.
+    let on_expression = candidates.iter().any(|c| {
+        let first = table.indexes[c.index].key[0].0;
+        c.cond.is_some() && first >= table.columns.len()
+    });
+    if let (Some(stats), false) = (&table.stats, on_expression) {
+        let query = choose::Query {
+            table,
+            stats,
+            select: q,
+            parts: &parts,
+            system_columns,
         };
-        let first = index.key[0].0;
-        let (mut cond, mut used, mut rest) = (None::<KeyCond>, Vec::new(), Vec::new());
-        for p in &index_parts {
-            match (key_cond(table, first, p), cond.clone()) {
-                (Some(c), None) => {
-                    cond = Some(c);
-                    used.push(p.clone());
-                }
-                (Some(c), Some(prev)) => match merge(prev, c) {
-                    Some(m) => {
-                        cond = Some(m);
-                        used.push(p.clone());
-                    }
-                    None => rest.push(p.clone()),
-                },
-                (None, _) => rest.push(p.clone()),
-            }
-        }
-        // A hash-sharded key finds rows only by the hash of all its hash
-        // columns: an equality on each, or a range of hashes.
-        if index.hash
-            && (index.hash_columns > 1 || !cond.as_ref().is_some_and(KeyCond::is_equality))
-        {
-            rest.append(&mut used);
-            cond = None;
-            let (hash_cond, hash_used) = match hash_key_cond(table, index, &rest) {
-                (Some(c), used) => (Some(c), used),
-                _ => hash_code_conds(table, index, &rest),
-            };
-            if hash_cond.is_some() {
-                rest.retain(|p| !hash_used.contains(p));
-                cond = hash_cond;
-                used = hash_used;
-            }
-        }
-        let direction = order_direction(table, index, &q.order_by).filter(|_| !index.hash);
+        return Ok(choose::cheapest(&query, &candidates));
+    }
+    Ok(by_rules(table, q, parts, &candidates, system_columns))
+}
+
+/// The rule-based choice (YugabyteDB's profile, until its costs are
+/// modelled): an index giving the ORDER BY and a condition, then one giving
+/// the order, then one with a condition; else a Seq Scan.
+fn by_rules(
+    table: &TableInfo,
+    q: &Select,
+    parts: Vec<Expr>,
+    candidates: &[IndexCandidate],
+    system_columns: bool,
+) -> ScanPlan {
+    let mut best: Option<(u8, &IndexCandidate)> = None;
+    for c in candidates {
         // A partial index the query proves has already narrowed the rows,
-        // as a condition would.
-        // (Not a hash-sharded one: without an equality it has no order
-        // and no way in but reading all of it.)
-        let narrowed = partial && !index.hash;
-        let score = match (direction.is_some(), cond.is_some() || narrowed) {
+        // as a condition would (not a hash-sharded one: without an
+        // equality it has no order and no way in but reading all of it).
+        let narrowed = c.partial && !table.indexes[c.index].hash;
+        let score = match (c.direction.is_some(), c.cond.is_some() || narrowed) {
             (true, true) => 6,
             (true, false) => 4,
             (false, true) => 2,
@@ -628,45 +759,22 @@ pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
         };
         // Between two indexes with a condition, a partial one is smaller and
         // holds fewer rows: PostgreSQL's costs prefer it.
-        let score = score + u8::from(partial && cond.is_some());
+        let score = score + u8::from(c.partial && c.cond.is_some());
         if best.as_ref().is_some_and(|(s, _)| *s >= score) {
             continue;
         }
-        let only = if partial {
-            // Columns read only by clauses the predicate makes redundant are
-            // not needed from the index (`check_index_only`).
-            let narrowed = Select {
-                filter: and_all(&index_parts),
-                ..q.clone()
-            };
-            referenced_columns(table, &narrowed)?
-                .iter()
-                .all(|c| index.covers(*c))
-        } else {
-            referenced.iter().all(|c| index.covers(*c))
-        };
-        best = Some((
-            score,
-            ScanPlan {
-                access: AccessPath::Index {
-                    index: i,
-                    direction: direction.unwrap_or(ScanDirection::Forward),
-                    only,
-                    cond,
-                    cond_exprs: used,
-                },
-                filter: rest,
-                ordered: direction.is_some() || q.order_by.is_empty(),
-                system_columns,
-            },
-        ));
+        best = Some((score, c));
     }
-    Ok(best.map(|(_, p)| p).unwrap_or(ScanPlan {
-        access: AccessPath::Seq,
-        filter: parts,
-        ordered: q.order_by.is_empty(),
-        system_columns,
-    }))
+    match best {
+        Some((_, c)) => c.plan(q, system_columns),
+        None => ScanPlan {
+            access: AccessPath::Seq,
+            filter: parts,
+            ordered: q.order_by.is_empty(),
+            system_columns,
+            cost: None,
+        },
+    }
 }
 
 /// The parts of a WHERE clause a scan of `index` must still check, or `None`

@@ -143,11 +143,14 @@ pub enum Event {
     /// An index scan read a row from heap page `page`: every row of a plain
     /// Index Scan, and in an Index Only Scan each row whose page the
     /// visibility map does not mark all-visible (EXPLAIN's `Heap Fetches`).
+    /// A Bitmap Heap Scan's (`bitmap`) come after its index was read whole,
+    /// in page order.
     HeapFetch {
         #[cfg_attr(feature = "ts", ts(type = "string"))]
         relation: RelName,
         page: PageNo,
         index_only: bool,
+        bitmap: bool,
     },
     Checkpoint {
         pages_written: u32,

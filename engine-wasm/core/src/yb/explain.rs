@@ -56,9 +56,13 @@ impl YbEngine {
                 };
                 format!("{kind}{back} using {} on {}", bare(name), bare(&t.name))
             }
+            // The yb planner chooses by rules and never makes one.
+            AccessPath::Bitmap { .. } => format!("Bitmap Heap Scan on {}", bare(&t.name)),
         };
         let cond_exprs = match &plan.access {
-            AccessPath::Index { cond_exprs, .. } => cond_exprs.as_slice(),
+            AccessPath::Index { cond_exprs, .. } | AccessPath::Bitmap { cond_exprs, .. } => {
+                cond_exprs.as_slice()
+            }
             AccessPath::Seq => &[],
         };
         // The same lines twice: as printed, and with columns qualified (VERBOSE).

@@ -593,7 +593,7 @@ impl YbEngine {
         let t = self.catalog.table(table);
         match &plan.access {
             AccessPath::Seq => Source::Table,
-            AccessPath::Index { index, .. } => {
+            AccessPath::Index { index, .. } | AccessPath::Bitmap { index, .. } => {
                 // The planner lists the primary key first when there is one.
                 let secondary = if t.key.is_some() {
                     index.checked_sub(1)
@@ -623,6 +623,9 @@ impl YbEngine {
                 only,
                 ..
             } => (cond.clone(), *direction == ScanDirection::Backward, *only),
+            // The yb planner chooses by rules and never makes one; read as
+            // an index scan, it would find the same rows.
+            AccessPath::Bitmap { cond, .. } => (cond.clone(), false, false),
         };
         let (spec, unique, tablets, rel) = match source {
             Source::Table => {

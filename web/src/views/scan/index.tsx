@@ -56,6 +56,8 @@ function describe(e: TraceEvent): string | null {
       }
     }
     case 'heap_fetch':
+      if (e.bitmap)
+        return `Bitmap Heap Scan: a row on ${e.relation} page ${e.page}. The index was read first, whole, into a bitmap of row addresses; now each marked page is read once, in page order, so no page is read twice and the reads go along the file. The planner chose it because the rows were too many, or too scattered, for one random read each, and too few to read the whole table`;
       return e.index_only
         ? `Heap fetch: the visibility map does not mark ${e.relation} page ${e.page} all-visible, so this Index Only Scan reads the row from the heap to check it is visible. VACUUM sets those bits; then the index alone answers`
         : `Index Scan: the row is read from ${e.relation} page ${e.page} (the index holds only its key and where the row is)`;

@@ -1,0 +1,372 @@
+//! The choice, as PostgreSQL's planner makes it for one table: every way to
+//! read it is costed (a Seq Scan; each usable index as an Index Scan or
+//! Index Only Scan, forward or backward; each index with a condition as a
+//! Bitmap Heap Scan), a Sort is added where the ORDER BY needs one and a
+//! LIMIT takes its share, and the cheapest wins (`add_path`,
+//! `create_ordered_paths`, `create_limit_path`).
+
+use super::cost::{bitmap_scan, index_scan, seq_scan, sort, Cost};
+use super::selectivity::Estimator;
+use super::statistics::{clamp_rows, SizeEstimate};
+use super::{AccessPath, IndexCandidate, KeyCond, PlannerStats, ScanPlan, TableInfo};
+use crate::sql::ast::{Expr, Select, SelectItem};
+use crate::value::Value;
+
+/// A chosen path's estimates, for EXPLAIN.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct PlanCost {
+    pub scan: Cost,
+    /// The Bitmap Index Scan under a Bitmap Heap Scan.
+    pub bitmap_index: Option<Cost>,
+    /// Bytes of each row the scan returns (`width=`).
+    pub width: f64,
+    /// The Sort above the scan when the ORDER BY needs one.
+    pub sort: Option<Cost>,
+    /// The LIMIT's row count, when it is a constant.
+    pub limit: Option<f64>,
+}
+
+/// What one table's query gives the choice.
+pub struct Query<'a> {
+    pub table: &'a TableInfo,
+    pub stats: &'a PlannerStats,
+    pub select: &'a Select,
+    /// The WHERE's conjuncts.
+    pub parts: &'a [Expr],
+    pub system_columns: bool,
+}
+
+/// One costed way to read the table.
+struct Path {
+    plan: ScanPlan,
+    cost: PlanCost,
+}
+
+/// The cheapest plan for `q`.
+pub fn cheapest(q: &Query, candidates: &[IndexCandidate]) -> ScanPlan {
+    let size = q.stats.relation.estimate();
+    let est = Estimator {
+        table: q.table,
+        stats: &q.stats.relation,
+        tuples: size.tuples,
+    };
+    let rows = clamp_rows(size.tuples * est.clauses(q.parts));
+    let width = scan_width(q);
+    let mut paths = vec![seq_path(q, &size, rows, width)];
+    for c in candidates {
+        if let Some(p) = index_path(q, c, &est, &size, rows, width) {
+            paths.push(p);
+        }
+    }
+    for c in candidates.iter().filter(|c| c.cond.is_some()) {
+        paths.push(bitmap_path(q, c, &est, &size, rows, width));
+    }
+    let limit = constant_limit(q.select);
+    let mut kept: Vec<Path> = Vec::new();
+    for p in paths {
+        add_path(&mut kept, p, limit.is_some(), !q.select.order_by.is_empty());
+    }
+    let mut finals: Vec<Path> = Vec::new();
+    if !q.select.order_by.is_empty() {
+        // The cheapest path in total, sorted; and every path already in order.
+        let cheapest = (0..kept.len()).reduce(|a, b| {
+            let (x, y) = (&kept[a].cost.scan, &kept[b].cost.scan);
+            if (y.total, y.startup) < (x.total, x.startup) {
+                b
+            } else {
+                a
+            }
+        });
+        for (i, mut p) in kept.into_iter().enumerate() {
+            if p.plan.ordered {
+                finals.push(p);
+            } else if Some(i) == cheapest {
+                let s = sort::cost(&p.cost.scan, width, limit, &q.stats.params);
+                p.cost.sort = Some(s);
+                finals.push(p);
+            }
+        }
+    } else {
+        finals = kept;
+    }
+    let total = |p: &Path| {
+        let top = p.cost.sort.unwrap_or(p.cost.scan);
+        limit.map_or(top.total, |l| sort::limit(&top, l).total)
+    };
+    let mut best = finals.remove(0);
+    for p in finals {
+        if total(&p) < total(&best) {
+            best = p;
+        }
+    }
+    best.cost.limit = limit;
+    ScanPlan {
+        cost: Some(best.cost),
+        ..best.plan
+    }
+}
+
+/// How two paths' costs compare, with PostgreSQL's 1 % of fuzz
+/// (`compare_path_costs_fuzzily`).
+#[derive(PartialEq)]
+enum Costs {
+    Better1,
+    Better2,
+    Equal,
+    Different,
+}
+
+fn compare_fuzzily(a: &Cost, b: &Cost, fuzz: f64, startup_counts: bool) -> Costs {
+    if a.total > b.total * fuzz {
+        if startup_counts && b.startup > a.startup * fuzz {
+            return Costs::Different;
+        }
+        return Costs::Better2;
+    }
+    if b.total > a.total * fuzz {
+        if startup_counts && a.startup > b.startup * fuzz {
+            return Costs::Different;
+        }
+        return Costs::Better1;
+    }
+    if a.startup > b.startup * fuzz {
+        Costs::Better2
+    } else if b.startup > a.startup * fuzz {
+        Costs::Better1
+    } else {
+        Costs::Equal
+    }
+}
+
+/// `add_path`: keeps `new` unless a kept path is as cheap (within the
+/// fuzz) and as well ordered, and drops the kept paths it beats that way.
+/// Startup costs matter only under a LIMIT; the order only under an ORDER BY.
+fn add_path(kept: &mut Vec<Path>, new: Path, limit: bool, order_matters: bool) {
+    // Better1: the new path's order is better; Better2: the kept one's.
+    let keys = |old: &Path| match (order_matters, new.plan.ordered, old.plan.ordered) {
+        (false, ..) => Costs::Equal,
+        (true, a, b) if a == b => Costs::Equal,
+        (true, true, false) => Costs::Better1,
+        _ => Costs::Better2,
+    };
+    let mut accept = true;
+    let mut i = 0;
+    while i < kept.len() {
+        let old = &kept[i];
+        let costs = compare_fuzzily(&new.cost.scan, &old.cost.scan, 1.01, limit);
+        let keys = keys(old);
+        let (remove_old, reject_new) = match (costs, keys) {
+            (Costs::Different, _) => (false, false),
+            (Costs::Equal, Costs::Better1) => (true, false),
+            (Costs::Equal, Costs::Better2) => (false, true),
+            (Costs::Equal, _) => {
+                let near = compare_fuzzily(&new.cost.scan, &old.cost.scan, 1.000_000_000_1, limit);
+                if near == Costs::Better1 {
+                    (true, false)
+                } else {
+                    (false, true)
+                }
+            }
+            (Costs::Better1, Costs::Better1 | Costs::Equal) => (true, false),
+            (Costs::Better2, Costs::Better2 | Costs::Equal) => (false, true),
+            _ => (false, false),
+        };
+        if reject_new {
+            accept = false;
+            break;
+        }
+        if remove_old {
+            kept.remove(i);
+        } else {
+            i += 1;
+        }
+    }
+    if accept {
+        kept.push(new);
+    }
+}
+
+fn seq_path(q: &Query, size: &SizeEstimate, rows: f64, width: f64) -> Path {
+    let scan = seq_scan::cost(size, q.parts, rows, &q.stats.params);
+    Path {
+        plan: ScanPlan {
+            access: AccessPath::Seq,
+            filter: q.parts.to_vec(),
+            ordered: q.select.order_by.is_empty(),
+            system_columns: q.system_columns,
+            cost: None,
+        },
+        cost: plain(scan, width),
+    }
+}
+
+fn plain(scan: Cost, width: f64) -> PlanCost {
+    PlanCost {
+        scan,
+        bitmap_index: None,
+        width,
+        sort: None,
+        limit: None,
+    }
+}
+
+/// The index's part of a scan: its conditions' selectivity and cost.
+fn btree(
+    q: &Query,
+    c: &IndexCandidate,
+    est: &Estimator,
+    size: &SizeEstimate,
+) -> index_scan::IndexCost {
+    let info = &q.table.indexes[c.index];
+    let stats = &q.stats.indexes[c.index];
+    let mut quals = c.used.clone();
+    // A partial index's predicate narrows what it finds.
+    quals.extend(info.predicate.iter().cloned());
+    let descents = match &c.cond {
+        Some(KeyCond::Points(values)) => values.len() as f64,
+        _ => 1.0,
+    };
+    let unique_match = stats.unique
+        && info.key.len() == 1
+        && c.cond.as_ref().is_some_and(KeyCond::is_equality)
+        && descents == 1.0;
+    let scan = index_scan::IndexScan {
+        index: stats,
+        quals: &c.used,
+        selectivity: if quals.is_empty() {
+            1.0
+        } else {
+            est.clauses(&quals)
+        },
+        descents,
+        unique_match,
+    };
+    index_scan::btree_cost(&scan, size, size.pages, &q.stats.params)
+}
+
+/// An Index (Only) Scan of the candidate, if PostgreSQL would consider one:
+/// it needs a condition, a useful order, a partial predicate the query
+/// proves, or to cover the query.
+fn index_path(
+    q: &Query,
+    c: &IndexCandidate,
+    est: &Estimator,
+    size: &SizeEstimate,
+    rows: f64,
+    width: f64,
+) -> Option<Path> {
+    if c.cond.is_none() && c.direction.is_none() && !c.partial && !c.only {
+        return None;
+    }
+    let ix = btree(q, c, est, size);
+    let info = &q.table.indexes[c.index];
+    let mut correlation = est_correlation(q, info.key[0].0);
+    if info.key.len() > 1 {
+        correlation *= 0.75;
+    }
+    let heap = index_scan::HeapFetch {
+        heap: size,
+        table_pages: size.pages,
+        correlation,
+        index_only: c.only,
+        filter: &c.rest,
+        rows,
+    };
+    let pages = f64::from(q.stats.indexes[c.index].pages);
+    let scan = index_scan::cost(&ix, pages, &heap, &q.stats.params);
+    Some(Path {
+        plan: c.plan(q.select, q.system_columns),
+        cost: plain(scan, width),
+    })
+}
+
+fn bitmap_path(
+    q: &Query,
+    c: &IndexCandidate,
+    est: &Estimator,
+    size: &SizeEstimate,
+    rows: f64,
+    width: f64,
+) -> Path {
+    let ix = btree(q, c, est, size);
+    let scan = bitmap_scan::cost(&ix, size, q.parts, rows, &q.stats.params);
+    Path {
+        plan: ScanPlan {
+            access: AccessPath::Bitmap {
+                index: c.index,
+                cond: c.cond.clone(),
+                cond_exprs: c.used.clone(),
+            },
+            filter: c.rest.clone(),
+            ordered: q.select.order_by.is_empty(),
+            system_columns: q.system_columns,
+            cost: None,
+        },
+        cost: PlanCost {
+            bitmap_index: Some(bitmap_scan::index_node(&ix, size)),
+            ..plain(scan, width)
+        },
+    }
+}
+
+/// The leading column's correlation with the heap's order, 0 without
+/// statistics.
+fn est_correlation(q: &Query, col: usize) -> f64 {
+    q.stats
+        .relation
+        .columns
+        .get(col)
+        .and_then(Option::as_ref)
+        .and_then(|s| s.correlation)
+        .map_or(0.0, f64::from)
+}
+
+/// `LIMIT n` (plus its OFFSET) when both are constants.
+fn constant_limit(q: &Select) -> Option<f64> {
+    let number = |e: &Expr| match e {
+        Expr::Literal(Value::Int(n)) => Some(*n as f64),
+        _ => None,
+    };
+    let limit = number(q.limit.as_ref()?)?;
+    let offset = match &q.offset {
+        Some(o) => number(o)?,
+        None => 0.0,
+    };
+    Some(limit + offset)
+}
+
+/// `width=`: the bytes of the columns the scan hands up (the select list's
+/// and the ORDER BY's; a column only the WHERE reads stays in the scan).
+fn scan_width(q: &Query) -> f64 {
+    let t = q.table;
+    let mut exprs: Vec<&Expr> = Vec::new();
+    let mut columns: Vec<usize> = Vec::new();
+    for item in &q.select.items {
+        match item {
+            SelectItem::Wildcard => columns.extend(0..t.columns.len()),
+            SelectItem::Expr { expr, .. } => exprs.push(expr),
+        }
+    }
+    exprs.extend(q.select.order_by.iter().map(|o| &o.expr));
+    exprs.extend(&q.select.group_by);
+    exprs.extend(&q.select.having);
+    for e in exprs {
+        e.visit(&mut |x| {
+            if let Expr::Column { name, .. } = x {
+                columns.extend(t.column_position(name));
+            }
+        });
+    }
+    columns.sort_unstable();
+    columns.dedup();
+    let widths = &q.stats.relation.column_widths;
+    columns
+        .iter()
+        .map(|&c| match widths.get(c) {
+            Some(w) => f64::from(*w),
+            // A system column: ctid is 6 bytes, xmin and xmax 4.
+            None if c == t.columns.len() => 6.0,
+            None => 4.0,
+        })
+        .sum()
+}
