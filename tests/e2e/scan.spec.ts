@@ -57,3 +57,30 @@ test('article 003: a forward scan is a seek and nexts, a backward one seeks row 
   }
   expect(errors).toEqual([]);
 });
+
+test('a Bitmap Heap Scan: the index read whole first, then each heap page once, in order, and the caption says why', async ({ page }) => {
+  await page.goto('/#/workbench');
+  await typeScript(
+    page,
+    `create table t (id int primary key, k int, v text);
+insert into t select g, g % 100, 'v' || g from generate_series(1, 10000) g;
+create index t_k on t (k);
+explain (analyze, buffers) select * from t where k = 3;
+`,
+  );
+  await page.getByRole('button', { name: 'Run', exact: true }).click();
+  await expect(page.getByTestId('running')).toHaveCount(0, { timeout: 60_000 });
+  // PostgreSQL 15's plan and estimates for 100 rows of 10 000 spread over every page.
+  await expect(page.getByTestId('explain-pg')).toContainText('Bitmap Heap Scan on t  (cost=4.67..61.54 rows=50 width=40)');
+  await expect(page.getByTestId('explain-pg')).toContainText('Bitmap Index Scan on t_k');
+  const pg = page.getByTestId('summary-scan-pg');
+  await expect(pg).toContainText(/Statement 4: \d+ buffer access\(es\) \(0 read from storage\), \d+ leaf page\(s\) walked, 100 row\(s\) read from the heap on \d+ page\(s\), each read once, in page order/);
+  // Near the end of the scan: a row on the last page the bitmap marked
+  // (after it, at most that page's buffer access and the statement's end).
+  const event = page.getByTestId('event-pg');
+  for (let i = 0; i < 3 && !((await event.textContent()) ?? '').includes('Bitmap Heap Scan'); i++) {
+    await page.getByTitle('Previous event').click();
+  }
+  await expect(event).toContainText('Bitmap Heap Scan: a row on t page');
+  await expect(page.getByTestId('event-pg')).toContainText('no page is read twice');
+});

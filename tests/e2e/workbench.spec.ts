@@ -114,7 +114,7 @@ explain (analyze, buffers, costs off) select * from t where id < 100;
   await page.getByRole('button', { name: 'Run', exact: true }).click();
   const waiting = page.getByTestId('waiting-note');
   await expect(waiting).toContainText('pg: shown at the end of its run while yb is still running; the player starts when every column has run');
-  await expect(page.getByTestId('explain-pg')).toContainText('Index Scan using t_pkey');
+  await expect(page.getByTestId('explain-pg')).toContainText('Bitmap Heap Scan on t');
   await expect(page.getByTestId('replay-pg')).toBeVisible();
   await expect(page.getByText('Still running on the yb engine…')).toBeVisible();
   // No player yet: one cursor for the page, and yb has no trace to put under it.

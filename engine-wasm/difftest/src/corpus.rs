@@ -8,8 +8,9 @@
 //!   IndexLab" (a misleading refusal), unless an earlier statement of the
 //!   script was already refused (what follows may only miss its table).
 
+use crate::plan_shape::shape;
 use crate::postgres::Session;
-use indexlab_engine::scenario::{run_profile_continuing, ReportError};
+use indexlab_engine::scenario::{run_profile_continuing, Report, ReportError};
 use indexlab_engine::sql::{split_script, ScriptItem};
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
@@ -31,6 +32,12 @@ pub struct ScriptResult {
     pub failures: Vec<String>,
     /// IndexLab's refusals, line and message, for the report.
     pub refusals: Vec<(u32, String)>,
+    /// EXPLAINs both PostgreSQL 15 and the pg profile ran (pg scripts).
+    pub plans: usize,
+    /// Of those, the ones whose plan has PostgreSQL's shape
+    /// ([`crate::plan_shape`]); the others, line and both shapes.
+    pub same_plans: usize,
+    pub plan_differences: Vec<(u32, String, String)>,
 }
 
 /// Runs every `*.sql` in `dir`.
@@ -65,17 +72,30 @@ fn run_file(file: &Path, pg: &mut Session) -> Result<ScriptResult, String> {
     let schema = "indexlab_corpus";
     pg.enter_fresh_schema(schema)?;
     let mut postgres_ok: BTreeMap<u32, bool> = BTreeMap::new();
+    let mut postgres_plans: BTreeMap<u32, Vec<String>> = BTreeMap::new();
     for item in &items {
         result.statements += 1;
         if let ScriptItem::Statement(s) = item {
-            let ok = !pg.statement(&s.sql).is_error();
+            let outcome = pg.statement(&s.sql);
+            let ok = !outcome.is_error();
             postgres_ok.insert(s.at.line, ok);
             result.postgres_ran += usize::from(ok);
+            if let (true, crate::outcome::Outcome::Rows { rows, .. }) =
+                (is_explain(&s.sql), &outcome)
+            {
+                let lines = rows
+                    .iter()
+                    .map(|r| r.first().cloned().flatten().unwrap_or_default());
+                postgres_plans.insert(s.at.line, lines.collect());
+            }
         }
     }
     pg.drop_schema(schema)?;
     for p in ["pg", "yb"] {
-        let errors = run_profile(&text, p, &mut result.failures);
+        let (errors, report) = run_profile(&text, p, &mut result.failures);
+        if let (Some(report), "pg", "pg") = (&report, p, profile) {
+            compare_plans(report, &postgres_plans, &mut result);
+        }
         if p == profile {
             result.ran = result.statements.saturating_sub(errors.len());
             result.refusals = errors.iter().map(|e| (e.line, e.message.clone())).collect();
@@ -85,24 +105,67 @@ fn run_file(file: &Path, pg: &mut Session) -> Result<ScriptResult, String> {
     Ok(result)
 }
 
-/// The errors of a psql-style run on profile `p` (a panic is a failure).
-fn run_profile(text: &str, p: &str, failures: &mut Vec<String>) -> Vec<ReportError> {
+/// The errors and report of a psql-style run on profile `p` (a panic is a
+/// failure, and gives no report).
+fn run_profile(
+    text: &str,
+    p: &str,
+    failures: &mut Vec<String>,
+) -> (Vec<ReportError>, Option<Report>) {
     let mut errors = Vec::new();
     let run = catch_unwind(AssertUnwindSafe(|| {
         let mut on_error = |e: ReportError| errors.push(e);
         match p {
             "pg" => {
-                run_profile_continuing::<indexlab_engine::pg::PgEngine>(text, &[], &mut on_error);
+                run_profile_continuing::<indexlab_engine::pg::PgEngine>(text, &[], &mut on_error).0
             }
             _ => {
-                run_profile_continuing::<indexlab_engine::yb::YbEngine>(text, &[], &mut on_error);
+                run_profile_continuing::<indexlab_engine::yb::YbEngine>(text, &[], &mut on_error).0
             }
         }
     }));
     if run.is_err() {
         failures.push(format!("{p}: panic"));
     }
-    errors
+    (errors, run.ok())
+}
+
+fn is_explain(sql: &str) -> bool {
+    let words: Vec<String> = sql
+        .lines()
+        .map(|l| l.split("--").next().unwrap_or(""))
+        .collect::<Vec<_>>()
+        .join(" ")
+        .split_whitespace()
+        .take(1)
+        .map(str::to_ascii_lowercase)
+        .collect();
+    words.first().is_some_and(|w| w == "explain")
+}
+
+/// Counts the EXPLAINs both ran and those whose shapes agree.
+fn compare_plans(
+    report: &Report,
+    postgres: &BTreeMap<u32, Vec<String>>,
+    result: &mut ScriptResult,
+) {
+    for s in &report.statements {
+        let (Some(ours), Some(theirs)) = (&s.outcome.explain, postgres.get(&s.line)) else {
+            continue;
+        };
+        if s.run > 1 {
+            continue;
+        }
+        let (ours, theirs) = (shape(ours), shape(theirs));
+        result.plans += 1;
+        if ours == theirs {
+            result.same_plans += 1;
+        } else {
+            result
+                .plan_differences
+                .push((s.line, theirs.join(" / "), ours.join(" / ")));
+        }
+    }
 }
 
 /// The failures among a profile's errors (see the module's rules).

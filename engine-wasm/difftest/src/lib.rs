@@ -13,6 +13,7 @@ pub mod generate;
 pub mod indexlab;
 pub mod minimize;
 pub mod outcome;
+pub mod plan_shape;
 pub mod postgres;
 pub mod record;
 pub mod script;

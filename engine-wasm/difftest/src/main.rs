@@ -158,6 +158,7 @@ fn run(args: &Args) -> Result<bool, String> {
 fn corpus(pg: &mut Session, dir: &std::path::Path) -> Result<bool, String> {
     let results = indexlab_difftest::corpus::run_dir(dir, pg)?;
     let (mut total, mut ran, mut failed) = (0, 0, 0);
+    let (mut plans, mut same_plans) = (0, 0);
     for r in &results {
         println!(
             "{:48} {}: {:3} of {:3} ran (PostgreSQL 15: {})",
@@ -166,9 +167,20 @@ fn corpus(pg: &mut Session, dir: &std::path::Path) -> Result<bool, String> {
         for (line, message) in r.refusals.iter().take(40) {
             println!("    line {line}: {message}");
         }
+        if r.plans > 0 {
+            println!(
+                "    plans: {} of {} as PostgreSQL 15's",
+                r.same_plans, r.plans
+            );
+        }
+        for (line, theirs, ours) in r.plan_differences.iter().take(20) {
+            println!("    line {line}: PostgreSQL {theirs}; IndexLab {ours}");
+        }
         for f in &r.failures {
             println!("  FAIL {f}");
         }
+        plans += r.plans;
+        same_plans += r.same_plans;
         total += r.statements;
         ran += r.ran;
         failed += r.failures.len();
@@ -177,6 +189,10 @@ fn corpus(pg: &mut Session, dir: &std::path::Path) -> Result<bool, String> {
         "corpus: {} scripts, {ran} of {total} statements ran on their profile ({:.0} %)",
         results.len(),
         100.0 * ran as f64 / total.max(1) as f64
+    );
+    println!(
+        "corpus plans: {same_plans} of {plans} EXPLAINs on pg have PostgreSQL 15's plan shape ({:.0} %)",
+        100.0 * same_plans as f64 / plans.max(1) as f64
     );
     println!("{} passed, {failed} failed", results.len());
     Ok(failed == 0)

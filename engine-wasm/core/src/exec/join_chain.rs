@@ -91,7 +91,7 @@ pub trait JoinChainExec: JoinExec {
         let mut joined = Joined { rows, node };
         for (k, step) in steps.iter().enumerate() {
             let width = sides[..=k].iter().map(|s| self.width_of(s)).sum();
-            joined = self.join_step(joined, step, &items[k + 1], scope, width, execute)?;
+            joined = self.join_step(joined, step, &items[k + 1], scope, width, (execute, start))?;
         }
         let Joined { mut rows, node } = joined;
         let node = self.finish_rows(node, &mut rows, query, scope, start)?;
@@ -180,7 +180,7 @@ pub trait JoinChainExec: JoinExec {
         items: &[crate::sql::ast::SelectItem],
         scope: &Scope,
         width: usize,
-        execute: bool,
+        (execute, start): (bool, f64),
     ) -> Result<Joined, SqlError> {
         let access = self.access(step, scope, width)?;
         let bind_all = |es: &[Expr]| -> Result<Vec<BoundExpr>, SqlError> {
@@ -427,7 +427,8 @@ pub trait JoinChainExec: JoinExec {
             rows: out.len() as u64,
             loops: 1,
             first_us: outer.node.first_us,
-            last_us: self.now_us(),
+            // Times in EXPLAIN are since the query started, as its scans' are.
+            last_us: self.now_us() - start,
             buffers,
             est_cost: (0.0, outer.node.est_cost.1 + inner_node.est_cost.1),
             est_rows,

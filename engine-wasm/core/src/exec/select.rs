@@ -75,10 +75,11 @@ pub trait SelectExec: QueryEngine {
         scope: &Scope,
         start: f64,
     ) -> Result<PlanNode, SqlError> {
+        let limit = self.limit_of(q)?;
         if !q.order_by.is_empty() {
-            node = self.sort(node, rows, &q.order_by, scope, start)?;
+            node = self.sort(node, rows, &q.order_by, scope, start, limit)?;
         }
-        if let Some(l) = self.limit_of(q)? {
+        if let Some(l) = limit {
             rows.truncate(l as usize);
             node = wrap_limit(node, rows.len() as u64, l);
         }
@@ -120,7 +121,7 @@ pub trait SelectExec: QueryEngine {
             (self.run_scan(id, &plan, Some(0))?.node, Vec::new())
         };
         if need_sort {
-            node = self.sort(node, &mut rows, &q.order_by, &scope, start)?;
+            node = self.sort(node, &mut rows, &q.order_by, &scope, start, limit)?;
             if let Some(sort) = plan.cost.and_then(|c| c.sort) {
                 node.est_cost = (sort.startup, sort.total);
                 node.costed = true;
@@ -161,6 +162,7 @@ pub trait SelectExec: QueryEngine {
         order: &[OrderItem],
         scope: &Scope,
         start: f64,
+        bound: Option<u64>,
     ) -> Result<PlanNode, SqlError> {
         let keys = order
             .iter()
@@ -202,16 +204,25 @@ pub trait SelectExec: QueryEngine {
                 }
             })
             .collect();
-        let kb = (rows.len() as u64 * u64::from(child.width + 24))
-            .div_ceil(1024)
-            .max(25);
+        // Below a LIMIT of k, once more than 2k rows have come PostgreSQL
+        // keeps only the best k in a heap (`tuplesort_set_bound`): a top-N
+        // heapsort, holding k rows, not all of them.
+        let top_n = bound.filter(|&k| rows.len() as u64 > 2 * k);
+        let held = top_n.unwrap_or(rows.len() as u64);
+        let kb = (held * u64::from(child.width + 24)).div_ceil(1024).max(25);
+        let method = if top_n.is_some() {
+            "top-N heapsort"
+        } else {
+            "quicksort"
+        };
         Ok(PlanNode {
             title: "Sort".into(),
             details: vec![
                 format!("Sort Key: {}", key_text.join(", ")),
-                format!("Sort Method: quicksort  Memory: {kb}kB"),
+                format!("Sort Method: {method}  Memory: {kb}kB"),
             ],
-            rows: rows.len() as u64,
+            // Under a LIMIT the Sort hands up only the rows the Limit asks for.
+            rows: bound.map_or(rows.len() as u64, |k| k.min(rows.len() as u64)),
             loops: 1,
             first_us: self.now_us() - start,
             last_us: self.now_us() - start,

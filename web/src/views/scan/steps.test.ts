@@ -134,6 +134,35 @@ describe('pg: a plain Index Scan reads rows from the heap, which are not heap fe
   });
 });
 
+describe('pg: a Bitmap Heap Scan reads the index first, then each heap page once', () => {
+  it('the view counts the rows EXPLAIN returns, on the pages its Heap Blocks names, and its buffers', () => {
+    const { report, trace } = run(
+      'pg',
+      'create table t (id int primary key, k int, v text);\n' +
+        "insert into t select g, g % 100, 'v' || g from generate_series(1, 10000) g;\n" +
+        'create index t_k on t (k);\n' +
+        'explain (analyze, buffers) select * from t where k = 3;',
+    );
+    const plan = report.statements[3]?.explain ?? '';
+    expect(plan).toContain('Bitmap Heap Scan on t');
+    const blocks = Number(/Heap Blocks: exact=(\d+)/.exec(plan)?.[1]);
+    const steps = scanAt(trace, (statementSpans(trace).at(-1)?.end ?? 0) + 1).steps;
+    const t = totalsOf(steps);
+    expect(t.heapRows).toBe(100);
+    expect(t.bitmapPages).toBe(blocks);
+    expect(new RunningTotals(steps).upTo(steps.length)).toEqual(t);
+    const m = report.statements[3]?.metrics;
+    expect(t.hits + t.reads).toBe((m?.shared_hit ?? 0) + (m?.shared_read ?? 0));
+    expect(totalsText(t)).toContain(`100 row(s) read from the heap on ${blocks} page(s), each read once, in page order`);
+    // Every leaf step comes before the first heap step: the bitmap is built first.
+    const firstHeap = steps.findIndex((s) => s.op === 'heap');
+    expect(steps.slice(firstHeap).some((s) => s.op === 'leaf')).toBe(false);
+    // And the heap pages come in page order.
+    const pages = steps.filter((s) => s.op === 'heap').map((s) => s.place ?? 0);
+    expect(pages).toEqual([...pages].sort((a, b) => a - b));
+  });
+});
+
 describe('pg: an index-only scan before and after VACUUM', () => {
   it('the heap fetches go away, the leaves stay', () => {
     const { report, trace } = run(

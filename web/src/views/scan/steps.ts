@@ -32,6 +32,8 @@ export interface ScanStep {
    * heap fetches.
    */
   indexOnly?: boolean;
+  /** A heap step of a Bitmap Heap Scan: its pages come in page order, each read once. */
+  bitmap?: boolean;
 }
 
 /**
@@ -109,6 +111,7 @@ export function stepOf(e: TraceEvent): ScanStep | null {
         found: true,
         backward: false,
         indexOnly: e.index_only,
+        bitmap: e.bitmap,
       };
     default:
       return null;
@@ -125,6 +128,8 @@ export interface Totals {
   heapFetches: number;
   /** A plain Index Scan's rows read from the heap (not heap fetches). */
   heapRows: number;
+  /** A Bitmap Heap Scan's heap pages, each read once (EXPLAIN's Heap Blocks). */
+  bitmapPages: number;
   /** pg's buffer accesses: found in the pool, read from storage. */
   hits: number;
   reads: number;
@@ -133,23 +138,40 @@ export interface Totals {
   steps: number;
 }
 
+const ZERO: Totals = { seeks: 0, nexts: 0, prevs: 0, comparisons: 0, leaves: 0, heapFetches: 0, heapRows: 0, bitmapPages: 0, hits: 0, reads: 0, blocks: 0, steps: 0 };
+
+/**
+ * The totals after one more step. `lastBitmapPage` is the page of the
+ * statement's previous bitmap heap step: a bitmap's rows come in page order,
+ * so a new page is one more of EXPLAIN's Heap Blocks.
+ */
+function addStep(t: Totals, s: ScanStep, lastBitmapPage: number | null): Totals {
+  return {
+    seeks: t.seeks + (s.op === 'seek' ? 1 : 0),
+    nexts: t.nexts + (s.op === 'next' && s.found ? 1 : 0),
+    prevs: t.prevs + (s.op === 'prev' ? 1 : 0),
+    comparisons: t.comparisons + s.comparisons,
+    leaves: t.leaves + (s.op === 'leaf' ? 1 : 0),
+    heapFetches: t.heapFetches + (s.op === 'heap' && s.indexOnly ? 1 : 0),
+    heapRows: t.heapRows + (s.op === 'heap' && !s.indexOnly ? 1 : 0),
+    bitmapPages: t.bitmapPages + (s.bitmap && s.place !== lastBitmapPage ? 1 : 0),
+    hits: t.hits + (s.op === 'hit' ? 1 : 0),
+    reads: t.reads + (s.op === 'read' ? 1 : 0),
+    blocks: t.blocks + (s.parts ? s.reads : 0),
+    steps: t.steps + 1,
+  };
+}
+
 export function totalsOf(steps: readonly ScanStep[], n = steps.length): Totals {
-  const t: Totals = { seeks: 0, nexts: 0, prevs: 0, comparisons: 0, leaves: 0, heapFetches: 0, heapRows: 0, hits: 0, reads: 0, blocks: 0, steps: n };
+  let t = ZERO;
+  let lastBitmapPage: number | null = null;
   for (let i = 0; i < n; i++) {
     const s = steps[i];
     if (!s) break;
-    t.comparisons += s.comparisons;
-    if (s.parts) t.blocks += s.reads;
-    if (s.op === 'seek') t.seeks += 1;
-    else if (s.op === 'next' && s.found) t.nexts += 1;
-    else if (s.op === 'prev') t.prevs += 1;
-    else if (s.op === 'leaf') t.leaves += 1;
-    else if (s.op === 'heap' && s.indexOnly) t.heapFetches += 1;
-    else if (s.op === 'heap') t.heapRows += 1;
-    else if (s.op === 'hit') t.hits += 1;
-    else if (s.op === 'read') t.reads += 1;
+    t = addStep(t, s, lastBitmapPage);
+    if (s.bitmap) lastBitmapPage = s.place;
   }
-  return t;
+  return { ...t, steps: n };
 }
 
 const scales = new WeakMap<readonly ScanStep[], { steps: number; comparisons: number }>();
@@ -175,8 +197,9 @@ export function totalsText(t: Totals): string {
   if (t.leaves + t.heapFetches + t.heapRows + t.hits + t.reads > 0 && t.seeks + t.nexts + t.prevs === 0) {
     // Heap fetches are an Index Only Scan's (EXPLAIN's word); a plain Index
     // Scan's rows read from the heap are named as such.
+    const pages = t.bitmapPages > 0 ? ` on ${count(t.bitmapPages)} page(s), each read once, in page order` : '';
     const heap = [
-      ...(t.heapRows > 0 ? [`${count(t.heapRows)} row(s) read from the heap`] : []),
+      ...(t.heapRows > 0 ? [`${count(t.heapRows)} row(s) read from the heap${pages}`] : []),
       ...(t.heapFetches > 0 || t.heapRows === 0 ? [`${count(t.heapFetches)} heap fetch(es)`] : []),
     ];
     return `${count(t.hits + t.reads)} buffer access(es) (${count(t.reads)} read from storage), ${count(t.leaves)} leaf page(s) walked, ${heap.join(', ')}`;
@@ -246,23 +269,12 @@ export class RunningTotals {
   private readonly prefix: Totals[];
 
   constructor(steps: readonly ScanStep[]) {
-    const zero: Totals = { seeks: 0, nexts: 0, prevs: 0, comparisons: 0, leaves: 0, heapFetches: 0, heapRows: 0, hits: 0, reads: 0, blocks: 0, steps: 0 };
-    this.prefix = [zero];
-    let t = zero;
+    this.prefix = [ZERO];
+    let t = ZERO;
+    let lastBitmapPage: number | null = null;
     for (const s of steps) {
-      t = {
-        seeks: t.seeks + (s.op === 'seek' ? 1 : 0),
-        nexts: t.nexts + (s.op === 'next' && s.found ? 1 : 0),
-        prevs: t.prevs + (s.op === 'prev' ? 1 : 0),
-        comparisons: t.comparisons + s.comparisons,
-        leaves: t.leaves + (s.op === 'leaf' ? 1 : 0),
-        heapFetches: t.heapFetches + (s.op === 'heap' && s.indexOnly ? 1 : 0),
-        heapRows: t.heapRows + (s.op === 'heap' && !s.indexOnly ? 1 : 0),
-        hits: t.hits + (s.op === 'hit' ? 1 : 0),
-        reads: t.reads + (s.op === 'read' ? 1 : 0),
-        blocks: t.blocks + (s.parts ? s.reads : 0),
-        steps: t.steps + 1,
-      };
+      t = addStep(t, s, lastBitmapPage);
+      if (s.bitmap) lastBitmapPage = s.place;
       this.prefix.push(t);
     }
   }

@@ -53,12 +53,15 @@ pub fn cheapest(q: &Query, candidates: &[IndexCandidate]) -> ScanPlan {
     let rows = clamp_rows(size.tuples * est.clauses(q.parts));
     let width = scan_width(q);
     let mut paths = vec![seq_path(q, &size, rows, width)];
-    for c in candidates {
+    // Newest index first: PostgreSQL lists a table's indexes that way
+    // (`get_relation_info` conses each on the front), so between two
+    // equally cheap indexes the one created last wins.
+    for c in candidates.iter().rev() {
         if let Some(p) = index_path(q, c, &est, &size, rows, width) {
             paths.push(p);
         }
     }
-    for c in candidates.iter().filter(|c| c.cond.is_some()) {
+    for c in candidates.iter().rev().filter(|c| c.cond.is_some()) {
         paths.push(bitmap_path(q, c, &est, &size, rows, width));
     }
     let limit = constant_limit(q.select);
