@@ -74,6 +74,28 @@ fn depth_at_the_limit_fits_in_a_small_stack() {
 }
 
 #[test]
+fn the_planner_estimates_the_deepest_conditions_in_a_small_stack() {
+    // Selectivity and cost recurse over a condition: an OR chain, arithmetic
+    // compared with a constant, and a NOT, each as deep as the limit allows,
+    // on an indexed table so every path is costed.
+    let terms = MAX_EXPRESSION_DEPTH - 10;
+    let or = vec!["a = 1"; terms / 2].join(" OR ");
+    let sum = vec!["a"; terms / 2].join(" + ");
+    let script = format!(
+        "create table t (a int primary key, b boolean);\n\
+         insert into t select g, g % 2 = 0 from generate_series(1, 100) g;\n\
+         analyze t;\n\
+         select count(*) from t where {or};\n\
+         select count(*) from t where {sum} > 5 and a < 50;\n\
+         explain select * from t where not ({or}) order by a limit 3;\n\
+         select count(*) from t where a not between 3 and 5 and b not between false and false;\n"
+    );
+    for report in run_in_small_stack(script) {
+        assert_eq!(report.error, None, "{}", report.profile);
+    }
+}
+
+#[test]
 fn deep_parentheses_are_refused_at_the_deepest_one() {
     let e = error_of(&format!("select {}1{};", "(".repeat(100), ")".repeat(100)));
     assert_eq!(e.kind, ErrorKind::Limit);

@@ -12,9 +12,39 @@
 
 use super::catalog::Table;
 use super::column_stats::{compute, ColumnStats, Sample};
+use crate::exec::index_expression::IndexExpression;
 use crate::exec::row::Row;
 use crate::rng::Rng;
 use crate::value::{SqlType, Value};
+
+/// Each expression's statistics over the same sample of the rows
+/// (`compute_index_stats`): an expression index's values, as ANALYZE
+/// evaluates them for every sampled row.
+pub fn analyze_expressions(
+    table: &Table,
+    rows: &[Row],
+    target: usize,
+    expressions: &[IndexExpression],
+) -> Vec<ColumnStats> {
+    let target = target.max(1);
+    let sample = sample(rows, 300 * target, table.rel as u64);
+    expressions
+        .iter()
+        .map(|x| {
+            let values: Vec<Value> = sample
+                .iter()
+                .map(|r| x.value(r).unwrap_or(Value::Null))
+                .collect();
+            compute(&Sample {
+                values: &values,
+                total_rows: rows.len() as f64,
+                target,
+                width: &|v| stored_width(v, x.ty),
+                fixed_width: fixed_width(x.ty),
+            })
+        })
+        .collect()
+}
 
 /// Each column's statistics from the table's live rows, in physical order.
 pub fn analyze(table: &Table, rows: &[Row], target: usize) -> Vec<ColumnStats> {

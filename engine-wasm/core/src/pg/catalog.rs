@@ -157,6 +157,9 @@ pub struct Index {
     /// Whether the notice that PostgreSQL would have deduplicated it was
     /// given ([`super::dedup_notice`]).
     pub dedup_noticed: bool,
+    /// What the last ANALYZE learnt of each of its expressions, as
+    /// PostgreSQL keeps an expression index's statistics (empty before).
+    pub expression_stats: Vec<super::column_stats::ColumnStats>,
 }
 
 impl Index {

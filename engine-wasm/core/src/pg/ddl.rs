@@ -258,6 +258,7 @@ impl PgEngine {
             included: Default::default(),
             deferrable: None,
             dedup_noticed: false,
+            expression_stats: Vec::new(),
         }));
         self.catalog.table_mut(table).indexes.push(id);
         let (rows, entries) = match self.backfill(id) {

@@ -6,13 +6,17 @@
 
 use super::catalog::{Index, Table};
 use super::engine::PgEngine;
-use crate::sql::ast::ColumnDef;
+use crate::sql::ast::{ColumnDef, Expr};
 use crate::sql::plan::cost::CostParams;
+use crate::sql::plan::statistics::ColumnStats;
 use crate::sql::plan::statistics::{IndexStats, RelationStats};
 use crate::sql::plan::PlannerStats;
+use crate::sql::plan::TableInfo;
 
 impl PgEngine {
-    pub(super) fn planner_stats(&self, table: usize) -> PlannerStats {
+    /// The table's statistics, by the planner's numbers: its columns, the
+    /// system columns (none), then `expressions`, its indexed expressions.
+    pub(super) fn planner_stats(&self, table: usize, expressions: &[Expr]) -> PlannerStats {
         let t = self.catalog.table(table);
         // `has_unique_index`: a unique, full index on the column alone.
         let unique = |c: usize| {
@@ -21,7 +25,18 @@ impl PgEngine {
                 ix.unique && ix.predicate.is_none() && ix.key.len() == 1 && ix.key[0].0 == c
             })
         };
-        let relation = relation_stats(t, self.io.pool.page_size(), &unique);
+        let mut relation = relation_stats(t, self.io.pool.page_size(), &unique);
+        relation
+            .columns
+            .extend((0..TableInfo::SYSTEM_COLUMNS).map(|_| None));
+        relation
+            .unique
+            .extend((0..TableInfo::SYSTEM_COLUMNS).map(|_| false));
+        for e in expressions {
+            let (stats, unique) = self.expression_stats(t, e);
+            relation.columns.push(stats);
+            relation.unique.push(unique);
+        }
         let tuples = relation.estimate().tuples;
         let indexes = t
             .indexes
@@ -33,6 +48,24 @@ impl PgEngine {
             indexes,
             params: self.cost_params(),
         }
+    }
+
+    /// What ANALYZE learnt of an indexed expression (from the first index
+    /// on it), and whether a unique, full index has it as its only key.
+    fn expression_stats(&self, t: &Table, e: &Expr) -> (Option<ColumnStats>, bool) {
+        let mut stats = None;
+        let mut unique = false;
+        for &i in &t.indexes {
+            let ix = self.catalog.index(i);
+            let Some(k) = ix.expressions.iter().position(|x| &x.expr == e) else {
+                continue;
+            };
+            if stats.is_none() {
+                stats = ix.expression_stats.get(k).cloned();
+            }
+            unique |= ix.unique && ix.predicate.is_none() && ix.key.len() == 1;
+        }
+        (stats, unique)
     }
 
     /// The session's cost settings; a value IndexLab cannot read keeps

@@ -46,9 +46,10 @@ impl QueryEngine for PgEngine {
     }
 
     fn scan_info(&self, table: usize) -> TableInfo {
+        let info = self.catalog.planner_info(table);
         TableInfo {
-            stats: Some(self.planner_stats(table)),
-            ..self.catalog.planner_info(table)
+            stats: Some(self.planner_stats(table, &info.expressions)),
+            ..info
         }
     }
 
@@ -257,8 +258,22 @@ impl QueryEngine for PgEngine {
         self.analyze_update_stats(table, rows.len() as u64);
         let target = self.settings.show("default_statistics_target").ok();
         let target = target.and_then(|t| t.parse().ok()).unwrap_or(100);
-        let t = self.catalog.table_mut(table);
-        t.column_stats = super::analyze_columns::analyze(t, rows, target);
+        let t = self.catalog.table(table);
+        let column_stats = super::analyze_columns::analyze(t, rows, target);
+        let expression_stats: Vec<(usize, Vec<_>)> = t
+            .indexes
+            .iter()
+            .map(|&i| {
+                let ix = self.catalog.index(i);
+                let stats =
+                    super::analyze_columns::analyze_expressions(t, rows, target, &ix.expressions);
+                (i, stats)
+            })
+            .collect();
+        self.catalog.table_mut(table).column_stats = column_stats;
+        for (i, stats) in expression_stats {
+            self.catalog.index_mut(i).expression_stats = stats;
+        }
     }
 
     fn fire_after_triggers(&mut self) -> Result<Vec<(String, u64)>, SqlError> {

@@ -715,14 +715,7 @@ pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
     for i in 0..table.indexes.len() {
         candidates.extend(index_candidate(table, i, q, &parts, &referenced)?);
     }
-    // ANALYZE gathers no statistics on index expressions here, so a
-    // condition on one (`lower(v) = …`) would be estimated from defaults
-    // where PostgreSQL reads them: such a query is still chosen by rules.
-    let on_expression = candidates.iter().any(|c| {
-        let first = table.indexes[c.index].key[0].0;
-        c.cond.is_some() && first >= table.columns.len()
-    });
-    if let (Some(stats), false) = (&table.stats, on_expression) {
+    if let Some(stats) = &table.stats {
         let query = choose::Query {
             table,
             stats,

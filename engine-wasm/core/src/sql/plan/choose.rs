@@ -64,6 +64,11 @@ pub fn cheapest(q: &Query, candidates: &[IndexCandidate]) -> ScanPlan {
     for c in candidates.iter().rev().filter(|c| c.cond.is_some()) {
         paths.push(bitmap_path(q, c, &est, &size, rows, width));
     }
+    // The select list's computed values (`lower(v)`), for every row out.
+    let target = super::cost::qual_cost(&computed_targets(q.select), &q.stats.params) * rows;
+    for p in &mut paths {
+        p.cost.scan.total += target;
+    }
     let limit = constant_limit(q.select);
     let mut kept: Vec<Path> = Vec::new();
     for p in paths {
@@ -322,6 +327,29 @@ fn est_correlation(q: &Query, col: usize) -> f64 {
         .and_then(Option::as_ref)
         .and_then(|s| s.correlation)
         .map_or(0.0, f64::from)
+}
+
+/// The expressions the scan computes for each row it returns (its target
+/// list's, `cost_qual_eval` of the path target): the select list's and the
+/// ORDER BY's that are not plain columns. None under an aggregate, which
+/// evaluates its own.
+fn computed_targets(q: &Select) -> Vec<Expr> {
+    let mut has_aggregate = !q.group_by.is_empty();
+    let mut out: Vec<Expr> = Vec::new();
+    let items = q.items.iter().filter_map(|i| match i {
+        SelectItem::Expr { expr, .. } => Some(expr),
+        SelectItem::Wildcard => None,
+    });
+    for e in items.chain(q.order_by.iter().map(|o| &o.expr)) {
+        e.visit(&mut |x| has_aggregate |= matches!(x, Expr::Aggregate { .. }));
+        if !matches!(e, Expr::Column { .. }) && !out.contains(e) {
+            out.push(e.clone());
+        }
+    }
+    if has_aggregate {
+        return Vec::new();
+    }
+    out
 }
 
 /// `LIMIT n` (plus its OFFSET) when both are constants.

@@ -132,7 +132,18 @@ impl Estimator<'_> {
             Expr::Binary { op, left, right } if op.is_comparison() => {
                 self.comparison(*op, left, right)
             }
-            Expr::Between { .. } => self.clauses(std::slice::from_ref(e)),
+            Expr::Between { negated: false, .. } => self.clauses(std::slice::from_ref(e)),
+            // `x NOT BETWEEN a AND b` is `x < a OR x > b` to PostgreSQL.
+            Expr::Between {
+                expr,
+                low,
+                high,
+                negated: true,
+            } => {
+                let below = self.comparison(BinOp::Lt, expr, low);
+                let above = self.comparison(BinOp::Gt, expr, high);
+                below + above - below * above
+            }
             Expr::InList {
                 expr,
                 list,
@@ -213,7 +224,10 @@ impl Estimator<'_> {
     /// A constant's value in the column's type, or None when it is not a
     /// literal (`now()`, a parameter): estimated then as an unknown value.
     fn constant(&self, col: usize, e: &Expr) -> Option<Value> {
-        let ty = self.table.columns.get(col)?.1;
+        let Some(&(_, ty)) = self.table.columns.get(col) else {
+            // An indexed expression: its literal as written.
+            return literal(e);
+        };
         match e {
             Expr::Literal(Value::Text(_)) => {
                 crate::sql::eval::quoted_as(e, ty).map_or_else(|| literal(e), |v| v.ok())
@@ -424,12 +438,11 @@ impl Estimator<'_> {
         }
     }
 
-    /// The table column `e` is (not an expression, which has no statistics).
+    /// The table column or indexed expression `e` is, by the planner's
+    /// number: ANALYZE keeps statistics for both (an expression index's in
+    /// its own `pg_statistic` rows).
     fn column(&self, e: &Expr) -> Option<usize> {
-        match e {
-            Expr::Column { name, .. } => self.table.columns.iter().position(|(c, _)| c == name),
-            _ => None,
-        }
+        super::column_index(self.table, e)
     }
 
     fn column_stats(&self, col: usize) -> Option<&ColumnStats> {
@@ -477,10 +490,17 @@ fn split_between(clauses: &[Expr]) -> Vec<Expr> {
 }
 
 /// Where `value` lies between two histogram bounds, 0 to 1
-/// (`convert_to_scalar`): numbers and times interpolate; other types
-/// (text) take the middle, where PostgreSQL compares their characters.
+/// (`convert_to_scalar`): numbers and times by their value, text by its
+/// characters read as digits of a number; other types take the middle.
 fn bin_fraction(value: &Value, low: &Value, high: &Value) -> f64 {
-    let (Some(v), Some(l), Some(h)) = (scalar(value), scalar(low), scalar(high)) else {
+    let scaled = match (value, low, high) {
+        (Value::Text(v), Value::Text(l), Value::Text(h)) => Some(strings_to_scalars(v, l, h)),
+        _ => match (scalar(value), scalar(low), scalar(high)) {
+            (Some(v), Some(l), Some(h)) => Some((v, l, h)),
+            _ => None,
+        },
+    };
+    let Some((v, l, h)) = scaled else {
         return 0.5;
     };
     if h <= l {
@@ -497,6 +517,56 @@ fn bin_fraction(value: &Value, low: &Value, high: &Value) -> f64 {
             f
         }
     }
+}
+
+/// `convert_string_to_scalar` (C collation): the three strings, less their
+/// common prefix, as fractions in a base spanning the characters they use
+/// (widened to whole runs of letters and digits, or to printable ASCII when
+/// under ten characters).
+fn strings_to_scalars(value: &str, low: &str, high: &str) -> (f64, f64, f64) {
+    let (value, low, high) = (value.as_bytes(), low.as_bytes(), high.as_bytes());
+    let first = high.first().copied().unwrap_or(0);
+    let (mut lo, mut hi) = (first, first);
+    for &c in low.iter().chain(high) {
+        lo = lo.min(c);
+        hi = hi.max(c);
+    }
+    for (a, z) in [(b'A', b'Z'), (b'a', b'z'), (b'0', b'9')] {
+        if lo <= z && hi >= a {
+            lo = lo.min(a);
+            hi = hi.max(z);
+        }
+    }
+    if hi - lo < 9 {
+        (lo, hi) = (b' ', 127);
+    }
+    let common = low
+        .iter()
+        .zip(high)
+        .zip(value)
+        .take_while(|((l, h), v)| l == h && l == v)
+        .count();
+    let one = |s: &[u8]| {
+        let base = f64::from(hi - lo) + 1.0;
+        let (mut num, mut denom) = (0.0, base);
+        for &c in s.iter().take(12) {
+            let c = if c < lo {
+                f64::from(lo) - 1.0
+            } else if c > hi {
+                f64::from(hi) + 1.0
+            } else {
+                f64::from(c)
+            };
+            num += (c - f64::from(lo)) / denom;
+            denom *= base;
+        }
+        num
+    };
+    (
+        one(&value[common..]),
+        one(&low[common..]),
+        one(&high[common..]),
+    )
 }
 
 fn scalar(v: &Value) -> Option<f64> {
