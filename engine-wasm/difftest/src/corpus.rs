@@ -107,7 +107,7 @@ fn run_file(file: &Path, pg: &mut Session) -> Result<ScriptResult, String> {
 
 /// The errors and report of a psql-style run on profile `p` (a panic is a
 /// failure, and gives no report).
-fn run_profile(
+pub(crate) fn run_profile(
     text: &str,
     p: &str,
     failures: &mut Vec<String>,
@@ -130,7 +130,7 @@ fn run_profile(
     (errors, run.ok())
 }
 
-fn is_explain(sql: &str) -> bool {
+pub(crate) fn is_explain(sql: &str) -> bool {
     let words: Vec<String> = sql
         .lines()
         .map(|l| l.split("--").next().unwrap_or(""))

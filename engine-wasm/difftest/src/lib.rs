@@ -5,6 +5,7 @@
 //! - [`indexlab`]: running the same script on the pg and yb profiles;
 //! - [`compare`]: the first statement where the answers differ;
 //! - [`minimize`]: shrinking a diverging script to a short one;
+//! - [`plans`]: planner scripts, their plan shapes against PostgreSQL's;
 //! - [`record`]: minimized cases as sqllogictest files, replayed without PostgreSQL.
 
 pub mod compare;
@@ -14,6 +15,7 @@ pub mod indexlab;
 pub mod minimize;
 pub mod outcome;
 pub mod plan_shape;
+pub mod plans;
 pub mod postgres;
 pub mod record;
 pub mod script;

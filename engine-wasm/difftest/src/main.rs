@@ -10,6 +10,12 @@
 //! them (see `corpus.rs`): how many statements each profile runs, and exit 1
 //! on a panic or a misleading refusal.
 //!
+//! `--plans` instead runs N planner scripts (see `plans.rs`) and prints how
+//! many EXPLAINs have PostgreSQL's plan shape, per query kind, with the
+//! commonest differences (a measure: it exits 0 unless something breaks).
+//! `--plans --print-script --seed S` prints seed S's script instead, to run
+//! it anywhere (`indexlab-cli`, psql).
+//!
 //! `--record FILE.sql` instead runs one hand-written script on PostgreSQL and
 //! prints it as a recorded case (sqllogictest, PostgreSQL's results expected),
 //! with the script's leading `--` comment as the case's header.
@@ -34,6 +40,8 @@ struct Args {
     minimize: bool,
     record: Option<PathBuf>,
     corpus: Option<PathBuf>,
+    plans: bool,
+    print_script: bool,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -50,6 +58,8 @@ fn parse_args() -> Result<Args, String> {
         minimize: true,
         record: None,
         corpus: None,
+        plans: false,
+        print_script: false,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -72,6 +82,8 @@ fn parse_args() -> Result<Args, String> {
             "--no-minimize" => args.minimize = false,
             "--record" => args.record = Some(PathBuf::from(value()?)),
             "--corpus" => args.corpus = Some(PathBuf::from(value()?)),
+            "--plans" => args.plans = true,
+            "--print-script" => args.print_script = true,
             other => {
                 return Err(format!(
                     "unknown option '{other}' (see the comment at the top of difftest/src/main.rs)"
@@ -105,6 +117,13 @@ fn main() -> ExitCode {
 
 /// Runs the whole comparison; `Ok(true)` when nothing diverged.
 fn run(args: &Args) -> Result<bool, String> {
+    if args.plans && args.print_script {
+        print!(
+            "{}",
+            indexlab_difftest::plans::generate::script(args.seed).text
+        );
+        return Ok(true);
+    }
     let server = match &args.pg {
         Some(_) => None,
         None => Some(Server::start()?),
@@ -119,6 +138,11 @@ fn run(args: &Args) -> Result<bool, String> {
     }
     if let Some(dir) = &args.corpus {
         return corpus(&mut pg, dir);
+    }
+    if args.plans {
+        let tally = indexlab_difftest::plans::run(&mut pg, args.seed, args.n)?;
+        indexlab_difftest::plans::print(&tally, args.seed, args.n);
+        return Ok(true);
     }
     let mut counts: BTreeMap<(Profile, Kind), u64> = BTreeMap::new();
     let (mut statements, mut passed, mut failed) = (0u64, 0u64, 0u64);

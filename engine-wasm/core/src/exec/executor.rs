@@ -214,6 +214,9 @@ pub trait Executor: JoinExec {
                 "aggregate functions are not allowed in WHERE",
             ));
         }
+        if let Some(fewer) = crate::sql::plan::order_keys::without_constant_keys(q) {
+            return self.run_select(&fewer, execute);
+        }
         if q.groups() {
             return super::aggregate::run_grouped(self, q, execute);
         }

@@ -4,6 +4,7 @@
 //! full when no index fits. Hash and merge joins are not simulated.
 
 use super::batched_join::{any_array_shown, BatchedJoin, Lookup};
+use super::join_choice::{self, SideQuery};
 use super::nested_loop::{index_cond_shown, merge_loop, Loops, Side};
 use super::plan_node::PlanNode;
 use super::row::Row;
@@ -12,6 +13,7 @@ use crate::sql::ast::{BinOp, Expr, FromItem, Select, SelectItem};
 use crate::sql::error::unsupported;
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, Bound as BoundExpr, Scope};
+use crate::sql::plan::join::Method;
 use crate::sql::plan::{conjuncts, plan_scan, AccessPath, KeyCond, ScanDirection, ScanPlan};
 use crate::sql::rewrite::{column_refs, inline_cte, unqualify};
 use crate::trace::Event;
@@ -203,7 +205,8 @@ pub trait JoinExec: SelectExec {
         };
         let (outer_item, f1) = inline_cte(outer_item, &q.with)?;
         let (inner_item, f2) = inline_cte(inner_item, &q.with)?;
-        let (outer, inner) = (self.side(&outer_item)?, self.side(&inner_item)?);
+        let (first, second) = (self.side(&outer_item)?, self.side(&inner_item)?);
+        let (outer, inner) = (first.clone(), second.clone());
         let mut parts = Vec::new();
         for e in [q.filter.clone(), on, f1, f2].into_iter().flatten() {
             conjuncts(&e, &mut parts);
@@ -229,6 +232,32 @@ pub trait JoinExec: SelectExec {
                 Belongs::Both => both.push(p),
             }
         }
+        let outer_items = self.needed_columns(q, &using, &outer, &inner, &outer);
+        let inner_items = self.needed_columns(q, &using, &outer, &inner, &inner);
+        let start = self.now_us();
+        // On pg the planner picks the outer table and the method by cost.
+        let (a, b) = (
+            SideQuery {
+                side: &first,
+                filter: &outer_f,
+                items: &outer_items,
+            },
+            SideQuery {
+                side: &second,
+                filter: &inner_f,
+                items: &inner_items,
+            },
+        );
+        let choice = join_choice::plan(self, &a, &b, &both)?;
+        let swapped = choice.is_some_and(|c| c.swapped);
+        let (a, b) = if swapped { (b, a) } else { (a, b) };
+        if let Some(c) = choice.filter(|c| c.method == Method::Hash) {
+            let (node, joined) = join_choice::run_hash(self, &a, &b, &both, &c, execute)?;
+            return self.join_result(q, node, joined, &using, (&first, &second), swapped, start);
+        }
+        let (outer, inner) = (a.side.clone(), b.side.clone());
+        let (outer_f, inner_f) = (a.filter.to_vec(), b.filter.to_vec());
+        let (outer_items, inner_items) = (a.items.to_vec(), b.items.to_vec());
         let key = self.lookup_key(&both, &outer, &inner)?;
         if let Some((n, ..)) = &key {
             both.remove(*n);
@@ -239,13 +268,11 @@ pub trait JoinExec: SelectExec {
             .map(|e| bind(e, &scope))
             .collect::<Result<Vec<_>, _>>()?;
         let outer_q = Select {
-            items: self.needed_columns(q, &using, &outer, &inner, &outer),
+            items: outer_items,
             filter: and_all(outer_f),
             ..Select::empty()
         };
-        let inner_items = self.needed_columns(q, &using, &outer, &inner, &inner);
-        let outer_plan = plan_scan(&self.planner_info(outer.table), &outer_q)?;
-        let start = self.now_us();
+        let outer_plan = plan_scan(&self.scan_info(outer.table), &outer_q)?;
         let outer_out = if execute {
             self.run_scan(outer.table, &outer_plan, None)?
         } else {
@@ -276,6 +303,25 @@ pub trait JoinExec: SelectExec {
         let batch = self.join_batch_size();
         let max_rows = self.settings().max_rows() as u64;
         let mut acc = Loops::default();
+        let inner_info = self.scan_info(inner.table);
+        // The lookup reads only the index when it holds every column the
+        // query needs of the inner table.
+        let lookup_only = key.as_ref().is_some_and(|(_, index, ..)| {
+            let index = &inner_info.indexes[*index];
+            inner_items.iter().all(|i| match i {
+                SelectItem::Expr { expr, .. } => crate::sql::plan::column_index(&inner_info, expr)
+                    .is_some_and(|c| index.covers(c)),
+                SelectItem::Wildcard => false,
+            })
+        });
+        let inner_scan = plan_scan(
+            &inner_info,
+            &Select {
+                items: inner_items.clone(),
+                filter: and_all(inner_f.clone()),
+                ..Select::empty()
+            },
+        )?;
         match (&key, &key_expr) {
             (Some((_, index, _, cond, col)), Some(k)) if batch > 1 => {
                 let lookup = Lookup {
@@ -312,31 +358,10 @@ pub trait JoinExec: SelectExec {
                                 last_key: key,
                                 at_us,
                             });
-                            ScanPlan {
-                                access: AccessPath::Index {
-                                    index: *index,
-                                    direction: ScanDirection::Forward,
-                                    only: false,
-                                    cond: Some(KeyCond::Range {
-                                        lower: Bound::Included(Expr::Literal(v.clone())),
-                                        upper: Bound::Included(Expr::Literal(v)),
-                                    }),
-                                    cond_exprs: vec![index_cond_shown(shown, &inner.name)],
-                                },
-                                filter: inner_f.clone(),
-                                ordered: true,
-                                system_columns: false,
-                                cost: None,
-                            }
+                            let shown = index_cond_shown(shown, &inner.name);
+                            lookup_plan(*index, v, shown, &inner_f, lookup_only)
                         }
-                        _ => plan_scan(
-                            &self.planner_info(inner.table),
-                            &Select {
-                                items: inner_items.clone(),
-                                filter: and_all(inner_f.clone()),
-                                ..Select::empty()
-                            },
-                        )?,
+                        _ => inner_scan.clone(),
                     };
                     let out = self.run_scan(inner.table, &plan, None)?;
                     acc.loops += 1;
@@ -351,6 +376,24 @@ pub trait JoinExec: SelectExec {
                 }
             }
         }
+        if acc.inner_node.is_none() && batch == 1 {
+            // No outer row, or EXPLAIN without ANALYZE: the inner scan as
+            // planned, run for no row.
+            let plan = match &key {
+                Some((_, index, _, shown, _)) => {
+                    let shown = index_cond_shown(shown, &inner.name);
+                    lookup_plan(
+                        *index,
+                        crate::value::Value::Null,
+                        shown,
+                        &inner_f,
+                        lookup_only,
+                    )
+                }
+                None => inner_scan.clone(),
+            };
+            acc.inner_node = Some(self.run_scan(inner.table, &plan, Some(0))?.node);
+        }
         let batched = batch > 1 && key.is_some();
         if batched {
             // The key condition moved from the index to the join filter.
@@ -359,7 +402,7 @@ pub trait JoinExec: SelectExec {
             }
         }
         let Loops {
-            mut joined,
+            joined,
             inner_node,
             inner_rows: inner_rows_total,
             loops,
@@ -372,7 +415,11 @@ pub trait JoinExec: SelectExec {
         );
         inner_node.loops = loops;
         inner_node.rows = inner_rows_total.checked_div(loops).unwrap_or(0);
-        let mut node = PlanNode {
+        if let Some(c) = choice.and_then(|c| c.inner) {
+            inner_node.est_cost = (c.startup, c.total);
+            inner_node.est_rows = c.rows;
+        }
+        let node = PlanNode {
             title: if batched {
                 "YB Batched Nested Loop Join".into()
             } else {
@@ -391,27 +438,53 @@ pub trait JoinExec: SelectExec {
                 b.add(&inner_node.buffers);
                 b
             },
-            est_cost: (0.0, outer_node.est_cost.1 + inner_node.est_cost.1),
-            est_rows: outer_node.est_rows,
+            est_cost: choice.map_or((0.0, outer_node.est_cost.1 + inner_node.est_cost.1), |c| {
+                (c.cost.startup, c.cost.total)
+            }),
+            est_rows: choice.map_or(outer_node.est_rows, |c| c.cost.rows),
             width: outer_node.width + inner_node.width,
             children: vec![outer_node, inner_node],
             ..PlanNode::default()
         };
-        let (columns, exprs) = join_projection(&q.items, &scope, &using, &outer, &inner)?;
+        self.join_result(q, node, joined, &using, (&first, &second), swapped, start)
+    }
+
+    /// The join's result in the query's terms: rows back in the written
+    /// order of the tables (when the planner made the second one outer),
+    /// then ORDER BY, LIMIT and the select list.
+    #[allow(clippy::too_many_arguments)]
+    fn join_result(
+        &mut self,
+        q: &Select,
+        node: PlanNode,
+        mut joined: Vec<Row>,
+        using: &[String],
+        (first, second): (&Side, &Side),
+        swapped: bool,
+        start: f64,
+    ) -> Result<(PlanNode, QueryResult), SqlError> {
+        if swapped {
+            let width = self.planner_info(second.table).columns.len();
+            for r in &mut joined {
+                r.rotate_left(width);
+            }
+        }
+        let scope = self.join_scope(first, second);
+        let (columns, exprs) = join_projection(&q.items, &scope, using, first, second)?;
         // A USING column is one column of the join: unqualified, it is the
-        // outer side's (as in the select list).
+        // first side's (as in the select list).
         let mut ordered = q.clone();
         for o in &mut ordered.order_by {
             if let Expr::Column { table: None, name } = &o.expr {
                 if using.contains(name) {
                     o.expr = Expr::Column {
-                        table: Some(outer.name.clone()),
+                        table: Some(first.name.clone()),
                         name: name.clone(),
                     };
                 }
             }
         }
-        node = self.finish_rows(node, &mut joined, &ordered, &scope, start)?;
+        let node = self.finish_rows(node, &mut joined, &ordered, &scope, start)?;
         let rows = joined
             .iter()
             .map(|r| {
@@ -426,6 +499,32 @@ pub trait JoinExec: SelectExec {
 }
 
 impl<E: SelectExec> JoinExec for E {}
+
+/// The inner index scan of one loop: the rows whose key is `v`.
+fn lookup_plan(
+    index: usize,
+    v: crate::value::Value,
+    shown: Expr,
+    filter: &[Expr],
+    only: bool,
+) -> ScanPlan {
+    ScanPlan {
+        access: AccessPath::Index {
+            index,
+            direction: ScanDirection::Forward,
+            only,
+            cond: Some(KeyCond::Range {
+                lower: Bound::Included(Expr::Literal(v.clone())),
+                upper: Bound::Included(Expr::Literal(v)),
+            }),
+            cond_exprs: vec![shown],
+        },
+        filter: filter.to_vec(),
+        ordered: true,
+        system_columns: false,
+        cost: None,
+    }
+}
 
 /// `Seq Scan on demo` → `Seq Scan on demo a` when the query names it `a`.
 pub(super) fn alias_title(node: &mut PlanNode, table: &str, alias: &str) {

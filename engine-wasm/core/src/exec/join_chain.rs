@@ -526,18 +526,7 @@ pub trait JoinChainExec: JoinExec {
         keys: &[BoundExpr],
         row: &[Value],
     ) -> Result<Option<GroupKey>, SqlError> {
-        let mut values = Vec::with_capacity(keys.len());
-        for k in keys {
-            match self.eval_bound(k, row)? {
-                Value::Null => return Ok(None),
-                // 2.0 = 2: an integral float hashes as the integer.
-                Value::Float(f) if f.fract() == 0.0 && f.abs() < 9e15 => {
-                    values.push(Value::Int(f as i64))
-                }
-                v => values.push(v),
-            }
-        }
-        Ok(Some(GroupKey::of(&values)))
+        super::hash_join::join_key(self, keys, row)
     }
 }
 
@@ -587,7 +576,7 @@ fn join_word(kind: JoinKind) -> String {
 }
 
 /// `(a)` or `((a) AND (b))`, as EXPLAIN prints a list of conditions.
-fn wrap_and(parts: &[String]) -> String {
+pub(super) fn wrap_and(parts: &[String]) -> String {
     match parts {
         [one] => one.clone(),
         many => format!("({})", many.join(" AND ")),

@@ -94,6 +94,8 @@ impl PgEngine {
             enable_indexonlyscan: on("enable_indexonlyscan"),
             enable_bitmapscan: on("enable_bitmapscan"),
             enable_sort: on("enable_sort"),
+            enable_hashjoin: on("enable_hashjoin"),
+            enable_nestloop: on("enable_nestloop"),
         }
     }
 }

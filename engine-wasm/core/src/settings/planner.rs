@@ -95,8 +95,10 @@ pub static RECOGNIZED: &[(&str, &str, Scope)] = &[
 /// takes: SET checks the value and says nothing, as PostgreSQL does.
 pub static APPLIED_ON_PG: &[(&str, Kind)] = &[
     ("enable_bitmapscan", Kind::Bool),
+    ("enable_hashjoin", Kind::Bool),
     ("enable_indexonlyscan", Kind::Bool),
     ("enable_indexscan", Kind::Bool),
+    ("enable_nestloop", Kind::Bool),
     ("enable_seqscan", Kind::Bool),
     ("enable_sort", Kind::Bool),
     ("seq_page_cost", Kind::Cost),

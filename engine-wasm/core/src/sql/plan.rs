@@ -12,6 +12,9 @@
 
 pub mod choose;
 pub mod cost;
+pub mod join;
+pub mod join_selectivity;
+pub mod order_keys;
 pub mod selectivity;
 pub mod statistics;
 
@@ -124,7 +127,8 @@ fn refuse_tid_scan(table: &TableInfo, parts: &[Expr]) -> Result<(), SqlError> {
 }
 
 impl IndexInfo {
-    fn covers(&self, col: usize) -> bool {
+    /// Whether the index holds column `col` (as a key or INCLUDE column).
+    pub fn covers(&self, col: usize) -> bool {
         self.key.iter().any(|(c, _)| *c == col) || self.include.contains(&col)
     }
 }
@@ -224,7 +228,7 @@ pub fn conjuncts(e: &Expr, out: &mut Vec<Expr>) {
 }
 
 /// The column (or indexed expression) `e` is, by its number.
-fn column_index(table: &TableInfo, e: &Expr) -> Option<usize> {
+pub fn column_index(table: &TableInfo, e: &Expr) -> Option<usize> {
     match e {
         Expr::Column { name, .. } => table.columns.iter().position(|(c, _)| c == name),
         _ if table.expressions.is_empty() => None,

@@ -248,6 +248,7 @@ fn btree(
         },
         descents,
         unique_match,
+        loops: 1.0,
     };
     index_scan::btree_cost(&scan, size, size.pages, &q.stats.params)
 }
@@ -279,6 +280,7 @@ fn index_path(
         index_only: c.only,
         filter: &c.rest,
         rows,
+        loops: 1.0,
     };
     let pages = f64::from(q.stats.indexes[c.index].pages);
     let scan = index_scan::cost(&ix, pages, &heap, &q.stats.params);

@@ -4,7 +4,9 @@
 //! startup cost (before its first row) and a total cost (all its rows).
 
 pub mod bitmap_scan;
+pub mod hash_join;
 pub mod index_scan;
+pub mod nest_loop;
 pub mod seq_scan;
 pub mod sort;
 
@@ -27,6 +29,8 @@ pub struct CostParams {
     pub enable_indexonlyscan: bool,
     pub enable_bitmapscan: bool,
     pub enable_sort: bool,
+    pub enable_hashjoin: bool,
+    pub enable_nestloop: bool,
 }
 
 impl Default for CostParams {
@@ -44,6 +48,8 @@ impl Default for CostParams {
             enable_indexonlyscan: true,
             enable_bitmapscan: true,
             enable_sort: true,
+            enable_hashjoin: true,
+            enable_nestloop: true,
         }
     }
 }

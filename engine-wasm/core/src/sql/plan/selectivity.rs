@@ -239,7 +239,7 @@ impl Estimator<'_> {
     }
 
     /// `col = value` (or `<>` when `negate`); `None` for an unknown value.
-    fn eq_const(&self, col: usize, value: Option<&Value>, negate: bool) -> f64 {
+    pub fn eq_const(&self, col: usize, value: Option<&Value>, negate: bool) -> f64 {
         let null_frac = self.null_frac(col).unwrap_or(0.0);
         if value.is_some_and(Value::is_null) {
             return 0.0;
@@ -292,8 +292,13 @@ impl Estimator<'_> {
         s
     }
 
-    /// `get_variable_numdistinct`.
     fn distinct(&self, col: usize) -> f64 {
+        self.distinct_or_default(col).0
+    }
+
+    /// `get_variable_numdistinct`: the estimate, and whether it is only
+    /// PostgreSQL's default (200) for want of anything better.
+    pub fn distinct_or_default(&self, col: usize) -> (f64, bool) {
         let stats = self.column_stats(col);
         let null_frac = stats.map_or(0.0, |s| f64::from(s.null_frac));
         let mut d = match (stats, self.table.columns.get(col).map(|c| c.1)) {
@@ -305,18 +310,18 @@ impl Estimator<'_> {
             d = -(1.0 - null_frac);
         }
         if d > 0.0 {
-            return clamp_rows(d);
+            return (clamp_rows(d), false);
         }
         if self.tuples <= 0.0 {
-            return DEFAULT_NUM_DISTINCT;
+            return (DEFAULT_NUM_DISTINCT, true);
         }
         if d < 0.0 {
-            return clamp_rows(-d * self.tuples);
+            return (clamp_rows(-d * self.tuples), false);
         }
         if self.tuples < DEFAULT_NUM_DISTINCT {
-            return clamp_rows(self.tuples);
+            return (clamp_rows(self.tuples), false);
         }
-        DEFAULT_NUM_DISTINCT
+        (DEFAULT_NUM_DISTINCT, true)
     }
 
     /// `scalarineqsel`: `col op value`.
@@ -445,11 +450,11 @@ impl Estimator<'_> {
         super::column_index(self.table, e)
     }
 
-    fn column_stats(&self, col: usize) -> Option<&ColumnStats> {
+    pub fn column_stats(&self, col: usize) -> Option<&ColumnStats> {
         self.stats.columns.get(col).and_then(Option::as_ref)
     }
 
-    fn null_frac(&self, col: usize) -> Option<f64> {
+    pub fn null_frac(&self, col: usize) -> Option<f64> {
         self.column_stats(col).map(|s| f64::from(s.null_frac))
     }
 }

@@ -33,6 +33,9 @@ pub struct IndexScan<'a> {
     pub descents: f64,
     /// An equality on every key column of a unique index: one row.
     pub unique_match: bool,
+    /// How many times the scan runs: once per outer row on the inner side
+    /// of a nested loop (`loop_count`), else 1.
+    pub loops: f64,
 }
 
 /// `btcostestimate` over `genericcostestimate`.
@@ -57,9 +60,12 @@ pub fn btree_cost(
     } else {
         1.0
     };
-    let mut total = if descents > 1.0 {
-        let fetched = pages_fetched(index_pages * descents, pages, pages, table_pages, p);
-        fetched * p.random_page_cost
+    // Repeated descents share cached pages; the cost is then the pages all
+    // the scans fetch, shared out over the loops.
+    let scans = descents * scan.loops.max(1.0);
+    let mut total = if scans > 1.0 {
+        let fetched = pages_fetched(index_pages * scans, pages, pages, table_pages, p);
+        fetched * p.random_page_cost / scan.loops.max(1.0)
     } else {
         index_pages * p.random_page_cost
     };
@@ -111,6 +117,8 @@ pub struct HeapFetch<'a> {
     pub filter: &'a [Expr],
     /// Rows the scan returns (all conditions).
     pub rows: f64,
+    /// As in [`IndexScan`].
+    pub loops: f64,
 }
 
 /// `cost_index`.
@@ -130,19 +138,23 @@ pub fn cost(ix: &IndexCost, index_pages: f64, h: &HeapFetch, p: &CostParams) -> 
             pages
         }
     };
-    let scattered = visible(pages_fetched(
-        tuples,
-        h.heap.pages,
-        index_pages,
-        h.table_pages,
-        p,
-    ));
-    let max_io = scattered * p.random_page_cost;
-    let in_order = visible((ix.selectivity * h.heap.pages).ceil());
-    let min_io = if in_order > 0.0 {
-        p.random_page_cost + (in_order - 1.0).max(0.0) * p.seq_page_cost
+    let fetched = |t: f64| pages_fetched(t, h.heap.pages, index_pages, h.table_pages, p);
+    let in_order = (ix.selectivity * h.heap.pages).ceil();
+    let (max_io, min_io) = if h.loops > 1.0 {
+        // Every loop's fetches are random; the pages all loops touch,
+        // shared out over them.
+        let max_io = visible(fetched(tuples * h.loops)) * p.random_page_cost / h.loops;
+        let min_io = visible(fetched(in_order * h.loops)) * p.random_page_cost / h.loops;
+        (max_io, min_io)
     } else {
-        0.0
+        let max_io = visible(fetched(tuples)) * p.random_page_cost;
+        let in_order = visible(in_order);
+        let min_io = if in_order > 0.0 {
+            p.random_page_cost + (in_order - 1.0).max(0.0) * p.seq_page_cost
+        } else {
+            0.0
+        };
+        (max_io, min_io)
     };
     let c2 = h.correlation * h.correlation;
     run += max_io + c2 * (min_io - max_io);

@@ -1,0 +1,98 @@
+//! A Hash Join, as PostgreSQL's executor runs it (nodeHashjoin.c): the
+//! inner side is read once and each row goes into a hash table on its join
+//! key (the `Hash` node); then the outer side is read, and each row looks its
+//! key up and is checked against the rows in that bucket. A NULL key matches
+//! nothing, so it is never stored or looked up. PostgreSQL puts each new
+//! entry at the head of its bucket's chain, so an outer row meets its
+//! partners newest first.
+
+use super::aggregate::accumulate::GroupKey;
+use super::plan_node::PlanNode;
+use super::row::Row;
+use super::select::SelectExec;
+use crate::sql::error::{ErrorKind, SqlError};
+use crate::sql::eval::Bound as BoundExpr;
+use crate::value::Value;
+use std::collections::HashMap;
+
+/// A row's join key, or None when part of it is NULL.
+pub fn join_key<E: SelectExec>(
+    engine: &mut E,
+    keys: &[BoundExpr],
+    row: &[Value],
+) -> Result<Option<GroupKey>, SqlError> {
+    let mut values = Vec::with_capacity(keys.len());
+    for k in keys {
+        match engine.eval_bound(k, row)? {
+            Value::Null => return Ok(None),
+            // 2.0 = 2: an integral float hashes as the integer.
+            Value::Float(f) if f.fract() == 0.0 && f.abs() < 9e15 => {
+                values.push(Value::Int(f as i64))
+            }
+            v => values.push(v),
+        }
+    }
+    Ok(Some(GroupKey::of(&values)))
+}
+
+/// The keys of each side, and the join's other conditions (bound to the
+/// joined row: outer columns, then inner).
+pub struct HashKeys {
+    pub outer: Vec<BoundExpr>,
+    pub inner: Vec<BoundExpr>,
+    pub filter: Vec<BoundExpr>,
+}
+
+/// The joined rows (outer's columns, then inner's) of an inner join.
+pub fn inner_join<E: SelectExec>(
+    engine: &mut E,
+    outer: &[Row],
+    inner: &[Row],
+    keys: &HashKeys,
+    max_rows: u64,
+) -> Result<Vec<Row>, SqlError> {
+    let mut table: HashMap<GroupKey, Vec<usize>> = HashMap::new();
+    for (n, row) in inner.iter().enumerate() {
+        if let Some(key) = join_key(engine, &keys.inner, row)? {
+            table.entry(key).or_default().push(n);
+        }
+    }
+    let mut out = Vec::new();
+    for o in outer {
+        let Some(key) = join_key(engine, &keys.outer, o)? else {
+            continue;
+        };
+        for &n in table.get(&key).into_iter().flatten().rev() {
+            let row: Row = o.iter().chain(inner[n].iter()).cloned().collect();
+            if engine.passes(&keys.filter, &row)? {
+                out.push(row);
+                if out.len() as u64 > max_rows {
+                    return Err(SqlError::new(
+                        ErrorKind::Limit,
+                        format!("the join returns more than max_rows={max_rows} rows"),
+                    ));
+                }
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// The `Hash` node above the inner side's scan: it holds every row the scan
+/// gave, and is complete when the scan ends.
+pub fn hash_node(scan: PlanNode) -> PlanNode {
+    PlanNode {
+        title: "Hash".into(),
+        rows: scan.rows,
+        loops: scan.loops,
+        first_us: scan.last_us,
+        last_us: scan.last_us,
+        buffers: scan.buffers,
+        est_cost: (scan.est_cost.1, scan.est_cost.1),
+        est_rows: scan.est_rows,
+        width: scan.width,
+        costed: scan.costed,
+        children: vec![scan],
+        ..PlanNode::default()
+    }
+}

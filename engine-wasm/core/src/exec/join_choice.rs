@@ -1,0 +1,226 @@
+//! Two-table inner joins on a profile whose planner costs paths (pg): the
+//! planner ([`crate::sql::plan::join`]) picks the outer table and the method;
+//! this runs a Hash Join when that is the choice (a Nested Loop runs in
+//! `join.rs`, with the sides in the chosen order).
+
+use super::hash_join::{hash_node, inner_join, HashKeys};
+use super::join::{Belongs, JoinExec};
+use super::nested_loop::Side;
+use super::plan_node::PlanNode;
+use super::row::Row;
+use crate::sql::ast::{BinOp, Expr, Select, SelectItem};
+use crate::sql::error::SqlError;
+use crate::sql::eval::{bind, Scope};
+use crate::sql::plan::join::{choose, JoinChoice, JoinSide};
+use crate::sql::plan::{plan_scan, TableInfo};
+use crate::sql::rewrite::unqualify;
+
+/// One side as the join sees it: the table, its own conditions
+/// (unqualified) and the columns the query needs of it.
+pub struct SideQuery<'a> {
+    pub side: &'a Side,
+    pub filter: &'a [Expr],
+    pub items: &'a [SelectItem],
+}
+
+impl SideQuery<'_> {
+    fn select(&self) -> Select {
+        Select {
+            items: self.items.to_vec(),
+            filter: super::join::and_all(self.filter.to_vec()),
+            ..Select::empty()
+        }
+    }
+}
+
+/// An equality between a column of each side: (first's, second's), as
+/// written in `cond`.
+fn column_pair<E: JoinExec>(
+    engine: &E,
+    cond: &Expr,
+    first: &Side,
+    second: &Side,
+) -> Result<Option<(Expr, Expr)>, SqlError> {
+    let Expr::Binary {
+        op: BinOp::Eq,
+        left,
+        right,
+    } = cond
+    else {
+        return Ok(None);
+    };
+    let is_column = |e: &Expr| matches!(e, Expr::Column { .. });
+    if !is_column(left) || !is_column(right) {
+        return Ok(None);
+    }
+    let l = engine.belongs(left, first, second)?;
+    let r = engine.belongs(right, first, second)?;
+    Ok(match (l, r) {
+        (Belongs::Outer, Belongs::Inner) => Some((*left.clone(), *right.clone())),
+        (Belongs::Inner, Belongs::Outer) => Some((*right.clone(), *left.clone())),
+        _ => None,
+    })
+}
+
+/// A column's position in its table.
+fn position(info: &TableInfo, e: &Expr) -> Option<usize> {
+    let Expr::Column { name, .. } = e else {
+        return None;
+    };
+    info.columns.iter().position(|(c, _)| c == name)
+}
+
+/// An index to look `col` up by: its first column, not partial.
+fn lookup_index(info: &TableInfo, col: usize) -> Option<usize> {
+    info.indexes
+        .iter()
+        .position(|i| i.key[0].0 == col && i.predicate.is_empty() && i.hash_columns < 2)
+}
+
+/// The planner's choice for `first JOIN second ON both…`, or None when it
+/// does not choose by cost (no statistics, no column equality, a derived side).
+pub fn plan<E: JoinExec>(
+    engine: &E,
+    first: &SideQuery,
+    second: &SideQuery,
+    both: &[Expr],
+) -> Result<Option<JoinChoice>, SqlError> {
+    if first.side.derived.is_some() || second.side.derived.is_some() {
+        return Ok(None);
+    }
+    let mut pairs = Vec::new();
+    for c in both {
+        pairs.extend(column_pair(engine, c, first.side, second.side)?);
+    }
+    let Some((a, b)) = pairs.first() else {
+        return Ok(None);
+    };
+    let (ia, ib) = (
+        engine.scan_info(first.side.table),
+        engine.scan_info(second.side.table),
+    );
+    let (Some(ka), Some(kb)) = (position(&ia, a), position(&ib, b)) else {
+        return Ok(None);
+    };
+    let (qa, qb) = (first.select(), second.select());
+    let sa = JoinSide {
+        table: &ia,
+        query: &qa,
+        key: ka,
+        lookup: lookup_index(&ia, ka),
+    };
+    let sb = JoinSide {
+        table: &ib,
+        query: &qb,
+        key: kb,
+        lookup: lookup_index(&ib, kb),
+    };
+    choose(&sa, &sb, pairs.len())
+}
+
+/// Runs the Hash Join: `outer` probes a hash table of `inner`'s rows.
+/// Returns the join's node and its rows (outer's columns, then inner's).
+pub fn run_hash<E: JoinExec>(
+    engine: &mut E,
+    outer: &SideQuery,
+    inner: &SideQuery,
+    both: &[Expr],
+    choice: &JoinChoice,
+    execute: bool,
+) -> Result<(PlanNode, Vec<Row>), SqlError> {
+    let start = engine.now_us();
+    let limit = (!execute).then_some(0);
+    let (oinfo, iinfo) = (
+        engine.scan_info(outer.side.table),
+        engine.scan_info(inner.side.table),
+    );
+    // PostgreSQL reads the inner side first (the Hash), then the outer.
+    let inner_out = engine.run_scan(
+        inner.side.table,
+        &plan_scan(&iinfo, &inner.select())?,
+        limit,
+    )?;
+    let outer_out = engine.run_scan(
+        outer.side.table,
+        &plan_scan(&oinfo, &outer.select())?,
+        limit,
+    )?;
+    let (mut hash_keys, mut shown, mut rest) = (
+        HashKeys {
+            outer: Vec::new(),
+            inner: Vec::new(),
+            filter: Vec::new(),
+        },
+        Vec::new(),
+        Vec::new(),
+    );
+    let own = |s: &Side| Scope {
+        columns: engine
+            .planner_info(s.table)
+            .columns
+            .into_iter()
+            .map(|(c, ty)| (s.name.clone(), c, ty))
+            .collect(),
+    };
+    let (oscope, iscope) = (own(outer.side), own(inner.side));
+    for c in both {
+        match column_pair(engine, c, outer.side, inner.side)? {
+            Some((o, i)) => {
+                hash_keys.outer.push(bind(&unqualify(&o), &oscope)?);
+                hash_keys.inner.push(bind(&unqualify(&i), &iscope)?);
+                shown.push(Expr::Binary {
+                    op: BinOp::Eq,
+                    left: Box::new(o),
+                    right: Box::new(i),
+                });
+            }
+            None => rest.push(c.clone()),
+        }
+    }
+    let scope = engine.join_scope(outer.side, inner.side);
+    hash_keys.filter = rest
+        .iter()
+        .map(|e| bind(e, &scope))
+        .collect::<Result<_, _>>()?;
+    let rows = |out: &super::engine::ScanOutput| -> Vec<Row> {
+        out.rows.iter().map(|(_, r)| r.clone()).collect()
+    };
+    let max_rows = engine.settings().max_rows() as u64;
+    let joined = inner_join(
+        engine,
+        &rows(&outer_out),
+        &rows(&inner_out),
+        &hash_keys,
+        max_rows,
+    )?;
+    let (mut onode, mut inode) = (outer_out.node, inner_out.node);
+    super::join::alias_title(&mut onode, &oinfo.name, &outer.side.name);
+    super::join::alias_title(&mut inode, &iinfo.name, &inner.side.name);
+    let hash = hash_node(inode);
+    let shown: Vec<String> = shown.iter().map(crate::sql::deparse::deparse).collect();
+    let mut details = vec![format!(
+        "Hash Cond: {}",
+        super::join_chain::wrap_and(&shown)
+    )];
+    details.extend(
+        rest.iter()
+            .map(|e| format!("Join Filter: {}", crate::sql::deparse::deparse(e))),
+    );
+    let mut buffers = onode.buffers;
+    buffers.add(&hash.buffers);
+    let node = PlanNode {
+        title: "Hash Join".into(),
+        details,
+        rows: joined.len() as u64,
+        loops: 1,
+        first_us: hash.last_us,
+        last_us: engine.now_us() - start,
+        buffers,
+        est_cost: (choice.cost.startup, choice.cost.total),
+        est_rows: choice.cost.rows,
+        width: onode.width + hash.width,
+        children: vec![onode, hash],
+        ..PlanNode::default()
+    };
+    Ok((node, joined))
+}

@@ -1,0 +1,280 @@
+//! The choice of a two-table join on the pg profile, by PostgreSQL 15's
+//! costs: which table is outer, and whether each outer row looks its
+//! partners up through an index on the inner table (Nested Loop over a
+//! parameterized Index Scan) or the inner table is read once into a hash
+//! table (Hash Join). Both orders are tried, as `populate_joinrel_with_paths`
+//! does; the cheapest in total wins.
+//!
+//! Each side is first planned alone ([`super::plan_scan`]) with its own
+//! conditions: its rows and cost feed the join's. The join's rows are the
+//! product of both sides' rows and the equality's selectivity
+//! ([`super::join_selectivity`]).
+//!
+//! Not modelled yet: Merge Join, Memoize and a Nested Loop over a
+//! Materialize; PostgreSQL may choose them (see ARCHITECTURE.md).
+
+use super::cost::hash_join::{self, KeyStats, Semi};
+use super::cost::index_scan::{self, HeapFetch, IndexScan};
+use super::cost::nest_loop::{self, NestLoop};
+use super::cost::Cost;
+use super::join_selectivity::{inner as eqjoinsel, semi as eqjoinsel_semi, JoinColumn};
+use super::selectivity::Estimator;
+use super::statistics::{clamp_rows, SizeEstimate};
+use super::{plan_scan, referenced_columns, PlannerStats, ScanPlan, TableInfo};
+use crate::sql::ast::{BinOp, Expr, Select};
+use crate::sql::error::SqlError;
+
+/// One table of the join.
+pub struct JoinSide<'a> {
+    pub table: &'a TableInfo,
+    /// Its own scan: the columns the query needs of it, and its conditions.
+    pub query: &'a Select,
+    /// The column the join's equality compares.
+    pub key: usize,
+    /// An index whose first column is `key`, to look partners up by.
+    pub lookup: Option<usize>,
+}
+
+/// How the inner side finds an outer row's partners.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Method {
+    /// An index scan on the inner side, once per outer row.
+    NestLoop,
+    /// The inner side read once into a hash table.
+    Hash,
+}
+
+/// The chosen join.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JoinChoice {
+    /// The second-written table is the outer one.
+    pub swapped: bool,
+    pub method: Method,
+    pub cost: Cost,
+    /// A Nested Loop's inner index scan, one loop's estimate.
+    pub inner: Option<Cost>,
+}
+
+/// A side planned alone, with the numbers the join's costs read.
+struct Planned<'a> {
+    side: &'a JoinSide<'a>,
+    stats: &'a PlannerStats,
+    scan: Cost,
+    width: f64,
+    size: SizeEstimate,
+}
+
+impl Planned<'_> {
+    fn estimator(&self) -> Estimator<'_> {
+        Estimator {
+            table: self.side.table,
+            stats: &self.stats.relation,
+            tuples: self.size.tuples,
+        }
+    }
+}
+
+fn planned<'a>(side: &'a JoinSide<'a>) -> Result<Option<Planned<'a>>, SqlError> {
+    let Some(stats) = &side.table.stats else {
+        return Ok(None);
+    };
+    let plan: ScanPlan = plan_scan(side.table, side.query)?;
+    let Some(cost) = plan.cost else {
+        return Ok(None);
+    };
+    Ok(Some(Planned {
+        side,
+        stats,
+        scan: cost.scan,
+        width: cost.width,
+        size: stats.relation.estimate(),
+    }))
+}
+
+/// The cheapest way to join `first` and `second` on `first.key =
+/// second.key` (and `clauses - 1` other equalities checked alongside), or
+/// None when a side has no statistics (the yb profile).
+pub fn choose(
+    first: &JoinSide,
+    second: &JoinSide,
+    clauses: usize,
+) -> Result<Option<JoinChoice>, SqlError> {
+    let (Some(a), Some(b)) = (planned(first)?, planned(second)?) else {
+        return Ok(None);
+    };
+    let (ea, eb) = (a.estimator(), b.estimator());
+    let ja = JoinColumn {
+        est: &ea,
+        col: a.side.key,
+        rows: a.scan.rows,
+    };
+    let jb = JoinColumn {
+        est: &eb,
+        col: b.side.key,
+        rows: b.scan.rows,
+    };
+    let selectivity = eqjoinsel(&ja, &jb);
+    let rows = clamp_rows(a.scan.rows * b.scan.rows * selectivity);
+    let mut best: Option<JoinChoice> = None;
+    for (swapped, (outer, inner), (jo, ji)) in
+        [(false, (&a, &b), (&ja, &jb)), (true, (&b, &a), (&jb, &ja))]
+    {
+        let semi = inner
+            .stats
+            .relation
+            .unique
+            .get(inner.side.key)
+            .copied()
+            .unwrap_or(false)
+            .then(|| semi_factors(jo, ji, inner.scan.rows, selectivity));
+        let mut paths = Vec::new();
+        if let Some((c, i)) = nest_loop_cost(outer, inner, ji, rows, semi)? {
+            paths.push((Method::NestLoop, c, Some(i)));
+        }
+        let hash = hash_cost(outer, inner, ji, rows, clauses, selectivity, semi);
+        paths.push((Method::Hash, hash, None));
+        for (method, cost, inner_cost) in paths {
+            let better =
+                best.is_none_or(|b| (cost.total, cost.startup) < (b.cost.total, b.cost.startup));
+            if better {
+                best = Some(JoinChoice {
+                    swapped,
+                    method,
+                    cost,
+                    inner: inner_cost,
+                });
+            }
+        }
+    }
+    Ok(best)
+}
+
+/// `compute_semi_anti_join_factors`: of the outer rows, the share with a
+/// partner, and how many partners such a row has on average.
+fn semi_factors(outer: &JoinColumn, inner: &JoinColumn, inner_rows: f64, inner_sel: f64) -> Semi {
+    let jselec = eqjoinsel_semi(outer, inner, inner_rows);
+    let match_count = if jselec > 0.0 {
+        (inner_sel * inner_rows / jselec).max(1.0)
+    } else {
+        1.0
+    };
+    Semi {
+        outer_match_frac: jselec,
+        match_count,
+    }
+}
+
+fn hash_cost(
+    outer: &Planned,
+    inner: &Planned,
+    key: &JoinColumn,
+    rows: f64,
+    clauses: usize,
+    selectivity: f64,
+    semi: Option<Semi>,
+) -> Cost {
+    let (distinct, default) = key.est.distinct_or_default(key.col);
+    let st = key.est.column_stats(key.col);
+    let stats = KeyStats {
+        distinct,
+        default,
+        null_frac: st.map_or(0.0, |s| f64::from(s.null_frac)),
+        mcv_freq: st
+            .and_then(|s| s.most_common.first())
+            .map_or(0.0, |(_, f)| f64::from(*f)),
+        rel_rows: inner.scan.rows,
+        rel_tuples: inner.size.tuples,
+    };
+    let join = hash_join::HashJoin {
+        outer: hash_join::Input {
+            cost: outer.scan,
+            width: outer.width,
+        },
+        inner: hash_join::Input {
+            cost: inner.scan,
+            width: inner.width,
+        },
+        key: &stats,
+        clauses: clauses as f64,
+        matched: clamp_rows(selectivity * outer.scan.rows * inner.scan.rows),
+        rows,
+        semi,
+        enable: outer.stats.params.enable_hashjoin,
+    };
+    hash_join::cost(&join, &outer.stats.params)
+}
+
+/// A Nested Loop whose inner side looks each outer row's value up in its
+/// index (its cost, and one loop's inner scan), or None without such an index.
+fn nest_loop_cost(
+    outer: &Planned,
+    inner: &Planned,
+    key: &JoinColumn,
+    rows: f64,
+    semi: Option<Semi>,
+) -> Result<Option<(Cost, Cost)>, SqlError> {
+    let Some(index) = inner.side.lookup else {
+        return Ok(None);
+    };
+    let table = inner.side.table;
+    let info = &table.indexes[index];
+    let ix_stats = &inner.stats.indexes[index];
+    let p = &inner.stats.params;
+    let est = key.est;
+    let column = Expr::Column {
+        table: None,
+        name: table.columns[inner.side.key].0.clone(),
+    };
+    // `key = $1`: the outer row's value, unknown when planning.
+    let param = Expr::Binary {
+        op: BinOp::Eq,
+        left: Box::new(column),
+        right: Box::new(Expr::Param(1)),
+    };
+    let key_sel = est.eq_const(inner.side.key, None, false);
+    let mut parts = Vec::new();
+    if let Some(f) = &inner.side.query.filter {
+        super::conjuncts(f, &mut parts);
+    }
+    let rows_per_loop = clamp_rows(inner.size.tuples * key_sel * est.clauses(&parts));
+    let quals = [param];
+    let scan = IndexScan {
+        index: ix_stats,
+        quals: &quals,
+        selectivity: key_sel,
+        descents: 1.0,
+        unique_match: ix_stats.unique && info.key.len() == 1,
+        loops: outer.scan.rows,
+    };
+    let ix = index_scan::btree_cost(&scan, &inner.size, inner.size.pages + outer.size.pages, p);
+    let referenced = referenced_columns(table, inner.side.query)?;
+    let only = referenced.iter().all(|c| info.covers(*c));
+    let mut correlation = inner
+        .stats
+        .relation
+        .columns
+        .get(info.key[0].0)
+        .and_then(Option::as_ref)
+        .and_then(|s| s.correlation)
+        .map_or(0.0, f64::from);
+    if info.key.len() > 1 {
+        correlation *= 0.75;
+    }
+    let heap = HeapFetch {
+        heap: &inner.size,
+        table_pages: inner.size.pages + outer.size.pages,
+        correlation,
+        index_only: only,
+        filter: &parts,
+        rows: rows_per_loop,
+        loops: outer.scan.rows,
+    };
+    let inner_cost = index_scan::cost(&ix, f64::from(ix_stats.pages), &heap, p);
+    let join = NestLoop {
+        outer: outer.scan,
+        inner: inner_cost,
+        rows,
+        semi,
+    };
+    Ok(Some((nest_loop::cost(&join, p), inner_cost)))
+}

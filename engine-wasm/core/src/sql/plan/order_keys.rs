@@ -1,0 +1,93 @@
+//! ORDER BY keys that order nothing. PostgreSQL's planner turns `WHERE b = 3`
+//! into an equivalence class holding a constant, and a sort key in such a
+//! class is redundant (`pathkey_is_redundant`): every row has the same b, so
+//! `… WHERE b = 3 ORDER BY b LIMIT 1` needs no Sort, and any scan that finds
+//! the rows is already "in order".
+
+use crate::sql::ast::{BinOp, Expr, Select, SelectItem};
+use crate::sql::plan::conjuncts;
+
+/// The query without the ORDER BY keys its WHERE equates to a constant, or
+/// None when it has none.
+pub fn without_constant_keys(q: &Select) -> Option<Select> {
+    let filter = q.filter.as_ref()?;
+    let mut parts = Vec::new();
+    conjuncts(filter, &mut parts);
+    let fixed = |e: &Expr| parts.iter().any(|p| equates_to_constant(p, e));
+    // `SELECT a AS b … ORDER BY b` sorts by the output column, not by the table's b.
+    let output_name = |e: &Expr| match e {
+        Expr::Column { table: None, name } => q
+            .items
+            .iter()
+            .any(|i| matches!(i, SelectItem::Expr { alias: Some(a), .. } if a == name)),
+        _ => false,
+    };
+    let redundant = |e: &Expr| matches!(e, Expr::Column { .. }) && fixed(e) && !output_name(e);
+    if !q.order_by.iter().any(|o| redundant(&o.expr)) {
+        return None;
+    }
+    let mut out = q.clone();
+    out.order_by.retain(|o| !redundant(&o.expr));
+    Some(out)
+}
+
+/// Whether `part` is `column = constant` (either way round).
+fn equates_to_constant(part: &Expr, column: &Expr) -> bool {
+    let Expr::Binary {
+        op: BinOp::Eq,
+        left,
+        right,
+    } = part
+    else {
+        return false;
+    };
+    (**left == *column && constant(right)) || (**right == *column && constant(left))
+}
+
+fn constant(e: &Expr) -> bool {
+    match e {
+        Expr::Literal(v) => !v.is_null(),
+        Expr::Cast { expr, .. } | Expr::Unary { expr, .. } => constant(expr),
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::without_constant_keys;
+    use crate::sql::ast::Statement;
+    use crate::sql::parse::parse_statement;
+
+    fn order_after(sql: &str) -> Option<usize> {
+        let Ok(Statement::Select(q)) = parse_statement(sql) else {
+            panic!("not a select: {sql}");
+        };
+        without_constant_keys(&q).map(|q| q.order_by.len())
+    }
+
+    #[test]
+    fn a_key_fixed_by_the_where_is_dropped() {
+        assert_eq!(
+            order_after("select * from t where b = 3 order by b desc"),
+            Some(0)
+        );
+        assert_eq!(
+            order_after("select * from t where 3 = b and a > 1 order by b, a"),
+            Some(1)
+        );
+    }
+
+    #[test]
+    fn other_keys_stay() {
+        assert_eq!(order_after("select * from t where b > 3 order by b"), None);
+        assert_eq!(
+            order_after("select * from t where b = 3 or a = 1 order by b"),
+            None
+        );
+        assert_eq!(
+            order_after("select a as b from t where b = 3 order by b"),
+            None
+        );
+        assert_eq!(order_after("select * from t where b = a order by b"), None);
+    }
+}
