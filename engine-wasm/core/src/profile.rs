@@ -222,6 +222,9 @@ pub trait ScenarioEngine: Sized {
     fn settings(&self) -> &Settings;
     fn execute(&mut self, stmt: &crate::sql::ast::Statement) -> Result<Outcome, SqlError>;
     fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError>;
+    /// The join hints of the statement about to run (none after it): a
+    /// profile whose planner chooses joins by cost follows them.
+    fn set_join_hints(&mut self, _hints: Vec<crate::sql::hints::Hint>) {}
     fn take_metrics(&mut self) -> (Metrics, RelationMetrics);
     fn trace_mut(&mut self) -> &mut crate::trace::Trace;
     /// The engine's state for the player's views (see `trace::Snapshot`).

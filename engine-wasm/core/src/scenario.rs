@@ -110,6 +110,9 @@ impl ScenarioEngine for PgEngine {
     fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError> {
         PgEngine::set_quietly(self, name, value)
     }
+    fn set_join_hints(&mut self, hints: Vec<crate::sql::hints::Hint>) {
+        self.join_hints = hints;
+    }
     fn take_metrics(&mut self) -> (Metrics, RelationMetrics) {
         PgEngine::take_metrics(self)
     }
@@ -560,6 +563,7 @@ fn run_statement<E: ScenarioEngine>(
     let start = engine.clock().now_us();
     let mut notices = Vec::new();
     let mut restore = Vec::new();
+    let mut join_hints = Vec::new();
     if let Some(hints) = parse_hints(sql)? {
         for h in &hints.hints {
             match &h.kind {
@@ -570,11 +574,14 @@ fn run_statement<E: ScenarioEngine>(
                 HintKind::Unknown { name, .. } => {
                     notices.push(format!("hint \"{name}\" is not known; ignored"))
                 }
+                HintKind::Join { .. } | HintKind::Leading(_) => join_hints.push(h.clone()),
                 _ => {}
             }
         }
     }
+    engine.set_join_hints(join_hints);
     let result = engine.execute(stmt);
+    engine.set_join_hints(Vec::new());
     for (name, old) in restore.into_iter().rev() {
         if let Some(v) = old {
             engine.set_quietly(&name, &v)?;

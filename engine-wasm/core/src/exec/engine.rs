@@ -66,6 +66,10 @@ pub trait QueryEngine: Sized {
     fn join_batch_size(&self) -> usize {
         1
     }
+    /// The statement's join hints, on a profile that follows them.
+    fn join_hints(&self) -> &[crate::sql::hints::Hint] {
+        &[]
+    }
     /// Records a detail event in the trace (if the profile keeps one).
     fn trace_detail(&mut self, _event: impl FnOnce() -> crate::trace::Event) {}
     /// Notices for EXPLAIN options this profile accepts but ignores.

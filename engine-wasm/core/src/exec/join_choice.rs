@@ -11,7 +11,8 @@ use super::row::Row;
 use crate::sql::ast::{BinOp, Expr, Select, SelectItem};
 use crate::sql::error::SqlError;
 use crate::sql::eval::{bind, Scope};
-use crate::sql::plan::join::{choose, JoinChoice, JoinSide};
+use crate::sql::hints::{Hint, HintKind, JoinMethod, JoinTree, Leading};
+use crate::sql::plan::join::{choose, Allowed, JoinChoice, JoinSide};
 use crate::sql::plan::{plan_scan, TableInfo};
 use crate::sql::rewrite::unqualify;
 
@@ -115,7 +116,41 @@ pub fn plan<E: JoinExec>(
         key: kb,
         lookup: lookup_index(&ib, kb),
     };
-    choose(&sa, &sb, pairs.len())
+    let allowed = allowed(engine.join_hints(), &first.side.name, &second.side.name);
+    choose(&sa, &sb, pairs.len(), allowed)
+}
+
+/// What the hints say about the join of `a` and `b` (relations named as the
+/// query names them).
+fn allowed(hints: &[Hint], a: &str, b: &str) -> Allowed {
+    let mut out = Allowed::default();
+    let pair = |rels: &[String]| {
+        rels.len() == 2 && rels.iter().any(|r| r == a) && rels.iter().any(|r| r == b)
+    };
+    for h in hints {
+        match &h.kind {
+            HintKind::Join {
+                method,
+                negated,
+                relations,
+            } if pair(relations) => match (method, negated) {
+                (JoinMethod::NestLoop, false) => (out.nest_loop, out.hash) = (true, false),
+                (JoinMethod::HashJoin, false) => (out.nest_loop, out.hash) = (false, true),
+                (JoinMethod::NestLoop, true) => out.nest_loop = false,
+                (JoinMethod::HashJoin, true) => out.hash = false,
+                _ => {}
+            },
+            HintKind::Leading(Leading::Tree(JoinTree::Join(o, i))) => {
+                if let (JoinTree::Relation(o), JoinTree::Relation(i)) = (o.as_ref(), i.as_ref()) {
+                    if pair(&[o.clone(), i.clone()]) {
+                        out.swapped = Some(o == b);
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    out
 }
 
 /// Runs the Hash Join: `outer` probes a hash table of `inner`'s rows.

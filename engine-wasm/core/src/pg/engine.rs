@@ -45,6 +45,9 @@ pub struct PgEngine {
     /// Notices the statement's storage work raised (a B-tree page that
     /// PostgreSQL would have deduplicated), added to its outcome.
     pub(super) storage_notices: Vec<String>,
+    /// The statement's join hints (`NestLoop(a b)`, `Leading((a b))`), as
+    /// pg_hint_plan applies them to the planner's choice.
+    pub(crate) join_hints: Vec<crate::sql::hints::Hint>,
 }
 
 fn setting_error(e: impl std::fmt::Display) -> SqlError {
@@ -105,6 +108,7 @@ impl PgEngine {
             deferred_unique: Default::default(),
             rows_examined: 0,
             storage_notices: Vec::new(),
+            join_hints: Vec::new(),
             xact: super::xact::Xact::default(),
         })
     }

@@ -12,6 +12,9 @@ use crate::sql::eval::EvalEnv;
 use crate::sql::plan::{ScanPlan, TableInfo};
 
 impl QueryEngine for PgEngine {
+    fn join_hints(&self) -> &[crate::sql::hints::Hint] {
+        &self.join_hints
+    }
     fn env(&mut self) -> EvalEnv<'_> {
         EvalEnv {
             statement_start_us: self.statement_start_us,

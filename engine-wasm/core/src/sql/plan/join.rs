@@ -44,6 +44,26 @@ pub enum Method {
     Hash,
 }
 
+/// What the statement's hints leave the planner (pg_hint_plan's
+/// `NestLoop(a b)`, `NoHashJoin(a b)`, `Leading((a b))`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Allowed {
+    pub nest_loop: bool,
+    pub hash: bool,
+    /// Some(true): the second-written table must be the outer one.
+    pub swapped: Option<bool>,
+}
+
+impl Default for Allowed {
+    fn default() -> Self {
+        Allowed {
+            nest_loop: true,
+            hash: true,
+            swapped: None,
+        }
+    }
+}
+
 /// The chosen join.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct JoinChoice {
@@ -92,12 +112,14 @@ fn planned<'a>(side: &'a JoinSide<'a>) -> Result<Option<Planned<'a>>, SqlError> 
 }
 
 /// The cheapest way to join `first` and `second` on `first.key =
-/// second.key` (and `clauses - 1` other equalities checked alongside), or
-/// None when a side has no statistics (the yb profile).
+/// second.key` (and `clauses - 1` other equalities checked alongside) that
+/// the hints allow, or None when a side has no statistics (the yb profile)
+/// or the hints allow none of these.
 pub fn choose(
     first: &JoinSide,
     second: &JoinSide,
     clauses: usize,
+    allowed: Allowed,
 ) -> Result<Option<JoinChoice>, SqlError> {
     let (Some(a), Some(b)) = (planned(first)?, planned(second)?) else {
         return Ok(None);
@@ -133,6 +155,13 @@ pub fn choose(
         }
         let hash = hash_cost(outer, inner, ji, rows, clauses, selectivity, semi);
         paths.push((Method::Hash, hash, None));
+        if allowed.swapped.is_some_and(|s| s != swapped) {
+            continue;
+        }
+        paths.retain(|(m, ..)| match m {
+            Method::NestLoop => allowed.nest_loop,
+            Method::Hash => allowed.hash,
+        });
         for (method, cost, inner_cost) in paths {
             let better =
                 best.is_none_or(|b| (cost.total, cost.startup) < (b.cost.total, b.cost.startup));
