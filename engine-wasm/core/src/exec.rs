@@ -39,6 +39,7 @@ pub mod inspect;
 pub mod join;
 pub mod join_chain;
 pub mod join_choice;
+pub mod memoize;
 pub mod nested_loop;
 pub mod on_conflict;
 pub mod pg_indexes;

@@ -66,6 +66,16 @@ pub trait QueryEngine: Sized {
     fn join_batch_size(&self) -> usize {
         1
     }
+    /// A row's length as a minimal tuple (what a Memoize or a hash table
+    /// holds): a 16-byte header, then the data as the heap lays it out.
+    fn minimal_tuple_len(
+        &self,
+        row: &[crate::value::Value],
+        types: &[crate::value::SqlType],
+    ) -> u64 {
+        let _ = types;
+        16 + 8 * row.len() as u64
+    }
     /// The statement's join hints, on a profile that follows them.
     fn join_hints(&self) -> &[crate::sql::hints::Hint] {
         &[]

@@ -252,7 +252,10 @@ pub trait JoinExec: SelectExec {
         let swapped = choice.is_some_and(|c| c.swapped);
         let (a, b) = if swapped { (b, a) } else { (a, b) };
         if let Some(c) = choice.filter(|c| c.method == Method::Hash) {
-            let (node, joined) = join_choice::run_hash(self, &a, &b, &both, &c, execute)?;
+            let (mut node, joined) = join_choice::run_hash(self, &a, &b, &both, &c, execute)?;
+            if let Some(w) = join_choice::output_width(self, q, &first, &second) {
+                node.width = w;
+            }
             return self.join_result(q, node, joined, &using, (&first, &second), swapped, start);
         }
         let (outer, inner) = (a.side.clone(), b.side.clone());
@@ -314,6 +317,18 @@ pub trait JoinExec: SelectExec {
                 SelectItem::Wildcard => false,
             })
         });
+        let mut memo = choice
+            .and_then(|c| c.memoize)
+            .map(|_| super::memoize::MemoCache::default());
+        let outer_info = self.scan_info(outer.table);
+        let key_type = key.as_ref().and_then(|(_, _, e, ..)| match e {
+            Expr::Column { name, .. } => outer_info
+                .columns
+                .iter()
+                .find(|(c, _)| c == name)
+                .map(|c| c.1),
+            _ => None,
+        });
         let inner_scan = plan_scan(
             &inner_info,
             &Select {
@@ -347,6 +362,22 @@ pub trait JoinExec: SelectExec {
                     if limit.is_some_and(|l| acc.joined.len() as u64 >= l) {
                         break;
                     }
+                    let memo_key = match (&memo, &key_expr) {
+                        (Some(_), Some(k)) => Some(self.eval_bound(k, orow)?),
+                        _ => None,
+                    };
+                    if let (Some(cache), Some(v)) = (memo.as_mut(), &memo_key) {
+                        if let Some(rows) = cache.hit(v) {
+                            for irow in rows {
+                                let combined: Row =
+                                    orow.iter().chain(irow.iter()).cloned().collect();
+                                if self.passes(&join_filter, &combined)? {
+                                    acc.joined.push(combined);
+                                }
+                            }
+                            continue;
+                        }
+                    }
                     let plan = match (&key, &key_expr) {
                         (Some((_, index, _, shown, _)), Some(k)) => {
                             let v = self.eval_bound(k, orow)?;
@@ -371,6 +402,15 @@ pub trait JoinExec: SelectExec {
                         if self.passes(&join_filter, &combined)? {
                             acc.joined.push(combined);
                         }
+                    }
+                    if let (Some(cache), Some(v)) = (memo.as_mut(), &memo_key) {
+                        let types: Vec<_> = inner_info.columns.iter().map(|c| c.1).collect();
+                        let key_type = key_type.map_or_else(Vec::new, |t| vec![t]);
+                        let key_bytes = self.minimal_tuple_len(std::slice::from_ref(v), &key_type);
+                        let rows: Vec<Row> = out.rows.iter().map(|(_, r)| r.clone()).collect();
+                        let row_bytes =
+                            rows.iter().map(|r| self.minimal_tuple_len(r, &types)).sum();
+                        cache.store(v, rows, key_bytes, row_bytes);
                     }
                     merge_loop(&mut acc.inner_node, out.node);
                 }
@@ -414,10 +454,23 @@ pub trait JoinExec: SelectExec {
             &inner.name,
         );
         inner_node.loops = loops;
-        inner_node.rows = inner_rows_total.checked_div(loops).unwrap_or(0);
+        inner_node.rows = super::plan_node::rows_per_loop(inner_rows_total, loops);
         if let Some(c) = choice.and_then(|c| c.inner) {
             inner_node.est_cost = (c.startup, c.total);
             inner_node.est_rows = c.rows;
+            if let Some(w) = inner_scan.cost.map(|c| c.width) {
+                inner_node.width = w as u32;
+            }
+        }
+        let join_width = choice.and_then(|_| join_choice::output_width(self, q, &first, &second));
+        let calls = outer_out.rows.len() as u64;
+        let memo_est = choice.and_then(|c| c.memoize);
+        if let (Some(cache), Some(est), Some((_, _, e, ..))) = (&memo, memo_est, &key) {
+            let cache_key = match e {
+                Expr::Column { table: None, name } => format!("{}.{name}", outer.name),
+                other => crate::sql::deparse::deparse(other),
+            };
+            inner_node = cache.node(inner_node, cache_key, calls.max(u64::from(!execute)), est);
         }
         let node = PlanNode {
             title: if batched {
@@ -442,7 +495,7 @@ pub trait JoinExec: SelectExec {
                 (c.cost.startup, c.cost.total)
             }),
             est_rows: choice.map_or(outer_node.est_rows, |c| c.cost.rows),
-            width: outer_node.width + inner_node.width,
+            width: join_width.unwrap_or(outer_node.width + inner_node.width),
             children: vec![outer_node, inner_node],
             ..PlanNode::default()
         };

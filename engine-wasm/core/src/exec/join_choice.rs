@@ -259,3 +259,60 @@ pub fn run_hash<E: JoinExec>(
     };
     Ok((node, joined))
 }
+
+/// The join's `width=`: the bytes of the columns the query needs above the
+/// join (its select list and ORDER BY), not those only the join or a side's
+/// filter reads. None without statistics.
+pub fn output_width<E: JoinExec>(
+    engine: &E,
+    q: &Select,
+    first: &Side,
+    second: &Side,
+) -> Option<u32> {
+    let infos = [
+        engine.scan_info(first.table),
+        engine.scan_info(second.table),
+    ];
+    let widths: Vec<&Vec<u32>> = infos
+        .iter()
+        .map(|i| i.stats.as_ref().map(|s| &s.relation.column_widths))
+        .collect::<Option<_>>()?;
+    let mut refs = Vec::new();
+    for item in &q.items {
+        match item {
+            SelectItem::Wildcard => {
+                for (side, info) in [first, second].iter().zip(&infos) {
+                    refs.extend(
+                        info.columns
+                            .iter()
+                            .map(|(c, _)| (Some(side.name.clone()), c.clone())),
+                    );
+                }
+            }
+            SelectItem::Expr { expr, .. } => crate::sql::rewrite::column_refs(expr, &mut refs),
+        }
+    }
+    for o in &q.order_by {
+        crate::sql::rewrite::column_refs(&o.expr, &mut refs);
+    }
+    let mut seen = Vec::new();
+    for (table, name) in refs {
+        let side = match table.as_deref() {
+            Some(t) if t == first.name => 0,
+            Some(t) if t == second.name => 1,
+            Some(_) => continue,
+            None if infos[0].column_position(&name).is_some() => 0,
+            None => 1,
+        };
+        if let Some(col) = infos[side].columns.iter().position(|(c, _)| *c == name) {
+            if !seen.contains(&(side, col)) {
+                seen.push((side, col));
+            }
+        }
+    }
+    Some(
+        seen.iter()
+            .map(|&(s, c)| widths[s].get(c).copied().unwrap_or(0))
+            .sum(),
+    )
+}

@@ -53,9 +53,15 @@ impl PlanNode {
 
     /// Whether `detail` is an actual figure, printed only with ANALYZE.
     pub fn is_actual(detail: &str) -> bool {
-        ["Heap Fetches", "Heap Blocks", "Rows Removed", "Sort Method"]
-            .iter()
-            .any(|p| detail.starts_with(p))
+        [
+            "Heap Fetches",
+            "Heap Blocks",
+            "Rows Removed",
+            "Sort Method",
+            "Hits:",
+        ]
+        .iter()
+        .any(|p| detail.starts_with(p))
     }
 }
 
@@ -272,6 +278,15 @@ pub fn format_node(node: &PlanNode, depth: usize, o: &ExplainOptions, out: &mut 
 /// article's 20).
 fn per_loop(total: f64, loops: f64) -> String {
     format!("{:.0}", total / loops)
+}
+
+/// A node's actual rows per loop as EXPLAIN prints them: the total over
+/// the loops divided by the loops, to the nearest whole row (`%.0f`).
+pub fn rows_per_loop(total: u64, loops: u64) -> u64 {
+    if loops == 0 {
+        return 0;
+    }
+    (total as f64 / loops as f64).round_ties_even() as u64
 }
 
 /// Adds `more` into `into`, by name (a node's totals over its loops).

@@ -96,6 +96,7 @@ impl PgEngine {
             enable_sort: on("enable_sort"),
             enable_hashjoin: on("enable_hashjoin"),
             enable_nestloop: on("enable_nestloop"),
+            enable_memoize: on("enable_memoize"),
         }
     }
 }

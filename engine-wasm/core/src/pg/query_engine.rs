@@ -12,6 +12,14 @@ use crate::sql::eval::EvalEnv;
 use crate::sql::plan::{ScanPlan, TableInfo};
 
 impl QueryEngine for PgEngine {
+    fn minimal_tuple_len(
+        &self,
+        row: &[crate::value::Value],
+        types: &[crate::value::SqlType],
+    ) -> u64 {
+        // A heap tuple's 24-byte header, less the 8 a minimal tuple omits.
+        u64::from(super::tuple::heap_tuple_len_for_page(row, types, 8192)).saturating_sub(8)
+    }
     fn join_hints(&self) -> &[crate::sql::hints::Hint] {
         &self.join_hints
     }

@@ -98,6 +98,7 @@ pub static APPLIED_ON_PG: &[(&str, Kind)] = &[
     ("enable_hashjoin", Kind::Bool),
     ("enable_indexonlyscan", Kind::Bool),
     ("enable_indexscan", Kind::Bool),
+    ("enable_memoize", Kind::Bool),
     ("enable_nestloop", Kind::Bool),
     ("enable_seqscan", Kind::Bool),
     ("enable_sort", Kind::Bool),

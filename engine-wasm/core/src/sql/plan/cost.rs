@@ -6,6 +6,7 @@
 pub mod bitmap_scan;
 pub mod hash_join;
 pub mod index_scan;
+pub mod memoize;
 pub mod nest_loop;
 pub mod seq_scan;
 pub mod sort;
@@ -31,6 +32,7 @@ pub struct CostParams {
     pub enable_sort: bool,
     pub enable_hashjoin: bool,
     pub enable_nestloop: bool,
+    pub enable_memoize: bool,
 }
 
 impl Default for CostParams {
@@ -50,6 +52,7 @@ impl Default for CostParams {
             enable_sort: true,
             enable_hashjoin: true,
             enable_nestloop: true,
+            enable_memoize: true,
         }
     }
 }

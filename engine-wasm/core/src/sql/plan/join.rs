@@ -15,6 +15,7 @@
 
 use super::cost::hash_join::{self, KeyStats, Semi};
 use super::cost::index_scan::{self, HeapFetch, IndexScan};
+use super::cost::memoize::{self, Memoize};
 use super::cost::nest_loop::{self, NestLoop};
 use super::cost::Cost;
 use super::join_selectivity::{inner as eqjoinsel, semi as eqjoinsel_semi, JoinColumn};
@@ -73,6 +74,8 @@ pub struct JoinChoice {
     pub cost: Cost,
     /// A Nested Loop's inner index scan, one loop's estimate.
     pub inner: Option<Cost>,
+    /// A Nested Loop's inner scan sits under a Memoize, with this estimate.
+    pub memoize: Option<Cost>,
 }
 
 /// A side planned alone, with the numbers the join's costs read.
@@ -150,11 +153,11 @@ pub fn choose(
             .unwrap_or(false)
             .then(|| semi_factors(jo, ji, inner.scan.rows, selectivity));
         let mut paths = Vec::new();
-        if let Some((c, i)) = nest_loop_cost(outer, inner, ji, rows, semi)? {
-            paths.push((Method::NestLoop, c, Some(i)));
+        for (c, i, m) in nest_loop_costs(outer, inner, jo, ji, rows, clauses, semi)? {
+            paths.push((Method::NestLoop, c, Some(i), m));
         }
         let hash = hash_cost(outer, inner, ji, rows, clauses, selectivity, semi);
-        paths.push((Method::Hash, hash, None));
+        paths.push((Method::Hash, hash, None, None));
         if allowed.swapped.is_some_and(|s| s != swapped) {
             continue;
         }
@@ -162,7 +165,7 @@ pub fn choose(
             Method::NestLoop => allowed.nest_loop,
             Method::Hash => allowed.hash,
         });
-        for (method, cost, inner_cost) in paths {
+        for (method, cost, inner_cost, memoize) in paths {
             let better =
                 best.is_none_or(|b| (cost.total, cost.startup) < (b.cost.total, b.cost.startup));
             if better {
@@ -171,6 +174,7 @@ pub fn choose(
                     method,
                     cost,
                     inner: inner_cost,
+                    memoize,
                 });
             }
         }
@@ -233,15 +237,72 @@ fn hash_cost(
     hash_join::cost(&join, &outer.stats.params)
 }
 
-/// A Nested Loop whose inner side looks each outer row's value up in its
-/// index (its cost, and one loop's inner scan), or None without such an index.
-fn nest_loop_cost(
+/// The Nested Loops whose inner side looks each outer row's value up in its
+/// index: bare, and under a Memoize when PostgreSQL would consider one
+/// (`get_memoize_path`). Each: its cost, one loop's inner scan, the Memoize's.
+fn nest_loop_costs(
+    outer: &Planned,
+    inner: &Planned,
+    outer_key: &JoinColumn,
+    key: &JoinColumn,
+    rows: f64,
+    clauses: usize,
+    semi: Option<Semi>,
+) -> Result<Vec<(Cost, Cost, Option<Cost>)>, SqlError> {
+    let Some(scan) = inner_lookup_cost(outer, inner, key)? else {
+        return Ok(Vec::new());
+    };
+    let p = &inner.stats.params;
+    let plain = NestLoop {
+        outer: outer.scan,
+        inner: scan,
+        rescan: (scan.startup, scan.total),
+        indexed: true,
+        rows,
+        semi,
+    };
+    let mut out = vec![(nest_loop::cost(&plain, p), scan, None)];
+    // A unique inner side stops at its first match; Memoize can then only
+    // cache when that one equality is the whole join condition.
+    let usable = p.enable_memoize && outer.scan.rows >= 2.0 && !(semi.is_some() && clauses > 1);
+    if usable {
+        let (d, default) = outer_key.est.distinct_or_default(outer_key.col);
+        let m = Memoize {
+            inner: scan,
+            width: inner.width,
+            calls: outer.scan.rows,
+            distinct: (!default).then(|| {
+                memoize::distinct_among(d, outer.size.tuples, outer.scan.rows, outer.scan.rows)
+            }),
+            key_width: f64::from(
+                outer
+                    .stats
+                    .relation
+                    .column_widths
+                    .get(outer_key.col)
+                    .copied()
+                    .unwrap_or(4),
+            ),
+        };
+        let path = memoize::path_cost(&m, p);
+        let cached = NestLoop {
+            inner: path,
+            rescan: memoize::rescan_cost(&m, p),
+            indexed: false,
+            ..plain
+        };
+        out.push((nest_loop::cost(&cached, p), scan, Some(path)));
+    }
+    Ok(out)
+}
+
+/// One loop of the inner index scan on the join key (`key = $1`), or None
+/// without an index to look the key up in.
+fn inner_lookup_cost(
     outer: &Planned,
     inner: &Planned,
     key: &JoinColumn,
-    rows: f64,
-    semi: Option<Semi>,
-) -> Result<Option<(Cost, Cost)>, SqlError> {
+) -> Result<Option<Cost>, SqlError> {
     let Some(index) = inner.side.lookup else {
         return Ok(None);
     };
@@ -298,12 +359,10 @@ fn nest_loop_cost(
         rows: rows_per_loop,
         loops: outer.scan.rows,
     };
-    let inner_cost = index_scan::cost(&ix, f64::from(ix_stats.pages), &heap, p);
-    let join = NestLoop {
-        outer: outer.scan,
-        inner: inner_cost,
-        rows,
-        semi,
-    };
-    Ok(Some((nest_loop::cost(&join, p), inner_cost)))
+    Ok(Some(index_scan::cost(
+        &ix,
+        f64::from(ix_stats.pages),
+        &heap,
+        p,
+    )))
 }
