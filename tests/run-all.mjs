@@ -31,6 +31,14 @@ const steps = [
     'cargo',
     ['run', '--quiet', '--profile', 'test', ...cargo, ...features, '-p', 'indexlab-difftest', '--bin', 'difftest', '--', '--corpus', 'tests/corpus'],
   ],
+  // Seeded planner scripts (tables of 100 to 50 000 rows, indexes, ANALYZE):
+  // each EXPLAIN's plan shape against PostgreSQL 15's, with a floor under
+  // the share that agrees (`npm run difftest -- --plans --n 1000` measures more).
+  [
+    'plans (PostgreSQL)',
+    'cargo',
+    ['run', '--quiet', '--profile', 'test', ...cargo, ...features, '-p', 'indexlab-difftest', '--bin', 'difftest', '--', '--plans', '--n', '100', '--min-share', '90'],
+  ],
   ['typescript', 'npx', ['tsc', '-p', 'web/tsconfig.json', '--noEmit']],
   ['eslint', 'npx', ['eslint', '-c', 'web/eslint.config.js', '--max-warnings', '0', 'web', 'tests']],
   ['vitest', 'npx', ['vitest', 'run', '--config', 'web/vite.config.ts']],

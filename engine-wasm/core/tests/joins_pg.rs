@@ -39,6 +39,25 @@ fn a_hash_join_reads_each_side_once() {
     assert!(plan.contains("->  Seq Scan on demo a (actual"), "{plan}");
     assert!(plan.contains("->  Hash (actual"), "{plan}");
     assert!(plan.contains("rows=2000 loops=1"), "{plan}");
+    // The hash table as PostgreSQL 15 reports it: planned for 11 rows (1024
+    // buckets), doubled once 2 000 came, 2 000 × (16 + 28) bytes of rows
+    // plus both bucket arrays.
+    assert!(
+        plan.contains(
+            "Buckets: 2048 (originally 1024)  Batches: 1 (originally 1)  Memory Usage: 110kB"
+        ),
+        "{plan}"
+    );
+    // Only the columns needed above the join go into the table.
+    let narrow = last_plan(&run(&format!(
+        "{DEMO}create table h2 (id int, v text);
+        insert into h2 select g, 'value ' || g from generate_series(1, 5000) g;
+        explain (analyze, costs off) select h2.v from demo join h2 on h2.id = demo.id;"
+    )));
+    assert!(
+        narrow.contains("Buckets: 4096  Batches: 1  Memory Usage: 111kB"),
+        "{narrow}"
+    );
 }
 
 #[test]

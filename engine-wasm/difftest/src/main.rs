@@ -12,7 +12,8 @@
 //!
 //! `--plans` instead runs N planner scripts (see `plans.rs`) and prints how
 //! many EXPLAINs have PostgreSQL's plan shape, per query kind, with the
-//! commonest differences (a measure: it exits 0 unless something breaks).
+//! commonest differences. `--min-share P` exits 1 when fewer than P % of
+//! the EXPLAINs have PostgreSQL's shape (CI's guard against regressions).
 //! `--plans --print-script --seed S` prints seed S's script instead, to run
 //! it anywhere (`indexlab-cli`, psql).
 //!
@@ -42,6 +43,7 @@ struct Args {
     corpus: Option<PathBuf>,
     plans: bool,
     print_script: bool,
+    min_share: Option<f64>,
 }
 
 fn parse_args() -> Result<Args, String> {
@@ -60,6 +62,7 @@ fn parse_args() -> Result<Args, String> {
         corpus: None,
         plans: false,
         print_script: false,
+        min_share: None,
     };
     let mut it = std::env::args().skip(1);
     while let Some(flag) = it.next() {
@@ -84,6 +87,13 @@ fn parse_args() -> Result<Args, String> {
             "--corpus" => args.corpus = Some(PathBuf::from(value()?)),
             "--plans" => args.plans = true,
             "--print-script" => args.print_script = true,
+            "--min-share" => {
+                let v = value()?;
+                args.min_share = Some(
+                    v.parse::<f64>()
+                        .map_err(|_| format!("--min-share: '{v}' is not a percentage"))?,
+                )
+            }
             other => {
                 return Err(format!(
                     "unknown option '{other}' (see the comment at the top of difftest/src/main.rs)"
@@ -142,6 +152,12 @@ fn run(args: &Args) -> Result<bool, String> {
     if args.plans {
         let tally = indexlab_difftest::plans::run(&mut pg, args.seed, args.n)?;
         indexlab_difftest::plans::print(&tally, args.seed, args.n);
+        let (all, same) = tally.same();
+        let share = 100.0 * f64::from(same) / f64::from(all.max(1));
+        if let Some(min) = args.min_share.filter(|m| share < *m) {
+            println!("plans: {share:.1} % is below --min-share {min} %");
+            return Ok(false);
+        }
         return Ok(true);
     }
     let mut counts: BTreeMap<(Profile, Kind), u64> = BTreeMap::new();

@@ -78,11 +78,52 @@ pub fn inner_join<E: SelectExec>(
     Ok(out)
 }
 
+/// What EXPLAIN ANALYZE says of the hash table: the buckets it started with
+/// (`ExecChooseHashTableSize` on the planner's estimate) and doubled while
+/// more rows than buckets came, the batches, and the memory at its peak:
+/// each row as a 16-byte entry header plus the row as a minimal tuple of the
+/// columns the join needs, and the bucket arrays.
+pub struct HashTableFigures {
+    pub planned_buckets: f64,
+    pub batches: f64,
+    /// Rows stored (a NULL key is not) and the bytes of their minimal tuples.
+    pub rows: u64,
+    pub tuple_bytes: u64,
+}
+
+impl HashTableFigures {
+    pub fn detail(&self) -> String {
+        let original = self.planned_buckets as u64;
+        let mut buckets = original;
+        if self.batches <= 1.0 {
+            while self.rows > buckets {
+                buckets *= 2;
+            }
+        }
+        let mut bytes = 16 * self.rows + self.tuple_bytes + 8 * buckets;
+        let batches = self.batches as u64;
+        if buckets != original {
+            // The first bucket array is counted as well once it was replaced.
+            bytes += 8 * original;
+            format!(
+                "Buckets: {buckets} (originally {original})  Batches: {batches} (originally {batches})  Memory Usage: {}kB",
+                bytes.div_ceil(1024)
+            )
+        } else {
+            format!(
+                "Buckets: {buckets}  Batches: {batches}  Memory Usage: {}kB",
+                bytes.div_ceil(1024)
+            )
+        }
+    }
+}
+
 /// The `Hash` node above the inner side's scan: it holds every row the scan
 /// gave, and is complete when the scan ends.
-pub fn hash_node(scan: PlanNode) -> PlanNode {
+pub fn hash_node(scan: PlanNode, table: Option<&HashTableFigures>) -> PlanNode {
     PlanNode {
         title: "Hash".into(),
+        details: table.map(HashTableFigures::detail).into_iter().collect(),
         rows: scan.rows,
         loops: scan.loops,
         first_us: scan.last_us,

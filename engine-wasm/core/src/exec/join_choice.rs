@@ -3,7 +3,7 @@
 //! this runs a Hash Join when that is the choice (a Nested Loop runs in
 //! `join.rs`, with the sides in the chosen order).
 
-use super::hash_join::{hash_node, inner_join, HashKeys};
+use super::hash_join::{hash_node, inner_join, HashKeys, HashTableFigures};
 use super::join::{Belongs, JoinExec};
 use super::nested_loop::Side;
 use super::plan_node::PlanNode;
@@ -12,6 +12,7 @@ use crate::sql::ast::{BinOp, Expr, Select, SelectItem};
 use crate::sql::error::SqlError;
 use crate::sql::eval::{bind, Scope};
 use crate::sql::hints::{Hint, HintKind, JoinMethod, JoinTree, Leading};
+use crate::sql::plan::cost::hash_join::table_size;
 use crate::sql::plan::join::{choose, Allowed, JoinChoice, JoinSide};
 use crate::sql::plan::{plan_scan, TableInfo};
 use crate::sql::rewrite::unqualify;
@@ -170,11 +171,8 @@ pub fn run_hash<E: JoinExec>(
         engine.scan_info(inner.side.table),
     );
     // PostgreSQL reads the inner side first (the Hash), then the outer.
-    let inner_out = engine.run_scan(
-        inner.side.table,
-        &plan_scan(&iinfo, &inner.select())?,
-        limit,
-    )?;
+    let inner_plan = plan_scan(&iinfo, &inner.select())?;
+    let inner_out = engine.run_scan(inner.side.table, &inner_plan, limit)?;
     let outer_out = engine.run_scan(
         outer.side.table,
         &plan_scan(&oinfo, &outer.select())?,
@@ -231,7 +229,37 @@ pub fn run_hash<E: JoinExec>(
     let (mut onode, mut inode) = (outer_out.node, inner_out.node);
     super::join::alias_title(&mut onode, &oinfo.name, &outer.side.name);
     super::join::alias_title(&mut inode, &iinfo.name, &inner.side.name);
-    let hash = hash_node(inode);
+    let figures = match (&iinfo.stats, inner_plan.cost) {
+        (Some(stats), Some(cost)) if execute => {
+            let (buckets, batches) = table_size(cost.scan.rows, cost.width, &stats.params);
+            let needed: Vec<usize> = (inner.items.iter())
+                .flat_map(|i| match i {
+                    SelectItem::Expr { expr, .. } => crate::sql::plan::column_index(&iinfo, expr)
+                        .into_iter()
+                        .collect(),
+                    SelectItem::Wildcard => (0..iinfo.columns.len()).collect::<Vec<_>>(),
+                })
+                .filter(|c| *c < iinfo.columns.len())
+                .collect();
+            let types: Vec<_> = needed.iter().map(|c| iinfo.columns[*c].1).collect();
+            let (mut rows, mut tuple_bytes) = (0, 0);
+            for (_, r) in &inner_out.rows {
+                if super::hash_join::join_key(engine, &hash_keys.inner, r)?.is_some() {
+                    let values: Vec<_> = needed.iter().map(|c| r[*c].clone()).collect();
+                    rows += 1;
+                    tuple_bytes += engine.minimal_tuple_len(&values, &types);
+                }
+            }
+            Some(HashTableFigures {
+                planned_buckets: buckets,
+                batches,
+                rows,
+                tuple_bytes,
+            })
+        }
+        _ => None,
+    };
+    let hash = hash_node(inode, figures.as_ref());
     let shown: Vec<String> = shown.iter().map(crate::sql::deparse::deparse).collect();
     let mut details = vec![format!(
         "Hash Cond: {}",

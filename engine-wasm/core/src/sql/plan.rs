@@ -1,11 +1,14 @@
-//! The planner for single-table queries: picks Seq Scan, Index Scan (forward or
-//! Backward) or Index Only Scan by simple rules, as DESIGN §2.4 asks:
+//! The planner. On the pg profile it chooses as PostgreSQL 15 does, by cost,
+//! read in this order: [`statistics`] (what it knows of a table),
+//! [`selectivity`] (how many rows a condition keeps), [`cost`] (one file per
+//! kind of path), [`choose`] (the cheapest scan of one table), then
+//! [`join_selectivity`] and [`join`] (two tables: which is outer, and how the
+//! inner side is found). [`order_keys`] drops ORDER BY keys a WHERE fixes.
 //!
-//! 1. an index whose leading columns give the ORDER BY (in either direction) wins,
-//!    so `ORDER BY … LIMIT n` reads only n entries;
-//! 2. otherwise an index whose first column has a usable condition (=, <, <=, >, >=,
-//!    BETWEEN, IN);
-//! 3. otherwise a Seq Scan, with a Sort when ORDER BY asks for one.
+//! On the yb profile, whose costs are not modelled yet, it picks by rules
+//! ([`by_rules`]), as DESIGN §2.4 asks: an index whose leading columns give
+//! the ORDER BY (in either direction), then one whose first column has a usable
+//! condition, else a Seq Scan, with a Sort when ORDER BY asks for one.
 //!
 //! An index scan becomes Index Only when the index holds every column the query
 //! touches. Profiles share this planner; each executes the plan on its own storage.

@@ -276,3 +276,33 @@ fn join(g: &mut Rng, t1: &Table, t2: &Table) -> String {
     };
     format!("select {list} from t1 join t2 on {on}{filter}")
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{script, Kind};
+
+    #[test]
+    fn a_seed_always_gives_the_same_script() {
+        assert_eq!(script(7).text, script(7).text);
+        assert_ne!(script(7).text, script(8).text);
+    }
+
+    #[test]
+    fn every_kind_of_query_comes_up_and_each_is_an_explain() {
+        let mut seen = Vec::new();
+        for seed in 1..60 {
+            let s = script(seed);
+            let lines: Vec<&str> = s.text.lines().collect();
+            for (line, kind) in &s.kinds {
+                assert!(
+                    lines[*line as usize - 1].starts_with("explain ("),
+                    "{seed}:{line}"
+                );
+                seen.push(*kind);
+            }
+        }
+        for k in Kind::ALL {
+            assert!(seen.contains(&k), "{}", k.name());
+        }
+    }
+}
