@@ -252,7 +252,9 @@ pub trait JoinExec: SelectExec {
         let swapped = choice.is_some_and(|c| c.swapped);
         let (a, b) = if swapped { (b, a) } else { (a, b) };
         if let Some(c) = choice.filter(|c| c.method == Method::Hash) {
-            let (mut node, joined) = join_choice::run_hash(self, &a, &b, &both, &c, execute)?;
+            let up = join_choice::passed_up(self, q, &both, b.side, (&first, &second));
+            let (mut node, joined) =
+                join_choice::run_hash(self, (&a, &b), &both, &c, &up, execute)?;
             if let Some(w) = join_choice::output_width(self, q, &first, &second) {
                 node.width = w;
             }

@@ -158,10 +158,10 @@ fn allowed(hints: &[Hint], a: &str, b: &str) -> Allowed {
 /// Returns the join's node and its rows (outer's columns, then inner's).
 pub fn run_hash<E: JoinExec>(
     engine: &mut E,
-    outer: &SideQuery,
-    inner: &SideQuery,
+    (outer, inner): (&SideQuery, &SideQuery),
     both: &[Expr],
     choice: &JoinChoice,
+    passed_up: &[usize],
     execute: bool,
 ) -> Result<(PlanNode, Vec<Row>), SqlError> {
     let start = engine.now_us();
@@ -232,15 +232,7 @@ pub fn run_hash<E: JoinExec>(
     let figures = match (&iinfo.stats, inner_plan.cost) {
         (Some(stats), Some(cost)) if execute => {
             let (buckets, batches) = table_size(cost.scan.rows, cost.width, &stats.params);
-            let needed: Vec<usize> = (inner.items.iter())
-                .flat_map(|i| match i {
-                    SelectItem::Expr { expr, .. } => crate::sql::plan::column_index(&iinfo, expr)
-                        .into_iter()
-                        .collect(),
-                    SelectItem::Wildcard => (0..iinfo.columns.len()).collect::<Vec<_>>(),
-                })
-                .filter(|c| *c < iinfo.columns.len())
-                .collect();
+            let needed = passed_up;
             let types: Vec<_> = needed.iter().map(|c| iinfo.columns[*c].1).collect();
             let (mut rows, mut tuple_bytes) = (0, 0);
             for (_, r) in &inner_out.rows {
@@ -286,6 +278,49 @@ pub fn run_hash<E: JoinExec>(
         ..PlanNode::default()
     };
     Ok((node, joined))
+}
+
+/// The columns of `side` the join passes up, in the order of PostgreSQL's
+/// target list (what a Hash stores, and so its memory): those the select
+/// list and ORDER BY name, in order, then those the join's conditions read.
+pub fn passed_up<E: JoinExec>(
+    engine: &E,
+    q: &Select,
+    both: &[Expr],
+    side: &Side,
+    (first, second): (&Side, &Side),
+) -> Vec<usize> {
+    let info = engine.planner_info(side.table);
+    let mut refs = Vec::new();
+    for item in &q.items {
+        match item {
+            SelectItem::Wildcard => {
+                for s in [first, second] {
+                    let cols = engine.planner_info(s.table).columns;
+                    refs.extend(cols.into_iter().map(|(c, _)| (Some(s.name.clone()), c)));
+                }
+            }
+            SelectItem::Expr { expr, .. } => crate::sql::rewrite::column_refs(expr, &mut refs),
+        }
+    }
+    for e in q.order_by.iter().map(|o| &o.expr).chain(both) {
+        crate::sql::rewrite::column_refs(e, &mut refs);
+    }
+    let mut out = Vec::new();
+    for (table, name) in refs {
+        let mine = match table.as_deref() {
+            Some(t) => t == side.name,
+            None if engine.has_column(first, &name) => first.name == side.name,
+            None => second.name == side.name,
+        };
+        let col = info.columns.iter().position(|(c, _)| *c == name);
+        if let (true, Some(c)) = (mine, col) {
+            if !out.contains(&c) {
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 /// The join's `width=`: the bytes of the columns the query needs above the
