@@ -58,6 +58,22 @@ fn a_hash_join_reads_each_side_once() {
         narrow.contains("Buckets: 4096  Batches: 1  Memory Usage: 111kB"),
         "{narrow}"
     );
+    // In the order PostgreSQL's target list has them (the select list's
+    // `name`, then the join's `id`), which decides the padding: 34kB.
+    let texts = last_plan(&run(
+        "create table customers (id int primary key, name text);
+        create table orders (id int primary key, customer_id int, total int);
+        insert into customers select g, 'customer ' || g from generate_series(1, 500) g;
+        insert into orders select g, g % 50 + 1, g % 97 from generate_series(1, 5000) g;
+        analyze customers;
+        analyze orders;
+        explain (analyze, costs off) select c.name, o.total from orders o
+          join customers c on c.id = o.customer_id where o.total < 10;",
+    ));
+    assert!(
+        texts.contains("Buckets: 1024  Batches: 1  Memory Usage: 34kB"),
+        "{texts}"
+    );
 }
 
 #[test]
