@@ -373,3 +373,26 @@ select count(*) from t;
   await player.getByTitle('Next event').click();
   await expect(page.getByTestId('event-pg')).not.toContainText('Statement 2 done');
 });
+
+test('a two-table join: pg plans a Hash Join by cost, yb runs its nested loop', async ({ page }) => {
+  await page.goto('/#/workbench');
+  await typeScript(
+    page,
+    `create table customers (id int primary key, name text);
+create table orders (id int primary key, customer_id int, total int);
+insert into customers select g, 'customer ' || g from generate_series(1, 500) g;
+insert into orders select g, g % 50 + 1, g % 97 from generate_series(1, 5000) g;
+analyze customers;
+analyze orders;
+explain (analyze, buffers, costs off, summary off)
+  select c.name, o.total from orders o join customers c on c.id = o.customer_id where o.total < 10;
+`,
+  );
+  await page.keyboard.press('ControlOrMeta+Enter');
+  const pg = page.getByTestId('explain-pg');
+  // PostgreSQL 15's plan and hash table for this script.
+  await expect(pg).toContainText('Hash Join');
+  await expect(pg).toContainText('Hash Cond: (o.customer_id = c.id)');
+  await expect(pg).toContainText('Buckets: 1024  Batches: 1  Memory Usage: 34kB');
+  await expect(page.getByTestId('explain-yb')).toContainText('Nested Loop');
+});
