@@ -76,6 +76,9 @@ pub trait QueryEngine: Sized {
         let _ = types;
         16 + 8 * row.len() as u64
     }
+    /// A nested loop is about to rerun its inner scan once per outer row
+    /// (`true`), or is done (`false`): pins a scan keeps across rescans stay.
+    fn rescanning(&mut self, _on: bool) {}
     /// The statement's join hints, on a profile that follows them.
     fn join_hints(&self) -> &[crate::sql::hints::Hint] {
         &[]

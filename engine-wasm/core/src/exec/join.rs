@@ -360,6 +360,7 @@ pub trait JoinExec: SelectExec {
                 )?;
             }
             _ => {
+                self.rescanning(true);
                 for (_, orow) in &outer_out.rows {
                     if limit.is_some_and(|l| acc.joined.len() as u64 >= l) {
                         break;
@@ -416,6 +417,7 @@ pub trait JoinExec: SelectExec {
                     }
                     merge_loop(&mut acc.inner_node, out.node);
                 }
+                self.rescanning(false);
             }
         }
         if acc.inner_node.is_none() && batch == 1 {

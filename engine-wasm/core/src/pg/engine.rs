@@ -48,6 +48,9 @@ pub struct PgEngine {
     /// The statement's join hints (`NestLoop(a b)`, `Leading((a b))`), as
     /// pg_hint_plan applies them to the planner's choice.
     pub(crate) join_hints: Vec<crate::sql::hints::Hint>,
+    /// While a nested loop reruns its inner scan: the visibility-map page
+    /// that scan keeps pinned between loops (relation, page), once read.
+    pub(super) rescan_vm: Option<Option<(u32, crate::storage::PageNo)>>,
 }
 
 fn setting_error(e: impl std::fmt::Display) -> SqlError {
@@ -109,6 +112,7 @@ impl PgEngine {
             rows_examined: 0,
             storage_notices: Vec::new(),
             join_hints: Vec::new(),
+            rescan_vm: None,
             xact: super::xact::Xact::default(),
         })
     }

@@ -27,6 +27,11 @@ impl HeldPage {
     }
 
     /// Drops the pin (end of scan, or rescan).
+    /// Holds `page` without an access: a pin kept from an earlier scan.
+    pub fn hold(&mut self, page: PageNo) {
+        self.page = Some(page);
+    }
+
     pub fn release(&mut self) {
         self.page = None;
     }

@@ -12,6 +12,9 @@ use crate::sql::eval::EvalEnv;
 use crate::sql::plan::{ScanPlan, TableInfo};
 
 impl QueryEngine for PgEngine {
+    fn rescanning(&mut self, on: bool) {
+        self.rescan_vm = on.then_some(None);
+    }
     fn minimal_tuple_len(
         &self,
         row: &[crate::value::Value],

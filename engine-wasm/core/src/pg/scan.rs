@@ -308,6 +308,14 @@ impl PgEngine {
             ScanDirection::Backward => Direction::Backward,
         };
         let (mut held_heap, mut held_vm) = (HeldPage::new(), HeldPage::new());
+        // A nested loop's inner index-only scan keeps its visibility-map page
+        // pinned from one loop to the next (ExecReScanIndexOnlyScan leaves
+        // ioss_VMBuffer alone), so only the first loop reads it.
+        if let Some((rel, page)) = self.rescan_vm.as_ref().and_then(|k| *k) {
+            if rel == hrel {
+                held_vm.hold(page);
+            }
+        }
         let (mut idx_stats, mut heap_stats) = (BufferStats::default(), BufferStats::default());
         let mut fetches = 0u64;
         let mut last_leaf = None;
@@ -405,6 +413,9 @@ impl PgEngine {
             }
         }
         self.kill_entries(index, last_leaf, &mut kills, read_at, only);
+        if let (Some(kept), Some(page)) = (self.rescan_vm.as_mut(), held_vm.page()) {
+            *kept = Some((hrel, page));
+        }
         let pending = &mut self.catalog.index_mut(index).activity.pending;
         pending.idx_scan += counts.idx_scan;
         pending.idx_tup_read += counts.idx_tup_read;
