@@ -255,7 +255,7 @@ pub trait JoinExec: SelectExec {
             let up = join_choice::passed_up(self, q, &both, b.side, (&first, &second));
             let (mut node, joined) =
                 join_choice::run_hash(self, (&a, &b), &both, &c, &up, execute)?;
-            if let Some(w) = join_choice::output_width(self, q, &first, &second) {
+            if let Some(w) = join_choice::output_width(self, q, &using, &first, &second) {
                 node.width = w;
             }
             return self.join_result(q, node, joined, &using, (&first, &second), swapped, start);
@@ -460,13 +460,16 @@ pub trait JoinExec: SelectExec {
         inner_node.loops = loops;
         inner_node.rows = super::plan_node::rows_per_loop(inner_rows_total, loops);
         if let Some(c) = choice.and_then(|c| c.inner) {
+            // `cost_index` with the loop count: the scans' own cost model.
             inner_node.est_cost = (c.startup, c.total);
             inner_node.est_rows = c.rows;
+            inner_node.costed = true;
             if let Some(w) = inner_scan.cost.map(|c| c.width) {
                 inner_node.width = w as u32;
             }
         }
-        let join_width = choice.and_then(|_| join_choice::output_width(self, q, &first, &second));
+        let join_width =
+            choice.and_then(|_| join_choice::output_width(self, q, &using, &first, &second));
         let calls = outer_out.rows.len() as u64;
         let memo_est = choice.and_then(|c| c.memoize);
         if let (Some(cache), Some(est), Some((_, _, e, ..))) = (&memo, memo_est, &key) {

@@ -329,6 +329,7 @@ pub fn passed_up<E: JoinExec>(
 pub fn output_width<E: JoinExec>(
     engine: &E,
     q: &Select,
+    using: &[String],
     first: &Side,
     second: &Side,
 ) -> Option<u32> {
@@ -344,12 +345,11 @@ pub fn output_width<E: JoinExec>(
     for item in &q.items {
         match item {
             SelectItem::Wildcard => {
-                for (side, info) in [first, second].iter().zip(&infos) {
-                    refs.extend(
-                        info.columns
-                            .iter()
-                            .map(|(c, _)| (Some(side.name.clone()), c.clone())),
-                    );
+                // A USING column is one column of the join: the first side's.
+                for (n, (side, info)) in [first, second].iter().zip(&infos).enumerate() {
+                    let columns =
+                        (info.columns.iter()).filter(|(c, _)| n == 0 || !using.contains(c));
+                    refs.extend(columns.map(|(c, _)| (Some(side.name.clone()), c.clone())));
                 }
             }
             SelectItem::Expr { expr, .. } => crate::sql::rewrite::column_refs(expr, &mut refs),
