@@ -595,12 +595,13 @@ fn verbose_aggregates_read_the_whole_row() {
 
 #[test]
 fn verbose_limit_over_an_aggregate_parenthesizes_what_it_passes_on() {
-    // PostgreSQL plans a GroupAggregate here (a planner difference); the
-    // Limit's Output is the same: `(count(*)), v`.
+    // The GroupAggregate over the index on v (PostgreSQL's plan) passes on
+    // `count(*), v`; the Limit references them: `(count(*)), v`.
     let got =
         pg_plans("explain (costs off, verbose) select count(*), v from t group by v limit 2;\n");
     let lines: Vec<&str> = got[0].lines().collect();
     assert_eq!(lines[..2], ["Limit", "  Output: (count(*)), v"]);
+    assert_eq!(lines[2], "  ->  GroupAggregate");
     assert_eq!(lines[3], "        Output: count(*), v");
 }
 

@@ -15,6 +15,7 @@
 //! error, found by the rewrite.
 
 pub mod accumulate;
+mod strategy;
 
 use super::executor::Executor;
 use super::plan_node::PlanNode;
@@ -23,6 +24,7 @@ use crate::sql::ast::{Expr, OrderItem, Select, SelectItem};
 use crate::sql::deparse::deparse;
 use crate::sql::error::{unsupported, ErrorKind, SqlError};
 use crate::sql::eval::{bind, Scope};
+use crate::sql::plan::cost::aggregate::Strategy;
 use crate::value::{SqlType, Value};
 use accumulate::{Accumulator, GroupKey};
 use std::collections::HashMap;
@@ -57,7 +59,22 @@ pub fn run_grouped<E: Executor>(
     let input_types: Vec<SqlType> = super::types::output_columns(engine, &input)
         .map(|cols| cols.into_iter().map(|(_, ty)| ty).collect())
         .unwrap_or_default();
-    let (child, rows) = engine.run_select(&input, execute)?;
+    let planned = strategy::plan(engine, q, &plan, &input, &input_types)?;
+    let input = match &planned {
+        Some(p) if p.choice.strategy == Strategy::Sorted => Select {
+            order_by: p.input_order.clone(),
+            ..input
+        },
+        _ => input,
+    };
+    let stop = planned.as_ref().and_then(|p| p.group_stop(q, &plan));
+    let plain_order = crate::sql::plan::order_keys::without_constant_keys(&input).is_none();
+    let (child, rows) = match &stop {
+        Some(stop) if plain_order => {
+            super::executor::one_table(engine, &input, execute, Some(stop))?
+        }
+        _ => engine.run_select(&input, execute)?,
+    };
     let start = engine.now_us();
     let groups = plan.fold(&rows.rows, &input_types)?;
     engine.advance_us(
@@ -85,6 +102,13 @@ pub fn run_grouped<E: Executor>(
         start,
         engine.now_us(),
     );
+    if let Some(p) = &planned {
+        p.annotate(&mut node, &plan);
+    }
+    if let (Some(stop), true) = (&stop, plain_order) {
+        // The group its last row began was never handed up.
+        node.rows = node.rows.min(stop.groups);
+    }
     let (columns, exprs) = plan.outputs(&scope)?;
     let mut out = Vec::with_capacity(env_rows.len());
     for g in &env_rows {
@@ -119,10 +143,31 @@ pub fn run_grouped<E: Executor>(
                 .unwrap_or(std::cmp::Ordering::Equal)
         });
         out = keyed.into_iter().map(|(_, r)| r).collect();
-        node = sort_node(node, &plan.order_by);
+        // A GroupAggregate in the ORDER BY's order needs no Sort (its rows
+        // were already in order; the stable sort above kept them so).
+        match &planned {
+            Some(p) if p.choice.sort.is_none() => {}
+            _ => {
+                let written: Vec<OrderItem> = plan
+                    .order_by
+                    .iter()
+                    .map(|o| OrderItem {
+                        expr: plan.readable(&o.expr),
+                        ..o.clone()
+                    })
+                    .collect();
+                node = sort_node(node, &written);
+                if let Some(sort) = planned.as_ref().and_then(|p| p.choice.sort) {
+                    strategy::set_cost(&mut node, &sort);
+                }
+            }
+        }
     }
     let mut rows: Vec<Vec<Value>> = out.into_iter().map(|(r, _)| r).collect();
     node = apply_offset_limit(engine, node, &mut rows, q)?;
+    if let Some(p) = &planned {
+        p.annotate_limit(&mut node, q);
+    }
     Ok((node, QueryResult { columns, rows }))
 }
 
@@ -208,7 +253,11 @@ fn sort_node(child: PlanNode, order: &[OrderItem]) -> PlanNode {
     let keys: Vec<String> = order
         .iter()
         .map(|o| {
-            let d = deparse(&o.expr);
+            // EXPLAIN brackets a sort key that is not a plain column.
+            let d = match &o.expr {
+                Expr::Column { .. } => deparse(&o.expr),
+                e => format!("({})", deparse(e)),
+            };
             if o.order == crate::sql::ast::Order::Desc {
                 format!("{d} DESC")
             } else {

@@ -16,6 +16,16 @@ pub struct ScanOutput {
     pub node: PlanNode,
 }
 
+/// Where a scan of rows in group order stops for a GroupAggregate under a
+/// LIMIT: once a row begins group `groups + 1` (the Agg reads that row to
+/// know the last group ended, and pulls nothing more).
+#[derive(Debug, Clone)]
+pub struct GroupStop {
+    /// The group key's columns, by position in the table.
+    pub key: Vec<usize>,
+    pub groups: u64,
+}
+
 /// A storage profile as the executor sees it: a catalog, a virtual clock, and
 /// scans that run a [`ScanPlan`] and report what they did.
 pub trait QueryEngine: Sized {
@@ -60,6 +70,17 @@ pub trait QueryEngine: Sized {
         plan: &ScanPlan,
         limit: Option<u64>,
     ) -> Result<ScanOutput, SqlError>;
+    /// Runs `plan`, whose rows come in group order, until `stop` says so. A
+    /// profile without the early stop reads every row.
+    fn run_scan_until_group(
+        &mut self,
+        table: usize,
+        plan: &ScanPlan,
+        stop: &GroupStop,
+    ) -> Result<ScanOutput, SqlError> {
+        let _ = stop;
+        self.run_scan(table, plan, None)
+    }
     /// Outer rows per batch of a nested loop join: 1 runs one inner scan per
     /// outer row; more makes YugabyteDB's Batched Nested Loop (`= ANY` of a
     /// batch of keys). Only the yb profile batches.

@@ -19,6 +19,29 @@ use crate::sql::plan::plan_scan;
 use crate::sql::rewrite::inline_cte;
 use crate::value::{SqlType, Value};
 
+/// A query of one table (`q.from[0]`): its scan, sort and limit; with
+/// `stop`, a GroupAggregate's LIMIT ends an in-order scan early.
+pub(super) fn one_table<E: Executor>(
+    engine: &mut E,
+    q: &Select,
+    execute: bool,
+    stop: Option<&super::engine::GroupStop>,
+) -> Result<(PlanNode, QueryResult), SqlError> {
+    let Some(FromItem::Table { name, alias }) = q.from.first() else {
+        return Err(unsupported("this FROM item here"));
+    };
+    let (mut node, result) = engine.select_table(name, q, execute, stop)?;
+    if let Some(alias) = alias {
+        // `Seq Scan on t x`: the scan under any sort or limit.
+        let mut scan = &mut node;
+        while scan.children.len() == 1 && !scan.title.contains(" on ") {
+            scan = &mut scan.children[0];
+        }
+        super::join::alias_title(scan, name, alias);
+    }
+    Ok((node, result))
+}
+
 /// The plan node of a row source that is not a table (what EXPLAIN shows
 /// under an INSERT): `Values Scan`, `Function Scan on generate_series`, or
 /// `Result` for one row of constants.
@@ -265,19 +288,7 @@ pub trait Executor: JoinExec {
             return super::derived::run(self, q, execute);
         }
         match q.from.first() {
-            Some(FromItem::Table { name, alias }) => {
-                let (name, alias) = (name.clone(), alias.clone());
-                let (mut node, result) = self.select_table(&name, q, execute)?;
-                if let Some(alias) = alias {
-                    // `Seq Scan on t x`: the scan under any sort or limit.
-                    let mut scan = &mut node;
-                    while scan.children.len() == 1 && !scan.title.contains(" on ") {
-                        scan = &mut scan.children[0];
-                    }
-                    super::join::alias_title(scan, &name, &alias);
-                }
-                Ok((node, result))
-            }
+            Some(FromItem::Table { .. }) => one_table(self, q, execute, None),
             _ => {
                 if !q.order_by.is_empty() {
                     return Err(unsupported("ORDER BY on a query without a table"));

@@ -161,6 +161,11 @@ fn head(title: &str) -> Result<Head, SqlError> {
             strategy: Some("Hashed"),
             ..simple("Aggregate")
         },
+        "GroupAggregate" => Head {
+            strategy: Some("Sorted"),
+            ..simple("Aggregate")
+        },
+        "Group" => simple("Group"),
         "Values Scan on \"*VALUES*\"" => Head {
             alias: Some("*VALUES*".into()),
             ..simple("Values Scan")

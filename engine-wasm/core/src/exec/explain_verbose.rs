@@ -203,15 +203,21 @@ fn annotate_select(info: &TableInfo, q: &Select, node: &mut PlanNode) -> Result<
         n = pass_through(n, &upper)?;
     }
     if aggregated {
-        if !matches!(n.title.as_str(), "Aggregate" | "HashAggregate") {
+        let over_scan = n.children.first().is_some_and(|c| c.title.contains(" on "));
+        let kind = n.title.as_str();
+        if !(matches!(kind, "Aggregate" | "HashAggregate") || kind == "GroupAggregate" && over_scan)
+        {
             return refuse(&format!("a plan with a {} node", n.title));
         }
         let keys: Vec<String> = q.group_by.iter().map(|g| qualified(info, g)).collect();
         requalify(n, "Group Key: ", &keys);
         n = pass_through(n, &output)?;
         if n.title.starts_with("Index Only Scan") {
-            // Its physical target list would be the index's columns.
-            return refuse("an aggregate over an Index Only Scan");
+            // Its physical target list is the index's columns.
+            let Some(columns) = index_columns(info, &n.title) else {
+                return refuse("an aggregate over an Index Only Scan of an expression index");
+            };
+            return scan_leaf(n, columns);
         }
         return scan_leaf(n, every_column);
     }
@@ -261,6 +267,20 @@ fn pass_through<'n>(n: &'n mut PlanNode, output: &[String]) -> Result<&'n mut Pl
 }
 
 /// Sets the Output of the scan the plan must end in.
+/// The columns of the index an Index Only Scan titled `title` reads, keys
+/// then INCLUDE columns; None when a key is an expression.
+fn index_columns(info: &TableInfo, title: &str) -> Option<Vec<String>> {
+    let name = title.split(" using ").nth(1)?.split(" on ").next()?;
+    let index = info.indexes.iter().find(|i| i.name == name)?;
+    index
+        .key
+        .iter()
+        .map(|(c, _)| *c)
+        .chain(index.include.iter().copied())
+        .map(|c| info.columns.get(c).map(|(n, _)| n.clone()))
+        .collect()
+}
+
 fn scan_leaf(n: &mut PlanNode, output: Vec<String>) -> Result<(), SqlError> {
     let scan = ["Seq Scan on ", "Index Scan ", "Index Only Scan "]
         .iter()

@@ -103,6 +103,7 @@ pub trait SelectExec: QueryEngine {
         name: &str,
         q: &Select,
         execute: bool,
+        stop: Option<&super::engine::GroupStop>,
     ) -> Result<(PlanNode, QueryResult), SqlError> {
         let id = self.table_id(name)?;
         // One table: qualifiers (`demo.id`, `d.id`) can only mean it.
@@ -114,8 +115,13 @@ pub trait SelectExec: QueryEngine {
         let scan_limit = if need_sort { None } else { limit };
         let start = self.now_us();
         let scope = self.scan_scope(id, &plan);
+        // A GroupAggregate's LIMIT stops a scan already in group order.
+        let stop = stop.filter(|_| !need_sort && limit.is_none());
         let (mut node, mut rows): (PlanNode, Vec<Row>) = if execute {
-            let out = self.run_scan(id, &plan, scan_limit)?;
+            let out = match stop {
+                Some(stop) => self.run_scan_until_group(id, &plan, stop)?,
+                None => self.run_scan(id, &plan, scan_limit)?,
+            };
             (out.node, out.rows.into_iter().map(|(_, r)| r).collect())
         } else {
             (self.run_scan(id, &plan, Some(0))?.node, Vec::new())

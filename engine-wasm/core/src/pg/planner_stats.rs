@@ -97,6 +97,7 @@ impl PgEngine {
             enable_hashjoin: on("enable_hashjoin"),
             enable_nestloop: on("enable_nestloop"),
             enable_memoize: on("enable_memoize"),
+            enable_hashagg: on("enable_hashagg"),
         }
     }
 }

@@ -83,6 +83,15 @@ impl QueryEngine for PgEngine {
         self.scan(table, plan, limit)
     }
 
+    fn run_scan_until_group(
+        &mut self,
+        table: usize,
+        plan: &ScanPlan,
+        stop: &crate::exec::engine::GroupStop,
+    ) -> Result<ScanOutput, SqlError> {
+        self.scan_until_group(table, plan, stop)
+    }
+
     /// Sizes from the relation's own pages: the heap's or the B-tree's, the
     /// visibility map's, and the free space map's as PostgreSQL sizes it.
     fn assign_transaction_id(&mut self) -> Result<(), SqlError> {

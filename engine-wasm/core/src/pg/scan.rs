@@ -12,6 +12,7 @@ use super::held_page::HeldPage;
 use super::tid::Tid;
 use crate::btree::{encode_key, numeric_key, without_nulls, Direction, KeyColumn, SortOrder};
 use crate::buffer_pool::{BufferStats, Fork};
+use crate::exec::engine::GroupStop;
 use crate::exec::QueryEngine;
 use crate::exec::{Row, ScanOutput};
 use crate::sql::ast::Expr;
@@ -20,6 +21,7 @@ use crate::sql::eval::{accepts, bind, coerce, eval, Bound as BoundExpr, Scope};
 use crate::sql::plan::{AccessPath, KeyCond, ScanDirection, ScanPlan};
 use crate::storage::PageNo;
 use crate::trace::Event;
+use crate::value::Value;
 use std::ops::Bound;
 
 /// A byte range of the index to read, in scan order.
@@ -40,9 +42,18 @@ pub(super) struct ScanState {
     /// Append each row's system columns (the query names one).
     system: bool,
     limit: Option<u64>,
+    /// A GroupAggregate's LIMIT in groups, and the groups begun so far.
+    groups: Option<(GroupStop, u64)>,
     rows: Vec<(u64, Row)>,
     removed: u64,
     first_us: Option<f64>,
+}
+
+/// A row's group key values, for a scan that stops at a group.
+fn stop_key(st: &ScanState, row: &Row) -> Vec<Value> {
+    st.groups.as_ref().map_or_else(Vec::new, |(stop, _)| {
+        stop.key.iter().map(|&c| row[c].clone()).collect()
+    })
 }
 
 impl PgEngine {
@@ -72,7 +83,18 @@ impl PgEngine {
             }
         }
         st.first_us.get_or_insert(self.io.clock.now_us());
+        let begins_group = st.groups.is_some()
+            && st
+                .rows
+                .last()
+                .is_none_or(|(_, last)| stop_key(st, last) != stop_key(st, row));
         st.rows.push((tid, row.clone()));
+        if let (true, Some((stop, begun))) = (begins_group, &mut st.groups) {
+            *begun += 1;
+            if *begun > stop.groups {
+                return Ok(false);
+            }
+        }
         Ok(st.limit.is_none_or(|l| (st.rows.len() as u64) < l))
     }
 
@@ -95,6 +117,26 @@ impl PgEngine {
         plan: &ScanPlan,
         limit: Option<u64>,
     ) -> Result<ScanOutput, SqlError> {
+        self.scan_stopping(table, plan, limit, None)
+    }
+
+    /// Runs `plan` on `table` until a row begins the group after `stop`'s.
+    pub(super) fn scan_until_group(
+        &mut self,
+        table: usize,
+        plan: &ScanPlan,
+        stop: &GroupStop,
+    ) -> Result<ScanOutput, SqlError> {
+        self.scan_stopping(table, plan, None, Some(stop.clone()))
+    }
+
+    fn scan_stopping(
+        &mut self,
+        table: usize,
+        plan: &ScanPlan,
+        limit: Option<u64>,
+        groups: Option<GroupStop>,
+    ) -> Result<ScanOutput, SqlError> {
         let scope = self.scan_scope(table, plan);
         let filter = plan
             .filter
@@ -106,6 +148,7 @@ impl PgEngine {
             table,
             system: plan.system_columns,
             limit,
+            groups: groups.map(|g| (g, 0)),
             rows: Vec::new(),
             removed: 0,
             first_us: None,

@@ -95,6 +95,7 @@ pub static RECOGNIZED: &[(&str, &str, Scope)] = &[
 /// takes: SET checks the value and says nothing, as PostgreSQL does.
 pub static APPLIED_ON_PG: &[(&str, Kind)] = &[
     ("enable_bitmapscan", Kind::Bool),
+    ("enable_hashagg", Kind::Bool),
     ("enable_hashjoin", Kind::Bool),
     ("enable_indexonlyscan", Kind::Bool),
     ("enable_indexscan", Kind::Bool),

@@ -15,6 +15,7 @@
 
 pub mod choose;
 pub mod cost;
+pub mod grouping;
 pub mod join;
 pub mod join_selectivity;
 pub mod order_keys;

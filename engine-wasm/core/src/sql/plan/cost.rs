@@ -3,6 +3,7 @@
 //! units of one sequential page read (`seq_page_cost`); a node has a
 //! startup cost (before its first row) and a total cost (all its rows).
 
+pub mod aggregate;
 pub mod bitmap_scan;
 pub mod hash_join;
 pub mod index_scan;
@@ -33,6 +34,7 @@ pub struct CostParams {
     pub enable_hashjoin: bool,
     pub enable_nestloop: bool,
     pub enable_memoize: bool,
+    pub enable_hashagg: bool,
 }
 
 impl Default for CostParams {
@@ -53,6 +55,7 @@ impl Default for CostParams {
             enable_hashjoin: true,
             enable_nestloop: true,
             enable_memoize: true,
+            enable_hashagg: true,
         }
     }
 }
@@ -118,7 +121,8 @@ fn operators(e: &Expr) -> f64 {
         return 0.0;
     }
     match e {
-        Expr::Column { .. } | Expr::Literal(_) | Expr::Param(_) => 0.0,
+        // An aggregate's result is read like a column (`cost_qual_eval`).
+        Expr::Column { .. } | Expr::Literal(_) | Expr::Param(_) | Expr::Aggregate { .. } => 0.0,
         Expr::Call(_) => 1.0,
         Expr::Binary { op, left, right } => {
             let own = match op {

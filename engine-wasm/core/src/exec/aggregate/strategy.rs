@@ -1,0 +1,411 @@
+//! Which Agg node a grouping query over one table gets on a profile whose
+//! planner costs paths (pg): the input is planned twice (in any order, and
+//! in group order) and [`crate::sql::plan::grouping::choose`] weighs a
+//! GroupAggregate over the ordered read against a HashAggregate over the
+//! cheapest one. Other queries (joins, a CTE, computed keys, yb) keep the
+//! HashAggregate, uncosted.
+
+use super::GroupPlan;
+use crate::exec::engine::GroupStop;
+use crate::exec::executor::Executor;
+use crate::exec::plan_node::PlanNode;
+use crate::sql::ast::{AggFunc, Expr, FromItem, Order, OrderItem, Select};
+use crate::sql::error::SqlError;
+use crate::sql::plan::cost::aggregate::Strategy;
+use crate::sql::plan::cost::{qual_cost, sort, Cost, CostParams};
+use crate::sql::plan::grouping::{choose, num_groups, AggregateCosts, Grouping, GroupingChoice};
+use crate::sql::plan::selectivity::Estimator;
+use crate::sql::plan::{plan_scan, TableInfo};
+use crate::sql::rewrite::unqualify;
+use crate::value::SqlType;
+
+/// The chosen grouping and what the executor needs to run it.
+pub struct Planned {
+    pub choice: GroupingChoice,
+    /// The order a GroupAggregate reads its input in: the GROUP BY keys,
+    /// ascending, those the ORDER BY names first (`preprocess_groupclause`).
+    pub input_order: Vec<OrderItem>,
+    /// `width=` of the group rows.
+    pub width: f64,
+    /// The group key's columns in the table.
+    key: Vec<usize>,
+}
+
+impl Planned {
+    pub fn title(&self, plan: &GroupPlan) -> &'static str {
+        match self.choice.strategy {
+            Strategy::Plain => "Aggregate",
+            Strategy::Hashed => "HashAggregate",
+            Strategy::Sorted if plan.aggregates.is_empty() => "Group",
+            Strategy::Sorted => "GroupAggregate",
+        }
+    }
+}
+
+impl Planned {
+    /// Names the Agg node as chosen and gives it the planner's estimates.
+    pub fn annotate(&self, node: &mut PlanNode, plan: &GroupPlan) {
+        node.title = self.title(plan).into();
+        set_cost(node, &self.choice.agg);
+        node.width = self.width.round() as u32;
+    }
+
+    /// Where a LIMIT stops the input: a GroupAggregate in the ORDER BY's
+    /// order hands up each group as it ends, so the LIMIT's groups need only
+    /// the rows up to the first of the next group (not under HAVING or
+    /// DISTINCT, which drop groups after the Agg).
+    pub fn group_stop(&self, q: &Select, plan: &GroupPlan) -> Option<GroupStop> {
+        let streams = self.choice.strategy == Strategy::Sorted && self.choice.sort.is_none();
+        if !streams || plan.having.is_some() || q.distinct {
+            return None;
+        }
+        Some(GroupStop {
+            key: self.key.clone(),
+            groups: constant_limit(q)? as u64,
+        })
+    }
+
+    /// The LIMIT's estimate over the top node (`adjust_limit_rows_costs`).
+    pub fn annotate_limit(&self, node: &mut PlanNode, q: &Select) {
+        if let (Some(l), "Limit") = (constant_limit(q), node.title.as_str()) {
+            set_cost(node, &sort::limit(&self.choice.top(), l));
+        }
+    }
+}
+
+/// Gives `node` a cost the model computed.
+pub fn set_cost(node: &mut PlanNode, c: &Cost) {
+    node.est_cost = (c.startup, c.total);
+    node.est_rows = c.rows;
+    node.costed = true;
+}
+
+/// The plan for `q`'s grouping over `input` (its rows), or None when the
+/// choice is not made by cost.
+pub fn plan<E: Executor>(
+    engine: &E,
+    q: &Select,
+    plan: &GroupPlan,
+    input: &Select,
+    input_types: &[SqlType],
+) -> Result<Option<Planned>, SqlError> {
+    let (Some(info), true) = (one_table(engine, q), q.with.is_empty()) else {
+        return Ok(None);
+    };
+    let Some(stats) = info.stats.as_ref() else {
+        return Ok(None);
+    };
+    let Some(keys) = key_columns(&info, plan) else {
+        return Ok(None);
+    };
+    let unordered = input_cost(&info, input)?;
+    let p = &stats.params;
+    let aggregates = aggregate_costs(plan, input_types, p);
+    let having = qual_cost(plan.having.as_slice(), p);
+    let width = output_width(&info, plan, input_types);
+    if !plan.grouped {
+        let choice = GroupingChoice {
+            strategy: Strategy::Plain,
+            agg: crate::sql::plan::cost::aggregate::cost(
+                &plain(unordered.0, unordered.1, &aggregates, having),
+                p,
+            ),
+            sort: None,
+        };
+        return Ok(Some(Planned {
+            choice,
+            input_order: Vec::new(),
+            width,
+            key: Vec::new(),
+        }));
+    }
+    let size = stats.relation.estimate();
+    let est = Estimator {
+        table: &info,
+        stats: &stats.relation,
+        tuples: size.tuples,
+    };
+    let groups = num_groups(&est, &keys, size.tuples, unordered.0.rows);
+    let order = group_order(plan);
+    let input_order: Vec<OrderItem> = order
+        .iter()
+        .map(|&i| OrderItem {
+            expr: plan.keys[i].clone(),
+            order: Order::Asc,
+            nulls_first: None,
+        })
+        .collect();
+    let ordered = input_cost(
+        &info,
+        &Select {
+            order_by: input_order.clone(),
+            ..input.clone()
+        },
+    )?;
+    let grouping = Grouping {
+        unordered: unordered.0,
+        ordered: ordered.0,
+        input_width: unordered.1,
+        aggregates,
+        has_aggregates: !plan.aggregates.is_empty(),
+        group_columns: keys.len() as f64,
+        groups,
+        having_per_group: having,
+        order_by_is_group_order: order_is_prefix(&plan.order_by, &order),
+        has_order_by: !plan.order_by.is_empty(),
+        output_width: width,
+        limit: constant_limit(q),
+    };
+    Ok(Some(Planned {
+        choice: choose(&grouping, p),
+        input_order,
+        width,
+        key: keys,
+    }))
+}
+
+/// The table a query reads alone, with its planner statistics.
+fn one_table<E: Executor>(engine: &E, q: &Select) -> Option<TableInfo> {
+    if q.from.len() != 1 || !q.joins.is_empty() {
+        return None;
+    }
+    let FromItem::Table { name, .. } = &q.from[0] else {
+        return None;
+    };
+    let id = engine.table_id(name).ok()?;
+    Some(engine.scan_info(id))
+}
+
+/// Each GROUP BY key's column, when every key is a plain column.
+fn key_columns(info: &TableInfo, plan: &GroupPlan) -> Option<Vec<usize>> {
+    plan.keys
+        .iter()
+        .map(|k| match unqualify(k) {
+            Expr::Column { name, .. } => info.columns.iter().position(|(c, _)| *c == name),
+            _ => None,
+        })
+        .collect()
+}
+
+/// The planned cost of reading `input`'s rows (its Sort included) and
+/// their width.
+fn input_cost(info: &TableInfo, input: &Select) -> Result<(Cost, f64), SqlError> {
+    let q = Select {
+        filter: input.filter.as_ref().map(unqualify),
+        items: input
+            .items
+            .iter()
+            .map(|i| match i {
+                crate::sql::ast::SelectItem::Expr { expr, alias } => {
+                    crate::sql::ast::SelectItem::Expr {
+                        expr: unqualify(expr),
+                        alias: alias.clone(),
+                    }
+                }
+                other => other.clone(),
+            })
+            .collect(),
+        order_by: input
+            .order_by
+            .iter()
+            .map(|o| OrderItem {
+                expr: unqualify(&o.expr),
+                ..o.clone()
+            })
+            .collect(),
+        ..input.clone()
+    };
+    let cost = plan_scan(info, &q)?
+        .cost
+        .expect("a costed table plans a cost");
+    Ok((cost.sort.unwrap_or(cost.scan), cost.width))
+}
+
+fn plain(
+    input: Cost,
+    width: f64,
+    a: &AggregateCosts,
+    having: f64,
+) -> crate::sql::plan::cost::aggregate::Agg {
+    crate::sql::plan::cost::aggregate::Agg {
+        strategy: Strategy::Plain,
+        input,
+        input_width: width,
+        trans_per_row: a.trans_per_row,
+        final_per_group: a.final_per_group,
+        states: a.states,
+        state_bytes: a.state_bytes,
+        group_columns: 0.0,
+        groups: 1.0,
+        having_per_group: having,
+    }
+}
+
+/// `get_agg_clause_costs`: every built-in transition and final function
+/// costs one operator; arguments and FILTERs their own evaluation.
+fn aggregate_costs(plan: &GroupPlan, input_types: &[SqlType], p: &CostParams) -> AggregateCosts {
+    let mut c = AggregateCosts::default();
+    let mut arg_index = plan.keys.len();
+    for a in &plan.aggregates {
+        let Expr::Aggregate {
+            func,
+            arg,
+            distinct,
+            order_by,
+            filter,
+            ..
+        } = a
+        else {
+            continue;
+        };
+        let arg_type = arg.as_ref().and_then(|_| {
+            arg_index += 1;
+            input_types.get(arg_index - 1).copied()
+        });
+        c.trans_per_row += p.cpu_operator_cost;
+        c.trans_per_row += qual_cost(arg.as_deref().map(std::slice::from_ref).unwrap_or(&[]), p);
+        if let Some(f) = filter {
+            c.trans_per_row += qual_cost(std::slice::from_ref(f.as_ref()), p);
+        }
+        let (has_final, by_reference) = final_and_state(*func, arg_type);
+        if has_final {
+            c.final_per_group += p.cpu_operator_cost;
+        }
+        if by_reference {
+            // `get_typavgwidth` of a variable-width state.
+            c.state_bytes += 32.0;
+        }
+        c.states += 1.0;
+        c.ordered |= *distinct || !order_by.is_empty();
+    }
+    c
+}
+
+/// Whether PostgreSQL's aggregate for `func` over `arg` has a final function,
+/// and whether its transition state is passed by reference.
+fn final_and_state(func: AggFunc, arg: Option<SqlType>) -> (bool, bool) {
+    let wide = matches!(arg, Some(SqlType::Int8 | SqlType::Numeric(_)));
+    match func {
+        AggFunc::Count | AggFunc::Min | AggFunc::Max => (false, false),
+        // sum(int4) adds into an int8; sum(int8) and sum(numeric) into a
+        // numeric state, finished by a function.
+        AggFunc::Sum => (wide, wide),
+        // avg keeps (count, sum) and divides at the end.
+        AggFunc::Avg => (true, true),
+        AggFunc::StringAgg => (true, true),
+    }
+}
+
+/// The group order (`preprocess_groupclause`): the keys ORDER BY names, in
+/// its order (when each is ascending), then the others; the keys as written
+/// when the ORDER BY does not lead with them.
+fn group_order(plan: &GroupPlan) -> Vec<usize> {
+    let written: Vec<usize> = (0..plan.keys.len()).collect();
+    let mut order = Vec::new();
+    let mut partial = false;
+    for o in &plan.order_by {
+        match key_of(o) {
+            Some(i) if !order.contains(&i) => order.push(i),
+            _ => {
+                partial = true;
+                break;
+            }
+        }
+    }
+    if order.is_empty() || (partial && order.len() < written.len()) {
+        return written;
+    }
+    let rest: Vec<usize> = written.into_iter().filter(|i| !order.contains(i)).collect();
+    order.extend(rest);
+    order
+}
+
+/// The group key an ascending, NULLS LAST ORDER BY item is.
+fn key_of(o: &OrderItem) -> Option<usize> {
+    if o.order != Order::Asc || o.nulls_come_first() {
+        return None;
+    }
+    match &o.expr {
+        Expr::Column { table: None, name } => name.strip_prefix("#key")?.parse().ok(),
+        _ => None,
+    }
+}
+
+/// Whether the ORDER BY is a leading part of the group order.
+fn order_is_prefix(order_by: &[OrderItem], order: &[usize]) -> bool {
+    order_by.len() <= order.len()
+        && order_by
+            .iter()
+            .zip(order)
+            .all(|(o, &i)| key_of(o) == Some(i))
+}
+
+fn constant_limit(q: &Select) -> Option<f64> {
+    if q.offset.is_some() {
+        return None;
+    }
+    match &q.limit {
+        Some(Expr::Literal(crate::value::Value::Int(n))) if *n >= 0 => Some(*n as f64),
+        _ => None,
+    }
+}
+
+/// `width=` of the group rows: a key's column width, 8 for a count or an
+/// integer sum, 32 for a numeric result, an argument's width for min/max.
+fn output_width(info: &TableInfo, plan: &GroupPlan, input_types: &[SqlType]) -> f64 {
+    let widths = info
+        .stats
+        .as_ref()
+        .map(|s| s.relation.column_widths.clone())
+        .unwrap_or_default();
+    let column_width = |e: &Expr| match unqualify(e) {
+        Expr::Column { name, .. } => info
+            .columns
+            .iter()
+            .position(|(c, _)| *c == name)
+            .and_then(|c| widths.get(c))
+            .map_or(4.0, |w| f64::from(*w)),
+        _ => 4.0,
+    };
+    let mut arg_index = plan.keys.len();
+    let mut aggregate_widths = Vec::new();
+    for a in &plan.aggregates {
+        let Expr::Aggregate { func, arg, .. } = a else {
+            aggregate_widths.push(8.0);
+            continue;
+        };
+        let ty = arg.as_ref().and_then(|_| {
+            arg_index += 1;
+            input_types.get(arg_index - 1).copied()
+        });
+        aggregate_widths.push(match func {
+            AggFunc::Count => 8.0,
+            AggFunc::Sum => match ty {
+                Some(SqlType::Int8 | SqlType::Numeric(_)) => 32.0,
+                _ => 8.0,
+            },
+            AggFunc::Avg => match ty {
+                Some(SqlType::Float4 | SqlType::Float8) => 8.0,
+                _ => 32.0,
+            },
+            AggFunc::Min | AggFunc::Max => arg.as_deref().map_or(8.0, column_width),
+            AggFunc::StringAgg => 32.0,
+        });
+    }
+    plan.items
+        .iter()
+        .map(|(e, _)| match e {
+            Expr::Column { table: None, name } if name.starts_with("#key") => name[4..]
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| plan.keys.get(i))
+                .map_or(4.0, column_width),
+            Expr::Column { table: None, name } if name.starts_with("#agg") => name[4..]
+                .parse::<usize>()
+                .ok()
+                .and_then(|i| aggregate_widths.get(i).copied())
+                .unwrap_or(8.0),
+            _ => 4.0,
+        })
+        .sum()
+}

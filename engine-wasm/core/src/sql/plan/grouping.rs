@@ -1,0 +1,253 @@
+//! How PostgreSQL groups one table's rows: a GroupAggregate over the rows in
+//! group order, or a HashAggregate over the cheapest read of them
+//! (`add_paths_to_grouping_rel`), then a Sort if the ORDER BY wants another
+//! order (`create_ordered_paths`), and the LIMIT's share.
+//!
+//! A GroupAggregate's output is already in group order and can stream out
+//! under a LIMIT; a HashAggregate has to read every row first but needs no
+//! order. With an index that gives the order cheaply, or few rows, sorted
+//! wins; with many rows and a Seq Scan, hashing does.
+
+use super::cost::aggregate::{self, Agg, Strategy};
+use super::cost::memoize::distinct_among;
+use super::cost::{sort, Cost, CostParams};
+use super::selectivity::Estimator;
+use super::statistics::clamp_rows;
+
+/// What the Agg node's cost needs of the aggregates (`get_agg_clause_costs`).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct AggregateCosts {
+    pub trans_per_row: f64,
+    pub final_per_group: f64,
+    pub states: f64,
+    pub state_bytes: f64,
+    /// An aggregate with DISTINCT or ORDER BY in its call: its rows must be
+    /// sorted per group, which a hash table cannot do (PostgreSQL 15).
+    pub ordered: bool,
+}
+
+/// One grouping query's inputs to the choice.
+pub struct Grouping {
+    /// The cheapest read of the input rows, in any order.
+    pub unordered: Cost,
+    /// The cheapest read of them in group order (a Sort included if needed).
+    pub ordered: Cost,
+    pub input_width: f64,
+    pub aggregates: AggregateCosts,
+    /// GROUP BY without aggregates sorts into a Group node, not an Agg.
+    pub has_aggregates: bool,
+    pub group_columns: f64,
+    pub groups: f64,
+    pub having_per_group: f64,
+    /// Whether the ORDER BY is the group order (or a leading part of it).
+    pub order_by_is_group_order: bool,
+    pub has_order_by: bool,
+    /// Bytes of each group row, for a Sort above.
+    pub output_width: f64,
+    pub limit: Option<f64>,
+}
+
+/// The plan chosen: the Agg's strategy and cost, and the Sort above it when
+/// the ORDER BY needs one.
+#[derive(Debug, Clone, Copy)]
+pub struct GroupingChoice {
+    pub strategy: Strategy,
+    pub agg: Cost,
+    pub sort: Option<Cost>,
+}
+
+impl GroupingChoice {
+    /// The top node's cost before any LIMIT.
+    pub fn top(&self) -> Cost {
+        self.sort.unwrap_or(self.agg)
+    }
+}
+
+/// `estimate_num_groups` over columns of one table: each column's distinct
+/// values, their product clamped (to a tenth of the table when several
+/// columns, as they are probably correlated), thinned by the share of rows
+/// the WHERE keeps, at most the input rows.
+pub fn num_groups(est: &Estimator, columns: &[usize], tuples: f64, rows: f64) -> f64 {
+    let mut product = 1.0;
+    let mut most: f64 = 0.0;
+    for &c in columns {
+        let d = est.distinct_or_default(c).0;
+        product *= d;
+        most = most.max(d);
+    }
+    let mut clamp = tuples;
+    if columns.len() > 1 {
+        clamp *= 0.1;
+        if clamp < most {
+            clamp = most.min(tuples);
+        }
+    }
+    let d = distinct_among(product.min(clamp), tuples, rows, f64::INFINITY);
+    clamp_rows(d).ceil().min(rows).max(1.0)
+}
+
+/// The cheapest way to group, as the planner picks it.
+pub fn choose(g: &Grouping, p: &CostParams) -> GroupingChoice {
+    let agg = |strategy, input: Cost| {
+        aggregate::cost(
+            &Agg {
+                strategy,
+                input,
+                input_width: g.input_width,
+                trans_per_row: g.aggregates.trans_per_row,
+                final_per_group: g.aggregates.final_per_group,
+                states: g.aggregates.states,
+                state_bytes: g.aggregates.state_bytes,
+                group_columns: g.group_columns,
+                groups: g.groups,
+                having_per_group: g.having_per_group,
+            },
+            p,
+        )
+    };
+    let sorted = if g.has_aggregates {
+        agg(Strategy::Sorted, g.ordered)
+    } else {
+        aggregate::group(&g.ordered, g.group_columns, g.groups, g.having_per_group, p)
+    };
+    // `add_path`: the sorted path's order keeps it; the hashed one stays only
+    // when it is more than 1 % cheaper (or starts sooner under a LIMIT).
+    let mut kept = vec![GroupingChoice {
+        strategy: Strategy::Sorted,
+        agg: sorted,
+        sort: None,
+    }];
+    if !g.aggregates.ordered {
+        let hashed = agg(Strategy::Hashed, g.unordered);
+        if survives(&hashed, &sorted, g.limit.is_some()) {
+            kept.push(GroupingChoice {
+                strategy: Strategy::Hashed,
+                agg: hashed,
+                sort: None,
+            });
+        }
+    }
+    if g.has_order_by {
+        kept = ordered(kept, g, p);
+    }
+    let limited = |c: &GroupingChoice| {
+        g.limit
+            .map_or(c.top().total, |l| sort::limit(&c.top(), l).total)
+    };
+    let mut best = kept[0];
+    for c in &kept[1..] {
+        if limited(c) < limited(&best) {
+            best = *c;
+        }
+    }
+    best
+}
+
+/// Whether a path without order survives beside a sorted one (`add_path`
+/// with `compare_path_costs_fuzzily`): only if fuzzily cheaper in total, or
+/// cheaper to start when a LIMIT makes the start count.
+fn survives(unsorted: &Cost, sorted: &Cost, startup_counts: bool) -> bool {
+    const FUZZ: f64 = 1.01;
+    if sorted.total > unsorted.total * FUZZ {
+        return true;
+    }
+    if unsorted.total > sorted.total * FUZZ {
+        return startup_counts && sorted.startup > unsorted.startup * FUZZ;
+    }
+    sorted.startup > unsorted.startup * FUZZ
+}
+
+/// `create_ordered_paths`: a path already in the ORDER BY's order as it is,
+/// and the cheapest in total under a Sort.
+fn ordered(kept: Vec<GroupingChoice>, g: &Grouping, p: &CostParams) -> Vec<GroupingChoice> {
+    let cheapest = kept
+        .iter()
+        .map(|c| c.agg.total)
+        .fold(f64::INFINITY, f64::min);
+    let mut out = Vec::new();
+    for mut c in kept {
+        if c.strategy == Strategy::Sorted && g.order_by_is_group_order {
+            out.push(c);
+        } else if c.agg.total == cheapest {
+            c.sort = Some(sort::cost(&c.agg, g.output_width, g.limit, p));
+            out.push(c);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn grouping(unordered: f64, ordered: f64, rows: f64, groups: f64) -> Grouping {
+        Grouping {
+            unordered: Cost {
+                startup: 0.0,
+                total: unordered,
+                rows,
+            },
+            ordered: Cost {
+                startup: 0.3,
+                total: ordered,
+                rows,
+            },
+            input_width: 4.0,
+            aggregates: AggregateCosts {
+                trans_per_row: 0.0025,
+                states: 1.0,
+                ..AggregateCosts::default()
+            },
+            has_aggregates: true,
+            group_columns: 1.0,
+            groups,
+            having_per_group: 0.0,
+            order_by_is_group_order: false,
+            has_order_by: false,
+            output_width: 12.0,
+            limit: None,
+        }
+    }
+
+    #[test]
+    fn an_input_already_in_order_groups_as_it_streams() {
+        // An index read in order costs about the Seq Scan: no hash table.
+        let c = choose(
+            &grouping(145.0, 146.0, 10_000.0, 100.0),
+            &CostParams::default(),
+        );
+        assert_eq!(c.strategy, Strategy::Sorted);
+    }
+
+    #[test]
+    fn a_costly_order_makes_hashing_cheaper() {
+        let c = choose(
+            &grouping(145.0, 900.0, 10_000.0, 100.0),
+            &CostParams::default(),
+        );
+        assert_eq!(c.strategy, Strategy::Hashed);
+        assert!(c.sort.is_none());
+    }
+
+    #[test]
+    fn an_order_by_of_the_group_key_needs_no_sort_above_a_group_aggregate() {
+        let mut g = grouping(145.0, 146.0, 10_000.0, 100.0);
+        g.has_order_by = true;
+        g.order_by_is_group_order = true;
+        let c = choose(&g, &CostParams::default());
+        assert_eq!(c.strategy, Strategy::Sorted);
+        assert!(c.sort.is_none());
+        g.order_by_is_group_order = false;
+        assert!(choose(&g, &CostParams::default()).sort.is_some());
+    }
+
+    #[test]
+    fn ordered_aggregates_cannot_hash() {
+        let mut g = grouping(145.0, 900.0, 10_000.0, 100.0);
+        g.aggregates.ordered = true;
+        assert_eq!(
+            choose(&g, &CostParams::default()).strategy,
+            Strategy::Sorted
+        );
+    }
+}
