@@ -394,5 +394,11 @@ explain (analyze, buffers, costs off, summary off)
   await expect(pg).toContainText('Hash Join');
   await expect(pg).toContainText('Hash Cond: (o.customer_id = c.id)');
   await expect(pg).toContainText('Buckets: 1024  Batches: 1  Memory Usage: 34kB');
+  // Under the plan, why: the join's sentence, then each side's scan.
+  const why = page.getByTestId('why-pg').locator('li');
+  await expect(why.first()).toContainText(/^Hash Join: the about \d+ rows of c are hashed once/);
+  await expect(why.first()).toContainText(/; a Nested Loop of index lookups[^:]*: \d+\.\d\d\)\.$/);
   await expect(page.getByTestId('explain-yb')).toContainText('Nested Loop');
+  // yb chooses by rules: no sentence to give.
+  await expect(page.getByTestId('why-yb')).toHaveCount(0);
 });

@@ -47,6 +47,9 @@ pub struct Outcome {
     /// psql's `default_footer` off (`\d`'s descriptions): no `(N rows)` line
     /// under the table even when there are no footers.
     pub hide_rows_line: bool,
+    /// EXPLAIN: why the planner chose each part of the plan, one sentence
+    /// per cost-based choice, top node first.
+    pub why: Vec<String>,
 }
 
 impl Outcome {

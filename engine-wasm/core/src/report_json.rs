@@ -51,6 +51,9 @@ pub struct StatementJson {
     /// Whether psql prints `(N rows)` under the table (not when there are
     /// footers, nor under `\d`'s descriptions).
     pub rows_line: bool,
+    /// EXPLAIN: why the planner chose each part of the plan, one sentence
+    /// per cost-based choice (pg), top node first.
+    pub why: Vec<String>,
     #[cfg_attr(feature = "ts", ts(type = "Record<string, number>"))]
     pub metrics: MetricsJson,
     /// The same counters per relation.
@@ -122,6 +125,7 @@ impl From<&StatementReport> for StatementJson {
             title: s.outcome.title.clone(),
             footers: s.outcome.footers.clone(),
             rows_line: s.outcome.rows_line().is_some(),
+            why: s.outcome.why.clone(),
             metrics: metrics(&s.metrics),
             relations: s
                 .relations

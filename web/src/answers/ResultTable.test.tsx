@@ -177,6 +177,7 @@ function statement(over: Partial<StatementReport>): StatementReport {
     title: null,
     footers: [],
     rows_line: true,
+    why: [],
     metrics: {},
     relations: {},
     replicas: [],

@@ -179,7 +179,12 @@ footers: Array<string>,
  * Whether psql prints `(N rows)` under the table (not when there are
  * footers, nor under `\d`'s descriptions).
  */
-rows_line: boolean, metrics: Record<string, number>, 
+rows_line: boolean, 
+/**
+ * EXPLAIN: why the planner chose each part of the plan, one sentence
+ * per cost-based choice (pg), top node first.
+ */
+why: Array<string>, metrics: Record<string, number>, 
 /**
  * The same counters per relation.
  */

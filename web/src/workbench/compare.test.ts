@@ -17,6 +17,7 @@ function stmt(virtual_ms: number, metrics: Record<string, number>): StatementRep
     title: null,
     footers: [],
     rows_line: true,
+    why: [],
     metrics,
     relations: {},
     replicas: [],

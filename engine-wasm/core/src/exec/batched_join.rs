@@ -104,6 +104,7 @@ pub trait BatchedJoin: SelectExec {
                 ordered: false,
                 system_columns: false,
                 cost: None,
+                why: None,
             };
             let out = self.run_scan(inner.table, &plan, None)?;
             acc.loops += 1;

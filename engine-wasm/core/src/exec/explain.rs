@@ -130,6 +130,7 @@ pub fn explain<E: QueryEngine>(
         }
     };
     let mut out = Outcome::explain(lines);
+    super::plan_node::reasons(&node, &mut out.why);
     out.notices = engine.explain_notices(options);
     if options.costs {
         let mut kinds = Vec::new();
@@ -137,7 +138,8 @@ pub fn explain<E: QueryEngine>(
         if !kinds.is_empty() {
             out.notices.push(format!(
                 "the cost= and rows= estimates of {} are IndexLab's rough figures, not \
-                 PostgreSQL's: its cost model covers the pg profile's scans, Sort and Limit so far",
+                 PostgreSQL's: its cost model covers the pg profile's scans, Sort, Limit, \
+                 aggregates, Memoize and a join's inner index scan so far",
                 kinds.join(", ")
             ));
         }

@@ -502,6 +502,7 @@ pub trait JoinExec: SelectExec {
                 (c.cost.startup, c.cost.total)
             }),
             est_rows: choice.map_or(outer_node.est_rows, |c| c.cost.rows),
+            why: choice.map(|c| c.why(&outer.name, &inner.name)),
             width: join_width.unwrap_or(outer_node.width + inner_node.width),
             children: vec![outer_node, inner_node],
             ..PlanNode::default()
@@ -583,6 +584,7 @@ fn lookup_plan(
         ordered: true,
         system_columns: false,
         cost: None,
+        why: None,
     }
 }
 

@@ -565,6 +565,7 @@ fn lookup_plan(index: usize, key: Value, step: &Step, shown: &Expr) -> ScanPlan 
         ordered: true,
         system_columns: false,
         cost: None,
+        why: None,
     }
 }
 

@@ -39,6 +39,8 @@ pub struct PlanNode {
     /// The schema of the relation it scans or writes, when not `public`
     /// (the title names the relation without it; VERBOSE adds it).
     pub schema: Option<String>,
+    /// Why the planner chose this node, when it chose by cost.
+    pub why: Option<String>,
 }
 
 impl PlanNode {
@@ -62,6 +64,14 @@ impl PlanNode {
         ]
         .iter()
         .any(|p| detail.starts_with(p))
+    }
+}
+
+/// The "why" sentences of `node`'s tree, top node first.
+pub fn reasons(node: &PlanNode, out: &mut Vec<String>) {
+    out.extend(node.why.iter().cloned());
+    for c in &node.children {
+        reasons(c, out);
     }
 }
 

@@ -126,6 +126,7 @@ pub trait SelectExec: QueryEngine {
         } else {
             (self.run_scan(id, &plan, Some(0))?.node, Vec::new())
         };
+        node.why = plan.why.clone();
         if need_sort {
             node = self.sort(node, &mut rows, &q.order_by, &scope, start, limit)?;
             if let Some(sort) = plan.cost.and_then(|c| c.sort) {

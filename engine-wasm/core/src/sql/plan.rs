@@ -21,6 +21,7 @@ pub mod join_selectivity;
 pub mod order_keys;
 pub mod selectivity;
 pub mod statistics;
+pub mod why;
 
 use super::ast::{BinOp, Expr, Order, OrderItem, Select, SelectItem};
 use super::error::SqlError;
@@ -214,6 +215,9 @@ pub struct ScanPlan {
     /// PostgreSQL's estimates for the chosen path (EXPLAIN's `cost=…
     /// rows=… width=…`), when the profile's planner costs its paths.
     pub cost: Option<choose::PlanCost>,
+    /// Why the planner chose it, in one sentence with the estimates it
+    /// beat (a cost-based choice only).
+    pub why: Option<String>,
 }
 
 /// Splits a WHERE clause into its AND-ed parts.
@@ -701,6 +705,7 @@ impl IndexCandidate {
             ordered: self.direction.is_some() || q.order_by.is_empty(),
             system_columns,
             cost: None,
+            why: None,
         }
     }
 }
@@ -774,6 +779,7 @@ fn by_rules(
             ordered: q.order_by.is_empty(),
             system_columns,
             cost: None,
+            why: None,
         },
     }
 }

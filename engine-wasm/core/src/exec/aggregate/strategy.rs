@@ -15,6 +15,7 @@ use crate::sql::plan::cost::aggregate::Strategy;
 use crate::sql::plan::cost::{qual_cost, sort, Cost, CostParams};
 use crate::sql::plan::grouping::{choose, num_groups, AggregateCosts, Grouping, GroupingChoice};
 use crate::sql::plan::selectivity::Estimator;
+use crate::sql::plan::why::{self, Considered, GroupWay};
 use crate::sql::plan::{plan_scan, TableInfo};
 use crate::sql::rewrite::unqualify;
 use crate::value::SqlType;
@@ -29,6 +30,8 @@ pub struct Planned {
     pub width: f64,
     /// The group key's columns in the table.
     key: Vec<usize>,
+    /// Why the strategy won (a choice between two).
+    why: Option<String>,
 }
 
 impl Planned {
@@ -46,6 +49,7 @@ impl Planned {
     /// Names the Agg node as chosen and gives it the planner's estimates.
     pub fn annotate(&self, node: &mut PlanNode, plan: &GroupPlan) {
         node.title = self.title(plan).into();
+        node.why = self.why.clone();
         set_cost(node, &self.choice.agg);
         node.width = self.width.round() as u32;
     }
@@ -111,8 +115,11 @@ pub fn plan<E: Executor>(
                 p,
             ),
             sort: None,
+            finished: 0.0,
+            other: None,
         };
         return Ok(Some(Planned {
+            why: None,
             choice,
             input_order: Vec::new(),
             width,
@@ -156,8 +163,44 @@ pub fn plan<E: Executor>(
         output_width: width,
         limit: constant_limit(q),
     };
+    let choice = choose(&grouping, p);
+    let way = match choice.strategy {
+        Strategy::Hashed => GroupWay::Hashed,
+        _ if !ordered.2 => GroupWay::InOrder,
+        _ => GroupWay::Sorted {
+            ordered_aggregates: aggregates.ordered,
+        },
+    };
+    let other = match choice.strategy {
+        Strategy::Hashed => "a GroupAggregate",
+        _ => "a HashAggregate",
+    };
+    let others: Vec<Considered> = choice
+        .other
+        .iter()
+        .map(|c| Considered {
+            name: other.into(),
+            cost: *c,
+        })
+        .collect();
+    let title = match choice.strategy {
+        Strategy::Hashed => "HashAggregate",
+        _ if plan.aggregates.is_empty() => "Group",
+        _ => "GroupAggregate",
+    };
+    let why = why::grouping(
+        title,
+        way,
+        unordered.0.rows,
+        groups,
+        grouping
+            .limit
+            .filter(|_| way == GroupWay::InOrder && choice.sort.is_none()),
+        why::costs(choice.finished, &others),
+    );
     Ok(Some(Planned {
-        choice: choose(&grouping, p),
+        why: Some(why),
+        choice,
         input_order,
         width,
         key: keys,
@@ -189,7 +232,7 @@ fn key_columns(info: &TableInfo, plan: &GroupPlan) -> Option<Vec<usize>> {
 
 /// The planned cost of reading `input`'s rows (its Sort included) and
 /// their width.
-fn input_cost(info: &TableInfo, input: &Select) -> Result<(Cost, f64), SqlError> {
+fn input_cost(info: &TableInfo, input: &Select) -> Result<(Cost, f64, bool), SqlError> {
     let q = Select {
         filter: input.filter.as_ref().map(unqualify),
         items: input
@@ -218,7 +261,11 @@ fn input_cost(info: &TableInfo, input: &Select) -> Result<(Cost, f64), SqlError>
     let cost = plan_scan(info, &q)?
         .cost
         .expect("a costed table plans a cost");
-    Ok((cost.sort.unwrap_or(cost.scan), cost.width))
+    Ok((
+        cost.sort.unwrap_or(cost.scan),
+        cost.width,
+        cost.sort.is_some(),
+    ))
 }
 
 fn plain(

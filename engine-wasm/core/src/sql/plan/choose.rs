@@ -8,6 +8,7 @@
 use super::cost::{bitmap_scan, index_scan, seq_scan, sort, Cost};
 use super::selectivity::Estimator;
 use super::statistics::{clamp_rows, SizeEstimate};
+use super::why::{self, Considered};
 use super::{AccessPath, IndexCandidate, KeyCond, PlannerStats, ScanPlan, TableInfo};
 use crate::sql::ast::{Expr, Select, SelectItem};
 use crate::value::Value;
@@ -70,6 +71,13 @@ pub fn cheapest(q: &Query, candidates: &[IndexCandidate]) -> ScanPlan {
         p.cost.scan.total += target;
     }
     let limit = constant_limit(q.select);
+    let considered: Vec<Considered> = paths
+        .iter()
+        .map(|p| Considered {
+            name: path_name(q, p),
+            cost: as_finished(q, p, width, limit),
+        })
+        .collect();
     let mut kept: Vec<Path> = Vec::new();
     for p in paths {
         add_path(&mut kept, p, limit.is_some(), !q.select.order_by.is_empty());
@@ -108,10 +116,87 @@ pub fn cheapest(q: &Query, candidates: &[IndexCandidate]) -> ScanPlan {
         }
     }
     best.cost.limit = limit;
+    let why = reason(q, &best, &size, rows, total(&best), &considered);
     ScanPlan {
         cost: Some(best.cost),
+        why: Some(why),
         ..best.plan
     }
+}
+
+/// A path by name, as the "why" sentence calls it.
+fn path_name(q: &Query, p: &Path) -> String {
+    let index = |i: &usize| &q.table.indexes[*i].name;
+    let name = match &p.plan.access {
+        AccessPath::Seq => "a Seq Scan".to_string(),
+        AccessPath::Index {
+            index: i,
+            only: true,
+            ..
+        } => format!("an Index Only Scan using {}", index(i)),
+        AccessPath::Index { index: i, .. } => format!("an Index Scan using {}", index(i)),
+        AccessPath::Bitmap { index: i, .. } => format!("a Bitmap Heap Scan using {}", index(i)),
+    };
+    if p.plan.ordered {
+        name
+    } else {
+        format!("{name} then a Sort")
+    }
+}
+
+/// A path's total cost once sorted (if the ORDER BY needs it) and limited.
+fn as_finished(q: &Query, p: &Path, width: f64, limit: Option<f64>) -> f64 {
+    let top = if p.plan.ordered {
+        p.cost.scan
+    } else {
+        sort::cost(&p.cost.scan, width, limit, &q.stats.params)
+    };
+    limit.map_or(top.total, |l| sort::limit(&top, l).total)
+}
+
+/// Why `best` won, with the costs of the others.
+fn reason(
+    q: &Query,
+    best: &Path,
+    size: &SizeEstimate,
+    rows: f64,
+    cost: f64,
+    considered: &[Considered],
+) -> String {
+    let chosen = path_name(q, best);
+    let others: Vec<Considered> = considered
+        .iter()
+        .filter(|c| c.name != chosen)
+        .cloned()
+        .collect();
+    let (kind, index) = match &best.plan.access {
+        AccessPath::Seq => (why::ScanKind::Seq, ""),
+        AccessPath::Index { index, only, .. } => (
+            if *only {
+                why::ScanKind::IndexOnly
+            } else {
+                why::ScanKind::Index
+            },
+            q.table.indexes[*index].name.as_str(),
+        ),
+        AccessPath::Bitmap { index, .. } => {
+            (why::ScanKind::Bitmap, q.table.indexes[*index].name.as_str())
+        }
+    };
+    let facts = why::ScanFacts {
+        table: &q.table.name,
+        rows,
+        tuples: size.tuples,
+        pages: size.pages,
+        all_visible: size.all_visible_frac,
+        in_order: !q.select.order_by.is_empty() && best.plan.ordered,
+        limit: best.cost.limit,
+        sorted_after: best.cost.sort.is_some(),
+        any_index: considered
+            .iter()
+            .any(|c| c.name != "a Seq Scan" && !c.name.starts_with("a Seq Scan ")),
+    };
+    why::scan(kind, index, &facts, why::costs(cost, &others))
 }
 
 /// How two paths' costs compare, with PostgreSQL's 1 % of fuzz
@@ -203,6 +288,7 @@ fn seq_path(q: &Query, size: &SizeEstimate, rows: f64, width: f64) -> Path {
             ordered: q.select.order_by.is_empty(),
             system_columns: q.system_columns,
             cost: None,
+            why: None,
         },
         cost: plain(scan, width),
     }
@@ -311,6 +397,7 @@ fn bitmap_path(
             ordered: q.select.order_by.is_empty(),
             system_columns: q.system_columns,
             cost: None,
+            why: None,
         },
         cost: PlanCost {
             bitmap_index: Some(bitmap_scan::index_node(&ix, size)),

@@ -54,6 +54,10 @@ pub struct GroupingChoice {
     pub strategy: Strategy,
     pub agg: Cost,
     pub sort: Option<Cost>,
+    /// Its total once sorted and limited, and the other strategy's (None
+    /// when it could not run the query).
+    pub finished: f64,
+    pub other: Option<f64>,
 }
 
 impl GroupingChoice {
@@ -116,6 +120,8 @@ pub fn choose(g: &Grouping, p: &CostParams) -> GroupingChoice {
         strategy: Strategy::Sorted,
         agg: sorted,
         sort: None,
+        finished: 0.0,
+        other: None,
     }];
     if !g.aggregates.ordered {
         let hashed = agg(Strategy::Hashed, g.unordered);
@@ -124,6 +130,8 @@ pub fn choose(g: &Grouping, p: &CostParams) -> GroupingChoice {
                 strategy: Strategy::Hashed,
                 agg: hashed,
                 sort: None,
+                finished: 0.0,
+                other: None,
             });
         }
     }
@@ -140,6 +148,27 @@ pub fn choose(g: &Grouping, p: &CostParams) -> GroupingChoice {
             best = *c;
         }
     }
+    best.finished = limited(&best);
+    // What the other strategy would have cost, finished the same way.
+    best.other = match best.strategy {
+        Strategy::Hashed => Some(sorted),
+        _ if g.aggregates.ordered => None,
+        _ => Some(agg(Strategy::Hashed, g.unordered)),
+    }
+    .map(|agg_cost| {
+        let mut c = GroupingChoice {
+            strategy: Strategy::Plain,
+            agg: agg_cost,
+            sort: None,
+            finished: 0.0,
+            other: None,
+        };
+        let in_order = best.strategy == Strategy::Hashed && g.order_by_is_group_order;
+        if g.has_order_by && !in_order {
+            c.sort = Some(sort::cost(&agg_cost, g.output_width, g.limit, p));
+        }
+        limited(&c)
+    });
     best
 }
 

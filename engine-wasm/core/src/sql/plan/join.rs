@@ -21,6 +21,7 @@ use super::cost::Cost;
 use super::join_selectivity::{inner as eqjoinsel, semi as eqjoinsel_semi, JoinColumn};
 use super::selectivity::Estimator;
 use super::statistics::{clamp_rows, SizeEstimate};
+use super::why;
 use super::{plan_scan, referenced_columns, PlannerStats, ScanPlan, TableInfo};
 use crate::sql::ast::{BinOp, Expr, Select};
 use crate::sql::error::SqlError;
@@ -76,6 +77,38 @@ pub struct JoinChoice {
     pub inner: Option<Cost>,
     /// A Nested Loop's inner scan sits under a Memoize, with this estimate.
     pub memoize: Option<Cost>,
+    /// The estimated rows of the outer and the inner side.
+    pub outer_rows: f64,
+    pub inner_rows: f64,
+    /// The cheapest plan of another kind it beat: its method, whether under
+    /// a Memoize, and its total cost.
+    pub runner_up: Option<(Method, bool, f64)>,
+}
+
+impl JoinChoice {
+    /// Why it won, in one sentence naming the tables (outer, inner).
+    pub fn why(&self, outer: &str, inner: &str) -> String {
+        let way = |method: Method, memoize: bool| match (method, memoize) {
+            (Method::Hash, _) => why::JoinWay::Hash,
+            (Method::NestLoop, false) => why::JoinWay::NestLoop,
+            (Method::NestLoop, true) => why::JoinWay::Memoized,
+        };
+        let others: Vec<why::Considered> = self
+            .runner_up
+            .iter()
+            .map(|(m, memo, cost)| why::Considered {
+                name: way(*m, *memo).name().into(),
+                cost: *cost,
+            })
+            .collect();
+        why::join(
+            way(self.method, self.memoize.is_some()),
+            outer,
+            inner,
+            (self.outer_rows, self.inner_rows),
+            why::costs(self.cost.total, &others),
+        )
+    }
 }
 
 /// A side planned alone, with the numbers the join's costs read.
@@ -141,6 +174,7 @@ pub fn choose(
     let selectivity = eqjoinsel(&ja, &jb);
     let rows = clamp_rows(a.scan.rows * b.scan.rows * selectivity);
     let mut best: Option<JoinChoice> = None;
+    let mut all: Vec<(Method, bool, f64)> = Vec::new();
     for (swapped, (outer, inner), (jo, ji)) in
         [(false, (&a, &b), (&ja, &jb)), (true, (&b, &a), (&jb, &ja))]
     {
@@ -166,6 +200,7 @@ pub fn choose(
             Method::Hash => allowed.hash,
         });
         for (method, cost, inner_cost, memoize) in paths {
+            all.push((method, memoize.is_some(), cost.total));
             let better =
                 best.is_none_or(|b| (cost.total, cost.startup) < (b.cost.total, b.cost.startup));
             if better {
@@ -175,11 +210,21 @@ pub fn choose(
                     cost,
                     inner: inner_cost,
                     memoize,
+                    outer_rows: outer.scan.rows,
+                    inner_rows: inner.scan.rows,
+                    runner_up: None,
                 });
             }
         }
     }
-    Ok(best)
+    Ok(best.map(|mut b| {
+        let kind = (b.method, b.memoize.is_some());
+        b.runner_up = all
+            .into_iter()
+            .filter(|(m, memo, _)| (*m, *memo) != kind)
+            .min_by(|x, y| x.2.total_cmp(&y.2));
+        b
+    }))
 }
 
 /// `compute_semi_anti_join_factors`: of the outer rows, the share with a
