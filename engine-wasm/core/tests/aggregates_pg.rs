@@ -185,3 +185,54 @@ fn the_rows_are_the_same_whichever_node_groups_them() {
     assert_eq!(hashed.len(), 7);
     assert_eq!(hashed, rows("set enable_hashagg = off;"));
 }
+
+#[test]
+fn distinct_hashes_or_keeps_the_first_of_each_value_in_order() {
+    let p = plans(&format!(
+        "{TABLE}explain select distinct a, b from t;
+         explain select distinct id from t order by id limit 5;
+         explain (analyze, costs off, timing off) select distinct id from t order by id limit 5;
+         set enable_hashagg = off;
+         explain select distinct a from t;"
+    ));
+    assert!(
+        p[0].starts_with(
+            "HashAggregate  (cost=213.00..220.00 rows=700 width=8)\n  Group Key: a, b"
+        ),
+        "{}",
+        p[0]
+    );
+    // The primary key's order gives each value once, in order: a Unique
+    // hands a value up at its first row, so the LIMIT stops the scan at 5.
+    assert_eq!(
+        p[1].lines().collect::<Vec<_>>(),
+        [
+            "Limit  (cost=0.29..0.43 rows=5 width=4)",
+            "  ->  Unique  (cost=0.29..295.29 rows=10000 width=4)",
+            "        ->  Index Only Scan using t_pkey on t  (cost=0.29..270.29 rows=10000 width=4)",
+        ]
+    );
+    assert!(
+        p[2].contains("Index Only Scan using t_pkey on t (actual rows=5 loops=1)"),
+        "{}",
+        p[2]
+    );
+    assert_eq!(
+        p[3].lines().collect::<Vec<_>>(),
+        [
+            "Unique  (cost=827.39..877.39 rows=100 width=4)",
+            "  ->  Sort  (cost=827.39..852.39 rows=10000 width=4)",
+            "        Sort Key: a",
+            "        ->  Seq Scan on t  (cost=0.00..163.00 rows=10000 width=4)",
+        ]
+    );
+    let rows = |setting: &str| {
+        let (r, _) = run_pg(
+            &format!("{TABLE}{setting}select distinct b from t order by b desc;"),
+            &[],
+        );
+        r.statements.last().unwrap().outcome.rows.clone()
+    };
+    assert_eq!(rows(""), rows("set enable_hashagg = off;"));
+    assert_eq!(rows("").len(), 7);
+}

@@ -172,7 +172,8 @@ pub fn run_grouped<E: Executor>(
 }
 
 /// `SELECT DISTINCT …` without aggregates: the query's own rows, each kept
-/// once (PostgreSQL's HashAggregate on every output column).
+/// once, by a HashAggregate on every output column or (chosen by cost on
+/// pg) a Unique over the rows in order.
 fn run_distinct<E: Executor>(
     engine: &mut E,
     q: &Select,
@@ -200,7 +201,25 @@ fn run_distinct<E: Executor>(
         offset: None,
         ..q.clone()
     };
-    let (child, mut result) = engine.run_select(&input, execute)?;
+    let planned = strategy::plan_distinct(engine, q, &input)?;
+    let sorted = planned
+        .as_ref()
+        .filter(|p| p.choice.strategy == Strategy::Sorted);
+    let input = match sorted {
+        Some(p) => Select {
+            order_by: p.input_order.clone(),
+            ..input
+        },
+        None => input,
+    };
+    let stop = sorted.and_then(|p| p.stop(q));
+    let plain_order = crate::sql::plan::order_keys::without_constant_keys(&input).is_none();
+    let (child, mut result) = match &stop {
+        Some(stop) if plain_order => {
+            super::executor::one_table(engine, &input, execute, Some(stop))?
+        }
+        _ => engine.run_select(&input, execute)?,
+    };
     let before = result.rows.len();
     dedupe_by(&mut result.rows, |r| r)?;
     let keys: Vec<String> = q
@@ -211,12 +230,24 @@ fn run_distinct<E: Executor>(
             SelectItem::Wildcard => "*".into(),
         })
         .collect();
-    let mut node = above(
-        "HashAggregate",
-        vec![format!("Group Key: {}", keys.join(", "))],
-        result.rows.len() as u64,
-        child,
-    );
+    let mut node = match sorted {
+        // A Unique compares each row with the last: no key line.
+        Some(_) => above("Unique", Vec::new(), result.rows.len() as u64, child),
+        None => above(
+            "HashAggregate",
+            vec![format!("Group Key: {}", keys.join(", "))],
+            result.rows.len() as u64,
+            child,
+        ),
+    };
+    if let (Some(stop), true) = (&stop, plain_order) {
+        // The row that began the next distinct value was never handed up.
+        node.rows = node.rows.min(stop.groups);
+    }
+    if let Some(p) = &planned {
+        strategy::set_cost(&mut node, &p.choice.agg);
+        node.why = Some(p.why.clone());
+    }
     engine.advance_us(before as f64 * engine.cost().cpu_operator_us);
     if !q.order_by.is_empty() {
         for row in &result.rows {
@@ -230,9 +261,21 @@ fn run_distinct<E: Executor>(
                 .find(|c| c.is_ne())
                 .unwrap_or(std::cmp::Ordering::Equal)
         });
-        node = sort_node(node, &q.order_by);
+        // A Unique's rows were already in this order.
+        if sorted.is_none() {
+            node = sort_node(node, &q.order_by);
+            if let Some(sort) = planned.as_ref().and_then(|p| p.choice.sort) {
+                strategy::set_cost(&mut node, &sort);
+            }
+        }
     }
     node = apply_offset_limit(engine, node, &mut result.rows, q)?;
+    if let (Some(p), Some(l), "Limit") = (&planned, q.limit.as_ref(), node.title.as_str()) {
+        if let (Expr::Literal(Value::Int(n)), None) = (l, &q.offset) {
+            let limited = crate::sql::plan::cost::sort::limit(&p.choice.top(), *n as f64);
+            strategy::set_cost(&mut node, &limited);
+        }
+    }
     Ok((node, result))
 }
 

@@ -16,14 +16,17 @@ pub struct ScanOutput {
     pub node: PlanNode,
 }
 
-/// Where a scan of rows in group order stops for a GroupAggregate under a
-/// LIMIT: once a row begins group `groups + 1` (the Agg reads that row to
-/// know the last group ended, and pulls nothing more).
+/// Where a scan of rows in group order stops under a LIMIT of `groups`: a
+/// GroupAggregate reads the row that begins group `groups + 1` (to know the
+/// last group ended); a Unique hands each value up at its first row, so it
+/// stops at the first row of group `groups`.
 #[derive(Debug, Clone)]
 pub struct GroupStop {
     /// The group key's columns, by position in the table.
     pub key: Vec<usize>,
     pub groups: u64,
+    /// Whether the next group's first row is read (GroupAggregate).
+    pub reads_next: bool,
 }
 
 /// A storage profile as the executor sees it: a catalog, a virtual clock, and

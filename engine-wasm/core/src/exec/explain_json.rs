@@ -166,6 +166,7 @@ fn head(title: &str) -> Result<Head, SqlError> {
             ..simple("Aggregate")
         },
         "Group" => simple("Group"),
+        "Unique" => simple("Unique"),
         "Values Scan on \"*VALUES*\"" => Head {
             alias: Some("*VALUES*".into()),
             ..simple("Values Scan")

@@ -91,7 +91,7 @@ impl PgEngine {
         st.rows.push((tid, row.clone()));
         if let (true, Some((stop, begun))) = (begins_group, &mut st.groups) {
             *begun += 1;
-            if *begun > stop.groups {
+            if *begun >= stop.groups + u64::from(stop.reads_next) {
                 return Ok(false);
             }
         }

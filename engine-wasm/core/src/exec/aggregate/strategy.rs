@@ -66,6 +66,7 @@ impl Planned {
         Some(GroupStop {
             key: self.key.clone(),
             groups: constant_limit(q)? as u64,
+            reads_next: true,
         })
     }
 
@@ -455,4 +456,133 @@ fn output_width(info: &TableInfo, plan: &GroupPlan, input_types: &[SqlType]) -> 
             _ => 4.0,
         })
         .sum()
+}
+
+/// `SELECT DISTINCT` of plain columns of one table, planned as
+/// `create_distinct_paths` does: a Unique over the rows in the distinct
+/// order (the ORDER BY's keys first, as written, then the others ascending)
+/// against a HashAggregate over the cheapest read.
+pub struct DistinctPlan {
+    pub choice: GroupingChoice,
+    pub input_order: Vec<OrderItem>,
+    pub why: String,
+    key: Vec<usize>,
+}
+
+impl DistinctPlan {
+    /// A Unique over an in-order scan under a LIMIT stops the scan early.
+    pub fn stop(&self, q: &Select) -> Option<GroupStop> {
+        if self.choice.strategy != Strategy::Sorted {
+            return None;
+        }
+        Some(GroupStop {
+            key: self.key.clone(),
+            groups: constant_limit(q)? as u64,
+            reads_next: false,
+        })
+    }
+}
+
+/// The plan for `q`'s DISTINCT, or None when it is not chosen by cost.
+pub fn plan_distinct<E: Executor>(
+    engine: &E,
+    q: &Select,
+    input: &Select,
+) -> Result<Option<DistinctPlan>, SqlError> {
+    let (Some(info), true) = (one_table(engine, q), q.with.is_empty()) else {
+        return Ok(None);
+    };
+    let Some(stats) = info.stats.as_ref() else {
+        return Ok(None);
+    };
+    let mut items = Vec::new();
+    for item in &q.items {
+        let crate::sql::ast::SelectItem::Expr { expr, .. } = item else {
+            return Ok(None);
+        };
+        let Expr::Column { name, .. } = unqualify(expr) else {
+            return Ok(None);
+        };
+        let Some(c) = info.columns.iter().position(|(n, _)| *n == name) else {
+            return Ok(None);
+        };
+        items.push((expr.clone(), c));
+    }
+    // The ORDER BY's keys lead, in its direction; the rest follow ascending.
+    let mut input_order: Vec<OrderItem> = q.order_by.clone();
+    for (e, _) in &items {
+        if !input_order.iter().any(|o| o.expr == *e) {
+            input_order.push(OrderItem {
+                expr: e.clone(),
+                order: Order::Asc,
+                nulls_first: None,
+            });
+        }
+    }
+    let key: Vec<usize> = items.iter().map(|(_, c)| *c).collect();
+    let unordered = input_cost(&info, input)?;
+    let ordered = input_cost(
+        &info,
+        &Select {
+            order_by: input_order.clone(),
+            ..input.clone()
+        },
+    )?;
+    let size = stats.relation.estimate();
+    let est = Estimator {
+        table: &info,
+        stats: &stats.relation,
+        tuples: size.tuples,
+    };
+    let groups = num_groups(&est, &key, size.tuples, unordered.0.rows);
+    let grouping = Grouping {
+        unordered: unordered.0,
+        ordered: ordered.0,
+        input_width: unordered.1,
+        aggregates: AggregateCosts::default(),
+        has_aggregates: false,
+        group_columns: key.len() as f64,
+        groups,
+        having_per_group: 0.0,
+        // The Unique's rows come in the distinct order, which leads with
+        // the ORDER BY.
+        order_by_is_group_order: true,
+        has_order_by: !q.order_by.is_empty(),
+        output_width: unordered.1,
+        limit: constant_limit(q),
+    };
+    let choice = choose(&grouping, &stats.params);
+    let (way, title, other) = match choice.strategy {
+        Strategy::Hashed => (GroupWay::Hashed, "HashAggregate", "a Unique"),
+        _ if !ordered.2 => (GroupWay::InOrder, "Unique", "a HashAggregate"),
+        _ => (
+            GroupWay::Sorted {
+                ordered_aggregates: false,
+            },
+            "Unique",
+            "a HashAggregate",
+        ),
+    };
+    let others: Vec<Considered> = choice
+        .other
+        .iter()
+        .map(|c| Considered {
+            name: other.into(),
+            cost: *c,
+        })
+        .collect();
+    let why = why::grouping(
+        title,
+        way,
+        unordered.0.rows,
+        groups,
+        grouping.limit.filter(|_| way == GroupWay::InOrder),
+        why::costs(choice.finished, &others),
+    );
+    Ok(Some(DistinctPlan {
+        choice,
+        input_order,
+        why,
+        key,
+    }))
 }
