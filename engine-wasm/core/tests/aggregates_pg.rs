@@ -236,3 +236,28 @@ fn distinct_hashes_or_keeps_the_first_of_each_value_in_order() {
     assert_eq!(rows(""), rows("set enable_hashagg = off;"));
     assert_eq!(rows("").len(), 7);
 }
+
+#[test]
+fn a_unique_over_a_wider_index_gets_a_result_to_project() {
+    // The index-only scan hands up the index's columns (b, a); a Unique
+    // cannot project, so PostgreSQL 15 puts a Result above it, costed as
+    // the Unique. Over an index of exactly the DISTINCT's column, none.
+    let p = plans(
+        "create table r (id int primary key, a int, b int);
+         insert into r select g, g % 50, g % 13 from generate_series(1, 20000) g;
+         create index r_b_incl on r (b) include (a);
+         vacuum analyze r;
+         explain (costs off) select distinct b from r order by b limit 5;
+         explain (costs off) select distinct id from r order by id limit 5;",
+    );
+    assert_eq!(
+        p[0].lines().collect::<Vec<_>>(),
+        [
+            "Limit",
+            "  ->  Result",
+            "        ->  Unique",
+            "              ->  Index Only Scan using r_b_incl on r",
+        ]
+    );
+    assert!(!p[1].contains("Result"), "{}", p[1]);
+}

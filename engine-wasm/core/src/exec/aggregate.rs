@@ -17,6 +17,7 @@
 pub mod accumulate;
 mod strategy;
 
+use super::engine::PlannedRead;
 use super::executor::Executor;
 use super::plan_node::PlanNode;
 use super::select::{apply_offset_limit, sql_order, QueryResult};
@@ -68,10 +69,17 @@ pub fn run_grouped<E: Executor>(
         _ => input,
     };
     let stop = planned.as_ref().and_then(|p| p.group_stop(q, &plan));
+    let read = planned
+        .as_ref()
+        .and_then(|p| p.read.clone())
+        .map(|plan| PlannedRead {
+            plan,
+            stop: stop.clone(),
+        });
     let plain_order = crate::sql::plan::order_keys::without_constant_keys(&input).is_none();
-    let (child, rows) = match &stop {
-        Some(stop) if plain_order => {
-            super::executor::one_table(engine, &input, execute, Some(stop))?
+    let (child, rows) = match &read {
+        Some(read) if plain_order => {
+            super::executor::one_table(engine, &input, execute, Some(read))?
         }
         _ => engine.run_select(&input, execute)?,
     };
@@ -213,10 +221,14 @@ fn run_distinct<E: Executor>(
         None => input,
     };
     let stop = sorted.and_then(|p| p.stop(q));
+    let read = sorted.and_then(|p| p.read.clone()).map(|plan| PlannedRead {
+        plan,
+        stop: stop.clone(),
+    });
     let plain_order = crate::sql::plan::order_keys::without_constant_keys(&input).is_none();
-    let (child, mut result) = match &stop {
-        Some(stop) if plain_order => {
-            super::executor::one_table(engine, &input, execute, Some(stop))?
+    let (child, mut result) = match &read {
+        Some(read) if plain_order => {
+            super::executor::one_table(engine, &input, execute, Some(read))?
         }
         _ => engine.run_select(&input, execute)?,
     };
@@ -247,6 +259,10 @@ fn run_distinct<E: Executor>(
     if let Some(p) = &planned {
         strategy::set_cost(&mut node, &p.choice.agg);
         node.why = Some(p.why.clone());
+        if let Some(cost) = &p.result {
+            node = above("Result", Vec::new(), node.rows, node);
+            strategy::set_cost(&mut node, cost);
+        }
     }
     engine.advance_us(before as f64 * engine.cost().cpu_operator_us);
     if !q.order_by.is_empty() {
@@ -272,7 +288,8 @@ fn run_distinct<E: Executor>(
     node = apply_offset_limit(engine, node, &mut result.rows, q)?;
     if let (Some(p), Some(l), "Limit") = (&planned, q.limit.as_ref(), node.title.as_str()) {
         if let (Expr::Literal(Value::Int(n)), None) = (l, &q.offset) {
-            let limited = crate::sql::plan::cost::sort::limit(&p.choice.top(), *n as f64);
+            let top = p.result.unwrap_or(p.choice.top());
+            let limited = crate::sql::plan::cost::sort::limit(&top, *n as f64);
             strategy::set_cost(&mut node, &limited);
         }
     }

@@ -29,6 +29,15 @@ pub struct GroupStop {
     pub reads_next: bool,
 }
 
+/// A read of one table an upper node planned itself: the scan it chose (a
+/// GroupAggregate under a LIMIT may prefer an index that starts sooner to
+/// the cheapest read) and where a LIMIT stops it.
+#[derive(Debug, Clone)]
+pub struct PlannedRead {
+    pub plan: crate::sql::plan::ScanPlan,
+    pub stop: Option<GroupStop>,
+}
+
 /// A storage profile as the executor sees it: a catalog, a virtual clock, and
 /// scans that run a [`ScanPlan`] and report what they did.
 pub trait QueryEngine: Sized {

@@ -20,17 +20,17 @@ use crate::sql::rewrite::inline_cte;
 use crate::value::{SqlType, Value};
 
 /// A query of one table (`q.from[0]`): its scan, sort and limit; with
-/// `stop`, a GroupAggregate's LIMIT ends an in-order scan early.
+/// `read`, the scan an upper node planned (and where its LIMIT stops it).
 pub(super) fn one_table<E: Executor>(
     engine: &mut E,
     q: &Select,
     execute: bool,
-    stop: Option<&super::engine::GroupStop>,
+    read: Option<&super::engine::PlannedRead>,
 ) -> Result<(PlanNode, QueryResult), SqlError> {
     let Some(FromItem::Table { name, alias }) = q.from.first() else {
         return Err(unsupported("this FROM item here"));
     };
-    let (mut node, result) = engine.select_table(name, q, execute, stop)?;
+    let (mut node, result) = engine.select_table(name, q, execute, read)?;
     if let Some(alias) = alias {
         // `Seq Scan on t x`: the scan under any sort or limit.
         let mut scan = &mut node;

@@ -103,20 +103,25 @@ pub trait SelectExec: QueryEngine {
         name: &str,
         q: &Select,
         execute: bool,
-        stop: Option<&super::engine::GroupStop>,
+        read: Option<&super::engine::PlannedRead>,
     ) -> Result<(PlanNode, QueryResult), SqlError> {
         let id = self.table_id(name)?;
         // One table: qualifiers (`demo.id`, `d.id`) can only mean it.
         let q = &unqualify_select(q);
         let info = self.scan_info(id);
-        let plan = plan_scan(&info, q)?;
+        let plan = match read {
+            Some(r) => r.plan.clone(),
+            None => plan_scan(&info, q)?,
+        };
         let limit = self.eval_limit(q.limit.as_ref())?;
         let need_sort = !plan.ordered;
         let scan_limit = if need_sort { None } else { limit };
         let start = self.now_us();
         let scope = self.scan_scope(id, &plan);
         // A GroupAggregate's LIMIT stops a scan already in group order.
-        let stop = stop.filter(|_| !need_sort && limit.is_none());
+        let stop = read
+            .and_then(|r| r.stop.as_ref())
+            .filter(|_| !need_sort && limit.is_none());
         let (mut node, mut rows): (PlanNode, Vec<Row>) = if execute {
             let out = match stop {
                 Some(stop) => self.run_scan_until_group(id, &plan, stop)?,

@@ -715,6 +715,25 @@ impl IndexCandidate {
 /// PostgreSQL's costs when the profile gives statistics ([`choose`]), else
 /// by the rules above.
 pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
+    let mut all = plan_scans(table, q)?;
+    if all.len() == 1 {
+        return Ok(all.remove(0));
+    }
+    Ok(all
+        .into_iter()
+        .reduce(|best, p| {
+            if choose::finished_total(&p) < choose::finished_total(&best) {
+                p
+            } else {
+                best
+            }
+        })
+        .expect("at least one plan"))
+}
+
+/// Every finished plan the cost-based planner keeps for `q`
+/// ([`choose::finalists`]); the rule-based choice's one plan otherwise.
+pub fn plan_scans(table: &TableInfo, q: &Select) -> Result<Vec<ScanPlan>, SqlError> {
     let mut parts = Vec::new();
     if let Some(f) = &q.filter {
         conjuncts(f, &mut parts);
@@ -736,9 +755,9 @@ pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
             parts: &parts,
             system_columns,
         };
-        return Ok(choose::cheapest(&query, &candidates));
+        return Ok(choose::finalists(&query, &candidates));
     }
-    Ok(by_rules(table, q, parts, &candidates, system_columns))
+    Ok(vec![by_rules(table, q, parts, &candidates, system_columns)])
 }
 
 /// The rule-based choice (YugabyteDB's profile, until its costs are

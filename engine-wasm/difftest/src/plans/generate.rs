@@ -241,10 +241,15 @@ fn single(g: &mut Rng, t: &Table, k: u64) -> (Kind, String) {
             )
         }
         _ => {
-            let sql = match g.below(4) {
+            let sql = match g.below(7) {
                 0 => format!("select count(*) from {name}"),
                 1 => format!("select count(*) from {name} where {col} = {v}"),
                 2 => format!("select {col}, count(*) from {name} group by {col}"),
+                3 => format!("select distinct {col} from {name}"),
+                4 => format!(
+                    "select {col}, count(*) from {name} group by {col} order by {col} limit 10"
+                ),
+                5 => format!("select distinct {col} from {name} order by {col} limit 10"),
                 _ => format!("select b, sum(a) from {name} where a < {v} group by b"),
             };
             (Kind::Aggregate, sql)

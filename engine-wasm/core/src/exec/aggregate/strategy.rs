@@ -16,7 +16,7 @@ use crate::sql::plan::cost::{qual_cost, sort, Cost, CostParams};
 use crate::sql::plan::grouping::{choose, num_groups, AggregateCosts, Grouping, GroupingChoice};
 use crate::sql::plan::selectivity::Estimator;
 use crate::sql::plan::why::{self, Considered, GroupWay};
-use crate::sql::plan::{plan_scan, TableInfo};
+use crate::sql::plan::{plan_scan, plan_scans, ScanPlan, TableInfo};
 use crate::sql::rewrite::unqualify;
 use crate::value::SqlType;
 
@@ -32,6 +32,8 @@ pub struct Planned {
     key: Vec<usize>,
     /// Why the strategy won (a choice between two).
     why: Option<String>,
+    /// The read of the rows in group order a sorted choice runs.
+    pub read: Option<ScanPlan>,
 }
 
 impl Planned {
@@ -121,6 +123,7 @@ pub fn plan<E: Executor>(
         };
         return Ok(Some(Planned {
             why: None,
+            read: None,
             choice,
             input_order: Vec::new(),
             width,
@@ -143,16 +146,9 @@ pub fn plan<E: Executor>(
             nulls_first: None,
         })
         .collect();
-    let ordered = input_cost(
-        &info,
-        &Select {
-            order_by: input_order.clone(),
-            ..input.clone()
-        },
-    )?;
-    let grouping = Grouping {
+    let mut grouping = Grouping {
         unordered: unordered.0,
-        ordered: ordered.0,
+        ordered: unordered.0,
         input_width: unordered.1,
         aggregates,
         has_aggregates: !plan.aggregates.is_empty(),
@@ -164,10 +160,15 @@ pub fn plan<E: Executor>(
         output_width: width,
         limit: constant_limit(q),
     };
-    let choice = choose(&grouping, p);
+    let ordered_input = Select {
+        order_by: input_order.clone(),
+        ..input.clone()
+    };
+    let (choice, read) = best_over_ordered(&info, &ordered_input, &mut grouping, p)?;
+    let sorted_read = read.cost.is_some_and(|c| c.sort.is_some());
     let way = match choice.strategy {
         Strategy::Hashed => GroupWay::Hashed,
-        _ if !ordered.2 => GroupWay::InOrder,
+        _ if !sorted_read => GroupWay::InOrder,
         _ => GroupWay::Sorted {
             ordered_aggregates: aggregates.ordered,
         },
@@ -199,8 +200,10 @@ pub fn plan<E: Executor>(
             .filter(|_| way == GroupWay::InOrder && choice.sort.is_none()),
         why::costs(choice.finished, &others),
     );
+    let read = (choice.strategy == Strategy::Sorted).then_some(read);
     Ok(Some(Planned {
         why: Some(why),
+        read,
         choice,
         input_order,
         width,
@@ -231,10 +234,9 @@ fn key_columns(info: &TableInfo, plan: &GroupPlan) -> Option<Vec<usize>> {
         .collect()
 }
 
-/// The planned cost of reading `input`'s rows (its Sort included) and
-/// their width.
-fn input_cost(info: &TableInfo, input: &Select) -> Result<(Cost, f64, bool), SqlError> {
-    let q = Select {
+/// `input` with its columns unqualified, as the table's planner reads it.
+fn unqualified(input: &Select) -> Select {
+    Select {
         filter: input.filter.as_ref().map(unqualify),
         items: input
             .items
@@ -258,8 +260,13 @@ fn input_cost(info: &TableInfo, input: &Select) -> Result<(Cost, f64, bool), Sql
             })
             .collect(),
         ..input.clone()
-    };
-    let cost = plan_scan(info, &q)?
+    }
+}
+
+/// The planned cost of reading `input`'s rows (its Sort included) and
+/// their width.
+fn input_cost(info: &TableInfo, input: &Select) -> Result<(Cost, f64, bool), SqlError> {
+    let cost = plan_scan(info, &unqualified(input))?
         .cost
         .expect("a costed table plans a cost");
     Ok((
@@ -267,6 +274,40 @@ fn input_cost(info: &TableInfo, input: &Select) -> Result<(Cost, f64, bool), Sql
         cost.width,
         cost.sort.is_some(),
     ))
+}
+
+/// The grouping's best choice over each finished read of the rows in group
+/// order (`ordered`: an index in that order, or the cheapest read under a
+/// Sort), as PostgreSQL tries every presorted input path: under a LIMIT the
+/// one that starts soonest may win. With it, the read a sorted choice runs.
+fn best_over_ordered(
+    info: &TableInfo,
+    ordered: &Select,
+    g: &mut Grouping,
+    p: &CostParams,
+) -> Result<(GroupingChoice, ScanPlan), SqlError> {
+    let mut best: Option<(GroupingChoice, ScanPlan)> = None;
+    // A hashed choice beat the sorted one over every read: quote the best.
+    let mut cheapest_sorted = f64::INFINITY;
+    for plan in plan_scans(info, &unqualified(ordered))? {
+        let c = plan.cost.expect("a costed table plans a cost");
+        g.ordered = c.sort.unwrap_or(c.scan);
+        let choice = choose(g, p);
+        if choice.strategy == Strategy::Hashed {
+            cheapest_sorted = cheapest_sorted.min(choice.other.unwrap_or(f64::INFINITY));
+        }
+        if best
+            .as_ref()
+            .is_none_or(|(b, _)| choice.finished < b.finished)
+        {
+            best = Some((choice, plan));
+        }
+    }
+    let (mut choice, plan) = best.expect("a Seq Scan is always planned");
+    if choice.strategy == Strategy::Hashed && cheapest_sorted.is_finite() {
+        choice.other = Some(cheapest_sorted);
+    }
+    Ok((choice, plan))
 }
 
 fn plain(
@@ -467,6 +508,12 @@ pub struct DistinctPlan {
     pub input_order: Vec<OrderItem>,
     pub why: String,
     key: Vec<usize>,
+    /// The read of the rows in order a Unique runs.
+    pub read: Option<ScanPlan>,
+    /// Its scan hands up more columns than the DISTINCT's (an index-only
+    /// scan's index columns, a heap scan's row), and a Unique cannot
+    /// project: a Result above it does, with the Unique's estimate.
+    pub result: Option<Cost>,
 }
 
 impl DistinctPlan {
@@ -521,13 +568,6 @@ pub fn plan_distinct<E: Executor>(
     }
     let key: Vec<usize> = items.iter().map(|(_, c)| *c).collect();
     let unordered = input_cost(&info, input)?;
-    let ordered = input_cost(
-        &info,
-        &Select {
-            order_by: input_order.clone(),
-            ..input.clone()
-        },
-    )?;
     let size = stats.relation.estimate();
     let est = Estimator {
         table: &info,
@@ -535,9 +575,9 @@ pub fn plan_distinct<E: Executor>(
         tuples: size.tuples,
     };
     let groups = num_groups(&est, &key, size.tuples, unordered.0.rows);
-    let grouping = Grouping {
+    let mut grouping = Grouping {
         unordered: unordered.0,
-        ordered: ordered.0,
+        ordered: unordered.0,
         input_width: unordered.1,
         aggregates: AggregateCosts::default(),
         has_aggregates: false,
@@ -551,10 +591,15 @@ pub fn plan_distinct<E: Executor>(
         output_width: unordered.1,
         limit: constant_limit(q),
     };
-    let choice = choose(&grouping, &stats.params);
+    let ordered_input = Select {
+        order_by: input_order.clone(),
+        ..input.clone()
+    };
+    let (choice, read) = best_over_ordered(&info, &ordered_input, &mut grouping, &stats.params)?;
+    let sorted_read = read.cost.is_some_and(|c| c.sort.is_some());
     let (way, title, other) = match choice.strategy {
         Strategy::Hashed => (GroupWay::Hashed, "HashAggregate", "a Unique"),
-        _ if !ordered.2 => (GroupWay::InOrder, "Unique", "a HashAggregate"),
+        _ if !sorted_read => (GroupWay::InOrder, "Unique", "a HashAggregate"),
         _ => (
             GroupWay::Sorted {
                 ordered_aggregates: false,
@@ -579,10 +624,37 @@ pub fn plan_distinct<E: Executor>(
         grouping.limit.filter(|_| way == GroupWay::InOrder),
         why::costs(choice.finished, &others),
     );
+    let read = (choice.strategy == Strategy::Sorted).then_some(read);
+    let result = read
+        .as_ref()
+        .filter(|r| r.cost.is_some_and(|c| c.sort.is_none()))
+        .filter(|r| physical_columns(&info, r) != key)
+        // `inject_projection_plan` copies its child's estimate.
+        .map(|_| choice.agg);
     Ok(Some(DistinctPlan {
+        result,
+        read,
         choice,
         input_order,
         why,
         key,
     }))
+}
+
+/// The columns a scan hands up when its parent takes whatever it gives
+/// (`use_physical_tlist`): an index-only scan's index columns, else the row.
+fn physical_columns(info: &TableInfo, read: &ScanPlan) -> Vec<usize> {
+    match &read.access {
+        crate::sql::plan::AccessPath::Index {
+            index, only: true, ..
+        } => {
+            let ix = &info.indexes[*index];
+            ix.key
+                .iter()
+                .map(|(c, _)| *c)
+                .chain(ix.include.iter().copied())
+                .collect()
+        }
+        _ => (0..info.columns.len()).collect(),
+    }
 }

@@ -45,6 +45,31 @@ struct Path {
 
 /// The cheapest plan for `q`.
 pub fn cheapest(q: &Query, candidates: &[IndexCandidate]) -> ScanPlan {
+    finalists(q, candidates)
+        .into_iter()
+        .reduce(|best, p| {
+            if finished_total(&p) < finished_total(&best) {
+                p
+            } else {
+                best
+            }
+        })
+        .expect("a Seq Scan is always a finalist")
+}
+
+/// A finished plan's total under its LIMIT.
+pub fn finished_total(p: &ScanPlan) -> f64 {
+    let c = p.cost.expect("a finalist is costed");
+    let top = c.sort.unwrap_or(c.scan);
+    c.limit.map_or(top.total, |l| sort::limit(&top, l).total)
+}
+
+/// Every plan the planner keeps for `q`, finished as the query needs it
+/// (`add_path`, then `create_ordered_paths`): under an ORDER BY each path
+/// already in its order and the cheapest in total under a Sort, else every
+/// path kept. An upper node (a GroupAggregate under a LIMIT) may prefer one
+/// that starts sooner to the cheapest.
+pub fn finalists(q: &Query, candidates: &[IndexCandidate]) -> Vec<ScanPlan> {
     let size = q.stats.relation.estimate();
     let est = Estimator {
         table: q.table,
@@ -109,19 +134,18 @@ pub fn cheapest(q: &Query, candidates: &[IndexCandidate]) -> ScanPlan {
         let top = p.cost.sort.unwrap_or(p.cost.scan);
         limit.map_or(top.total, |l| sort::limit(&top, l).total)
     };
-    let mut best = finals.remove(0);
-    for p in finals {
-        if total(&p) < total(&best) {
-            best = p;
-        }
-    }
-    best.cost.limit = limit;
-    let why = reason(q, &best, &size, rows, total(&best), &considered);
-    ScanPlan {
-        cost: Some(best.cost),
-        why: Some(why),
-        ..best.plan
-    }
+    finals
+        .into_iter()
+        .map(|mut p| {
+            p.cost.limit = limit;
+            let why = reason(q, &p, &size, rows, total(&p), &considered);
+            ScanPlan {
+                cost: Some(p.cost),
+                why: Some(why),
+                ..p.plan
+            }
+        })
+        .collect()
 }
 
 /// A path by name, as the "why" sentence calls it.
