@@ -263,7 +263,8 @@ pub trait SelectExec: QueryEngine {
 
 impl<E: QueryEngine> SelectExec for E {}
 
-fn unqualify_select(q: &Select) -> Select {
+/// `q` with its columns unqualified (one table: `t.id` can only mean `id`).
+pub(super) fn unqualify_select(q: &Select) -> Select {
     let mut q = q.clone();
     q.filter = q.filter.as_ref().map(unqualify);
     for o in &mut q.order_by {

@@ -9,6 +9,7 @@ use super::GroupPlan;
 use crate::exec::engine::GroupStop;
 use crate::exec::executor::Executor;
 use crate::exec::plan_node::PlanNode;
+use crate::exec::select::unqualify_select;
 use crate::sql::ast::{AggFunc, Expr, FromItem, Order, OrderItem, Select};
 use crate::sql::error::SqlError;
 use crate::sql::plan::cost::aggregate::Strategy;
@@ -177,28 +178,18 @@ pub fn plan<E: Executor>(
         Strategy::Hashed => "a GroupAggregate",
         _ => "a HashAggregate",
     };
-    let others: Vec<Considered> = choice
-        .other
-        .iter()
-        .map(|c| Considered {
-            name: other.into(),
-            cost: *c,
-        })
-        .collect();
     let title = match choice.strategy {
         Strategy::Hashed => "HashAggregate",
         _ if plan.aggregates.is_empty() => "Group",
         _ => "GroupAggregate",
     };
-    let why = why::grouping(
-        title,
+    let limit = grouping.limit.filter(|_| choice.sort.is_none());
+    let why = sentence(
+        &choice,
         way,
-        unordered.0.rows,
-        groups,
-        grouping
-            .limit
-            .filter(|_| way == GroupWay::InOrder && choice.sort.is_none()),
-        why::costs(choice.finished, &others),
+        (title, other),
+        (unordered.0.rows, groups),
+        limit,
     );
     let read = (choice.strategy == Strategy::Sorted).then_some(read);
     Ok(Some(Planned {
@@ -234,39 +225,10 @@ fn key_columns(info: &TableInfo, plan: &GroupPlan) -> Option<Vec<usize>> {
         .collect()
 }
 
-/// `input` with its columns unqualified, as the table's planner reads it.
-fn unqualified(input: &Select) -> Select {
-    Select {
-        filter: input.filter.as_ref().map(unqualify),
-        items: input
-            .items
-            .iter()
-            .map(|i| match i {
-                crate::sql::ast::SelectItem::Expr { expr, alias } => {
-                    crate::sql::ast::SelectItem::Expr {
-                        expr: unqualify(expr),
-                        alias: alias.clone(),
-                    }
-                }
-                other => other.clone(),
-            })
-            .collect(),
-        order_by: input
-            .order_by
-            .iter()
-            .map(|o| OrderItem {
-                expr: unqualify(&o.expr),
-                ..o.clone()
-            })
-            .collect(),
-        ..input.clone()
-    }
-}
-
 /// The planned cost of reading `input`'s rows (its Sort included) and
 /// their width.
 fn input_cost(info: &TableInfo, input: &Select) -> Result<(Cost, f64, bool), SqlError> {
-    let cost = plan_scan(info, &unqualified(input))?
+    let cost = plan_scan(info, &unqualify_select(input))?
         .cost
         .expect("a costed table plans a cost");
     Ok((
@@ -289,7 +251,7 @@ fn best_over_ordered(
     let mut best: Option<(GroupingChoice, ScanPlan)> = None;
     // A hashed choice beat the sorted one over every read: quote the best.
     let mut cheapest_sorted = f64::INFINITY;
-    for plan in plan_scans(info, &unqualified(ordered))? {
+    for plan in plan_scans(info, &unqualify_select(ordered))? {
         let c = plan.cost.expect("a costed table plans a cost");
         g.ordered = c.sort.unwrap_or(c.scan);
         let choice = choose(g, p);
@@ -608,21 +570,12 @@ pub fn plan_distinct<E: Executor>(
             "a HashAggregate",
         ),
     };
-    let others: Vec<Considered> = choice
-        .other
-        .iter()
-        .map(|c| Considered {
-            name: other.into(),
-            cost: *c,
-        })
-        .collect();
-    let why = why::grouping(
-        title,
+    let why = sentence(
+        &choice,
         way,
-        unordered.0.rows,
-        groups,
-        grouping.limit.filter(|_| way == GroupWay::InOrder),
-        why::costs(choice.finished, &others),
+        (title, other),
+        (unordered.0.rows, groups),
+        grouping.limit,
     );
     let read = (choice.strategy == Strategy::Sorted).then_some(read);
     let result = read
@@ -657,4 +610,31 @@ fn physical_columns(info: &TableInfo, read: &ScanPlan) -> Vec<usize> {
         }
         _ => (0..info.columns.len()).collect(),
     }
+}
+
+/// The grouping's "why" sentence: `names` are the chosen node's title and
+/// the beaten strategy's name, `sizes` the input rows and the groups.
+fn sentence(
+    choice: &GroupingChoice,
+    way: GroupWay,
+    names: (&str, &str),
+    sizes: (f64, f64),
+    limit: Option<f64>,
+) -> String {
+    let others: Vec<Considered> = choice
+        .other
+        .iter()
+        .map(|c| Considered {
+            name: names.1.into(),
+            cost: *c,
+        })
+        .collect();
+    why::grouping(
+        names.0,
+        way,
+        sizes.0,
+        sizes.1,
+        limit.filter(|_| way == GroupWay::InOrder),
+        why::costs(choice.finished, &others),
+    )
 }
