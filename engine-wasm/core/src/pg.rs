@@ -30,6 +30,7 @@ mod heap_errors;
 mod index_entry;
 mod inspect;
 mod io;
+mod key_ranges;
 mod pg_class;
 mod pg_stat_views;
 mod pg_stats;

@@ -10,15 +10,14 @@
 use super::engine::PgEngine;
 use super::held_page::HeldPage;
 use super::tid::Tid;
-use crate::btree::{encode_key, numeric_key, without_nulls, Direction, KeyColumn, SortOrder};
+use crate::btree::Direction;
 use crate::buffer_pool::{BufferStats, Fork};
 use crate::exec::engine::GroupStop;
 use crate::exec::QueryEngine;
 use crate::exec::{Row, ScanOutput};
-use crate::sql::ast::Expr;
 use crate::sql::error::SqlError;
-use crate::sql::eval::{accepts, bind, coerce, eval, Bound as BoundExpr, Scope};
-use crate::sql::plan::{AccessPath, KeyCond, ScanDirection, ScanPlan};
+use crate::sql::eval::{accepts, bind, Bound as BoundExpr};
+use crate::sql::plan::{AccessPath, ScanDirection, ScanPlan};
 use crate::storage::PageNo;
 use crate::trace::Event;
 use crate::value::Value;
@@ -264,75 +263,6 @@ impl PgEngine {
         Ok(())
     }
 
-    /// Turns the first-column condition into index byte ranges, in scan order.
-    pub(super) fn byte_ranges(
-        &mut self,
-        index: usize,
-        cond: Option<&KeyCond>,
-        dir: ScanDirection,
-    ) -> Result<Vec<ByteRange>, SqlError> {
-        let col = self.catalog.index(index).key_columns[0];
-        let scope = Scope::default();
-        // A condition's value as key bytes, or None for NULL: `x < NULL` and
-        // `x = NULL` are never true, so they find no entry at all.
-        let mut value_of = |e: &Expr| -> Result<Option<Vec<u8>>, SqlError> {
-            // A quoted literal is read as the column's type (`id < '10'`).
-            if let Some(v) = crate::sql::eval::quoted_as(e, col.ty.without_typmod()) {
-                let v = v?;
-                let v = numeric_key::bound_value(v, col.ty);
-                let bytes = encode_key(std::slice::from_ref(&v), &[col])?;
-                return Ok(Some(numeric_key::bound_bytes(&v, col.ty, bytes)));
-            }
-            let b = bind(e, &scope)?;
-            let mut env = self.env();
-            // A bound is compared, not stored: no typmod rounds it.
-            let v = coerce(eval(&b, &[], &mut env)?, col.ty.without_typmod())?;
-            if v.is_null() {
-                return Ok(None);
-            }
-            let v = numeric_key::bound_value(v, col.ty);
-            let bytes = encode_key(std::slice::from_ref(&v), &[col])?;
-            Ok(Some(numeric_key::bound_bytes(&v, col.ty, bytes)))
-        };
-        let mut ranges = match cond {
-            None => vec![(Bound::Unbounded, Bound::Unbounded)],
-            Some(KeyCond::Range { lower, upper }) => {
-                let mut map = |b: &Bound<Expr>| -> Result<Option<Bound<Vec<u8>>>, SqlError> {
-                    Ok(match b {
-                        Bound::Included(e) => value_of(e)?.map(Bound::Included),
-                        Bound::Excluded(e) => value_of(e)?.map(Bound::Excluded),
-                        Bound::Unbounded => Some(Bound::Unbounded),
-                    })
-                };
-                match (map(lower)?, map(upper)?) {
-                    (Some(lo), Some(hi)) => vec![without_nulls(col, flip_for(col, lo, hi))],
-                    _ => Vec::new(),
-                }
-            }
-            Some(KeyCond::Points(list)) => {
-                let mut keys = Vec::new();
-                for e in list {
-                    keys.extend(value_of(e)?);
-                }
-                keys.sort();
-                keys.dedup();
-                keys.into_iter()
-                    .map(|k| (Bound::Included(k.clone()), Bound::Included(k)))
-                    .collect()
-            }
-            // Only a hash-sharded key (YugabyteDB) is planned with one.
-            Some(KeyCond::HashCode { .. } | KeyCond::HashKey(_)) => {
-                return Err(crate::sql::error::unsupported(
-                    "a yb_hash_code() condition on a B-tree index",
-                ))
-            }
-        };
-        if dir == ScanDirection::Backward {
-            ranges.reverse();
-        }
-        Ok(ranges)
-    }
-
     fn index_scan(
         &mut self,
         index: usize,
@@ -490,14 +420,5 @@ impl PgEngine {
         for payload in kills.drain(..) {
             tree.kill(leaf, payload, if pinned { None } else { read_at });
         }
-    }
-}
-
-/// A DESC column stores values in reverse byte order, so a value range's lower
-/// bound becomes the byte range's upper bound.
-fn flip_for(col: KeyColumn, lo: Bound<Vec<u8>>, hi: Bound<Vec<u8>>) -> ByteRange {
-    match col.order {
-        SortOrder::Asc => (lo, hi),
-        SortOrder::Desc => (hi, lo),
     }
 }

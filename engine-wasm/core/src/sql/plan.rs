@@ -14,6 +14,7 @@
 //! touches. Profiles share this planner; each executes the plan on its own storage.
 
 pub mod choose;
+pub mod composite;
 pub mod cost;
 pub mod grouping;
 pub mod join;
@@ -159,6 +160,12 @@ pub enum KeyCond {
         lower: Bound<Expr>,
         upper: Bound<Expr>,
     },
+    /// A condition on each of a composite index's first columns (pg), in
+    /// key order: an equality or IN list on every one but the last, then any
+    /// condition on the last. The B-tree descends to each combination of the
+    /// leading values, as nbtree's scan keys do (`_bt_first`), so the later
+    /// columns narrow the leaves read instead of filtering rows afterwards.
+    Columns(Vec<KeyCond>),
 }
 
 impl KeyCond {
@@ -171,6 +178,7 @@ impl KeyCond {
                 upper: Bound::Included(b),
             } => a == b,
             KeyCond::Range { .. } | KeyCond::HashCode { .. } => false,
+            KeyCond::Columns(conds) => conds.iter().all(KeyCond::is_equality),
         }
     }
 }
@@ -307,7 +315,7 @@ fn key_cond(table: &TableInfo, col: usize, e: &Expr) -> Option<KeyCond> {
             Bound::Unbounded => true,
         }),
         KeyCond::Points(list) => list.iter().all(exact),
-        KeyCond::HashCode { .. } | KeyCond::HashKey(_) => true,
+        KeyCond::HashCode { .. } | KeyCond::HashKey(_) | KeyCond::Columns(_) => true,
     };
     all_exact.then_some(cond)
 }
@@ -574,12 +582,18 @@ fn order_direction(
     table: &TableInfo,
     index: &IndexInfo,
     order_by: &[OrderItem],
+    fixed: &[usize],
 ) -> Option<ScanDirection> {
-    if order_by.is_empty() || order_by.len() > index.key.len() {
+    let key: Vec<&(usize, Order)> = index
+        .key
+        .iter()
+        .filter(|(c, _)| !fixed.contains(c))
+        .collect();
+    if order_by.is_empty() || order_by.len() > key.len() {
         return None;
     }
     let mut dir = None;
-    for (item, (col, order)) in order_by.iter().zip(&index.key) {
+    for (item, (col, order)) in order_by.iter().zip(key) {
         if column_index(table, &item.expr) != Some(*col) {
             return None;
         }
@@ -650,6 +664,10 @@ fn index_candidate(
             (None, _) => rest.push(p.clone()),
         }
     }
+    // pg: the columns after the first bound the scan too (see `composite`).
+    if table.stats.is_some() && !index.hash {
+        cond = cond.map(|c| composite::extend(table, index, c, &mut used, &mut rest));
+    }
     // A hash-sharded key finds rows only by the hash of all its hash
     // columns: an equality on each, or a range of hashes.
     if index.hash && (index.hash_columns > 1 || !cond.as_ref().is_some_and(KeyCond::is_equality)) {
@@ -665,7 +683,14 @@ fn index_candidate(
             used = hash_used;
         }
     }
-    let direction = order_direction(table, index, &q.order_by).filter(|_| !index.hash);
+    // pg: a key column the WHERE fixes to one value orders nothing, so an
+    // index on (a, b) read for `a = 1` returns its rows in b's order.
+    let fixed = if table.stats.is_some() {
+        order_keys::fixed_columns(table, parts)
+    } else {
+        Vec::new()
+    };
+    let direction = order_direction(table, index, &q.order_by, &fixed).filter(|_| !index.hash);
     let only = if partial {
         // Columns read only by clauses the predicate makes redundant are
         // not needed from the index (`check_index_only`).

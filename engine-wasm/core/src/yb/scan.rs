@@ -275,6 +275,12 @@ impl YbEngine {
                     false,
                 )]
             }
+            // The planner bounds composite columns on pg only.
+            Some(KeyCond::Columns(_)) => {
+                return Err(crate::sql::error::unsupported(
+                    "a condition on a composite index's later columns on yb",
+                ))
+            }
         };
         if backward {
             // Backward across range tablets too: the last one first.

@@ -194,7 +194,13 @@ fn single(g: &mut Rng, t: &Table, k: u64) -> (Kind, String) {
         2 => "a, b",
         _ => "id, c",
     };
+    // Both columns at once (a composite index's later column).
+    let (va, vb) = (value(g, t.a, n), value(g, t.b, n));
     match k {
+        0 if g.below(4) == 0 => (
+            Kind::Point,
+            format!("select {list} from {name} where a = {va} and b = {vb}"),
+        ),
         0 => (
             Kind::Point,
             format!("select {list} from {name} where {col} = {v}"),
@@ -208,9 +214,11 @@ fn single(g: &mut Rng, t: &Table, k: u64) -> (Kind, String) {
         }
         2 => {
             let width = 1 + g.below(s.top(n).max(2) / 2);
-            let sql = match g.below(3) {
+            let sql = match g.below(5) {
                 0 => format!("{col} between {v} and {}", v + width),
                 1 => format!("{col} < {width}"),
+                2 => format!("a = {va} and b > {vb}"),
+                3 => format!("a in ({va}, {}) and b < {vb}", value(g, t.a, n)),
                 _ => format!("{col} > {v}"),
             };
             (
@@ -231,9 +239,10 @@ fn single(g: &mut Rng, t: &Table, k: u64) -> (Kind, String) {
         4 => {
             let dir = if g.below(3) == 0 { " desc" } else { "" };
             let limit = [1, 10, 100][g.below(3) as usize];
-            let filter = match g.below(2) {
+            let filter = match g.below(3) {
                 0 => String::new(),
-                _ => format!(" where b = {}", value(g, t.b, n)),
+                1 => format!(" where b = {vb}"),
+                _ => format!(" where a = {va}"),
             };
             (
                 Kind::OrderLimit,

@@ -340,12 +340,15 @@ fn btree(
     let mut quals = c.used.clone();
     // A partial index's predicate narrows what it finds.
     quals.extend(info.predicate.iter().cloned());
-    let descents = match &c.cond {
-        Some(KeyCond::Points(values)) => values.len() as f64,
-        _ => 1.0,
+    let descents = c.cond.as_ref().map_or(1.0, super::composite::descents);
+    // An equality on every key column of a unique index finds one row.
+    let columns = match &c.cond {
+        Some(KeyCond::Columns(conds)) => conds.len(),
+        Some(_) => 1,
+        None => 0,
     };
     let unique_match = stats.unique
-        && info.key.len() == 1
+        && info.key.len() == columns
         && c.cond.as_ref().is_some_and(KeyCond::is_equality)
         && descents == 1.0;
     let scan = index_scan::IndexScan {

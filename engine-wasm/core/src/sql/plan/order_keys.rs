@@ -5,7 +5,7 @@
 //! the rows is already "in order".
 
 use crate::sql::ast::{BinOp, Expr, Select, SelectItem};
-use crate::sql::plan::conjuncts;
+use crate::sql::plan::{column_index, conjuncts, TableInfo};
 
 /// The query without the ORDER BY keys its WHERE equates to a constant, or
 /// None when it has none.
@@ -29,6 +29,29 @@ pub fn without_constant_keys(q: &Select) -> Option<Select> {
     let mut out = q.clone();
     out.order_by.retain(|o| !redundant(&o.expr));
     Some(out)
+}
+
+/// The columns (by number) the conjuncts `parts` equate to a constant: an
+/// index key on one of them orders nothing (`build_index_pathkeys` drops
+/// its redundant pathkey).
+pub fn fixed_columns(table: &TableInfo, parts: &[Expr]) -> Vec<usize> {
+    let mut out = Vec::new();
+    for p in parts {
+        let Expr::Binary {
+            op: BinOp::Eq,
+            left,
+            right,
+        } = p
+        else {
+            continue;
+        };
+        for (col, other) in [(left, right), (right, left)] {
+            if let (Some(c), true) = (column_index(table, col), constant(other)) {
+                out.push(c);
+            }
+        }
+    }
+    out
 }
 
 /// Whether `part` is `column = constant` (either way round).

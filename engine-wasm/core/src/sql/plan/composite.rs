@@ -1,0 +1,102 @@
+//! Conditions on a composite index's later columns (pg). nbtree turns every
+//! condition on an index's columns into a scan key; those on the first
+//! columns up to the first one that is not an equality bound the scan
+//! (`_bt_first` descends to them and the scan stops when they fail). So
+//! with an index on (a, b), `a = 1 AND b > 5` descends straight to (1, 5)
+//! and reads only the leaves holding a = 1, b > 5, where a condition on `a`
+//! alone would read every entry of a = 1 and filter b on the heap's rows.
+//!
+//! The yb profile keeps its condition on the first column: its reads are
+//! modelled on DocDB's seeks, which this does not change.
+
+use super::{key_cond, merge, IndexInfo, KeyCond, TableInfo};
+use crate::sql::ast::Expr;
+use crate::value::SqlType;
+
+/// `first` (the condition on the index's first column) extended over the
+/// columns after it while each one before has an equality, taking the parts
+/// it uses out of `rest` into `used` in key order.
+pub(super) fn extend(
+    table: &TableInfo,
+    index: &IndexInfo,
+    first: KeyCond,
+    used: &mut Vec<Expr>,
+    rest: &mut Vec<Expr>,
+) -> KeyCond {
+    let mut conds = vec![first];
+    for pair in index.key.windows(2) {
+        let (before, col) = (pair[0].0, pair[1].0);
+        let last = conds.last().expect("starts with the first column's");
+        if !last.is_equality() || !exact_prefix(table, before) {
+            break;
+        }
+        let Some(cond) = take_cond(table, col, used, rest) else {
+            break;
+        };
+        conds.push(cond);
+    }
+    if conds.len() == 1 {
+        conds.remove(0)
+    } else {
+        KeyCond::Columns(conds)
+    }
+}
+
+/// The conditions of `rest` on `col`, merged as far as one bound per side
+/// allows; the parts merged move to `used`.
+fn take_cond(
+    table: &TableInfo,
+    col: usize,
+    used: &mut Vec<Expr>,
+    rest: &mut Vec<Expr>,
+) -> Option<KeyCond> {
+    let mut cond: Option<KeyCond> = None;
+    let mut kept = Vec::new();
+    for p in rest.drain(..) {
+        let merged = key_cond(table, col, &p).and_then(|c| match cond.clone() {
+            None => Some(c),
+            Some(prev) => merge(prev, c),
+        });
+        match merged {
+            Some(m) => {
+                cond = Some(m);
+                used.push(p);
+            }
+            None => kept.push(p),
+        }
+    }
+    *rest = kept;
+    cond
+}
+
+/// Whether an equal value of the column always has the same key bytes, so
+/// the next column's bound can follow it. A numeric without a scale stores
+/// `2.5` and `2.50` apart (its bound is a prefix of both), a float has two
+/// zeros, a char(n) compares without its padding: those stay last.
+fn exact_prefix(table: &TableInfo, col: usize) -> bool {
+    matches!(
+        table.columns.get(col).map(|c| c.1),
+        Some(
+            SqlType::Int2
+                | SqlType::Int4
+                | SqlType::Int8
+                | SqlType::Text
+                | SqlType::Bool
+                | SqlType::Uuid
+                | SqlType::Date
+                | SqlType::Timestamp
+                | SqlType::Timestamptz
+                | SqlType::Numeric(Some(_))
+        )
+    )
+}
+
+/// How many descents a condition makes: one per combination of its IN
+/// lists' values (`num_sa_scans`).
+pub fn descents(cond: &KeyCond) -> f64 {
+    match cond {
+        KeyCond::Points(values) => values.len() as f64,
+        KeyCond::Columns(conds) => conds.iter().map(descents).product(),
+        _ => 1.0,
+    }
+}
