@@ -41,6 +41,9 @@ pub struct PlanNode {
     pub schema: Option<String>,
     /// Why the planner chose this node, when it chose by cost.
     pub why: Option<String>,
+    /// Its parent never ran it (a BitmapAnd stopped at an empty bitmap):
+    /// EXPLAIN ANALYZE prints `(never executed)`.
+    pub never_executed: bool,
 }
 
 impl PlanNode {
@@ -255,7 +258,10 @@ pub fn format_node(node: &PlanNode, depth: usize, o: &ExplainOptions, out: &mut 
             node.width
         ));
     }
-    if o.analyze {
+    if o.analyze && node.never_executed {
+        // A node its parent never ran (a BitmapAnd stopped at an empty bitmap).
+        line.push_str(" (never executed)");
+    } else if o.analyze {
         if o.timing {
             line.push_str(&format!(
                 " (actual time={:.3}..{:.3} rows={} loops={})",

@@ -8,7 +8,9 @@
 //!    order, and every marked row on a page is checked there.
 //!
 //! So no heap page is read twice, however scattered the rows, and the pages
-//! come in file order. Every page here is an exact one (`Heap Blocks:
+//! come in file order. A BitmapAnd builds one bitmap per index, in turn, and
+//! keeps only the rows every one marks (`MultiExecBitmapAnd`); once the
+//! bitmap so far is empty, the indexes after it are not read at all. Every page here is an exact one (`Heap Blocks:
 //! exact=`): IndexLab does not model a bitmap grown past `work_mem` into
 //! lossy pages.
 
@@ -21,34 +23,62 @@ use crate::buffer_pool::{BufferStats, Fork};
 use crate::sql::error::SqlError;
 use crate::trace::Event;
 
-/// What the two phases did, for EXPLAIN's two nodes.
-#[derive(Debug, Clone, Copy, Default)]
+/// What the two phases did, for EXPLAIN's nodes.
+#[derive(Debug, Clone, Default)]
 pub struct BitmapFigures {
-    /// The index pages the first phase read.
-    pub index_buffers: BufferStats,
-    /// Entries it marked (the Bitmap Index Scan's rows).
-    pub entries: u64,
+    /// Each Bitmap Index Scan's (one per index of a BitmapAnd), or None for
+    /// one not run because the bitmap was already empty.
+    pub indexes: Vec<Option<IndexFigures>>,
     /// Heap pages the second phase read (`Heap Blocks: exact=`).
     pub pages: u64,
     /// Virtual time when the bitmap was complete, µs.
     pub index_done_us: f64,
 }
 
+/// One Bitmap Index Scan's figures.
+#[derive(Debug, Clone, Copy, Default)]
+pub struct IndexFigures {
+    /// The index pages it read.
+    pub buffers: BufferStats,
+    /// Entries it marked (its rows).
+    pub entries: u64,
+    /// Virtual time when its bitmap was complete, µs.
+    pub done_us: f64,
+}
+
 impl PgEngine {
-    /// Runs both phases over `ranges` of `index`, offering each visible row
-    /// to `st`; adds every buffer access to `buffers`.
+    /// Runs both phases over the `reads` (index, its ranges) ANDed,
+    /// offering each visible row to `st`; adds every buffer access to
+    /// `buffers`.
     pub(super) fn bitmap_scan(
         &mut self,
-        index: usize,
-        ranges: &[ByteRange],
+        reads: &[(usize, Vec<ByteRange>)],
         st: &mut ScanState,
         buffers: &mut BufferStats,
     ) -> Result<BitmapFigures, SqlError> {
-        let (tids, index_buffers) = self.build_bitmap(index, ranges)?;
+        let mut tids: Option<Vec<Tid>> = None;
+        let mut indexes = Vec::new();
+        for (index, ranges) in reads {
+            if tids.as_ref().is_some_and(Vec::is_empty) {
+                indexes.push(None);
+                continue;
+            }
+            let (marked, index_buffers) = self.build_bitmap(*index, ranges)?;
+            buffers.add(&index_buffers);
+            indexes.push(Some(IndexFigures {
+                buffers: index_buffers,
+                entries: marked.len() as u64,
+                done_us: self.io.clock.now_us(),
+            }));
+            tids = Some(match tids {
+                None => marked,
+                Some(so_far) => intersect(&so_far, &marked),
+            });
+        }
+        let tids = tids.unwrap_or_default();
         let index_done_us = self.io.clock.now_us();
-        let table = self.catalog.index(index).table;
+        let table = self.catalog.index(reads[0].0).table;
         let heap_buffers = self.read_marked_pages(table, &tids, st)?;
-        buffers.add(&index_buffers);
         buffers.add(&heap_buffers);
         let pages = tids
             .iter()
@@ -58,8 +88,7 @@ impl PgEngine {
             })
             .0;
         Ok(BitmapFigures {
-            index_buffers,
-            entries: tids.len() as u64,
+            indexes,
             pages,
             index_done_us,
         })
@@ -160,4 +189,20 @@ impl PgEngine {
         self.count(hrel, &stats_total);
         Ok(stats_total)
     }
+}
+
+/// The addresses in both sorted lists, in order.
+fn intersect(a: &[Tid], b: &[Tid]) -> Vec<Tid> {
+    let (mut i, mut j, mut out) = (0, 0, Vec::new());
+    while i < a.len() && j < b.len() {
+        match a[i].to_u64().cmp(&b[j].to_u64()) {
+            std::cmp::Ordering::Less => i += 1,
+            std::cmp::Ordering::Greater => j += 1,
+            std::cmp::Ordering::Equal => {
+                out.push(a[i]);
+                (i, j) = (i + 1, j + 1);
+            }
+        }
+    }
+    out
 }

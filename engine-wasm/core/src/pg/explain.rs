@@ -1,13 +1,14 @@
 //! EXPLAIN in PostgreSQL's text format: plan nodes with their actual rows, loops,
 //! times (from the virtual clock) and buffer counts.
 
-use super::bitmap_scan::BitmapFigures;
+use super::bitmap_scan::{BitmapFigures, IndexFigures};
 use super::engine::PgEngine;
 use crate::buffer_pool::BufferStats;
 use crate::exec::plan_node::scan_conditions;
 use crate::exec::schemas::{bare, schema_of, PUBLIC};
 use crate::exec::{type_width, PlanNode};
 use crate::sql::ast::ExplainOptions;
+use crate::sql::plan::cost::Cost;
 use crate::sql::plan::{AccessPath, ScanDirection, ScanPlan};
 
 /// What a finished scan measured, besides its rows.
@@ -60,10 +61,26 @@ impl PgEngine {
             AccessPath::Bitmap { .. } => format!("Bitmap Heap Scan on {}", bare(&t.name)),
         };
         let (cond_exprs, bitmap) = match &plan.access {
-            AccessPath::Index { cond_exprs, .. } => (cond_exprs.as_slice(), false),
-            AccessPath::Bitmap { cond_exprs, .. } => (cond_exprs.as_slice(), true),
-            AccessPath::Seq => (&[][..], false),
+            AccessPath::Index { cond_exprs, .. } => (cond_exprs.clone(), false),
+            // Every index's conditions, rechecked on the heap's rows.
+            AccessPath::Bitmap {
+                index,
+                cond_exprs,
+                and,
+                ..
+            } => {
+                let mut all = Vec::new();
+                let arms = std::iter::once((*index, cond_exprs))
+                    .chain(and.iter().map(|a| (a.index, &a.cond_exprs)));
+                for (index, conds) in arms {
+                    all.extend(conds.iter().cloned());
+                    all.extend(self.predicate_rechecked(t.indexes[index], conds));
+                }
+                (all, true)
+            }
+            AccessPath::Seq => (Vec::new(), false),
         };
+        let cond_exprs = cond_exprs.as_slice();
         // The same lines twice: as printed, and with columns qualified (VERBOSE).
         let lines = |rel: Option<&str>| {
             let mut d = if bitmap {
@@ -80,7 +97,8 @@ impl PgEngine {
             if let Some(n) = figures.heap_fetches {
                 d.push(format!("Heap Fetches: {n}"));
             }
-            if let Some(b) = &figures.bitmap {
+            // PostgreSQL leaves the line out when no page was read.
+            if let Some(b) = figures.bitmap.as_ref().filter(|b| b.pages > 0) {
                 d.push(format!("Heap Blocks: exact={}", b.pages));
             }
             d
@@ -91,16 +109,9 @@ impl PgEngine {
             .filter(|s| *s != PUBLIC)
             .map(String::from);
         let (est_cost, est_rows, width) = self.scan_estimate(table, plan);
-        let children = match (&plan.access, &figures.bitmap) {
-            (AccessPath::Bitmap { index, .. }, Some(b)) => {
-                vec![self.bitmap_index_node(table, *index, cond_exprs, plan, b, start_us)]
-            }
-            (AccessPath::Bitmap { index, .. }, None) => {
-                let none = BitmapFigures {
-                    index_done_us: start_us,
-                    ..BitmapFigures::default()
-                };
-                vec![self.bitmap_index_node(table, *index, cond_exprs, plan, &none, start_us)]
+        let children = match &plan.access {
+            AccessPath::Bitmap { .. } => {
+                vec![self.bitmap_tree(table, plan, figures.bitmap.as_ref(), start_us)]
             }
             _ => Vec::new(),
         };
@@ -136,34 +147,120 @@ impl PgEngine {
         ((0.0, pages + live * 0.01), live, width)
     }
 
-    /// The Bitmap Index Scan under a Bitmap Heap Scan: the index's pages
-    /// and the entries it marked.
+    /// A partial index's predicate conjuncts its conditions do not already
+    /// state: PostgreSQL rechecks them with the conditions
+    /// (`create_bitmap_subplan`), so `Recheck Cond` shows them.
+    fn predicate_rechecked(
+        &self,
+        index: usize,
+        conds: &[crate::sql::ast::Expr],
+    ) -> Vec<crate::sql::ast::Expr> {
+        let Some(p) = &self.catalog.index(index).predicate else {
+            return Vec::new();
+        };
+        let mut parts = Vec::new();
+        crate::sql::plan::conjuncts(&p.expr, &mut parts);
+        parts.retain(|e| !conds.contains(e));
+        parts
+    }
+
+    /// What builds a Bitmap Heap Scan's bitmap: its Bitmap Index Scan, or
+    /// a BitmapAnd over one per index.
+    fn bitmap_tree(
+        &self,
+        table: usize,
+        plan: &ScanPlan,
+        figures: Option<&BitmapFigures>,
+        start_us: f64,
+    ) -> PlanNode {
+        let AccessPath::Bitmap {
+            index,
+            cond_exprs,
+            and,
+            ..
+        } = &plan.access
+        else {
+            unreachable!("a bitmap scan's plan")
+        };
+        // Without execution (EXPLAIN alone, or LIMIT 0) each index was read
+        // with nothing found.
+        let ran = |i: usize| match figures {
+            Some(f) => f.indexes.get(i).copied().flatten(),
+            None => Some(IndexFigures {
+                done_us: start_us,
+                ..IndexFigures::default()
+            }),
+        };
+        let est = plan.cost.and_then(|c| c.bitmap_index).unwrap_or_default();
+        let first = self.bitmap_index_node(table, *index, cond_exprs, est, ran(0), start_us);
+        if and.is_empty() {
+            return first;
+        }
+        let mut children = vec![first];
+        for (i, arm) in and.iter().enumerate() {
+            let est = arm.cost.unwrap_or_default();
+            let node = self.bitmap_index_node(
+                table,
+                arm.index,
+                &arm.cond_exprs,
+                est,
+                ran(i + 1),
+                start_us,
+            );
+            children.push(node);
+        }
+        let mut buffers = BufferStats::default();
+        for c in &children {
+            buffers.add(&c.buffers);
+        }
+        let est = plan.cost.and_then(|c| c.bitmap_and).unwrap_or_default();
+        let at = figures.map_or(0.0, |f| f.index_done_us - start_us);
+        PlanNode {
+            title: "BitmapAnd".to_string(),
+            // PostgreSQL counts no rows for a BitmapAnd (a bitmap is not rows).
+            rows: 0,
+            loops: 1,
+            first_us: at,
+            last_us: at,
+            buffers,
+            est_cost: (est.startup, est.total),
+            est_rows: est.rows,
+            costed: plan.cost.is_some(),
+            width: 0,
+            children,
+            ..PlanNode::default()
+        }
+    }
+
+    /// A Bitmap Index Scan: the index's pages and the entries it marked,
+    /// or never executed (`ran` None) when a BitmapAnd stopped before it.
     fn bitmap_index_node(
         &self,
         table: usize,
         index: usize,
         cond_exprs: &[crate::sql::ast::Expr],
-        plan: &ScanPlan,
-        b: &BitmapFigures,
+        est: Cost,
+        ran: Option<IndexFigures>,
         start_us: f64,
     ) -> PlanNode {
         let t = self.catalog.table(table);
         let ix = self.catalog.index(t.indexes[index]);
         let lines = |rel: Option<&str>| scan_conditions(cond_exprs, &[], &t.columns, rel, 0);
-        let est = plan.cost.and_then(|c| c.bitmap_index).unwrap_or_default();
-        let at = b.index_done_us - start_us;
+        let b = ran.unwrap_or_default();
+        let at = (b.done_us - start_us).max(0.0);
         PlanNode {
             title: format!("Bitmap Index Scan on {}", bare(&ix.name)),
             details: lines(None),
             verbose_details: lines(Some(bare(&t.name))),
             rows: b.entries,
-            loops: 1,
+            loops: u64::from(ran.is_some()),
+            never_executed: ran.is_none(),
             first_us: at,
             last_us: at,
-            buffers: b.index_buffers,
+            buffers: b.buffers,
             est_cost: (est.startup, est.total),
             est_rows: est.rows,
-            costed: plan.cost.is_some(),
+            costed: est != Cost::default(),
             width: 0,
             ..PlanNode::default()
         }

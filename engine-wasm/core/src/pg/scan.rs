@@ -176,10 +176,18 @@ impl PgEngine {
                         self.metrics.add("heap_fetches", fetches as f64);
                     }
                 }
-                AccessPath::Bitmap { index, cond, .. } => {
-                    let ix = self.catalog.table(table).indexes[*index];
-                    let ranges = self.byte_ranges(ix, cond.as_ref(), ScanDirection::Forward)?;
-                    bitmap = Some(self.bitmap_scan(ix, &ranges, &mut st, &mut buffers)?);
+                AccessPath::Bitmap {
+                    index, cond, and, ..
+                } => {
+                    let arms = std::iter::once((*index, cond))
+                        .chain(and.iter().map(|a| (a.index, &a.cond)));
+                    let mut reads = Vec::new();
+                    for (index, cond) in arms {
+                        let ix = self.catalog.table(table).indexes[index];
+                        let ranges = self.byte_ranges(ix, cond.as_ref(), ScanDirection::Forward)?;
+                        reads.push((ix, ranges));
+                    }
+                    bitmap = Some(self.bitmap_scan(&reads, &mut st, &mut buffers)?);
                 }
             }
         }

@@ -13,6 +13,7 @@
 //! An index scan becomes Index Only when the index holds every column the query
 //! touches. Profiles share this planner; each executes the plan on its own storage.
 
+pub mod bitmap_and;
 pub mod choose;
 pub mod composite;
 pub mod cost;
@@ -207,7 +208,21 @@ pub enum AccessPath {
         index: usize,
         cond: Option<KeyCond>,
         cond_exprs: Vec<Expr>,
+        /// More Bitmap Index Scans whose bitmaps are ANDed with the first's
+        /// (a BitmapAnd): only rows every index marks are read.
+        and: Vec<BitmapArm>,
     },
+}
+
+/// One Bitmap Index Scan of a BitmapAnd after the first.
+#[derive(Debug, Clone, PartialEq)]
+pub struct BitmapArm {
+    pub index: usize,
+    pub cond: Option<KeyCond>,
+    /// Its conditions (its `Index Cond`).
+    pub cond_exprs: Vec<Expr>,
+    /// Its node's estimate.
+    pub cost: Option<cost::Cost>,
 }
 
 #[derive(Debug, Clone, PartialEq)]
@@ -584,10 +599,17 @@ fn order_direction(
     order_by: &[OrderItem],
     fixed: &[usize],
 ) -> Option<ScanDirection> {
+    // A fixed key column the ORDER BY does not name is skipped; one it
+    // names (a grouping's key) still matches it.
+    let named = |c: usize| {
+        order_by
+            .iter()
+            .any(|o| column_index(table, &o.expr) == Some(c))
+    };
     let key: Vec<&(usize, Order)> = index
         .key
         .iter()
-        .filter(|(c, _)| !fixed.contains(c))
+        .filter(|(c, _)| !fixed.contains(c) || named(*c))
         .collect();
     if order_by.is_empty() || order_by.len() > key.len() {
         return None;

@@ -1,15 +1,16 @@
 //! The choice, as PostgreSQL's planner makes it for one table: every way to
 //! read it is costed (a Seq Scan; each usable index as an Index Scan or
-//! Index Only Scan, forward or backward; each index with a condition as a
-//! Bitmap Heap Scan), a Sort is added where the ORDER BY needs one and a
-//! LIMIT takes its share, and the cheapest wins (`add_path`,
-//! `create_ordered_paths`, `create_limit_path`).
+//! Index Only Scan, forward or backward; one Bitmap Heap Scan over the
+//! index or the AND of indexes [`super::bitmap_and`] picks), a Sort is
+//! added where the ORDER BY needs one and a LIMIT takes its share, and the
+//! cheapest wins (`add_path`, `create_ordered_paths`, `create_limit_path`).
 
+use super::bitmap_and;
 use super::cost::{bitmap_scan, index_scan, seq_scan, sort, Cost};
 use super::selectivity::Estimator;
 use super::statistics::{clamp_rows, SizeEstimate};
 use super::why::{self, Considered};
-use super::{AccessPath, IndexCandidate, KeyCond, PlannerStats, ScanPlan, TableInfo};
+use super::{AccessPath, BitmapArm, IndexCandidate, KeyCond, PlannerStats, ScanPlan, TableInfo};
 use crate::sql::ast::{Expr, Select, SelectItem};
 use crate::value::Value;
 
@@ -19,6 +20,8 @@ pub struct PlanCost {
     pub scan: Cost,
     /// The Bitmap Index Scan under a Bitmap Heap Scan.
     pub bitmap_index: Option<Cost>,
+    /// The BitmapAnd over it and the scans ANDed with it.
+    pub bitmap_and: Option<Cost>,
     /// Bytes of each row the scan returns (`width=`).
     pub width: f64,
     /// The Sort above the scan when the ORDER BY needs one.
@@ -87,9 +90,13 @@ pub fn finalists(q: &Query, candidates: &[IndexCandidate]) -> Vec<ScanPlan> {
             paths.push(p);
         }
     }
-    for c in candidates.iter().rev().filter(|c| c.cond.is_some()) {
-        paths.push(bitmap_path(q, c, &est, &size, rows, width));
-    }
+    // One Bitmap Heap Scan, over the best index or group of indexes ANDed.
+    let bitmap: Vec<&IndexCandidate> = candidates
+        .iter()
+        .rev()
+        .filter(|c| c.cond.is_some())
+        .collect();
+    paths.extend(bitmap_path(q, &bitmap, &est, &size, rows, width));
     // The select list's computed values (`lower(v)`), for every row out.
     let target = super::cost::qual_cost(&computed_targets(q.select), &q.stats.params) * rows;
     for p in &mut paths {
@@ -159,7 +166,13 @@ fn path_name(q: &Query, p: &Path) -> String {
             ..
         } => format!("an Index Only Scan using {}", index(i)),
         AccessPath::Index { index: i, .. } => format!("an Index Scan using {}", index(i)),
-        AccessPath::Bitmap { index: i, .. } => format!("a Bitmap Heap Scan using {}", index(i)),
+        AccessPath::Bitmap { index: i, and, .. } => {
+            let mut name = format!("a Bitmap Heap Scan using {}", index(i));
+            for a in and {
+                name.push_str(&format!(" AND {}", index(&a.index)));
+            }
+            name
+        }
     };
     if p.plan.ordered {
         name
@@ -194,17 +207,21 @@ fn reason(
         .cloned()
         .collect();
     let (kind, index) = match &best.plan.access {
-        AccessPath::Seq => (why::ScanKind::Seq, ""),
+        AccessPath::Seq => (why::ScanKind::Seq, String::new()),
         AccessPath::Index { index, only, .. } => (
             if *only {
                 why::ScanKind::IndexOnly
             } else {
                 why::ScanKind::Index
             },
-            q.table.indexes[*index].name.as_str(),
+            q.table.indexes[*index].name.clone(),
         ),
-        AccessPath::Bitmap { index, .. } => {
-            (why::ScanKind::Bitmap, q.table.indexes[*index].name.as_str())
+        AccessPath::Bitmap { index, and, .. } => {
+            let names: Vec<&str> = std::iter::once(*index)
+                .chain(and.iter().map(|a| a.index))
+                .map(|i| q.table.indexes[i].name.as_str())
+                .collect();
+            (why::ScanKind::Bitmap, names.join(" ANDed with "))
         }
     };
     let facts = why::ScanFacts {
@@ -220,7 +237,7 @@ fn reason(
             .iter()
             .any(|c| c.name != "a Seq Scan" && !c.name.starts_with("a Seq Scan ")),
     };
-    why::scan(kind, index, &facts, why::costs(cost, &others))
+    why::scan(kind, &index, &facts, why::costs(cost, &others))
 }
 
 /// How two paths' costs compare, with PostgreSQL's 1 % of fuzz
@@ -322,6 +339,7 @@ fn plain(scan: Cost, width: f64) -> PlanCost {
     PlanCost {
         scan,
         bitmap_index: None,
+        bitmap_and: None,
         width,
         sort: None,
         limit: None,
@@ -405,32 +423,64 @@ fn index_path(
 
 fn bitmap_path(
     q: &Query,
-    c: &IndexCandidate,
+    candidates: &[&IndexCandidate],
     est: &Estimator,
     size: &SizeEstimate,
     rows: f64,
     width: f64,
-) -> Path {
-    let ix = btree(q, c, est, size);
-    let scan = bitmap_scan::cost(&ix, size, q.parts, rows, &q.stats.params);
-    Path {
+) -> Option<Path> {
+    let p = &q.stats.params;
+    let indexes: Vec<index_scan::IndexCost> =
+        candidates.iter().map(|c| btree(q, c, est, size)).collect();
+    let arms: Vec<bitmap_and::Arm> = candidates
+        .iter()
+        .zip(&indexes)
+        .map(|(c, ix)| bitmap_and::Arm {
+            used: &c.used,
+            predicate: &q.table.indexes[c.index].predicate,
+            tree: bitmap_scan::index_tree(ix, rows, p),
+        })
+        .collect();
+    let heap_cost = |t: &bitmap_scan::Tree| bitmap_scan::heap_scan(t, size, q.parts, rows, p).total;
+    let (group, tree) = bitmap_and::choose(&arms, heap_cost, p)?;
+    let (first, more) = (candidates[group[0]], &group[1..]);
+    let node = |k: usize| bitmap_scan::index_node(&indexes[k], size);
+    let and: Vec<BitmapArm> = more
+        .iter()
+        .map(|&k| BitmapArm {
+            index: candidates[k].index,
+            cond: candidates[k].cond.clone(),
+            cond_exprs: candidates[k].used.clone(),
+            cost: Some(node(k)),
+        })
+        .collect();
+    // The conditions no index of the group checks stay a Filter.
+    let filter: Vec<Expr> = first
+        .rest
+        .iter()
+        .filter(|e| !and.iter().any(|a| a.cond_exprs.contains(e)))
+        .cloned()
+        .collect();
+    Some(Path {
         plan: ScanPlan {
             access: AccessPath::Bitmap {
-                index: c.index,
-                cond: c.cond.clone(),
-                cond_exprs: c.used.clone(),
+                index: first.index,
+                cond: first.cond.clone(),
+                cond_exprs: first.used.clone(),
+                and,
             },
-            filter: c.rest.clone(),
+            filter,
             ordered: q.select.order_by.is_empty(),
             system_columns: q.system_columns,
             cost: None,
             why: None,
         },
         cost: PlanCost {
-            bitmap_index: Some(bitmap_scan::index_node(&ix, size)),
-            ..plain(scan, width)
+            bitmap_index: Some(node(group[0])),
+            bitmap_and: (!more.is_empty()).then(|| bitmap_scan::and_node(&tree, size)),
+            ..plain(bitmap_scan::heap_scan(&tree, size, q.parts, rows, p), width)
         },
-    }
+    })
 }
 
 /// The leading column's correlation with the heap's order, 0 without

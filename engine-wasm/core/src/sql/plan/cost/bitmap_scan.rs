@@ -22,8 +22,53 @@ pub fn index_node(ix: &IndexCost, heap: &SizeEstimate) -> Cost {
     }
 }
 
-/// The Bitmap Heap Scan over it, checking `quals` (every condition, the
-/// index's rechecked too) on each row fetched.
+/// What a bitmap costs to build and the share of rows it marks
+/// (`cost_bitmap_tree_node`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Tree {
+    pub cost: f64,
+    pub selectivity: f64,
+}
+
+/// One Bitmap Index Scan's tree node: the index scan, and a little per row
+/// for building the bitmap (the index path's rows, which are the table's
+/// estimate after every condition, as `cost_bitmap_tree_node` reads them).
+pub fn index_tree(ix: &IndexCost, rows: f64, p: &CostParams) -> Tree {
+    Tree {
+        cost: ix.total + 0.1 * p.cpu_operator_cost * rows,
+        selectivity: ix.selectivity,
+    }
+}
+
+/// A BitmapAnd of `arms` (`cost_bitmap_and_node`): each arm's cost, 100
+/// operators for each AND after the first, and the product of their
+/// selectivities (taken as independent).
+pub fn and_tree(arms: &[Tree], p: &CostParams) -> Tree {
+    let mut out = Tree {
+        cost: 0.0,
+        selectivity: 1.0,
+    };
+    for (i, arm) in arms.iter().enumerate() {
+        out.cost += arm.cost;
+        out.selectivity *= arm.selectivity;
+        if i > 0 {
+            out.cost += 100.0 * p.cpu_operator_cost;
+        }
+    }
+    out
+}
+
+/// The BitmapAnd node: its cost, and the rows its selectivity gives.
+pub fn and_node(tree: &Tree, heap: &SizeEstimate) -> Cost {
+    Cost {
+        startup: tree.cost,
+        total: tree.cost,
+        rows: clamp_rows(tree.selectivity * heap.tuples),
+    }
+}
+
+/// The Bitmap Heap Scan over one index, checking `quals` (every condition,
+/// the index's rechecked too) on each row fetched.
 pub fn cost(
     ix: &IndexCost,
     heap: &SizeEstimate,
@@ -31,11 +76,19 @@ pub fn cost(
     rows: f64,
     p: &CostParams,
 ) -> Cost {
-    let tuples = clamp_rows(ix.selectivity * heap.tuples);
-    // Building the bitmap: a little per row on top of the index scan (the
-    // index path's rows, which are the table's estimate after every
-    // condition, as `cost_bitmap_tree_node` reads them).
-    let mut startup = ix.total + 0.1 * p.cpu_operator_cost * rows;
+    heap_scan(&index_tree(ix, rows, p), heap, quals, rows, p)
+}
+
+/// The Bitmap Heap Scan over a built bitmap (`cost_bitmap_heap_scan`).
+pub fn heap_scan(
+    tree: &Tree,
+    heap: &SizeEstimate,
+    quals: &[Expr],
+    rows: f64,
+    p: &CostParams,
+) -> Cost {
+    let tuples = clamp_rows(tree.selectivity * heap.tuples);
+    let mut startup = tree.cost;
     if !p.enable_bitmapscan {
         startup += DISABLE_COST;
     }
