@@ -402,3 +402,27 @@ explain (analyze, buffers, costs off, summary off)
   // yb chooses by rules: no sentence to give.
   await expect(page.getByTestId('why-yb')).toHaveCount(0);
 });
+
+test('two indexes ANDed: pg plans a BitmapAnd and says why', async ({ page }) => {
+  await page.goto('/#/workbench');
+  await typeScript(
+    page,
+    `create table foo (id int primary key, bar int, baz int, pad text);
+insert into foo select g, (g * 7907) % 30000, (g * 7919) % 30000, repeat('x', 50) from generate_series(1, 30000) g;
+create index foobar on foo (bar);
+create index foobaz on foo (baz);
+vacuum analyze foo;
+explain (analyze, buffers, summary off) select * from foo where bar < 1500 and baz < 1500;
+`,
+  );
+  await page.keyboard.press('ControlOrMeta+Enter');
+  const pg = page.getByTestId('explain-pg');
+  // PostgreSQL 15's plan, costs and pages for this script.
+  await expect(pg).toContainText('BitmapAnd  (cost=63.36..63.36 rows=75 width=0)');
+  await expect(pg).toContainText('Recheck Cond: ((baz < 1500) AND (bar < 1500))');
+  await expect(pg).toContainText('Heap Blocks: exact=30');
+  const why = page.getByTestId('why-pg').locator('li');
+  await expect(why.first()).toContainText(
+    /^Bitmap Heap Scan: about 75 of 30000 rows match every condition, .* the bitmaps from foobaz and foobar are ANDed/,
+  );
+});

@@ -130,3 +130,22 @@ fn the_rows_are_postgresqls() {
     assert_eq!(cells(2), ["75"]);
     assert_eq!(cells(1), ["55", "861755"]);
 }
+
+#[test]
+fn the_why_sentence_says_the_bitmaps_are_anded() {
+    let (r, _) = run_pg(
+        &format!("{TABLE}explain select * from foo where bar < 1500 and baz < 1500;"),
+        &[],
+    );
+    assert!(r.error.is_none(), "{:?}", r.error);
+    let why = &r.statements.last().unwrap().outcome.why;
+    assert!(
+        why[0].starts_with(
+            "Bitmap Heap Scan: about 75 of 30000 rows match every condition, though each \
+             index alone finds many more; the bitmaps from foobaz and foobar are ANDed"
+        ),
+        "{why:?}"
+    );
+    // What it beat, each by its cost.
+    assert!(why[0].contains("a Seq Scan: "), "{why:?}");
+}

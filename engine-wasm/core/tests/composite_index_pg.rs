@@ -124,13 +124,50 @@ fn later_columns_bound_the_scan_after_an_equality() {
 }
 
 #[test]
+fn later_columns_after_a_range_are_checked_in_the_index() {
+    let p = plans(&format!(
+        "{TABLE}{EXPLAIN} select * from t where a > 7 and b = 55;
+         {EXPLAIN} select * from t where a >= 8 and b between 50 and 60;
+         {EXPLAIN} select id from t where b = 55;"
+    ));
+    // a > 7 bounds the scan (6 000 entries over 18 leaves); b = 55 is
+    // checked on each entry, so only its 2 rows are fetched from the heap.
+    assert_eq!(
+        p[0],
+        [
+            "Index Scan using t_ab on t  (cost=0.29..136.28 rows=2 width=18) (actual rows=2 loops=1)",
+            "  Index Cond: ((a > 7) AND (b = 55))",
+            "  Buffers: 19",
+        ]
+    );
+    assert_eq!(
+        p[1],
+        [
+            "Bitmap Heap Scan on t  (cost=143.29..221.33 rows=28 width=18) (actual rows=22 loops=1)",
+            "  Recheck Cond: ((a >= 8) AND (b >= 50) AND (b <= 60))",
+            "  Heap Blocks: exact=1",
+            "  Buffers: 19",
+            "  ->  Bitmap Index Scan on t_ab  (cost=0.00..143.29 rows=28 width=0) (actual rows=22 loops=1)",
+            "        Index Cond: ((a >= 8) AND (b >= 50) AND (b <= 60))",
+            "        Buffers: 18",
+        ]
+    );
+    // Checking b = 55 over the whole index costs more than the table.
+    assert_eq!(
+        p[2][0],
+        "Seq Scan on t  (cost=0.00..566.00 rows=10 width=4) (actual rows=10 loops=1)"
+    );
+}
+
+#[test]
 fn the_rows_are_postgresqls() {
     let (r, _) = run_pg(
         &format!(
             "{TABLE}select id, b from t where a = 3 order by b desc limit 3;
              select count(*) from t where a in (1, 2, 3) and b < 5;
              select count(*) from t where a = 1 and b > 2990;
-             select count(*) from t where a = 9 and b >= 2999;"
+             select count(*) from t where a = 9 and b >= 2999;
+             select count(*), sum(id) from t where a > 7 and b between 50 and 60;"
         ),
         &[],
     );
@@ -148,11 +185,12 @@ fn the_rows_are_postgresqls() {
         .collect();
     let n = rows.len();
     assert_eq!(
-        rows[n - 4],
+        rows[n - 5],
         [["29993", "2999"], ["29983", "2998"], ["29973", "2997"]]
     );
-    assert_eq!(rows[n - 3], [["15"]]);
-    assert_eq!(rows[n - 2], [["9"]]);
+    assert_eq!(rows[n - 4], [["15"]]);
+    assert_eq!(rows[n - 3], [["9"]]);
     // 29 999 is a = 9, b = 2999; 30 000 is a = 0.
-    assert_eq!(rows[n - 1], [["1"]]);
+    assert_eq!(rows[n - 2], [["1"]]);
+    assert_eq!(rows[n - 1], [["22", "12287"]]);
 }

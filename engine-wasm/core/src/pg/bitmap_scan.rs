@@ -16,6 +16,7 @@
 
 use super::engine::PgEngine;
 use super::held_page::HeldPage;
+use super::key_ranges::EntryChecks;
 use super::scan::{as_ref, ByteRange, ScanState};
 use super::tid::Tid;
 use crate::btree::Direction;
@@ -52,18 +53,18 @@ impl PgEngine {
     /// `buffers`.
     pub(super) fn bitmap_scan(
         &mut self,
-        reads: &[(usize, Vec<ByteRange>)],
+        reads: &[(usize, Vec<ByteRange>, EntryChecks)],
         st: &mut ScanState,
         buffers: &mut BufferStats,
     ) -> Result<BitmapFigures, SqlError> {
         let mut tids: Option<Vec<Tid>> = None;
         let mut indexes = Vec::new();
-        for (index, ranges) in reads {
+        for (index, ranges, checks) in reads {
             if tids.as_ref().is_some_and(Vec::is_empty) {
                 indexes.push(None);
                 continue;
             }
-            let (marked, index_buffers) = self.build_bitmap(*index, ranges)?;
+            let (marked, index_buffers) = self.build_bitmap(*index, ranges, checks)?;
             buffers.add(&index_buffers);
             indexes.push(Some(IndexFigures {
                 buffers: index_buffers,
@@ -99,6 +100,7 @@ impl PgEngine {
         &mut self,
         index: usize,
         ranges: &[ByteRange],
+        checks: &EntryChecks,
     ) -> Result<(Vec<Tid>, BufferStats), SqlError> {
         let irel = self.catalog.index(index).rel;
         let iname = self.io.names[irel as usize].clone();
@@ -118,10 +120,12 @@ impl PgEngine {
             loop {
                 let tree = &self.catalog.index(index).tree;
                 let (next, stats) = self.io.rel(irel, Fork::Main, |io| {
-                    cursor.next(tree, io).map(|e| e.payload)
+                    cursor
+                        .next(tree, io)
+                        .map(|e| (e.payload, checks.pass(e.key)))
                 })?;
                 stats_total.add(&stats);
-                let Some(payload) = next else { break };
+                let Some((payload, passed)) = next else { break };
                 counts.idx_tup_read += 1;
                 if cursor.page() != last_leaf {
                     last_leaf = cursor.page();
@@ -135,7 +139,9 @@ impl PgEngine {
                         });
                     }
                 }
-                tids.push(Tid::from_u64(payload));
+                if passed? {
+                    tids.push(Tid::from_u64(payload));
+                }
             }
         }
         let pending = &mut self.catalog.index_mut(index).activity.pending;

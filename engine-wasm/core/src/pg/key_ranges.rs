@@ -5,8 +5,10 @@
 //! is a prefix, and the last column's condition is bounded within each.
 
 use super::engine::PgEngine;
-use super::scan::ByteRange;
-use crate::btree::{encode_key, numeric_key, without_nulls, KeyColumn, SortOrder};
+use super::scan::{as_ref, ByteRange};
+use crate::btree::{
+    decode_prefix, encode_key, numeric_key, without_nulls, KeyColumn, KeyRange, SortOrder,
+};
 use crate::exec::QueryEngine;
 use crate::sql::ast::Expr;
 use crate::sql::error::SqlError;
@@ -26,6 +28,10 @@ impl PgEngine {
         let mut ranges = match cond {
             None => vec![(Bound::Unbounded, Bound::Unbounded)],
             Some(KeyCond::Columns(conds)) => self.column_ranges(&columns, conds)?,
+            // Read as its bound says; its checks apply to each entry.
+            Some(KeyCond::Checked { bound, .. }) => {
+                return self.byte_ranges(index, bound.as_deref(), dir);
+            }
             Some(c @ (KeyCond::Range { .. } | KeyCond::Points(_))) => {
                 self.column_ranges(&columns, std::slice::from_ref(c))?
             }
@@ -40,6 +46,28 @@ impl PgEngine {
             ranges.reverse();
         }
         Ok(ranges)
+    }
+
+    /// The checks of a `KeyCond::Checked` on each entry: the key position
+    /// and the byte ranges of that column's value that pass.
+    pub(super) fn entry_checks(
+        &mut self,
+        index: usize,
+        cond: Option<&KeyCond>,
+    ) -> Result<EntryChecks, SqlError> {
+        let Some(KeyCond::Checked { checks, .. }) = cond else {
+            return Ok(EntryChecks::default());
+        };
+        let columns = self.catalog.index(index).key_columns.clone();
+        let mut out = EntryChecks {
+            columns: columns.clone(),
+            checks: Vec::new(),
+        };
+        for (k, c) in checks {
+            let ranges = self.column_ranges(&columns[*k..=*k], std::slice::from_ref(c))?;
+            out.checks.push((*k, ranges));
+        }
+        Ok(out)
     }
 
     /// One condition per leading key column: the prefixes the leading
@@ -164,4 +192,35 @@ fn flip_for(col: KeyColumn, lo: Bound<Vec<u8>>, hi: Bound<Vec<u8>>) -> ByteRange
         SortOrder::Asc => (lo, hi),
         SortOrder::Desc => (hi, lo),
     }
+}
+
+/// Conditions on key columns checked on each entry a scan reads.
+#[derive(Debug, Default)]
+pub(super) struct EntryChecks {
+    columns: Vec<KeyColumn>,
+    /// (key position, the byte ranges of its value that pass).
+    checks: Vec<(usize, Vec<ByteRange>)>,
+}
+
+impl EntryChecks {
+    /// Whether the entry with key bytes `key` passes every check.
+    pub fn pass(&self, key: &[u8]) -> Result<bool, SqlError> {
+        for (k, ranges) in &self.checks {
+            let value = column_bytes(key, &self.columns, *k)?;
+            let inside = ranges
+                .iter()
+                .any(|(lo, hi)| KeyRange::new(as_ref(lo), as_ref(hi)).contains(value));
+            if !inside {
+                return Ok(false);
+            }
+        }
+        Ok(true)
+    }
+}
+
+/// The bytes of key column `k` in an entry's key.
+fn column_bytes<'a>(key: &'a [u8], columns: &[KeyColumn], k: usize) -> Result<&'a [u8], SqlError> {
+    let (_, start) = decode_prefix(key, &columns[..k])?;
+    let (_, len) = decode_prefix(&key[start..], &columns[k..=k])?;
+    Ok(&key[start..start + len])
 }

@@ -168,8 +168,15 @@ impl PgEngine {
                 } => {
                     let ix = self.catalog.table(table).indexes[*index];
                     let ranges = self.byte_ranges(ix, cond.as_ref(), *direction)?;
-                    let fetches =
-                        self.index_scan(ix, &ranges, *direction, *only, &mut st, &mut buffers)?;
+                    let checks = self.entry_checks(ix, cond.as_ref())?;
+                    let read = IndexRead {
+                        index: ix,
+                        ranges: &ranges,
+                        checks: &checks,
+                        dir: *direction,
+                        only: *only,
+                    };
+                    let fetches = self.index_scan(&read, &mut st, &mut buffers)?;
                     heap_fetches = only.then_some(fetches);
                     if *only {
                         // EXPLAIN's Heap Fetches, also as a counter (DESIGN §2 Metrics).
@@ -185,7 +192,8 @@ impl PgEngine {
                     for (index, cond) in arms {
                         let ix = self.catalog.table(table).indexes[index];
                         let ranges = self.byte_ranges(ix, cond.as_ref(), ScanDirection::Forward)?;
-                        reads.push((ix, ranges));
+                        let checks = self.entry_checks(ix, cond.as_ref())?;
+                        reads.push((ix, ranges, checks));
                     }
                     bitmap = Some(self.bitmap_scan(&reads, &mut st, &mut buffers)?);
                 }
@@ -273,13 +281,17 @@ impl PgEngine {
 
     fn index_scan(
         &mut self,
-        index: usize,
-        ranges: &[ByteRange],
-        dir: ScanDirection,
-        only: bool,
+        read: &IndexRead,
         st: &mut ScanState,
         buffers: &mut BufferStats,
     ) -> Result<u64, SqlError> {
+        let IndexRead {
+            index,
+            ranges,
+            checks,
+            dir,
+            only,
+        } = *read;
         let ix = self.catalog.index(index);
         let (irel, iname, table) = (ix.rel, self.io.names[ix.rel as usize].clone(), ix.table);
         let t = self.catalog.table(table);
@@ -322,10 +334,12 @@ impl PgEngine {
             loop {
                 let tree = &self.catalog.index(index).tree;
                 let (next, stats) = self.io.rel(irel, Fork::Main, |io| {
-                    cursor.next(tree, io).map(|e| e.payload)
+                    cursor
+                        .next(tree, io)
+                        .map(|e| (e.payload, checks.pass(e.key)))
                 })?;
                 idx_stats.add(&stats);
-                let Some(payload) = next else { break };
+                let Some((payload, passed)) = next else { break };
                 counts.idx_tup_read += 1;
                 if cursor.page() != last_leaf {
                     self.kill_entries(index, last_leaf, &mut kills, read_at, only);
@@ -342,6 +356,11 @@ impl PgEngine {
                             descended,
                         });
                     }
+                }
+                // An entry failing a condition checked in the index is
+                // passed over: no heap visit.
+                if !passed? {
+                    continue;
                 }
                 let tid = Tid::from_u64(payload);
                 if !only && last_pruned != Some(tid.page) {
@@ -429,4 +448,15 @@ impl PgEngine {
             tree.kill(leaf, payload, if pinned { None } else { read_at });
         }
     }
+}
+
+/// What an index scan reads: the byte ranges of its bound, the conditions
+/// checked on each entry, the direction, and whether it is index-only.
+#[derive(Clone, Copy)]
+pub(super) struct IndexRead<'a> {
+    pub index: usize,
+    pub ranges: &'a [ByteRange],
+    pub checks: &'a super::key_ranges::EntryChecks,
+    pub dir: ScanDirection,
+    pub only: bool,
 }

@@ -167,6 +167,15 @@ pub enum KeyCond {
     /// leading values, as nbtree's scan keys do (`_bt_first`), so the later
     /// columns narrow the leaves read instead of filtering rows afterwards.
     Columns(Vec<KeyCond>),
+    /// Conditions on key columns that do not bound the scan (after a
+    /// range, or with none on a column before them), by key position, and
+    /// the bound the scan has, if any (pg). nbtree checks them on each entry
+    /// it reads (`_bt_checkkeys`): an entry failing one is passed over
+    /// without a visit to the heap.
+    Checked {
+        bound: Option<Box<KeyCond>>,
+        checks: Vec<(usize, KeyCond)>,
+    },
 }
 
 impl KeyCond {
@@ -180,6 +189,7 @@ impl KeyCond {
             } => a == b,
             KeyCond::Range { .. } | KeyCond::HashCode { .. } => false,
             KeyCond::Columns(conds) => conds.iter().all(KeyCond::is_equality),
+            KeyCond::Checked { .. } => false,
         }
     }
 }
@@ -330,7 +340,10 @@ fn key_cond(table: &TableInfo, col: usize, e: &Expr) -> Option<KeyCond> {
             Bound::Unbounded => true,
         }),
         KeyCond::Points(list) => list.iter().all(exact),
-        KeyCond::HashCode { .. } | KeyCond::HashKey(_) | KeyCond::Columns(_) => true,
+        KeyCond::HashCode { .. }
+        | KeyCond::HashKey(_)
+        | KeyCond::Columns(_)
+        | KeyCond::Checked { .. } => true,
     };
     all_exact.then_some(cond)
 }
@@ -646,8 +659,12 @@ fn order_direction(
 pub struct IndexCandidate {
     pub index: usize,
     pub cond: Option<KeyCond>,
-    /// The conjuncts `cond` came from (EXPLAIN's `Index Cond`).
+    /// The conjuncts `cond` came from (EXPLAIN's `Index Cond`), those that
+    /// bound the scan first.
     pub used: Vec<Expr>,
+    /// How many of `used` bound the scan (the rest are checked on each
+    /// entry: `KeyCond::Checked`).
+    pub bound_parts: usize,
     /// The conjuncts left as a filter.
     pub rest: Vec<Expr>,
     /// The direction that gives the ORDER BY, if one does.
@@ -687,8 +704,13 @@ fn index_candidate(
         }
     }
     // pg: the columns after the first bound the scan too (see `composite`).
-    if table.stats.is_some() && !index.hash {
+    let cost_based = table.stats.is_some() && !index.hash;
+    if cost_based {
         cond = cond.map(|c| composite::extend(table, index, c, &mut used, &mut rest));
+    }
+    let bound_parts = used.len();
+    if cost_based {
+        cond = composite::checked(table, index, cond, &mut used, &mut rest);
     }
     // A hash-sharded key finds rows only by the hash of all its hash
     // columns: an equality on each, or a range of hashes.
@@ -730,6 +752,7 @@ fn index_candidate(
         index: i,
         cond,
         used,
+        bound_parts,
         rest,
         direction,
         only,

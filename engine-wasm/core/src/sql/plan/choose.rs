@@ -221,7 +221,12 @@ fn reason(
                 .chain(and.iter().map(|a| a.index))
                 .map(|i| q.table.indexes[i].name.as_str())
                 .collect();
-            (why::ScanKind::Bitmap, names.join(" ANDed with "))
+            let kind = if and.is_empty() {
+                why::ScanKind::Bitmap
+            } else {
+                why::ScanKind::BitmapAnd
+            };
+            (kind, names.join(" and "))
         }
     };
     let facts = why::ScanFacts {
@@ -362,8 +367,19 @@ fn btree(
     // An equality on every key column of a unique index finds one row.
     let columns = match &c.cond {
         Some(KeyCond::Columns(conds)) => conds.len(),
+        Some(KeyCond::Checked { .. }) | None => 0,
         Some(_) => 1,
-        None => 0,
+    };
+    // The entries read: those the bounding conditions find
+    // (`indexBoundQuals`, with the predicate).
+    let mut bound: Vec<Expr> = c.used[..c.bound_parts].to_vec();
+    bound.extend(info.predicate.iter().cloned());
+    let share = |quals: &[Expr]| {
+        if quals.is_empty() {
+            1.0
+        } else {
+            est.clauses(quals)
+        }
     };
     let unique_match = stats.unique
         && info.key.len() == columns
@@ -372,11 +388,8 @@ fn btree(
     let scan = index_scan::IndexScan {
         index: stats,
         quals: &c.used,
-        selectivity: if quals.is_empty() {
-            1.0
-        } else {
-            est.clauses(&quals)
-        },
+        selectivity: share(&quals),
+        bound_selectivity: share(&bound),
         descents,
         unique_match,
         loops: 1.0,

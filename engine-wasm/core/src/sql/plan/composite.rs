@@ -30,7 +30,7 @@ pub(super) fn extend(
         if !last.is_equality() || !exact_prefix(table, before) {
             break;
         }
-        let Some(cond) = take_cond(table, col, used, rest) else {
+        let Some(cond) = take_cond(table, col, used, rest, true) else {
             break;
         };
         conds.push(cond);
@@ -42,18 +42,58 @@ pub(super) fn extend(
     }
 }
 
-/// The conditions of `rest` on `col`, merged as far as one bound per side
-/// allows; the parts merged move to `used`.
+/// `bound` with the conditions of `rest` on the key columns it does not
+/// bound added as checks on each entry (`KeyCond::Checked`), taking their
+/// parts into `used` in key order. With an index on (a, b), `a > 1 AND
+/// b = 2` reads every entry of a > 1 but fetches from the heap only those
+/// with b = 2; `b = 2` alone reads the whole index that way, which can pay
+/// when the index is much smaller than the table.
+pub(super) fn checked(
+    table: &TableInfo,
+    index: &IndexInfo,
+    bound: Option<KeyCond>,
+    used: &mut Vec<Expr>,
+    rest: &mut Vec<Expr>,
+) -> Option<KeyCond> {
+    let bounded = match &bound {
+        None => 0,
+        Some(KeyCond::Columns(conds)) => conds.len(),
+        Some(_) => 1,
+    };
+    // The first column's conditions that did not merge stay a Filter.
+    let first_checked = bounded.max(1);
+    let mut checks = Vec::new();
+    for (k, (col, _)) in index.key.iter().enumerate().skip(first_checked) {
+        // An IN list is left out: PostgreSQL 15 would make it a scan per
+        // value (an array key), which this does not model.
+        if let Some(cond) = take_cond(table, *col, used, rest, false) {
+            checks.push((k, cond));
+        }
+    }
+    if checks.is_empty() {
+        return bound;
+    }
+    Some(KeyCond::Checked {
+        bound: bound.map(Box::new),
+        checks,
+    })
+}
+
+/// The conditions of `rest` on `col` (IN lists only if `lists`), merged as
+/// far as one bound per side allows; the parts merged move to `used`.
 fn take_cond(
     table: &TableInfo,
     col: usize,
     used: &mut Vec<Expr>,
     rest: &mut Vec<Expr>,
+    lists: bool,
 ) -> Option<KeyCond> {
     let mut cond: Option<KeyCond> = None;
     let mut kept = Vec::new();
     for p in rest.drain(..) {
-        let merged = key_cond(table, col, &p).and_then(|c| match cond.clone() {
+        let found =
+            key_cond(table, col, &p).filter(|c| lists || matches!(c, KeyCond::Range { .. }));
+        let merged = found.and_then(|c| match cond.clone() {
             None => Some(c),
             Some(prev) => merge(prev, c),
         });
@@ -97,6 +137,7 @@ pub fn descents(cond: &KeyCond) -> f64 {
     match cond {
         KeyCond::Points(values) => values.len() as f64,
         KeyCond::Columns(conds) => conds.iter().map(descents).product(),
+        KeyCond::Checked { bound, .. } => bound.as_deref().map_or(1.0, descents),
         _ => 1.0,
     }
 }

@@ -377,6 +377,7 @@ fn inner_lookup_cost(
         index: ix_stats,
         quals: &quals,
         selectivity: key_sel,
+        bound_selectivity: key_sel,
         descents: 1.0,
         unique_match: ix_stats.unique && info.key.len() == 1,
         loops: outer.scan.rows,

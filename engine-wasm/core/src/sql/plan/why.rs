@@ -90,6 +90,11 @@ pub fn scan(kind: ScanKind, index: &str, f: &ScanFacts, cost: String) -> String 
             "{share} match: too many for a heap visit each, too few to read all {pages}; the \
              bitmap from {index} reads each page holding one once, in page order"
         ),
+        ScanKind::BitmapAnd => format!(
+            "{share} match every condition, though each index alone finds many more; the \
+             bitmaps from {index} are ANDed, so only the pages holding rows all of them \
+             mark are read, once each, in page order"
+        ),
     };
     let sort = if f.sorted_after {
         "; a Sort then puts them in the order wanted"
@@ -106,6 +111,8 @@ pub enum ScanKind {
     Index,
     IndexOnly,
     Bitmap,
+    /// Several indexes' bitmaps ANDed (named "a and b").
+    BitmapAnd,
 }
 
 impl ScanKind {
@@ -114,7 +121,7 @@ impl ScanKind {
             ScanKind::Seq => "Seq Scan",
             ScanKind::Index => "Index Scan",
             ScanKind::IndexOnly => "Index Only Scan",
-            ScanKind::Bitmap => "Bitmap Heap Scan",
+            ScanKind::Bitmap | ScanKind::BitmapAnd => "Bitmap Heap Scan",
         }
     }
 }

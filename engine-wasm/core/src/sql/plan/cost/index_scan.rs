@@ -27,8 +27,13 @@ pub struct IndexScan<'a> {
     pub index: &'a IndexStats,
     /// The conditions the B-tree checks (`Index Cond`).
     pub quals: &'a [Expr],
-    /// Their selectivity (with a partial index's predicate).
+    /// Their selectivity (with a partial index's predicate): the share of
+    /// the table's rows fetched from the heap.
     pub selectivity: f64,
+    /// The share the conditions that bound the scan find: the entries read
+    /// (`numIndexTuples`). Conditions checked on each entry narrow the heap
+    /// fetches, not the entries.
+    pub bound_selectivity: f64,
     /// Descents: the values of an IN list (`num_sa_scans`), else 1.
     pub descents: f64,
     /// An equality on every key column of a unique index: one row.
@@ -51,7 +56,7 @@ pub fn btree_cost(
     let mut tuples = if scan.unique_match {
         1.0
     } else {
-        (scan.selectivity * heap.tuples / descents).round_ties_even()
+        (scan.bound_selectivity * heap.tuples / descents).round_ties_even()
     };
     tuples = tuples.min(ix.tuples).max(1.0);
     let pages = f64::from(ix.pages);
