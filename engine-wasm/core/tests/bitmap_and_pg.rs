@@ -149,3 +149,29 @@ fn the_why_sentence_says_the_bitmaps_are_anded() {
     // What it beat, each by its cost.
     assert!(why[0].contains("a Seq Scan: "), "{why:?}");
 }
+
+#[test]
+fn format_json_prints_the_bitmap_nodes_as_postgresql_does() {
+    let (r, _) = run_pg(
+        &format!(
+            "{TABLE}explain (analyze, timing off, format json, summary off)
+               select * from foo where bar < 1500 and baz < 1500 and bar > 40000;"
+        ),
+        &[],
+    );
+    assert!(r.error.is_none(), "{:?}", r.error);
+    let outcome = &r.statements.last().unwrap().outcome;
+    let json = outcome.explain.as_ref().expect("a plan").join("\n");
+    // As PostgreSQL 15 prints them: the heap scan's recheck count and its
+    // heap blocks (0 here, which the text format leaves out), the
+    // BitmapAnd's inputs as members, the one never run with no loops.
+    for part in [
+        "\"Node Type\": \"Bitmap Heap Scan\",",
+        "\"Recheck Cond\": \"((bar < 1500) AND (bar > 40000) AND (baz < 1500))\",\n      \"Rows Removed by Index Recheck\": 0,\n      \"Exact Heap Blocks\": 0,\n      \"Lossy Heap Blocks\": 0,",
+        "\"Node Type\": \"BitmapAnd\",\n          \"Parent Relationship\": \"Outer\",",
+        "\"Node Type\": \"Bitmap Index Scan\",\n              \"Parent Relationship\": \"Member\",\n              \"Parallel Aware\": false,\n              \"Async Capable\": false,\n              \"Index Name\": \"foobaz\",",
+        "\"Actual Rows\": 0,\n              \"Actual Loops\": 0,\n              \"Index Cond\": \"(baz < 1500)\"",
+    ] {
+        assert!(json.contains(part), "{part}\nnot in\n{json}");
+    }
+}

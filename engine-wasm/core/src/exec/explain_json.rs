@@ -166,6 +166,11 @@ fn head(title: &str) -> Result<Head, SqlError> {
             ..simple("Aggregate")
         },
         "Group" => simple("Group"),
+        "BitmapAnd" => simple("BitmapAnd"),
+        t if t.starts_with("Bitmap Index Scan on ") => Head {
+            index: Some(t["Bitmap Index Scan on ".len()..].to_string()),
+            ..simple("Bitmap Index Scan")
+        },
         "Unique" => simple("Unique"),
         "Values Scan on \"*VALUES*\"" => Head {
             alias: Some("*VALUES*".into()),
@@ -204,8 +209,12 @@ fn scan_head(title: &str) -> Option<Head> {
             return Some(h);
         }
     }
-    if kind == "Seq Scan" {
-        h.node_type = "Seq Scan";
+    if kind == "Seq Scan" || kind == "Bitmap Heap Scan" {
+        h.node_type = if kind == "Seq Scan" {
+            "Seq Scan"
+        } else {
+            "Bitmap Heap Scan"
+        };
         return Some(h);
     }
     let (scan, index) = kind.split_once(" using ")?;
@@ -251,8 +260,14 @@ fn plan(
     if !node.children.is_empty() {
         w.open(Some("Plans"), '[');
         for (i, child) in node.children.iter().enumerate() {
+            // A BitmapAnd's inputs are its members, not an outer and inner.
+            let relationship = match (h.node_type, i) {
+                ("BitmapAnd", _) => "Member",
+                (_, 0) => "Outer",
+                _ => "Inner",
+            };
             w.open(None, '{');
-            plan(w, child, o, Some(if i == 0 { "Outer" } else { "Inner" }))?;
+            plan(w, child, o, Some(relationship))?;
             w.close('}');
         }
         w.close(']');
@@ -332,6 +347,8 @@ fn figures(w: &mut Writer, node: &PlanNode, o: &ExplainOptions) {
 
 /// The node's detail lines, each as the property PostgreSQL prints for it.
 fn details(w: &mut Writer, node: &PlanNode, h: &Head, o: &ExplainOptions) -> Result<(), SqlError> {
+    let bitmap_heap = h.node_type == "Bitmap Heap Scan";
+    let mut heap_blocks = false;
     for d in node.shown_details(o) {
         if d.starts_with("WAL:") || (PlanNode::is_actual(d) && !o.analyze) {
             continue;
@@ -346,10 +363,21 @@ fn details(w: &mut Writer, node: &PlanNode, h: &Head, o: &ExplainOptions) -> Res
             | "Merge Cond"
             | "Conflict Resolution" => {
                 w.prop(key, &text(value));
-                // Non-text formats print the recheck count even when zero.
-                if key == "Index Cond" && o.analyze && h.index.is_some() {
+                // Non-text formats print the recheck count even when zero
+                // (an index scan's, and a bitmap heap scan's after its
+                // Recheck Cond; a Bitmap Index Scan has none).
+                let index_scan =
+                    key == "Index Cond" && h.index.is_some() && h.node_type != "Bitmap Index Scan";
+                if o.analyze && (index_scan || key == "Recheck Cond") {
                     w.prop("Rows Removed by Index Recheck", "0");
                 }
+            }
+            // `exact=N`: IndexLab's bitmaps are never lossy.
+            "Heap Blocks" => {
+                let exact = value.strip_prefix("exact=").unwrap_or("0");
+                w.prop("Exact Heap Blocks", exact);
+                w.prop("Lossy Heap Blocks", "0");
+                heap_blocks = true;
             }
             "Rows Removed by Filter"
             | "Heap Fetches"
@@ -366,6 +394,11 @@ fn details(w: &mut Writer, node: &PlanNode, h: &Head, o: &ExplainOptions) -> Res
                 )))
             }
         }
+    }
+    // The text format leaves out a scan that read no page; JSON prints 0.
+    if bitmap_heap && o.analyze && !heap_blocks {
+        w.prop("Exact Heap Blocks", "0");
+        w.prop("Lossy Heap Blocks", "0");
     }
     Ok(())
 }
