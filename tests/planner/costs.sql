@@ -68,7 +68,6 @@ explain select * from a where k = 5 and r < 1000;
 explain select * from a where k = 5 or r < 10;
 explain select * from a where v = 'val77';
 explain select * from a where b;
--- differs: IndexLab does not use an index for IS NULL yet
 explain select * from a where k is null;
 explain select * from a where k <> 5;
 -- differs: the Aggregate node's own cost is not modelled yet

@@ -194,3 +194,38 @@ fn the_rows_are_postgresqls() {
     assert_eq!(rows[n - 2], [["1"]]);
     assert_eq!(rows[n - 1], [["22", "12287"]]);
 }
+
+#[test]
+fn is_null_is_an_index_condition() {
+    let p = plans(
+        "create table tn (id int primary key, a int, b int, pad text);
+         insert into tn select g, case when g % 50 = 0 then null else g % 1000 end,
+           case when g % 7 = 0 then null else g end, repeat('x', 40)
+           from generate_series(1, 30000) g;
+         create index tn_b_desc on tn (b desc);
+         create index tn_ab on tn (a, b);
+         vacuum analyze tn;
+         explain (analyze, buffers, timing off, summary off)
+           select a, b from tn where a is null and b > 29000;
+         explain (analyze, buffers, costs off, timing off, summary off)
+           select * from tn where b is null;",
+    );
+    // IS NULL fixes a as an equality would, so b > 29000 bounds the scan.
+    assert_eq!(
+        p[0],
+        [
+            "Index Only Scan using tn_ab on tn  (cost=0.29..4.63 rows=17 width=8) (actual rows=17 loops=1)",
+            "  Index Cond: ((a IS NULL) AND (b > 29000))",
+            "  Heap Fetches: 0",
+            "  Buffers: 3",
+        ]
+    );
+    // A DESC index keeps its NULLs first: the scan reads just them.
+    assert_eq!(
+        p[1][..2],
+        [
+            "Index Scan using tn_b_desc on tn (actual rows=4285 loops=1)",
+            "  Index Cond: (b IS NULL)",
+        ]
+    );
+}

@@ -32,7 +32,7 @@ impl PgEngine {
             Some(KeyCond::Checked { bound, .. }) => {
                 return self.byte_ranges(index, bound.as_deref(), dir);
             }
-            Some(c @ (KeyCond::Range { .. } | KeyCond::Points(_))) => {
+            Some(c @ (KeyCond::Range { .. } | KeyCond::Points(_) | KeyCond::IsNull)) => {
                 self.column_ranges(&columns, std::slice::from_ref(c))?
             }
             // Only a hash-sharded key (YugabyteDB) is planned with one.
@@ -101,6 +101,13 @@ impl PgEngine {
                     out.push((prefixed(p, &lo), prefixed(p, &hi)));
                 }
             }
+            KeyCond::IsNull => {
+                let null = encode_key(&[crate::value::Value::Null], &[col])?;
+                for p in &prefixes {
+                    let key = [p.as_slice(), &null].concat();
+                    out.push((Bound::Included(key.clone()), Bound::Included(key)));
+                }
+            }
             _ => {
                 let values = self.equal_values(col, last)?;
                 let mut keys: Vec<Vec<u8>> = prefixes
@@ -122,6 +129,7 @@ impl PgEngine {
     /// without NULL (which equals nothing).
     fn equal_values(&mut self, col: KeyColumn, cond: &KeyCond) -> Result<Vec<Vec<u8>>, SqlError> {
         let exprs: Vec<&Expr> = match cond {
+            KeyCond::IsNull => return Ok(vec![encode_key(&[crate::value::Value::Null], &[col])?]),
             KeyCond::Points(list) => list.iter().collect(),
             KeyCond::Range {
                 lower: Bound::Included(e),

@@ -161,6 +161,9 @@ pub enum KeyCond {
         lower: Bound<Expr>,
         upper: Bound<Expr>,
     },
+    /// `col IS NULL` (pg): the entries whose value is NULL, which a B-tree
+    /// keeps together at one end of the column's order.
+    IsNull,
     /// A condition on each of a composite index's first columns (pg), in
     /// key order: an equality or IN list on every one but the last, then any
     /// condition on the last. The B-tree descends to each combination of the
@@ -187,7 +190,10 @@ impl KeyCond {
                 lower: Bound::Included(a),
                 upper: Bound::Included(b),
             } => a == b,
-            KeyCond::Range { .. } | KeyCond::HashCode { .. } => false,
+            // PostgreSQL's costs count IS NULL as an equality, but it finds
+            // no single value to look a unique key up by or to prefix the
+            // next column with here.
+            KeyCond::Range { .. } | KeyCond::HashCode { .. } | KeyCond::IsNull => false,
             KeyCond::Columns(conds) => conds.iter().all(KeyCond::is_equality),
             KeyCond::Checked { .. } => false,
         }
@@ -343,7 +349,8 @@ fn key_cond(table: &TableInfo, col: usize, e: &Expr) -> Option<KeyCond> {
         KeyCond::HashCode { .. }
         | KeyCond::HashKey(_)
         | KeyCond::Columns(_)
-        | KeyCond::Checked { .. } => true,
+        | KeyCond::Checked { .. }
+        | KeyCond::IsNull => true,
     };
     all_exact.then_some(cond)
 }
@@ -368,6 +375,12 @@ fn key_cond_of_any_type(table: &TableInfo, col: usize, e: &Expr) -> Option<KeyCo
             list,
             negated: false,
         } if on_col(expr) && list.iter().all(is_constant) => Some(KeyCond::Points(list.clone())),
+        // pg reads the NULL entries of a B-tree (yb's reads are not modelled
+        // for it).
+        Expr::IsNull {
+            expr,
+            negated: false,
+        } if on_col(expr) && table.stats.is_some() => Some(KeyCond::IsNull),
         _ => bounds_of(e, &on_col).map(|(lower, upper)| KeyCond::Range { lower, upper }),
     }
 }

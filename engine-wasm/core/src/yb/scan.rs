@@ -276,7 +276,7 @@ impl YbEngine {
                 )]
             }
             // The planner bounds composite columns on pg only.
-            Some(KeyCond::Columns(_) | KeyCond::Checked { .. }) => {
+            Some(KeyCond::Columns(_) | KeyCond::Checked { .. } | KeyCond::IsNull) => {
                 return Err(crate::sql::error::unsupported(
                     "a condition on a composite index's later columns on yb",
                 ))

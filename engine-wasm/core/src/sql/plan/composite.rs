@@ -27,7 +27,11 @@ pub(super) fn extend(
     for pair in index.key.windows(2) {
         let (before, col) = (pair[0].0, pair[1].0);
         let last = conds.last().expect("starts with the first column's");
-        if !last.is_equality() || !exact_prefix(table, before) {
+        // IS NULL fixes the column too (`eqQualHere`), and NULL's key is
+        // one byte whatever the type.
+        let fixed =
+            (last.is_equality() && exact_prefix(table, before)) || matches!(last, KeyCond::IsNull);
+        if !fixed {
             break;
         }
         let Some(cond) = take_cond(table, col, used, rest, true) else {
