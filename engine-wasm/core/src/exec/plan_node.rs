@@ -2,7 +2,7 @@
 //! same layout, with its storage lines under each scan).
 
 use crate::buffer_pool::BufferStats;
-use crate::sql::ast::{BinOp, ColumnDef, ExplainOptions, Expr};
+use crate::sql::ast::{ColumnDef, ExplainOptions, Expr};
 use crate::sql::deparse::deparse_over;
 use crate::value::SqlType;
 
@@ -161,7 +161,8 @@ pub fn scan_conditions(
         Some(r) => deparse_over(&qualified(e, r), columns),
         None => deparse_over(e, columns),
     };
-    let (index, filter) = (between_split(index), between_split(filter));
+    let split = crate::sql::plan::selectivity::split_between;
+    let (index, filter) = (split(index), split(filter));
     let mut lines = Vec::new();
     if !index.is_empty() {
         let conds: Vec<String> = index.iter().map(show).collect();
@@ -173,33 +174,6 @@ pub fn scan_conditions(
         lines.push(format!("Rows Removed by Filter: {removed}"));
     }
     lines
-}
-
-/// The conditions with each BETWEEN as its two comparisons: PostgreSQL's
-/// parser writes `b BETWEEN 1 AND 9` as `b >= 1 AND b <= 9`, and a scan's
-/// condition list holds the two apart (`((a = 7) AND (b >= 1) AND (b <= 9))`).
-fn between_split(conds: &[Expr]) -> Vec<Expr> {
-    let mut out = Vec::new();
-    for c in conds {
-        match c {
-            Expr::Between {
-                expr,
-                low,
-                high,
-                negated: false,
-            } => {
-                for (op, bound) in [(BinOp::GtEq, low), (BinOp::LtEq, high)] {
-                    out.push(Expr::Binary {
-                        op,
-                        left: expr.clone(),
-                        right: bound.clone(),
-                    });
-                }
-            }
-            other => out.push(other.clone()),
-        }
-    }
-    out
 }
 
 /// `e` with its unqualified columns qualified by `rel` (`id` → `t.id`).

@@ -466,8 +466,9 @@ fn literal(e: &Expr) -> Option<Value> {
     }
 }
 
-/// BETWEEN as PostgreSQL's parser leaves it: `x >= a AND x <= b`.
-fn split_between(clauses: &[Expr]) -> Vec<Expr> {
+/// BETWEEN as PostgreSQL's parser leaves it: `x >= a AND x <= b` (so a
+/// scan's condition list holds the two apart, and EXPLAIN prints them so).
+pub fn split_between(clauses: &[Expr]) -> Vec<Expr> {
     let mut out = Vec::new();
     for c in clauses {
         match c {
