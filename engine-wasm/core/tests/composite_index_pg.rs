@@ -174,7 +174,7 @@ fn the_rows_are_postgresqls() {
 }
 
 #[test]
-fn is_null_is_an_index_condition() {
+fn is_null_and_is_not_null_are_index_conditions() {
     let p = plans(
         "create table tn (id int primary key, a int, b int, pad text);
          insert into tn select g, case when g % 50 = 0 then null else g % 1000 end,
@@ -186,7 +186,9 @@ fn is_null_is_an_index_condition() {
          explain (analyze, buffers, timing off, summary off)
            select a, b from tn where a is null and b > 29000;
          explain (analyze, buffers, costs off, timing off, summary off)
-           select * from tn where b is null;",
+           select * from tn where b is null;
+         explain (analyze, costs off, timing off, summary off)
+           select id, b from tn where b is not null order by b desc limit 3;",
     );
     // IS NULL fixes a as an equality would, so b > 29000 bounds the scan.
     assert_eq!(
@@ -204,6 +206,15 @@ fn is_null_is_an_index_condition() {
         [
             "Index Scan using tn_b_desc on tn (actual rows=4285 loops=1)",
             "  Index Cond: (b IS NULL)",
+        ]
+    );
+    // IS NOT NULL reads the values and leaves the NULL entries out.
+    assert_eq!(
+        p[2],
+        [
+            "Limit (actual rows=3 loops=1)",
+            "  ->  Index Scan using tn_b_desc on tn (actual rows=3 loops=1)",
+            "        Index Cond: (b IS NOT NULL)",
         ]
     );
 }

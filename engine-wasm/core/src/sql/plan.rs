@@ -381,6 +381,15 @@ fn key_cond_of_any_type(table: &TableInfo, col: usize, e: &Expr) -> Option<KeyCo
             expr,
             negated: false,
         } if on_col(expr) && table.stats.is_some() => Some(KeyCond::IsNull),
+        // IS NOT NULL: every value, the NULL entries left out (as any range
+        // leaves them out).
+        Expr::IsNull {
+            expr,
+            negated: true,
+        } if on_col(expr) && table.stats.is_some() => Some(KeyCond::Range {
+            lower: Bound::Unbounded,
+            upper: Bound::Unbounded,
+        }),
         _ => bounds_of(e, &on_col).map(|(lower, upper)| KeyCond::Range { lower, upper }),
     }
 }
