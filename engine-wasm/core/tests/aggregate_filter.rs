@@ -1,8 +1,7 @@
 //! Aggregates with `FILTER (WHERE …)`: only the rows the condition holds
 //! for feed the call, in every group. Expected rows: psql 15, `-A -t`.
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r"create table f (id int primary key, g int, v int, s text);
 insert into f select i, i % 3, i, 's' || i from generate_series(1, 20) i;

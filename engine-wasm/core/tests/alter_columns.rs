@@ -5,8 +5,7 @@
 //! attribute as a NULL; a column added with a volatile default or a serial,
 //! which rewrites the table.
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r"create extension pageinspect;
 create table t (a int primary key, b bigint, c text, d int, e int generated always as (d + 1) stored);

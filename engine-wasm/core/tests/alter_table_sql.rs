@@ -1,10 +1,9 @@
 //! ALTER TABLE as experiments use it. Each expected answer is PostgreSQL 15's
 //! for the same script.
 
-mod common;
+use crate::common;
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 use common::{error, rows};
 use indexlab_engine::scenario::{run_pg, run_yb};

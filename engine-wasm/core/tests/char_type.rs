@@ -4,8 +4,7 @@
 //! the padded value, an assignment too long refused and a cast cut.
 //! Expected rows: psql 15 (`-A -t`) on a cluster fresh from initdb.
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = "create table c (id int, s char(4), t text, u char(2));
 insert into c values (1, 'ab', 'ab', 'ab'), (2, 'ab  ', 'ab ', 'a'), (3, 'x', 'x', null), (4, null, 'q', 'q ');

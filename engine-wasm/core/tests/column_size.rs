@@ -3,8 +3,7 @@
 //! untyped literal as a cstring; equal to PostgreSQL 15's answers for the
 //! same script (psql 15's `-A -t` output after `@@` and each query's line).
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r#"create table t (i int, b bigint, s smallint, f float8, x text, v varchar(10), n numeric, d date, ts timestamptz, bo bool, u uuid, iv interval, nn numeric(10,2));
 insert into t values (1, 2, 3, 1.5, 'abc', 'hello', 1.5, '2024-01-01', now(), true, gen_random_uuid(), '1 day', 12.34);

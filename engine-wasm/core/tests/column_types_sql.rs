@@ -2,7 +2,7 @@
 //! page), identity columns, and explicit casts of text. Each expected answer
 //! is PostgreSQL 15's for the same script.
 
-mod common;
+use crate::common;
 
 use common::{both, rows};
 use indexlab_engine::scenario::{run_pg, Report};

@@ -7,7 +7,7 @@
 
 use indexlab_engine::scenario::run_pg;
 
-mod pg_plans;
+use crate::pg_plans;
 use pg_plans::plans;
 
 /// 30 000 rows (every row in ANALYZE's sample); `a` has 10 values and b

@@ -4,8 +4,7 @@
 //! Each query's rows equal PostgreSQL 15's for the same script (psql 15's
 //! `-A -t` output, each query's rows after `@@` and its line).
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r#"create table t (id int primary key, k int, v text);
 insert into t select g, g % 3, 'v' || g from generate_series(1, 12) g;

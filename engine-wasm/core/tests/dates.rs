@@ -3,7 +3,7 @@
 //! expected answer is psql 15's for the same statements (TimeZone UTC,
 //! DateStyle ISO, IntervalStyle postgres).
 
-mod common;
+use crate::common;
 
 use common::{both, error, explain_lines, explains, rows};
 use indexlab_engine::scenario::run_pg;

@@ -3,8 +3,7 @@
 //! once deferred (SET CONSTRAINTS). Expected rows and errors: psql 15
 //! (`-A -t`) on a cluster fresh from initdb, for the same script.
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 use indexlab_engine::pg::PgEngine;
 use indexlab_engine::scenario::{run_profile_continuing, run_yb};

@@ -4,8 +4,7 @@
 //! the same script (psql 15's `-A -t` output, each query's rows after `@@`
 //! and its line).
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r#"create table t (id int primary key, k int, v text);
 insert into t select i, i % 4, 'v' || (i % 3) from generate_series(1, 20) i;

@@ -6,8 +6,7 @@
 //! and the CHECKPOINT command. Rows equal PostgreSQL 15's for the same script
 //! (psql 15's `-A -t` output after `@@` and each query's line).
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r#"create table t (id int primary key, a int, b text);
 insert into t values (1, 1, 'x'), (2, null, 'y'), (3, 3, null);

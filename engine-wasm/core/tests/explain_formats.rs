@@ -4,7 +4,7 @@
 //! a figure is the simulation's (buffers, WAL bytes), the test compares the
 //! plan's shape: every field name, its order and its value's JSON type.
 
-mod common;
+use crate::common;
 
 use common::{error, explain_lines, explains};
 use indexlab_engine::scenario::{run_pg, run_yb, Report};

@@ -4,7 +4,7 @@
 //! plain column is not in the index). Each expected answer is PostgreSQL
 //! 15's for the same script.
 
-mod common;
+use crate::common;
 
 use common::{both, error, explain_lines, rows};
 use indexlab_engine::scenario::run_pg;

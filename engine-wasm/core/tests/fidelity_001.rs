@@ -3,7 +3,7 @@
 //! batch size and request limit it tried, and the best batch size moves from
 //! about 100 at low latency to about 1000 across regions (DESIGN §5).
 
-mod common;
+use crate::common;
 
 use common::{explain_lines, explains, number_after, run_yb_ok, script};
 use indexlab_engine::sweep::sweep;

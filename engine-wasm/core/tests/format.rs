@@ -2,8 +2,7 @@
 //! widths, and PostgreSQL's errors for bad templates. Expected rows: psql
 //! 15, `-A -t`, each query's rows after `@@` and its line.
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r#"select format('Hello %s, %s', 'World', 42), format('%I.%I', 'public', 'My Table'), format('%I %I %I', 'select', 'abc_1', 'Abc'), format('%L %L %L', 'it''s', null, E'a\\b');
 select format('%s|%10s|%-10s|', 'a', 'b', 'c'), format('%2$s %1$s %s', 'x', 'y', 'z'), format('%*s|', 6, 'r'), format('%-*s|', 6, 'l'), format('%s', null), format(null), format('100%%'), format('%s %s', true, 1.50);

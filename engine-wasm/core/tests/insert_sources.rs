@@ -3,8 +3,7 @@
 //! each answered once before any row is written (PostgreSQL's InitPlans).
 //! Expected rows: psql 15, `-A -t`, each query's rows after `@@` and its line.
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r#"create table o (c int, d text, q float);
 with f(d1) as (values ('a'),('b')), c (d2) as (values ('x'),('y')) insert into o (c, d, q) select cu, d1 || ' ' || d2, 1 from f, c, generate_series(1, 3) cu, generate_series(1, 2);

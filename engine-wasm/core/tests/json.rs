@@ -4,8 +4,7 @@
 //! and the bytes each takes in a row. Expected rows: psql 15, `-A -t`, each
 //! query's rows after `@@` and its line.
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r#"create table docs (id int primary key, doc jsonb, raw json);
 insert into docs select g, jsonb_build_object('n', g, 'tag', 't' || (g % 3), 'tags', jsonb_build_array('a', g % 2 = 0, null), 'price', g * 1.50), json_build_object('n', g, 'k', 'v' || g) from generate_series(1, 6) g;

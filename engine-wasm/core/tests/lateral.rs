@@ -5,8 +5,7 @@
 //! query's rows equal PostgreSQL 15's for the same script (psql 15's
 //! `-A -t` output, each query's rows after `@@` and its line).
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = "create table demo (id int generated always as identity primary key, a int, b int, c int default 0);
 insert into demo (a, b) select a, b from generate_series(1, 4) a, lateral (select generate_series(1, 2 * a) b) b;

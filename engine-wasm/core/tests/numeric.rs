@@ -1,7 +1,7 @@
 //! PostgreSQL's exact `numeric` on both profiles. Every expected answer is
 //! what psql 15 printed for the same statements.
 
-mod common;
+use crate::common;
 
 use common::{both, error, rows};
 use indexlab_engine::scenario::run_pg;

@@ -3,8 +3,7 @@
 //! `-A -t` output on a cluster fresh from initdb, each after `@@` and the
 //! line of its query).
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r#"create table a (id int primary key, v text);
 create table b (id int primary key, a_id int, w int);

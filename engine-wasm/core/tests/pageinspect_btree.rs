@@ -9,8 +9,7 @@ use indexlab_engine::pg::PgEngine;
 use indexlab_engine::scenario::run_pg;
 use indexlab_engine::value::Value;
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 /// The engine after `script` ran on the pg profile (a failed run fails the test).
 fn engine(script: &str) -> PgEngine {

@@ -5,9 +5,8 @@
 //! answer is PostgreSQL 15's for the same script, run on a cluster fresh from
 //! `initdb` (`psql -A -t`, so rows are `|`-joined).
 
-mod common;
-#[path = "support/psql.rs"]
-mod psql;
+use crate::common;
+use crate::psql;
 
 use psql::{at, lines, run};
 

@@ -3,7 +3,7 @@
 //! the predicate, and rows move in and out as UPDATE changes them. Each
 //! expected answer is PostgreSQL 15's for the same script.
 
-mod common;
+use crate::common;
 
 use common::{both, error, explain_lines, rows};
 use indexlab_engine::scenario::run_pg;

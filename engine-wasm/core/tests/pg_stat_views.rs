@@ -5,7 +5,7 @@
 //! and before VACUUM and ANALYZE, so that its counters were sent (IndexLab
 //! shows them sent at the end of each statement; see `pg::pgstat`).
 
-mod common;
+use crate::common;
 
 use common::{error, rows};
 use indexlab_engine::scenario::{run_pg, run_yb};

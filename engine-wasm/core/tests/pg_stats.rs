@@ -5,8 +5,7 @@
 //! exact: they equal PostgreSQL 15's for the same script (psql 15's `-A -t`
 //! output, each query's rows after `@@` and its line).
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r#"create table demo (id int primary key, a int, b text, c numeric, d bool, e timestamp, f int);
 insert into demo select g, g % 10, 'v' || (g % 37), g * 1.5, g % 3 = 0, timestamp '2024-01-01' + g * interval '1 hour', case when g % 4 = 0 then null else (g * 7919) % 1000 end from generate_series(1, 5000) g;

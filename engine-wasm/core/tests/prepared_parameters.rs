@@ -1,8 +1,7 @@
 //! PREPARE without parameter types: each `$n` takes its type from where it
 //! stands, as PostgreSQL infers it.
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 /// An undeclared parameter compared with a column takes the column's type,
 /// as PostgreSQL infers it at PREPARE: `customer_id = $1` with 42 compares

@@ -1,8 +1,7 @@
 //! psql variables: `\set`, `\gset` and their interpolation (`:n`, `:'s'`),
 //! as psql 15 runs the same script (expected rows from `psql -A -t`).
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r#"create table t (id int primary key, v text);
 insert into t select i, 'v'||i from generate_series(1,10) i;

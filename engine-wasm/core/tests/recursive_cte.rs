@@ -2,8 +2,7 @@
 //! the rows the last pass added, to a fixpoint (UNION drops the rows seen
 //! before). Expected rows and errors: psql 15, `-A -t`.
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r"with recursive r(n) as (select 1 union all select n + 1 from r where n < 5) select sum(n), count(*) from r;
 with recursive r as (select 1 as n union select n % 3 + 1 from r) select n from r order by n;

@@ -2,7 +2,7 @@
 //! both profiles. Each expected answer is what PostgreSQL 15 printed for the
 //! same script.
 
-mod common;
+use crate::common;
 
 use common::{both, error, rows};
 use indexlab_engine::scenario::{run_pg, Report};

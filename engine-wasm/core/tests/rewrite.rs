@@ -5,8 +5,7 @@
 //! Every expected answer is PostgreSQL 15's for the same script, run on a
 //! cluster fresh from `initdb` (`psql -A -t`, rows `|`-joined).
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 use psql::{at, lines, run};
 

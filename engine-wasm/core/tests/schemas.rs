@@ -2,8 +2,7 @@
 //! schemas, `search_path`. Each expected answer is PostgreSQL 15's for the
 //! same script (`psql -A -t`, a fresh cluster).
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r"create schema app;
 create table app.t (id int primary key, v text);

@@ -5,8 +5,7 @@
 //! errors. Expected rows and errors: psql 15, `-A -t`, each query's rows
 //! after `@@` and its line.
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r#"create sequence s;
 select nextval('s'), nextval('s');

@@ -3,10 +3,9 @@
 //! the test where the query has no ORDER BY (PostgreSQL's order then is its
 //! hash table's).
 
-mod common;
+use crate::common;
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 use common::{both, error, rows};
 use indexlab_engine::scenario::{run_pg, run_yb, Report};

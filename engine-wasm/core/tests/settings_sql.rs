@@ -2,10 +2,9 @@
 //! next statement, and RESET (or SET … TO DEFAULT) returns to the run's own
 //! settings: the defaults plus what the run was started with (`--set`).
 
-mod common;
+use crate::common;
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 use indexlab_engine::scenario::{run_pg, run_yb, Report, StatementReport};
 

@@ -4,7 +4,7 @@
 //! each), and a scan in key order, forward or backward, crosses them in
 //! order.
 
-mod common;
+use crate::common;
 
 use common::{error, explain_lines, explains, number_after, rows, run_yb_ok};
 use indexlab_engine::scenario::{run_pg, run_yb};

@@ -2,8 +2,7 @@
 //! validates them, recorded, shown by `\d`, dropped with their table.
 //! Expected errors and footers: psql 15 on a cluster fresh from initdb.
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 use indexlab_engine::scenario::run_yb;
 

@@ -3,7 +3,7 @@
 //! `(ctid::text::point)[0]`). Each expected answer is PostgreSQL 15's for the
 //! same script; the differential tester checks the same on random scripts.
 
-mod common;
+use crate::common;
 
 use common::{error, rows};
 use indexlab_engine::scenario::{run_pg, run_yb};

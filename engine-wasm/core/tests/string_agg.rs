@@ -4,8 +4,7 @@
 //! `E'…'` string constants with their escapes. Expected rows: psql 15,
 //! `-A -t`, each query's rows after `@@` and its line.
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r#"create table t (id int primary key, k int, v text, c char(3));
 insert into t select g, g % 3, 'v' || g, 'x' from generate_series(1, 10) g;

@@ -5,8 +5,7 @@
 //! integers, numerics, float8 and real. Expected rows: psql 15, `-A -t`,
 //! each query's rows after `@@` and its line.
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r#"select to_char('2024-03-05 14:07:09.123456+00'::timestamptz, 'YYYY-MM-DD HH24:MI:SS');
 select to_char('2024-03-05 14:07:09.123456+00'::timestamptz, 'Day DD Month YYYY, HH12:MI:SS.MS AM TZ');

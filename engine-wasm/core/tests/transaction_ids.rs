@@ -4,7 +4,7 @@
 //! version's `xmin` and `xmax`. Each expected answer is PostgreSQL 15's for
 //! the same script, run on a cluster fresh from `initdb`.
 
-mod common;
+use crate::common;
 
 use common::{error, rows};
 use indexlab_engine::scenario::{run_pg, run_yb};

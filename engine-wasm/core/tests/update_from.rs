@@ -2,8 +2,7 @@
 //! PostgreSQL 15's after the same script (psql 15's `-A -t` output, each
 //! query's rows after `@@` and its line).
 
-#[path = "support/psql.rs"]
-mod psql;
+use crate::psql;
 
 const SCRIPT: &str = r#"create table t (id int primary key, k int, v text);
 create table s (id int primary key, k int, name text);

@@ -3,7 +3,7 @@
 //! test `yb_hash_code` (`src/postgres/src/test/regress/expected/yb_hash_code.out`),
 //! so a reader checking IndexLab against a real cluster gets the same numbers.
 
-mod common;
+use crate::common;
 
 use common::{error, rows, run_yb_ok};
 use indexlab_engine::scenario::{run_pg, run_yb};
