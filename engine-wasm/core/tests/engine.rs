@@ -47,6 +47,7 @@ mod numeric;
 mod outer_joins;
 mod pageinspect_btree;
 mod pageinspect_heap;
+mod parallel_pg;
 mod partial_indexes;
 mod pg_stat_views;
 mod pg_stats;

@@ -15,6 +15,7 @@
 //! error, found by the rewrite.
 
 pub mod accumulate;
+mod parallel;
 mod strategy;
 
 use super::engine::PlannedRead;
@@ -60,7 +61,9 @@ pub fn run_grouped<E: Executor>(
     let input_types: Vec<SqlType> = super::types::output_columns(engine, &input)
         .map(|cols| cols.into_iter().map(|(_, ty)| ty).collect())
         .unwrap_or_default();
-    let planned = strategy::plan(engine, q, &plan, &input, &input_types)?;
+    // The statement's own aggregate query may be computed in parts.
+    let parallel = !plan.grouped && engine.take_gather(q);
+    let planned = strategy::plan(engine, q, &plan, &input, &input_types, parallel)?;
     let input = match &planned {
         Some(p) if p.choice.strategy == Strategy::Sorted => Select {
             order_by: p.input_order.clone(),
@@ -82,6 +85,13 @@ pub fn run_grouped<E: Executor>(
             super::executor::one_table(engine, &input, execute, Some(read))?
         }
         _ => engine.run_select(&input, execute)?,
+    };
+    let child = match planned.as_ref().and_then(|p| p.parallel.as_ref()) {
+        Some(par) => par.restack(
+            child,
+            planned.as_ref().map_or(8, |p| p.width.round() as u32),
+        ),
+        None => child,
     };
     let start = engine.now_us();
     let groups = plan.fold(&rows.rows, &input_types)?;

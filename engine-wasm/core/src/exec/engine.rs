@@ -116,6 +116,12 @@ pub trait QueryEngine: Sized {
     fn join_hints(&self) -> &[crate::sql::hints::Hint] {
         &[]
     }
+    /// Whether `q` is the statement's own top-level query, which a profile
+    /// with parallel query may read under a Gather (asked once: a second
+    /// call, or any other query, is refused).
+    fn take_gather(&mut self, _q: &crate::sql::ast::Select) -> bool {
+        false
+    }
     /// Records a detail event in the trace (if the profile keeps one).
     fn trace_detail(&mut self, _event: impl FnOnce() -> crate::trace::Event) {}
     /// Notices for EXPLAIN options this profile accepts but ignores.

@@ -135,6 +135,8 @@ fn text(s: &str) -> String {
 #[derive(Default)]
 struct Head {
     node_type: &'static str,
+    /// A Parallel Seq Scan: each process reads a share of it.
+    parallel_aware: bool,
     strategy: Option<&'static str>,
     operation: Option<&'static str>,
     direction: Option<&'static str>,
@@ -166,6 +168,7 @@ fn head(title: &str) -> Result<Head, SqlError> {
             ..simple("Aggregate")
         },
         "Group" => simple("Group"),
+        "Gather" => simple("Gather"),
         "BitmapAnd" => simple("BitmapAnd"),
         t if t.starts_with("Bitmap Index Scan on ") => Head {
             index: Some(t["Bitmap Index Scan on ".len()..].to_string()),
@@ -208,6 +211,11 @@ fn scan_head(title: &str) -> Option<Head> {
             h.operation = Some(op);
             return Some(h);
         }
+    }
+    if kind == "Parallel Seq Scan" {
+        h.node_type = "Seq Scan";
+        h.parallel_aware = true;
+        return Some(h);
     }
     if kind == "Seq Scan" || kind == "Bitmap Heap Scan" {
         h.node_type = if kind == "Seq Scan" {
@@ -257,6 +265,12 @@ fn plan(
         wal(w, node);
     }
     storage(w, node, o);
+    if h.parallel_aware && o.analyze {
+        // Each worker's own figures, which PostgreSQL lists only with
+        // VERBOSE (and IndexLab, running one scan, does not split).
+        w.open(Some("Workers"), '[');
+        w.close(']');
+    }
     if !node.children.is_empty() {
         w.open(Some("Plans"), '[');
         for (i, child) in node.children.iter().enumerate() {
@@ -293,7 +307,10 @@ fn header(
     if let Some(r) = relationship {
         w.prop("Parent Relationship", &text(r));
     }
-    w.prop("Parallel Aware", "false");
+    w.prop(
+        "Parallel Aware",
+        if h.parallel_aware { "true" } else { "false" },
+    );
     w.prop("Async Capable", "false");
     if let Some(d) = h.direction {
         w.prop("Scan Direction", &text(d));
@@ -380,6 +397,8 @@ fn details(w: &mut Writer, node: &PlanNode, h: &Head, o: &ExplainOptions) -> Res
                 heap_blocks = true;
             }
             "Rows Removed by Filter"
+            | "Workers Planned"
+            | "Workers Launched"
             | "Heap Fetches"
             | "Tuples Inserted"
             | "Conflicting Tuples" => w.prop(key, value),
@@ -394,6 +413,10 @@ fn details(w: &mut Writer, node: &PlanNode, h: &Head, o: &ExplainOptions) -> Res
                 )))
             }
         }
+    }
+    // Non-text formats say whether a Gather runs its plan in one worker only.
+    if h.node_type == "Gather" {
+        w.prop("Single Copy", "false");
     }
     // The text format leaves out a scan that read no page; JSON prints 0.
     if bitmap_heap && o.analyze && !heap_blocks {

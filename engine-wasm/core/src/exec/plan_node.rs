@@ -64,6 +64,7 @@ impl PlanNode {
             "Rows Removed",
             "Sort Method",
             "Hits:",
+            "Workers Launched",
         ]
         .iter()
         .any(|p| detail.starts_with(p))

@@ -9,7 +9,7 @@ use super::row::Row;
 use crate::sql::ast::{Expr, Order, OrderItem, Select, SelectItem};
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{accepts, bind, compare, eval, Bound, Scope};
-use crate::sql::plan::plan_scan;
+use crate::sql::plan::{plan_scan, plan_top_scan};
 use crate::sql::rewrite::unqualify;
 use crate::value::Value;
 use std::cmp::Ordering;
@@ -106,11 +106,13 @@ pub trait SelectExec: QueryEngine {
         read: Option<&super::engine::PlannedRead>,
     ) -> Result<(PlanNode, QueryResult), SqlError> {
         let id = self.table_id(name)?;
+        let top = read.is_none() && self.take_gather(q);
         // One table: qualifiers (`demo.id`, `d.id`) can only mean it.
         let q = &unqualify_select(q);
         let info = self.scan_info(id);
         let plan = match read {
             Some(r) => r.plan.clone(),
+            None if top => plan_top_scan(&info, q)?,
             None => plan_scan(&info, q)?,
         };
         let limit = self.eval_limit(q.limit.as_ref())?;

@@ -48,6 +48,9 @@ pub struct PgEngine {
     /// The statement's join hints (`NestLoop(a b)`, `Leading((a b))`), as
     /// pg_hint_plan applies them to the planner's choice.
     pub(crate) join_hints: Vec<crate::sql::hints::Hint>,
+    /// The statement's own SELECT, while its table may still be read in
+    /// parallel under a Gather (`QueryEngine::take_gather`).
+    pub(super) gather_candidate: Option<crate::sql::ast::Select>,
     /// While a nested loop reruns its inner scan: the visibility-map page
     /// that scan keeps pinned between loops (relation, page), once read.
     pub(super) rescan_vm: Option<Option<(u32, crate::storage::PageNo)>>,
@@ -112,6 +115,7 @@ impl PgEngine {
             rows_examined: 0,
             storage_notices: Vec::new(),
             join_hints: Vec::new(),
+            gather_candidate: None,
             rescan_vm: None,
             xact: super::xact::Xact::default(),
         })
@@ -287,6 +291,16 @@ impl PgEngine {
     fn run_statement(&mut self, stmt: &Statement) -> Result<Outcome, SqlError> {
         self.transaction.will_run(stmt);
         self.statement_start_us = self.transaction.now(self.io.clock.timestamp());
+        self.gather_candidate = match stmt {
+            Statement::Select(q) => Some(q),
+            Statement::Explain { statement, .. } => match statement.as_ref() {
+                Statement::Select(q) => Some(q),
+                _ => None,
+            },
+            _ => None,
+        }
+        .filter(|q| crate::sql::plan::parallel::gatherable(q))
+        .cloned();
         match stmt {
             Statement::CreateTable(t) => self.create_table(t),
             Statement::CreateIndex(i) => self.create_index(i),

@@ -9,6 +9,7 @@ use crate::exec::schemas::{bare, schema_of, PUBLIC};
 use crate::exec::{type_width, PlanNode};
 use crate::sql::ast::ExplainOptions;
 use crate::sql::plan::cost::Cost;
+use crate::sql::plan::parallel::Gather;
 use crate::sql::plan::{AccessPath, ScanDirection, ScanPlan};
 
 /// What a finished scan measured, besides its rows.
@@ -32,9 +33,20 @@ impl PgEngine {
         figures: ScanFigures,
     ) -> PlanNode {
         let t = self.catalog.table(table);
+        let gather = plan.cost.and_then(|c| c.gather);
+        // A parallel scan prints per process: the leader (unless it only
+        // collects) and each worker ran it once.
+        let loops = gather.map_or(1, |g| {
+            u64::from(g.workers) + u64::from(self.leader_participates())
+        });
+        let total_rows = rows;
+        let (rows, removed) = (per_loop(rows, loops), per_loop(removed, loops));
         let index_name =
             |index: usize| bare(&self.catalog.index(t.indexes[index]).name).to_string();
         let title = match &plan.access {
+            AccessPath::Seq if gather.is_some() => {
+                format!("Parallel Seq Scan on {}", bare(&t.name))
+            }
             AccessPath::Seq => format!("Seq Scan on {}", bare(&t.name)),
             AccessPath::Index {
                 index,
@@ -115,12 +127,12 @@ impl PgEngine {
             }
             _ => Vec::new(),
         };
-        PlanNode {
+        let node = PlanNode {
             title,
             schema,
             details,
             rows,
-            loops: 1,
+            loops,
             first_us: first_us.unwrap_or(self.io.clock.now_us()) - start_us,
             last_us: self.io.clock.now_us() - start_us,
             buffers: figures.buffers,
@@ -131,7 +143,16 @@ impl PgEngine {
             children,
             verbose_details,
             ..PlanNode::default()
+        };
+        match gather {
+            Some(g) => gather_node(node, g, total_rows),
+            None => node,
         }
+    }
+
+    /// Whether the leader of a parallel plan scans too.
+    fn leader_participates(&self) -> bool {
+        self.cost_params().parallel_leader_participation
     }
 
     /// The planner's `cost=`, `rows=` and `width=` for the scan, or, where
@@ -275,4 +296,37 @@ pub(super) fn options_notices(o: &ExplainOptions) -> Vec<String> {
         .filter(|(_, on)| *on)
         .map(|(name, _)| format!("EXPLAIN option {name} is YugabyteDB's: PostgreSQL refuses it; the pg profile ignores it"))
         .collect()
+}
+
+/// A per-process figure as EXPLAIN prints it: the total over `loops`,
+/// rounded to the nearest whole number, ties to even (`%.0f`).
+fn per_loop(total: u64, loops: u64) -> u64 {
+    if loops <= 1 {
+        return total;
+    }
+    (total as f64 / loops as f64).round_ties_even() as u64
+}
+
+/// The Gather that collects a parallel scan's rows: it plans `workers`,
+/// launches them all (IndexLab never runs out of background workers), and
+/// its Buffers are every process's.
+fn gather_node(scan: PlanNode, g: Gather, rows: u64) -> PlanNode {
+    PlanNode {
+        title: "Gather".into(),
+        details: vec![
+            format!("Workers Planned: {}", g.workers),
+            format!("Workers Launched: {}", g.workers),
+        ],
+        rows,
+        loops: 1,
+        first_us: scan.first_us,
+        last_us: scan.last_us,
+        buffers: scan.buffers,
+        est_cost: (g.cost.startup, g.cost.total),
+        est_rows: g.cost.rows,
+        width: scan.width,
+        costed: true,
+        children: vec![scan],
+        ..PlanNode::default()
+    }
 }

@@ -70,7 +70,7 @@ impl PgEngine {
 
     /// The session's cost settings; a value IndexLab cannot read keeps
     /// PostgreSQL's default.
-    fn cost_params(&self) -> CostParams {
+    pub(super) fn cost_params(&self) -> CostParams {
         let text = |name: &str| self.settings.show(name).unwrap_or_default();
         let number = |name: &str, default: f64| text(name).trim().parse().unwrap_or(default);
         let on = |name: &str| {
@@ -98,6 +98,15 @@ impl PgEngine {
             enable_nestloop: on("enable_nestloop"),
             enable_memoize: on("enable_memoize"),
             enable_hashagg: on("enable_hashagg"),
+            parallel_setup_cost: number("parallel_setup_cost", d.parallel_setup_cost),
+            parallel_tuple_cost: number("parallel_tuple_cost", d.parallel_tuple_cost),
+            max_parallel_workers_per_gather: text("max_parallel_workers_per_gather")
+                .trim()
+                .parse()
+                .unwrap_or(d.max_parallel_workers_per_gather),
+            min_parallel_table_scan_size: size_in(&text("min_parallel_table_scan_size"), 8192.0)
+                .unwrap_or(d.min_parallel_table_scan_size),
+            parallel_leader_participation: on("parallel_leader_participation"),
         }
     }
 }

@@ -26,6 +26,9 @@ impl QueryEngine for PgEngine {
     fn join_hints(&self) -> &[crate::sql::hints::Hint] {
         &self.join_hints
     }
+    fn take_gather(&mut self, q: &crate::sql::ast::Select) -> bool {
+        self.gather_candidate.take_if(|top| top == q).is_some()
+    }
     fn env(&mut self) -> EvalEnv<'_> {
         EvalEnv {
             statement_start_us: self.statement_start_us,

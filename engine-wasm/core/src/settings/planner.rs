@@ -50,6 +50,7 @@ pub static RECOGNIZED: &[(&str, &str, Scope)] = &[
     ("max_parallel_workers_per_gather", "2", Scope::Both),
     ("min_parallel_table_scan_size", "8MB", Scope::Both),
     ("min_parallel_index_scan_size", "512kB", Scope::Both),
+    ("parallel_leader_participation", "on", Scope::Both),
     // Memory and session behaviour.
     ("work_mem", "4MB", Scope::Both),
     ("hash_mem_multiplier", "2", Scope::Both),
@@ -110,6 +111,11 @@ pub static APPLIED_ON_PG: &[(&str, Kind)] = &[
     ("cpu_operator_cost", Kind::Cost),
     ("effective_cache_size", Kind::Size),
     ("work_mem", Kind::Size),
+    ("parallel_setup_cost", Kind::Cost),
+    ("parallel_tuple_cost", Kind::Cost),
+    ("max_parallel_workers_per_gather", Kind::Count),
+    ("min_parallel_table_scan_size", Kind::Size),
+    ("parallel_leader_participation", Kind::Bool),
 ];
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,6 +125,8 @@ pub enum Kind {
     Cost,
     /// A memory size: a number of the setting's unit, or with kB/MB/GB/TB.
     Size,
+    /// A whole number of things (workers), 0 to 1024.
+    Count,
 }
 
 /// Whether `value` is one PostgreSQL accepts for an applied setting.
@@ -129,6 +137,7 @@ pub fn valid_applied(kind: Kind, value: &str) -> bool {
             v.as_str(),
             "on" | "off" | "true" | "false" | "yes" | "no" | "1" | "0" | "t" | "f" | "y" | "n"
         ),
+        Kind::Count => v.parse::<u32>().is_ok_and(|n| n <= 1024),
         Kind::Cost => v.parse::<f64>().is_ok_and(|x| x >= 0.0 && x.is_finite()),
         Kind::Size => {
             let split = v.find(|c: char| !c.is_ascii_digit()).unwrap_or(v.len());

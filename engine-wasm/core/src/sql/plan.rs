@@ -21,6 +21,7 @@ pub mod grouping;
 pub mod join;
 pub mod join_selectivity;
 pub mod order_keys;
+pub mod parallel;
 pub mod selectivity;
 pub mod statistics;
 pub mod why;
@@ -807,7 +808,40 @@ impl IndexCandidate {
 /// PostgreSQL's costs when the profile gives statistics ([`choose`]), else
 /// by the rules above.
 pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
-    let mut all = plan_scans(table, q)?;
+    best_of(plan_scans(table, q, false)?)
+}
+
+/// [`plan_scan`] for a statement's own top-level query, which may also be
+/// read in parallel under a Gather ([`parallel`]) when it is cheaper.
+pub fn plan_top_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
+    best_of(plan_scans(table, q, parallel::gatherable(q))?)
+}
+
+/// The Parallel Seq Scan of `table` for `q`'s rows, costed per process
+/// with its Gather (`PlanCost::gather`), for an aggregate computed in
+/// parts; None when the table is too small for a worker or `q` cannot be
+/// read in parallel.
+pub fn plan_partial_scan(table: &TableInfo, q: &Select) -> Result<Option<ScanPlan>, SqlError> {
+    let (Some(stats), true) = (&table.stats, parallel::gatherable(q)) else {
+        return Ok(None);
+    };
+    let mut parts = Vec::new();
+    if let Some(f) = &q.filter {
+        conjuncts(f, &mut parts);
+    }
+    let referenced = referenced_columns(table, q)?;
+    let query = choose::Query {
+        table,
+        stats,
+        select: q,
+        parts: &parts,
+        system_columns: referenced.iter().any(|&c| c >= table.columns.len()),
+        parallel: true,
+    };
+    Ok(choose::partial(&query))
+}
+
+fn best_of(mut all: Vec<ScanPlan>) -> Result<ScanPlan, SqlError> {
     if all.len() == 1 {
         return Ok(all.remove(0));
     }
@@ -825,7 +859,11 @@ pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
 
 /// Every finished plan the cost-based planner keeps for `q`
 /// ([`choose::finalists`]); the rule-based choice's one plan otherwise.
-pub fn plan_scans(table: &TableInfo, q: &Select) -> Result<Vec<ScanPlan>, SqlError> {
+pub fn plan_scans(
+    table: &TableInfo,
+    q: &Select,
+    parallel: bool,
+) -> Result<Vec<ScanPlan>, SqlError> {
     let mut parts = Vec::new();
     if let Some(f) = &q.filter {
         conjuncts(f, &mut parts);
@@ -846,6 +884,7 @@ pub fn plan_scans(table: &TableInfo, q: &Select) -> Result<Vec<ScanPlan>, SqlErr
             select: q,
             parts: &parts,
             system_columns,
+            parallel,
         };
         return Ok(choose::finalists(&query, &candidates));
     }

@@ -5,6 +5,7 @@
 //! cheapest one. Other queries (joins, a CTE, computed keys, yb) keep the
 //! HashAggregate, uncosted.
 
+use super::parallel::ParallelAgg;
 use super::GroupPlan;
 use crate::exec::engine::GroupStop;
 use crate::exec::executor::Executor;
@@ -33,13 +34,17 @@ pub struct Planned {
     key: Vec<usize>,
     /// Why the strategy won (a choice between two).
     why: Option<String>,
-    /// The read of the rows in group order a sorted choice runs.
+    /// The read of the rows in group order a sorted choice runs (or the
+    /// Parallel Seq Scan of a parallel one).
     pub read: Option<ScanPlan>,
+    /// Computed in parts by parallel workers (an aggregate without GROUP BY).
+    pub parallel: Option<ParallelAgg>,
 }
 
 impl Planned {
     pub fn title(&self, plan: &GroupPlan) -> &'static str {
         match self.choice.strategy {
+            Strategy::Plain if self.parallel.is_some() => "Finalize Aggregate",
             Strategy::Plain => "Aggregate",
             Strategy::Hashed => "HashAggregate",
             Strategy::Sorted if plan.aggregates.is_empty() => "Group",
@@ -96,6 +101,7 @@ pub fn plan<E: Executor>(
     plan: &GroupPlan,
     input: &Select,
     input_types: &[SqlType],
+    parallel: bool,
 ) -> Result<Option<Planned>, SqlError> {
     let (Some(info), true) = (one_table(engine, q), q.with.is_empty()) else {
         return Ok(None);
@@ -112,19 +118,28 @@ pub fn plan<E: Executor>(
     let having = qual_cost(plan.having.as_slice(), p);
     let width = output_width(&info, plan, input_types);
     if !plan.grouped {
+        let serial = crate::sql::plan::cost::aggregate::cost(
+            &plain(unordered.0, unordered.1, &aggregates, having),
+            p,
+        );
+        let in_parts = match parallel {
+            true => super::parallel::plan(&info, input, &aggregates, having, p)?,
+            false => None,
+        }
+        .filter(|par| par.finalize.total < serial.total);
         let choice = GroupingChoice {
             strategy: Strategy::Plain,
-            agg: crate::sql::plan::cost::aggregate::cost(
-                &plain(unordered.0, unordered.1, &aggregates, having),
-                p,
-            ),
+            agg: in_parts.as_ref().map_or(serial, |par| par.finalize),
             sort: None,
             finished: 0.0,
             other: None,
         };
         return Ok(Some(Planned {
-            why: None,
-            read: None,
+            why: in_parts
+                .as_ref()
+                .map(|par| par.why(&info.name, serial.total)),
+            read: in_parts.as_ref().map(|par| par.read.clone()),
+            parallel: in_parts,
             choice,
             input_order: Vec::new(),
             width,
@@ -195,6 +210,7 @@ pub fn plan<E: Executor>(
     Ok(Some(Planned {
         why: Some(why),
         read,
+        parallel: None,
         choice,
         input_order,
         width,
@@ -251,7 +267,7 @@ fn best_over_ordered(
     let mut best: Option<(GroupingChoice, ScanPlan)> = None;
     // A hashed choice beat the sorted one over every read: quote the best.
     let mut cheapest_sorted = f64::INFINITY;
-    for plan in plan_scans(info, &unqualify_select(ordered))? {
+    for plan in plan_scans(info, &unqualify_select(ordered), false)? {
         let c = plan.cost.expect("a costed table plans a cost");
         g.ordered = c.sort.unwrap_or(c.scan);
         let choice = choose(g, p);

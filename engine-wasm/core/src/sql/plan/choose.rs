@@ -4,9 +4,12 @@
 //! index or the AND of indexes [`super::bitmap_and`] picks), a Sort is
 //! added where the ORDER BY needs one and a LIMIT takes its share, and the
 //! cheapest wins (`add_path`, `create_ordered_paths`, `create_limit_path`).
+//! A plain SELECT of a big table may also be read by parallel workers under
+//! a Gather ([`super::parallel`]).
 
 use super::bitmap_and;
 use super::cost::{bitmap_scan, index_scan, seq_scan, sort, Cost};
+use super::parallel::{self, Gather};
 use super::selectivity::Estimator;
 use super::statistics::{clamp_rows, SizeEstimate};
 use super::why::{self, Considered};
@@ -28,6 +31,19 @@ pub struct PlanCost {
     pub sort: Option<Cost>,
     /// The LIMIT's row count, when it is a constant.
     pub limit: Option<f64>,
+    /// A Gather over the scan: `scan` is then one process's share of a
+    /// Parallel Seq Scan.
+    pub gather: Option<Gather>,
+}
+
+impl PlanCost {
+    /// The estimate of the plan's top node below any LIMIT: the Sort, the
+    /// Gather, or the scan itself.
+    pub fn top(&self) -> Cost {
+        self.sort
+            .or(self.gather.map(|g| g.cost))
+            .unwrap_or(self.scan)
+    }
 }
 
 /// What one table's query gives the choice.
@@ -38,6 +54,9 @@ pub struct Query<'a> {
     /// The WHERE's conjuncts.
     pub parts: &'a [Expr],
     pub system_columns: bool,
+    /// The query may be read in parallel ([`parallel::gatherable`], and
+    /// asked for: only a statement's own top-level query is).
+    pub parallel: bool,
 }
 
 /// One costed way to read the table.
@@ -63,7 +82,7 @@ pub fn cheapest(q: &Query, candidates: &[IndexCandidate]) -> ScanPlan {
 /// A finished plan's total under its LIMIT.
 pub fn finished_total(p: &ScanPlan) -> f64 {
     let c = p.cost.expect("a finalist is costed");
-    let top = c.sort.unwrap_or(c.scan);
+    let top = c.top();
     c.limit.map_or(top.total, |l| sort::limit(&top, l).total)
 }
 
@@ -98,9 +117,12 @@ pub fn finalists(q: &Query, candidates: &[IndexCandidate]) -> Vec<ScanPlan> {
         .collect();
     paths.extend(bitmap_path(q, &bitmap, &est, &size, rows, width));
     // The select list's computed values (`lower(v)`), for every row out.
-    let target = super::cost::qual_cost(&computed_targets(q.select), &q.stats.params) * rows;
+    let target_per_row = super::cost::qual_cost(&computed_targets(q.select), &q.stats.params);
     for p in &mut paths {
-        p.cost.scan.total += target;
+        p.cost.scan.total += target_per_row * rows;
+    }
+    if q.parallel {
+        paths.extend(gather_path(q, &size, (rows, target_per_row), width));
     }
     let limit = constant_limit(q.select);
     let considered: Vec<Considered> = paths
@@ -138,7 +160,7 @@ pub fn finalists(q: &Query, candidates: &[IndexCandidate]) -> Vec<ScanPlan> {
         finals = kept;
     }
     let total = |p: &Path| {
-        let top = p.cost.sort.unwrap_or(p.cost.scan);
+        let top = p.cost.top();
         limit.map_or(top.total, |l| sort::limit(&top, l).total)
     };
     finals
@@ -155,10 +177,31 @@ pub fn finalists(q: &Query, candidates: &[IndexCandidate]) -> Vec<ScanPlan> {
         .collect()
 }
 
+/// The Parallel Seq Scan an upper node may put under a Gather (an
+/// aggregate computed in parts), whether or not a Gather straight over it
+/// would be cheaper than reading the table alone: PostgreSQL keeps partial
+/// paths apart (`partial_pathlist`), for the nodes above to use.
+pub fn partial(q: &Query) -> Option<ScanPlan> {
+    let size = q.stats.relation.estimate();
+    let est = Estimator {
+        table: q.table,
+        stats: &q.stats.relation,
+        tuples: size.tuples,
+    };
+    let rows = clamp_rows(size.tuples * est.clauses(q.parts));
+    let target = super::cost::qual_cost(&computed_targets(q.select), &q.stats.params);
+    let p = gather_path(q, &size, (rows, target), scan_width(q))?;
+    Some(ScanPlan {
+        cost: Some(p.cost),
+        ..p.plan
+    })
+}
+
 /// A path by name, as the "why" sentence calls it.
 fn path_name(q: &Query, p: &Path) -> String {
     let index = |i: &usize| &q.table.indexes[*i].name;
     let name = match &p.plan.access {
+        AccessPath::Seq if p.cost.gather.is_some() => "a Parallel Seq Scan under a Gather".into(),
         AccessPath::Seq => "a Seq Scan".to_string(),
         AccessPath::Index {
             index: i,
@@ -184,7 +227,7 @@ fn path_name(q: &Query, p: &Path) -> String {
 /// A path's total cost once sorted (if the ORDER BY needs it) and limited.
 fn as_finished(q: &Query, p: &Path, width: f64, limit: Option<f64>) -> f64 {
     let top = if p.plan.ordered {
-        p.cost.scan
+        p.cost.top()
     } else {
         sort::cost(&p.cost.scan, width, limit, &q.stats.params)
     };
@@ -207,7 +250,10 @@ fn reason(
         .cloned()
         .collect();
     let (kind, index) = match &best.plan.access {
-        AccessPath::Seq => (why::ScanKind::Seq, String::new()),
+        AccessPath::Seq => match best.cost.gather {
+            Some(g) => (why::ScanKind::ParallelSeq(g.workers), String::new()),
+            None => (why::ScanKind::Seq, String::new()),
+        },
         AccessPath::Index { index, only, .. } => (
             if *only {
                 why::ScanKind::IndexOnly
@@ -292,14 +338,15 @@ fn add_path(kept: &mut Vec<Path>, new: Path, limit: bool, order_matters: bool) {
     let mut i = 0;
     while i < kept.len() {
         let old = &kept[i];
-        let costs = compare_fuzzily(&new.cost.scan, &old.cost.scan, 1.01, limit);
+        let (a, b) = (new.cost.top(), old.cost.top());
+        let costs = compare_fuzzily(&a, &b, 1.01, limit);
         let keys = keys(old);
         let (remove_old, reject_new) = match (costs, keys) {
             (Costs::Different, _) => (false, false),
             (Costs::Equal, Costs::Better1) => (true, false),
             (Costs::Equal, Costs::Better2) => (false, true),
             (Costs::Equal, _) => {
-                let near = compare_fuzzily(&new.cost.scan, &old.cost.scan, 1.000_000_000_1, limit);
+                let near = compare_fuzzily(&a, &b, 1.000_000_000_1, limit);
                 if near == Costs::Better1 {
                     (true, false)
                 } else {
@@ -348,7 +395,33 @@ fn plain(scan: Cost, width: f64) -> PlanCost {
         width,
         sort: None,
         limit: None,
+        gather: None,
     }
+}
+
+/// A Gather over a Parallel Seq Scan, when the table is big enough for a
+/// worker: the checks and the select list are shared among the processes,
+/// the pages still all read, and each row out handed to the Gather.
+fn gather_path(
+    q: &Query,
+    size: &SizeEstimate,
+    (rows, target): (f64, f64),
+    width: f64,
+) -> Option<Path> {
+    let p = &q.stats.params;
+    let workers = parallel::workers(size.pages, p);
+    if workers == 0 {
+        return None;
+    }
+    let divisor = parallel::divisor(workers, p);
+    let scan = seq_scan::partial(size, q.parts, (rows, target), divisor, p);
+    let mut path = seq_path(q, size, rows, width);
+    path.cost.scan = scan;
+    path.cost.gather = Some(Gather {
+        workers,
+        cost: parallel::gather(&scan, rows, p),
+    });
+    Some(path)
 }
 
 /// The index's part of a scan: its conditions' selectivity and cost.

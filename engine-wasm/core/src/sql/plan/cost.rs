@@ -35,6 +35,15 @@ pub struct CostParams {
     pub enable_nestloop: bool,
     pub enable_memoize: bool,
     pub enable_hashagg: bool,
+    /// Starting the workers of a parallel plan, once.
+    pub parallel_setup_cost: f64,
+    /// Handing one row from a worker to the Gather.
+    pub parallel_tuple_cost: f64,
+    pub max_parallel_workers_per_gather: u32,
+    /// In pages: a smaller table is never scanned in parallel.
+    pub min_parallel_table_scan_size: f64,
+    /// Whether the leader scans too, besides collecting the workers' rows.
+    pub parallel_leader_participation: bool,
 }
 
 impl Default for CostParams {
@@ -56,6 +65,11 @@ impl Default for CostParams {
             enable_nestloop: true,
             enable_memoize: true,
             enable_hashagg: true,
+            parallel_setup_cost: 1000.0,
+            parallel_tuple_cost: 0.1,
+            max_parallel_workers_per_gather: 2,
+            min_parallel_table_scan_size: 1024.0,
+            parallel_leader_participation: true,
         }
     }
 }

@@ -69,6 +69,14 @@ pub fn scan(kind: ScanKind, index: &str, f: &ScanFacts, cost: String) -> String 
              finding them through an index",
             f.table
         ),
+        ScanKind::ParallelSeq(workers) => format!(
+            "{share} are wanted from all {pages} of {}: the leader and {workers} worker{} \
+             each take pages in turn and check their rows, which costs less than one process \
+             checking them all, even with the workers' start (parallel_setup_cost) and each \
+             row handed to the Gather (parallel_tuple_cost)",
+            f.table,
+            if workers == 1 { "" } else { "s" }
+        ),
         ScanKind::Index | ScanKind::IndexOnly if f.in_order => {
             let stop = f.limit.map_or(String::new(), |l| {
                 format!(", and the LIMIT stops it after {} rows", whole(l))
@@ -108,6 +116,8 @@ pub fn scan(kind: ScanKind, index: &str, f: &ScanFacts, cost: String) -> String 
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum ScanKind {
     Seq,
+    /// A Parallel Seq Scan by this many workers and the leader, under a Gather.
+    ParallelSeq(u32),
     Index,
     IndexOnly,
     Bitmap,
@@ -119,6 +129,7 @@ impl ScanKind {
     fn title(self) -> &'static str {
         match self {
             ScanKind::Seq => "Seq Scan",
+            ScanKind::ParallelSeq(_) => "Gather over a Parallel Seq Scan",
             ScanKind::Index => "Index Scan",
             ScanKind::IndexOnly => "Index Only Scan",
             ScanKind::Bitmap | ScanKind::BitmapAnd => "Bitmap Heap Scan",
