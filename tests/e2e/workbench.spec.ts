@@ -426,3 +426,26 @@ explain (analyze, buffers, summary off) select * from foo where bar < 1500 and b
     /^Bitmap Heap Scan: about 75 of 30000 rows match every condition, .* the bitmaps from foobaz and foobar are ANDed/,
   );
 });
+
+test('a big table read in parallel: pg plans a Gather and says why', async ({ page }) => {
+  await page.goto('/#/workbench');
+  await typeScript(
+    page,
+    `create table big (id int, a int, b text);
+insert into big select g, g % 1000, md5(g::text) from generate_series(1, 350000) g;
+vacuum analyze big;
+explain (analyze, buffers, summary off) select count(*) from big where a = 5;
+`,
+  );
+  await page.keyboard.press('ControlOrMeta+Enter');
+  const pg = page.getByTestId('explain-pg');
+  // PostgreSQL 15's plan and figures for this script.
+  await expect(pg).toContainText('Finalize Aggregate', { timeout: 30_000 });
+  await expect(pg).toContainText('Workers Planned: 2');
+  await expect(pg).toContainText(/Parallel Seq Scan on big .*rows=117 loops=3\)/);
+  await expect(pg).toContainText('Rows Removed by Filter: 116550');
+  const why = page.getByTestId('why-pg').locator('li');
+  await expect(why.first()).toContainText(
+    /^Finalize Aggregate over a Gather: the leader and 2 workers each read a share of big's pages/,
+  );
+});
