@@ -137,6 +137,8 @@ struct Head {
     node_type: &'static str,
     /// A Parallel Seq Scan: each process reads a share of it.
     parallel_aware: bool,
+    /// An aggregate computed in parts: "Partial" or "Finalize".
+    partial_mode: Option<&'static str>,
     strategy: Option<&'static str>,
     operation: Option<&'static str>,
     direction: Option<&'static str>,
@@ -157,6 +159,15 @@ fn head(title: &str) -> Result<Head, SqlError> {
         "Result" => simple("Result"),
         "Aggregate" => Head {
             strategy: Some("Plain"),
+            ..simple("Aggregate")
+        },
+        "Partial Aggregate" | "Finalize Aggregate" => Head {
+            strategy: Some("Plain"),
+            partial_mode: Some(if title.starts_with("Partial") {
+                "Partial"
+            } else {
+                "Finalize"
+            }),
             ..simple("Aggregate")
         },
         "HashAggregate" => Head {
@@ -226,6 +237,13 @@ fn scan_head(title: &str) -> Option<Head> {
         return Some(h);
     }
     let (scan, index) = kind.split_once(" using ")?;
+    let scan = match scan.strip_prefix("Parallel ") {
+        Some(rest) => {
+            h.parallel_aware = true;
+            rest
+        }
+        None => scan,
+    };
     let (scan, direction) = match scan.strip_suffix(" Backward") {
         Some(s) => (s, "Backward"),
         None => (scan, "Forward"),
@@ -299,7 +317,7 @@ fn header(
     w.prop("Node Type", &text(h.node_type));
     if let Some(s) = h.strategy {
         w.prop("Strategy", &text(s));
-        w.prop("Partial Mode", &text("Simple"));
+        w.prop("Partial Mode", &text(h.partial_mode.unwrap_or("Simple")));
     }
     if let Some(op) = h.operation {
         w.prop("Operation", &text(op));

@@ -54,10 +54,11 @@ impl PgEngine {
                 only,
                 ..
             } => {
-                let kind = if *only {
-                    "Index Only Scan"
-                } else {
-                    "Index Scan"
+                let kind = match (*only, gather.is_some()) {
+                    (true, false) => "Index Only Scan",
+                    (false, false) => "Index Scan",
+                    (true, true) => "Parallel Index Only Scan",
+                    (false, true) => "Parallel Index Scan",
                 };
                 let back = if *direction == ScanDirection::Backward {
                     " Backward"

@@ -106,6 +106,8 @@ impl PgEngine {
                 .unwrap_or(d.max_parallel_workers_per_gather),
             min_parallel_table_scan_size: size_in(&text("min_parallel_table_scan_size"), 8192.0)
                 .unwrap_or(d.min_parallel_table_scan_size),
+            min_parallel_index_scan_size: size_in(&text("min_parallel_index_scan_size"), 8192.0)
+                .unwrap_or(d.min_parallel_index_scan_size),
             parallel_leader_participation: on("parallel_leader_participation"),
         }
     }

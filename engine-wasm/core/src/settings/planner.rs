@@ -115,6 +115,7 @@ pub static APPLIED_ON_PG: &[(&str, Kind)] = &[
     ("parallel_tuple_cost", Kind::Cost),
     ("max_parallel_workers_per_gather", Kind::Count),
     ("min_parallel_table_scan_size", Kind::Size),
+    ("min_parallel_index_scan_size", Kind::Size),
     ("parallel_leader_participation", Kind::Bool),
 ];
 

@@ -830,6 +830,10 @@ pub fn plan_partial_scan(table: &TableInfo, q: &Select) -> Result<Option<ScanPla
         conjuncts(f, &mut parts);
     }
     let referenced = referenced_columns(table, q)?;
+    let mut candidates = Vec::new();
+    for i in 0..table.indexes.len() {
+        candidates.extend(index_candidate(table, i, q, &parts, &referenced)?);
+    }
     let query = choose::Query {
         table,
         stats,
@@ -838,7 +842,7 @@ pub fn plan_partial_scan(table: &TableInfo, q: &Select) -> Result<Option<ScanPla
         system_columns: referenced.iter().any(|&c| c >= table.columns.len()),
         parallel: true,
     };
-    Ok(choose::partial(&query))
+    Ok(choose::partial(&query, &candidates))
 }
 
 fn best_of(mut all: Vec<ScanPlan>) -> Result<ScanPlan, SqlError> {

@@ -105,7 +105,7 @@ pub fn finalists(q: &Query, candidates: &[IndexCandidate]) -> Vec<ScanPlan> {
     // (`get_relation_info` conses each on the front), so between two
     // equally cheap indexes the one created last wins.
     for c in candidates.iter().rev() {
-        if let Some(p) = index_path(q, c, &est, &size, rows, width) {
+        if let Some(p) = index_path(q, c, &est, &size, rows, width, None) {
             paths.push(p);
         }
     }
@@ -123,6 +123,16 @@ pub fn finalists(q: &Query, candidates: &[IndexCandidate]) -> Vec<ScanPlan> {
     }
     if q.parallel {
         paths.extend(gather_path(q, &size, (rows, target_per_row), width));
+        for c in candidates.iter().rev() {
+            paths.extend(index_gather_path(
+                q,
+                c,
+                &est,
+                &size,
+                (rows, target_per_row),
+                width,
+            ));
+        }
     }
     let limit = constant_limit(q.select);
     let considered: Vec<Considered> = paths
@@ -181,7 +191,7 @@ pub fn finalists(q: &Query, candidates: &[IndexCandidate]) -> Vec<ScanPlan> {
 /// aggregate computed in parts), whether or not a Gather straight over it
 /// would be cheaper than reading the table alone: PostgreSQL keeps partial
 /// paths apart (`partial_pathlist`), for the nodes above to use.
-pub fn partial(q: &Query) -> Option<ScanPlan> {
+pub fn partial(q: &Query, candidates: &[IndexCandidate]) -> Option<ScanPlan> {
     let size = q.stats.relation.estimate();
     let est = Estimator {
         table: q.table,
@@ -190,7 +200,22 @@ pub fn partial(q: &Query) -> Option<ScanPlan> {
     };
     let rows = clamp_rows(size.tuples * est.clauses(q.parts));
     let target = super::cost::qual_cost(&computed_targets(q.select), &q.stats.params);
-    let p = gather_path(q, &size, (rows, target), scan_width(q))?;
+    let width = scan_width(q);
+    // The cheapest partial path in total (`add_partial_path`), newest index
+    // first as for the other paths.
+    let mut best = gather_path(q, &size, (rows, target), width);
+    for c in candidates.iter().rev() {
+        let Some(p) = index_gather_path(q, c, &est, &size, (rows, target), width) else {
+            continue;
+        };
+        if best
+            .as_ref()
+            .is_none_or(|b| p.cost.scan.total < b.cost.scan.total)
+        {
+            best = Some(p);
+        }
+    }
+    let p = best?;
     Some(ScanPlan {
         cost: Some(p.cost),
         ..p.plan
@@ -202,6 +227,11 @@ fn path_name(q: &Query, p: &Path) -> String {
     let index = |i: &usize| &q.table.indexes[*i].name;
     let name = match &p.plan.access {
         AccessPath::Seq if p.cost.gather.is_some() => "a Parallel Seq Scan under a Gather".into(),
+        AccessPath::Index { index: i, only, .. } if p.cost.gather.is_some() => format!(
+            "a Parallel Index{} Scan using {} under a Gather",
+            if *only { " Only" } else { "" },
+            index(i)
+        ),
         AccessPath::Seq => "a Seq Scan".to_string(),
         AccessPath::Index {
             index: i,
@@ -254,6 +284,10 @@ fn reason(
             Some(g) => (why::ScanKind::ParallelSeq(g.workers), String::new()),
             None => (why::ScanKind::Seq, String::new()),
         },
+        AccessPath::Index { index, .. } if best.cost.gather.is_some() => (
+            why::ScanKind::ParallelIndex(best.cost.gather.map_or(0, |g| g.workers)),
+            q.table.indexes[*index].name.clone(),
+        ),
         AccessPath::Index { index, only, .. } => (
             if *only {
                 why::ScanKind::IndexOnly
@@ -480,6 +514,7 @@ fn index_path(
     size: &SizeEstimate,
     rows: f64,
     width: f64,
+    parallel: Option<(f64, f64)>,
 ) -> Option<Path> {
     if c.cond.is_none() && c.direction.is_none() && !c.partial && !c.only {
         return None;
@@ -500,11 +535,41 @@ fn index_path(
         loops: 1.0,
     };
     let pages = f64::from(q.stats.indexes[c.index].pages);
-    let scan = index_scan::cost(&ix, pages, &heap, &q.stats.params);
+    let p = &q.stats.params;
+    let mut cost = plain(index_scan::cost(&ix, pages, &heap, p), width);
+    if let Some((rows, target)) = parallel {
+        // A Parallel Index (Only) Scan: workers by the index pages it
+        // reads and, unless index-only, the heap pages it fetches.
+        let heap_pages = index_scan::random_heap_pages(&ix, pages, &heap, p);
+        let workers = parallel::index_workers(heap_pages, ix.pages, p);
+        if workers == 0 {
+            return None;
+        }
+        let divisor = parallel::divisor(workers, p);
+        let mut scan = index_scan::partial_cost(&ix, pages, &heap, divisor, p);
+        scan.total += target * rows / divisor;
+        cost.scan = scan;
+        cost.gather = Some(Gather {
+            workers,
+            cost: parallel::gather(&scan, rows, p),
+        });
+    }
     Some(Path {
         plan: c.plan(q.select, q.system_columns),
-        cost: plain(scan, width),
+        cost,
     })
+}
+
+/// A Gather over a Parallel Index (Only) Scan of the candidate.
+fn index_gather_path(
+    q: &Query,
+    c: &IndexCandidate,
+    est: &Estimator,
+    size: &SizeEstimate,
+    (rows, target): (f64, f64),
+    width: f64,
+) -> Option<Path> {
+    index_path(q, c, est, size, rows, width, Some((rows, target)))
 }
 
 fn bitmap_path(

@@ -42,6 +42,8 @@ pub struct CostParams {
     pub max_parallel_workers_per_gather: u32,
     /// In pages: a smaller table is never scanned in parallel.
     pub min_parallel_table_scan_size: f64,
+    /// In pages: an index scan reading fewer of its index's is not either.
+    pub min_parallel_index_scan_size: f64,
     /// Whether the leader scans too, besides collecting the workers' rows.
     pub parallel_leader_participation: bool,
 }
@@ -69,6 +71,7 @@ impl Default for CostParams {
             parallel_tuple_cost: 0.1,
             max_parallel_workers_per_gather: 2,
             min_parallel_table_scan_size: 1024.0,
+            min_parallel_index_scan_size: 64.0,
             parallel_leader_participation: true,
         }
     }

@@ -41,6 +41,36 @@ pub fn workers(pages: f64, p: &CostParams) -> u32 {
     workers.min(p.max_parallel_workers_per_gather)
 }
 
+/// `compute_parallel_worker` for an index scan reading `index_pages` of
+/// the index and (not index-only) `heap_pages` of the table at random:
+/// each must reach its minimum (`min_parallel_index_scan_size`, 512 kB),
+/// and the fewer workers of the two counts wins.
+pub fn index_workers(heap_pages: Option<f64>, index_pages: f64, p: &CostParams) -> u32 {
+    if heap_pages.is_some_and(|h| h.trunc() < p.min_parallel_table_scan_size)
+        || index_pages.trunc() < p.min_parallel_index_scan_size
+    {
+        return 0;
+    }
+    let by = |pages: f64, min: f64| {
+        let mut workers = 1;
+        let mut threshold = min.max(1.0);
+        while pages.trunc() >= threshold * 3.0 {
+            workers += 1;
+            threshold *= 3.0;
+            if threshold > f64::from(i32::MAX / 3) {
+                break;
+            }
+        }
+        workers
+    };
+    let index = by(index_pages, p.min_parallel_index_scan_size);
+    let workers = match heap_pages {
+        Some(h) => by(h, p.min_parallel_table_scan_size).min(index),
+        None => index,
+    };
+    workers.min(p.max_parallel_workers_per_gather)
+}
+
 /// `get_parallel_divisor`: the share of the rows one process handles. The
 /// leader also scans, less the more workers it has to serve (30 % of its
 /// time per worker).

@@ -77,6 +77,12 @@ pub fn scan(kind: ScanKind, index: &str, f: &ScanFacts, cost: String) -> String 
             f.table,
             if workers == 1 { "" } else { "s" }
         ),
+        ScanKind::ParallelIndex(workers) => format!(
+            "{share} match, too many for one process to fetch cheaply: the leader and \
+             {workers} worker{} take {index}'s leaf pages in turn and share the rows' work, \
+             even with the workers' start and each row handed to the Gather",
+            if workers == 1 { "" } else { "s" }
+        ),
         ScanKind::Index | ScanKind::IndexOnly if f.in_order => {
             let stop = f.limit.map_or(String::new(), |l| {
                 format!(", and the LIMIT stops it after {} rows", whole(l))
@@ -118,6 +124,8 @@ pub enum ScanKind {
     Seq,
     /// A Parallel Seq Scan by this many workers and the leader, under a Gather.
     ParallelSeq(u32),
+    /// A Parallel Index (Only) Scan, the same way.
+    ParallelIndex(u32),
     Index,
     IndexOnly,
     Bitmap,
@@ -130,6 +138,7 @@ impl ScanKind {
         match self {
             ScanKind::Seq => "Seq Scan",
             ScanKind::ParallelSeq(_) => "Gather over a Parallel Seq Scan",
+            ScanKind::ParallelIndex(_) => "Gather over a Parallel Index Scan",
             ScanKind::Index => "Index Scan",
             ScanKind::IndexOnly => "Index Only Scan",
             ScanKind::Bitmap | ScanKind::BitmapAnd => "Bitmap Heap Scan",

@@ -20,6 +20,8 @@ pub struct IndexCost {
     pub total: f64,
     /// The share of the table's rows its conditions find.
     pub selectivity: f64,
+    /// The index pages one descent reads (`numIndexPages`).
+    pub pages: f64,
 }
 
 /// The index's part of a scan.
@@ -93,6 +95,7 @@ pub fn btree_cost(
         startup,
         total,
         selectivity: scan.selectivity,
+        pages: index_pages,
     }
 }
 
@@ -128,6 +131,52 @@ pub struct HeapFetch<'a> {
 
 /// `cost_index`.
 pub fn cost(ix: &IndexCost, index_pages: f64, h: &HeapFetch, p: &CostParams) -> Cost {
+    shared_cost(ix, index_pages, h, 1.0, p)
+}
+
+/// One process's share of a Parallel Index (Only) Scan, `divisor` of them
+/// ([`crate::sql::plan::parallel::divisor`]): the index and heap pages
+/// cost what they cost (each is read once, by whichever process gets it),
+/// the rows' checks and the rows are shared.
+pub fn partial_cost(
+    ix: &IndexCost,
+    index_pages: f64,
+    h: &HeapFetch,
+    divisor: f64,
+    p: &CostParams,
+) -> Cost {
+    shared_cost(ix, index_pages, h, divisor, p)
+}
+
+/// The heap pages the scan reads in random order (`rand_heap_pages`),
+/// which decide a parallel scan's workers with the index's pages; an Index
+/// Only Scan counts none.
+pub fn random_heap_pages(
+    ix: &IndexCost,
+    index_pages: f64,
+    h: &HeapFetch,
+    p: &CostParams,
+) -> Option<f64> {
+    if h.index_only {
+        return None;
+    }
+    let tuples = clamp_rows(ix.selectivity * h.heap.tuples);
+    Some(pages_fetched(
+        tuples,
+        h.heap.pages,
+        index_pages,
+        h.table_pages,
+        p,
+    ))
+}
+
+fn shared_cost(
+    ix: &IndexCost,
+    index_pages: f64,
+    h: &HeapFetch,
+    divisor: f64,
+    p: &CostParams,
+) -> Cost {
     let enabled = if h.index_only {
         p.enable_indexonlyscan && p.enable_indexscan
     } else {
@@ -163,11 +212,15 @@ pub fn cost(ix: &IndexCost, index_pages: f64, h: &HeapFetch, p: &CostParams) -> 
     };
     let c2 = h.correlation * h.correlation;
     run += max_io + c2 * (min_io - max_io);
-    run += (p.cpu_tuple_cost + qual_cost(h.filter, p)) * tuples;
+    run += (p.cpu_tuple_cost + qual_cost(h.filter, p)) * tuples / divisor;
     Cost {
         startup,
         total: startup + run,
-        rows: h.rows,
+        rows: if divisor > 1.0 {
+            clamp_rows(h.rows / divisor)
+        } else {
+            h.rows
+        },
     }
 }
 
