@@ -92,13 +92,7 @@ pub fn finished_total(p: &ScanPlan) -> f64 {
 /// path kept. An upper node (a GroupAggregate under a LIMIT) may prefer one
 /// that starts sooner to the cheapest.
 pub fn finalists(q: &Query, candidates: &[IndexCandidate]) -> Vec<ScanPlan> {
-    let size = q.stats.relation.estimate();
-    let est = Estimator {
-        table: q.table,
-        stats: &q.stats.relation,
-        tuples: size.tuples,
-    };
-    let rows = clamp_rows(size.tuples * est.clauses(q.parts));
+    let (size, est, rows) = estimates(q);
     let width = scan_width(q);
     let mut paths = vec![seq_path(q, &size, rows, width)];
     // Newest index first: PostgreSQL lists a table's indexes that way
@@ -192,13 +186,7 @@ pub fn finalists(q: &Query, candidates: &[IndexCandidate]) -> Vec<ScanPlan> {
 /// would be cheaper than reading the table alone: PostgreSQL keeps partial
 /// paths apart (`partial_pathlist`), for the nodes above to use.
 pub fn partial(q: &Query, candidates: &[IndexCandidate]) -> Option<ScanPlan> {
-    let size = q.stats.relation.estimate();
-    let est = Estimator {
-        table: q.table,
-        stats: &q.stats.relation,
-        tuples: size.tuples,
-    };
-    let rows = clamp_rows(size.tuples * est.clauses(q.parts));
+    let (size, est, rows) = estimates(q);
     let target = super::cost::qual_cost(&computed_targets(q.select), &q.stats.params);
     let width = scan_width(q);
     // The cheapest partial path in total (`add_partial_path`), newest index
@@ -220,6 +208,19 @@ pub fn partial(q: &Query, candidates: &[IndexCandidate]) -> Option<ScanPlan> {
         cost: Some(p.cost),
         ..p.plan
     })
+}
+
+/// The table's size, the selectivity estimator over its statistics, and
+/// the rows the WHERE keeps.
+fn estimates<'a>(q: &Query<'a>) -> (SizeEstimate, Estimator<'a>, f64) {
+    let size = q.stats.relation.estimate();
+    let est = Estimator {
+        table: q.table,
+        stats: &q.stats.relation,
+        tuples: size.tuples,
+    };
+    let rows = clamp_rows(size.tuples * est.clauses(q.parts));
+    (size, est, rows)
 }
 
 /// A path by name, as the "why" sentence calls it.

@@ -131,21 +131,7 @@ pub struct HeapFetch<'a> {
 
 /// `cost_index`.
 pub fn cost(ix: &IndexCost, index_pages: f64, h: &HeapFetch, p: &CostParams) -> Cost {
-    shared_cost(ix, index_pages, h, 1.0, p)
-}
-
-/// One process's share of a Parallel Index (Only) Scan, `divisor` of them
-/// ([`crate::sql::plan::parallel::divisor`]): the index and heap pages
-/// cost what they cost (each is read once, by whichever process gets it),
-/// the rows' checks and the rows are shared.
-pub fn partial_cost(
-    ix: &IndexCost,
-    index_pages: f64,
-    h: &HeapFetch,
-    divisor: f64,
-    p: &CostParams,
-) -> Cost {
-    shared_cost(ix, index_pages, h, divisor, p)
+    partial_cost(ix, index_pages, h, 1.0, p)
 }
 
 /// The heap pages the scan reads in random order (`rand_heap_pages`),
@@ -170,7 +156,11 @@ pub fn random_heap_pages(
     ))
 }
 
-fn shared_cost(
+/// One process's share of a Parallel Index (Only) Scan, `divisor` of them
+/// ([`crate::sql::plan::parallel::divisor`]; 1 for a scan by one process):
+/// the index and heap pages cost what they cost (each is read once, by
+/// whichever process gets it), the rows' checks and the rows are shared.
+pub fn partial_cost(
     ix: &IndexCost,
     index_pages: f64,
     h: &HeapFetch,
