@@ -87,10 +87,7 @@ pub fn run_grouped<E: Executor>(
         _ => engine.run_select(&input, execute)?,
     };
     let child = match planned.as_ref().and_then(|p| p.parallel.as_ref()) {
-        Some(par) => par.restack(
-            child,
-            planned.as_ref().map_or(8, |p| p.width.round() as u32),
-        ),
+        Some(par) => par.restack(child),
         None => child,
     };
     let start = engine.now_us();

@@ -34,11 +34,8 @@ impl PgEngine {
     ) -> PlanNode {
         let t = self.catalog.table(table);
         let gather = plan.cost.and_then(|c| c.gather);
-        // A parallel scan prints per process: the leader (unless it only
-        // collects) and each worker ran it once.
-        let loops = gather.map_or(1, |g| {
-            u64::from(g.workers) + u64::from(self.leader_participates())
-        });
+        // A parallel scan prints per process: each ran it once.
+        let loops = gather.map_or(1, |g| g.processes());
         let total_rows = rows;
         let (rows, removed) = (per_loop(rows, loops), per_loop(removed, loops));
         let index_name =
@@ -149,11 +146,6 @@ impl PgEngine {
             Some(g) => gather_node(node, g, total_rows),
             None => node,
         }
-    }
-
-    /// Whether the leader of a parallel plan scans too.
-    fn leader_participates(&self) -> bool {
-        self.cost_params().parallel_leader_participation
     }
 
     /// The planner's `cost=`, `rows=` and `width=` for the scan, or, where

@@ -70,7 +70,7 @@ impl PgEngine {
 
     /// The session's cost settings; a value IndexLab cannot read keeps
     /// PostgreSQL's default.
-    pub(super) fn cost_params(&self) -> CostParams {
+    fn cost_params(&self) -> CostParams {
         let text = |name: &str| self.settings.show(name).unwrap_or_default();
         let number = |name: &str, default: f64| text(name).trim().parse().unwrap_or(default);
         let on = |name: &str| {

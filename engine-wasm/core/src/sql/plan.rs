@@ -811,38 +811,54 @@ pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
     best_of(plan_scans(table, q, false)?)
 }
 
-/// [`plan_scan`] for a statement's own top-level query, which may also be
-/// read in parallel under a Gather ([`parallel`]) when it is cheaper.
+/// [`plan_scan`] for a statement's own top-level query that
+/// [`parallel::gatherable`] accepted: it may also be read in parallel under
+/// a Gather when that is cheaper.
 pub fn plan_top_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
-    best_of(plan_scans(table, q, parallel::gatherable(q))?)
+    best_of(plan_scans(table, q, true)?)
 }
 
-/// The Parallel Seq Scan of `table` for `q`'s rows, costed per process
-/// with its Gather (`PlanCost::gather`), for an aggregate computed in
-/// parts; None when the table is too small for a worker or `q` cannot be
-/// read in parallel.
+/// The cheapest partial scan of `table` for `q`'s rows (a Parallel Seq,
+/// Index or Index Only Scan), costed per process with its Gather
+/// (`PlanCost::gather`), for an aggregate computed in parts; None when the
+/// table is too small for a worker. `q` reads what a gatherable query reads.
 pub fn plan_partial_scan(table: &TableInfo, q: &Select) -> Result<Option<ScanPlan>, SqlError> {
-    let (Some(stats), true) = (&table.stats, parallel::gatherable(q)) else {
+    let Some(stats) = &table.stats else {
         return Ok(None);
     };
-    let mut parts = Vec::new();
-    if let Some(f) = &q.filter {
-        conjuncts(f, &mut parts);
-    }
-    let referenced = referenced_columns(table, q)?;
-    let mut candidates = Vec::new();
-    for i in 0..table.indexes.len() {
-        candidates.extend(index_candidate(table, i, q, &parts, &referenced)?);
-    }
+    let (parts, candidates, system_columns) = scan_inputs(table, q)?;
     let query = choose::Query {
         table,
         stats,
         select: q,
         parts: &parts,
-        system_columns: referenced.iter().any(|&c| c >= table.columns.len()),
+        system_columns,
         parallel: true,
     };
     Ok(choose::partial(&query, &candidates))
+}
+
+/// What every plan of `q` over `table` starts from: the WHERE's conjuncts,
+/// the indexes that could serve them, and whether the query reads a system
+/// column (then refusing a condition on `ctid`, which needs a TID scan).
+fn scan_inputs(
+    table: &TableInfo,
+    q: &Select,
+) -> Result<(Vec<Expr>, Vec<IndexCandidate>, bool), SqlError> {
+    let mut parts = Vec::new();
+    if let Some(f) = &q.filter {
+        conjuncts(f, &mut parts);
+    }
+    let referenced = referenced_columns(table, q)?;
+    let system_columns = referenced.iter().any(|&c| c >= table.columns.len());
+    if system_columns {
+        refuse_tid_scan(table, &parts)?;
+    }
+    let mut candidates = Vec::new();
+    for i in 0..table.indexes.len() {
+        candidates.extend(index_candidate(table, i, q, &parts, &referenced)?);
+    }
+    Ok((parts, candidates, system_columns))
 }
 
 fn best_of(mut all: Vec<ScanPlan>) -> Result<ScanPlan, SqlError> {
@@ -868,19 +884,7 @@ pub fn plan_scans(
     q: &Select,
     parallel: bool,
 ) -> Result<Vec<ScanPlan>, SqlError> {
-    let mut parts = Vec::new();
-    if let Some(f) = &q.filter {
-        conjuncts(f, &mut parts);
-    }
-    let referenced = referenced_columns(table, q)?;
-    let system_columns = referenced.iter().any(|&c| c >= table.columns.len());
-    if system_columns {
-        refuse_tid_scan(table, &parts)?;
-    }
-    let mut candidates = Vec::new();
-    for i in 0..table.indexes.len() {
-        candidates.extend(index_candidate(table, i, q, &parts, &referenced)?);
-    }
+    let (parts, candidates, system_columns) = scan_inputs(table, q)?;
     if let Some(stats) = &table.stats {
         let query = choose::Query {
             table,

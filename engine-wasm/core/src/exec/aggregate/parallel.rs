@@ -23,6 +23,8 @@ pub struct ParallelAgg {
     pub partial: Cost,
     pub gather: Cost,
     pub finalize: Cost,
+    /// `width=` of the partial and gathered rows (the aggregate's).
+    pub width: u32,
 }
 
 /// The parallel plan for aggregates over `input`'s rows, if the table is
@@ -32,7 +34,7 @@ pub fn plan(
     info: &TableInfo,
     input: &Select,
     a: &AggregateCosts,
-    having: f64,
+    (having, width): (f64, f64),
     p: &CostParams,
 ) -> Result<Option<ParallelAgg>, SqlError> {
     let Some(read) = plan_partial_scan(info, input)? else {
@@ -52,6 +54,7 @@ pub fn plan(
         partial,
         gather,
         finalize,
+        width: width.round() as u32,
     }))
 }
 
@@ -105,7 +108,8 @@ impl ParallelAgg {
 
     /// Puts a Partial Aggregate between the Gather the scan ran under and
     /// the Parallel Seq Scan: one row from each process.
-    pub fn restack(&self, mut gather: PlanNode, width: u32) -> PlanNode {
+    pub fn restack(&self, mut gather: PlanNode) -> PlanNode {
+        let width = self.width;
         let scan = gather.children.remove(0);
         let partial = PlanNode {
             title: "Partial Aggregate".into(),

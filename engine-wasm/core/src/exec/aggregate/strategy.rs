@@ -123,7 +123,7 @@ pub fn plan<E: Executor>(
             p,
         );
         let in_parts = match parallel {
-            true => super::parallel::plan(&info, input, &aggregates, having, p)?,
+            true => super::parallel::plan(&info, input, &aggregates, (having, width), p)?,
             false => None,
         }
         .filter(|par| par.finalize.total < serial.total);

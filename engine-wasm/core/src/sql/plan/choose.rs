@@ -118,14 +118,8 @@ pub fn finalists(q: &Query, candidates: &[IndexCandidate]) -> Vec<ScanPlan> {
     if q.parallel {
         paths.extend(gather_path(q, &size, (rows, target_per_row), width));
         for c in candidates.iter().rev() {
-            paths.extend(index_gather_path(
-                q,
-                c,
-                &est,
-                &size,
-                (rows, target_per_row),
-                width,
-            ));
+            let parallel = Some((rows, target_per_row));
+            paths.extend(index_path(q, c, &est, &size, rows, width, parallel));
         }
     }
     let limit = constant_limit(q.select);
@@ -193,7 +187,8 @@ pub fn partial(q: &Query, candidates: &[IndexCandidate]) -> Option<ScanPlan> {
     // first as for the other paths.
     let mut best = gather_path(q, &size, (rows, target), width);
     for c in candidates.iter().rev() {
-        let Some(p) = index_gather_path(q, c, &est, &size, (rows, target), width) else {
+        let parallel = Some((rows, target));
+        let Some(p) = index_path(q, c, &est, &size, rows, width, parallel) else {
             continue;
         };
         if best
@@ -454,6 +449,7 @@ fn gather_path(
     path.cost.scan = scan;
     path.cost.gather = Some(Gather {
         workers,
+        leader: p.parallel_leader_participation,
         cost: parallel::gather(&scan, rows, p),
     });
     Some(path)
@@ -552,6 +548,7 @@ fn index_path(
         cost.scan = scan;
         cost.gather = Some(Gather {
             workers,
+            leader: p.parallel_leader_participation,
             cost: parallel::gather(&scan, rows, p),
         });
     }
@@ -559,18 +556,6 @@ fn index_path(
         plan: c.plan(q.select, q.system_columns),
         cost,
     })
-}
-
-/// A Gather over a Parallel Index (Only) Scan of the candidate.
-fn index_gather_path(
-    q: &Query,
-    c: &IndexCandidate,
-    est: &Estimator,
-    size: &SizeEstimate,
-    (rows, target): (f64, f64),
-    width: f64,
-) -> Option<Path> {
-    index_path(q, c, est, size, rows, width, Some((rows, target)))
 }
 
 fn bitmap_path(

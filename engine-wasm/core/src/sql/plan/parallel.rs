@@ -19,7 +19,17 @@ use crate::sql::functions::ScalarFunc;
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Gather {
     pub workers: u32,
+    /// Whether the leader scans too (`parallel_leader_participation`).
+    pub leader: bool,
     pub cost: Cost,
+}
+
+impl Gather {
+    /// The processes that run the scan below: each worker, and the leader
+    /// unless it only collects. EXPLAIN's `loops=`.
+    pub fn processes(&self) -> u64 {
+        u64::from(self.workers) + u64::from(self.leader)
+    }
 }
 
 /// `compute_parallel_worker` for a heap of `pages`: none below
