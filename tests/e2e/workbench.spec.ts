@@ -449,3 +449,29 @@ explain (analyze, buffers, summary off) select count(*) from big where a = 5;
     /^Finalize Aggregate over a Gather: the leader and 2 workers each read a share of big's pages/,
   );
 });
+
+test('a join whose sides come in key order: pg plans a Merge Join and says why', async ({ page }) => {
+  await page.goto('/#/workbench');
+  await typeScript(
+    page,
+    `create table t (id int primary key, a int);
+insert into t select g, g % 100 from generate_series(1, 10000) g;
+vacuum analyze t;
+create table u (id int primary key, t_id int);
+insert into u select g, g * 3 from generate_series(1, 50) g;
+analyze u;
+explain (analyze, buffers, summary off) select * from t join u on u.t_id = t.id;
+`,
+  );
+  await page.keyboard.press('ControlOrMeta+Enter');
+  const pg = page.getByTestId('explain-pg');
+  // PostgreSQL 15's plan and costs for this script.
+  await expect(pg).toContainText('Merge Join  (cost=3.20..9.09 rows=50 width=16)');
+  await expect(pg).toContainText('Merge Cond: (t.id = u.t_id)');
+  // The pass ends past u's largest key: 151 of t's 10 000 index entries.
+  await expect(pg).toContainText(/Index Scan using t_pkey on t .*actual .*rows=151 loops=1\)/);
+  const why = page.getByTestId('why-pg').locator('li');
+  await expect(why.first()).toContainText(
+    /^Merge Join: t comes in key order from t_pkey and the about 50 rows of u are sorted; one pass pairs equal keys and stops/,
+  );
+});

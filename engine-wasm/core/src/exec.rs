@@ -40,6 +40,7 @@ pub mod join;
 pub mod join_chain;
 pub mod join_choice;
 pub mod memoize;
+pub mod merge_join;
 pub mod nested_loop;
 pub mod on_conflict;
 pub mod pg_indexes;

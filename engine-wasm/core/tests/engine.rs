@@ -42,6 +42,7 @@ mod json;
 mod lateral;
 mod lessons;
 mod limits;
+mod merge_join_pg;
 mod model_sql;
 mod numeric;
 mod outer_joins;

@@ -88,6 +88,8 @@ fn a_grouping_and_a_join_say_what_the_other_method_would_cost() {
          explain select a, count(*) from t group by a;
          reset enable_hashagg;
          explain select * from t join u on u.t_id = t.id;
+         set enable_mergejoin = off;
+         explain select * from t join u on u.t_id = t.id;
          set enable_hashjoin = off;
          explain select * from t join u on u.t_id = t.id;");
     let w = whys(&r);
@@ -103,13 +105,24 @@ fn a_grouping_and_a_join_say_what_the_other_method_would_cost() {
     );
     // The scan under it has its own sentence.
     assert!(w[0][1].starts_with("Seq Scan: "), "{:?}", w[0]);
-    let join = &w[2][0];
+    // PostgreSQL 15 merges: t_pkey gives t in order, u's 50 rows are
+    // sorted, and the pass stops past u's largest key (3 × 50).
+    let merge = &w[2][0];
+    assert!(
+        merge.starts_with("Merge Join: t comes in key order from t_pkey and the about 50 rows of u are sorted; one pass pairs equal keys and stops once u's keys run out (no later row of t can match), so only about 150 of t's 10000 rows are read"),
+        "{merge}"
+    );
+    assert!(
+        merge.contains(&format!("a Hash Join: {}", t[3])),
+        "{merge} {t:?}"
+    );
+    let join = &w[3][0];
     assert!(
         join.starts_with("Hash Join: the about 50 rows of u are hashed once and each of the about 10000 rows of t probes"),
         "{join}"
     );
     assert!(
-        join.contains(&format!("a Nested Loop of index lookups: {}", t[3])),
+        join.contains(&format!("a Nested Loop of index lookups: {}", t[4])),
         "{join} {t:?}"
     );
 }

@@ -316,7 +316,7 @@ fn dedupe_by<T>(items: &mut Vec<T>, key: impl Fn(&T) -> &Vec<Value>) -> Result<(
     Ok(())
 }
 
-fn sort_node(child: PlanNode, order: &[OrderItem]) -> PlanNode {
+pub(super) fn sort_node(child: PlanNode, order: &[OrderItem]) -> PlanNode {
     let keys: Vec<String> = order
         .iter()
         .map(|o| {

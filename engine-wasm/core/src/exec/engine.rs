@@ -75,6 +75,19 @@ pub trait QueryEngine: Sized {
              PostgreSQL's 32-bit ids)",
         ))
     }
+    /// The rows of `table` its conditions `filter` keep, in heap order,
+    /// looked at without reading a page through the buffer pool, advancing
+    /// the clock or counting anything; None on a profile without it. An
+    /// executor node that pulls rows one at a time in PostgreSQL (a Merge
+    /// Join, stopping when a side runs out) works out from them how many
+    /// rows its scans hand up, then runs those scans for real.
+    fn peek_rows(
+        &mut self,
+        _table: usize,
+        _filter: &[crate::sql::ast::Expr],
+    ) -> Result<Option<Vec<Row>>, SqlError> {
+        Ok(None)
+    }
     /// Runs `plan` on `table`, stopping after `limit` accepted rows when given.
     fn run_scan(
         &mut self,

@@ -91,9 +91,11 @@ pub trait JoinExec: SelectExec {
         })
     }
 
-    /// The columns of `side` the query uses anywhere (select list, WHERE, ON,
-    /// USING, ORDER BY), as the select list of that side's scan: its planner
-    /// may choose an index-only scan only when the index holds all of them.
+    /// The columns of `side` the query uses above its scan (select list,
+    /// the join's own conditions, USING, ORDER BY), as the select list of
+    /// that side's scan: what it hands up, and so its `width=`. (The scan
+    /// adds its own conditions' columns when it asks whether an index
+    /// covers the query.)
     fn needed_columns(
         &self,
         q: &Select,
@@ -111,11 +113,25 @@ pub trait JoinExec: SelectExec {
                 column_refs(expr, &mut refs);
             }
         }
-        let exprs = q
+        // A condition on one side alone stays in that side's scan: the
+        // join needs only the columns its own conditions compare.
+        let mut parts = Vec::new();
+        for e in q
             .filter
             .iter()
-            .chain(q.joins.iter().filter_map(|j| j.on.as_ref()));
-        for e in exprs.chain(q.order_by.iter().map(|o| &o.expr)) {
+            .chain(q.joins.iter().filter_map(|j| j.on.as_ref()))
+        {
+            conjuncts(e, &mut parts);
+        }
+        for e in &parts {
+            if self
+                .belongs(e, outer, inner)
+                .is_ok_and(|b| b == Belongs::Both)
+            {
+                column_refs(e, &mut refs);
+            }
+        }
+        for e in q.order_by.iter().map(|o| &o.expr) {
             column_refs(e, &mut refs);
         }
         refs.extend(using.iter().map(|c| (None, c.clone())));
@@ -249,12 +265,18 @@ pub trait JoinExec: SelectExec {
             },
         );
         let choice = join_choice::plan(self, &a, &b, &both)?;
-        let swapped = choice.is_some_and(|c| c.swapped);
+        let swapped = choice.as_ref().is_some_and(|c| c.swapped);
         let (a, b) = if swapped { (b, a) } else { (a, b) };
-        if let Some(c) = choice.filter(|c| c.method == Method::Hash) {
+        if let Some(c) = choice.as_ref().filter(|c| c.method == Method::Merge) {
+            let (mut node, joined) = super::merge_join::run(self, (&a, &b), &both, c, execute)?;
+            if let Some(w) = join_choice::output_width(self, q, &using, &first, &second) {
+                node.width = w;
+            }
+            return self.join_result(q, node, joined, &using, (&first, &second), swapped, start);
+        }
+        if let Some(c) = choice.as_ref().filter(|c| c.method == Method::Hash) {
             let up = join_choice::passed_up(self, q, &both, b.side, (&first, &second));
-            let (mut node, joined) =
-                join_choice::run_hash(self, (&a, &b), &both, &c, &up, execute)?;
+            let (mut node, joined) = join_choice::run_hash(self, (&a, &b), &both, c, &up, execute)?;
             if let Some(w) = join_choice::output_width(self, q, &using, &first, &second) {
                 node.width = w;
             }
@@ -313,13 +335,23 @@ pub trait JoinExec: SelectExec {
         // query needs of the inner table.
         let lookup_only = key.as_ref().is_some_and(|(_, index, ..)| {
             let index = &inner_info.indexes[*index];
-            inner_items.iter().all(|i| match i {
-                SelectItem::Expr { expr, .. } => crate::sql::plan::column_index(&inner_info, expr)
-                    .is_some_and(|c| index.covers(c)),
-                SelectItem::Wildcard => false,
-            })
+            let covered = |e: &Expr| {
+                let mut refs = Vec::new();
+                column_refs(e, &mut refs);
+                refs.iter().all(|(_, name)| {
+                    inner_info
+                        .column_position(name)
+                        .is_some_and(|c| index.covers(c))
+                })
+            };
+            inner_f.iter().all(covered)
+                && inner_items.iter().all(|i| match i {
+                    SelectItem::Expr { expr, .. } => covered(expr),
+                    SelectItem::Wildcard => false,
+                })
         });
         let mut memo = choice
+            .as_ref()
             .and_then(|c| c.memoize)
             .map(|_| super::memoize::MemoCache::default());
         let outer_info = self.scan_info(outer.table);
@@ -459,7 +491,7 @@ pub trait JoinExec: SelectExec {
         );
         inner_node.loops = loops;
         inner_node.rows = super::plan_node::rows_per_loop(inner_rows_total, loops);
-        if let Some(c) = choice.and_then(|c| c.inner) {
+        if let Some(c) = choice.as_ref().and_then(|c| c.inner) {
             // `cost_index` with the loop count: the scans' own cost model.
             inner_node.est_cost = (c.startup, c.total);
             inner_node.est_rows = c.rows;
@@ -468,10 +500,11 @@ pub trait JoinExec: SelectExec {
                 inner_node.width = w as u32;
             }
         }
-        let join_width =
-            choice.and_then(|_| join_choice::output_width(self, q, &using, &first, &second));
+        let join_width = choice
+            .as_ref()
+            .and_then(|_| join_choice::output_width(self, q, &using, &first, &second));
         let calls = outer_out.rows.len() as u64;
-        let memo_est = choice.and_then(|c| c.memoize);
+        let memo_est = choice.as_ref().and_then(|c| c.memoize);
         if let (Some(cache), Some(est), Some((_, _, e, ..))) = (&memo, memo_est, &key) {
             let cache_key = match e {
                 Expr::Column { table: None, name } => format!("{}.{name}", outer.name),
@@ -498,11 +531,13 @@ pub trait JoinExec: SelectExec {
                 b.add(&inner_node.buffers);
                 b
             },
-            est_cost: choice.map_or((0.0, outer_node.est_cost.1 + inner_node.est_cost.1), |c| {
-                (c.cost.startup, c.cost.total)
-            }),
-            est_rows: choice.map_or(outer_node.est_rows, |c| c.cost.rows),
-            why: choice.map(|c| c.why(&outer.name, &inner.name)),
+            est_cost: choice
+                .as_ref()
+                .map_or((0.0, outer_node.est_cost.1 + inner_node.est_cost.1), |c| {
+                    (c.cost.startup, c.cost.total)
+                }),
+            est_rows: choice.as_ref().map_or(outer_node.est_rows, |c| c.cost.rows),
+            why: choice.as_ref().map(|c| c.why(&outer.name, &inner.name)),
             width: join_width.unwrap_or(outer_node.width + inner_node.width),
             children: vec![outer_node, inner_node],
             ..PlanNode::default()

@@ -37,7 +37,7 @@ impl SideQuery<'_> {
 
 /// An equality between a column of each side: (first's, second's), as
 /// written in `cond`.
-fn column_pair<E: JoinExec>(
+pub(super) fn column_pair<E: JoinExec>(
     engine: &E,
     cond: &Expr,
     first: &Side,
@@ -135,10 +135,18 @@ fn allowed(hints: &[Hint], a: &str, b: &str) -> Allowed {
                 negated,
                 relations,
             } if pair(relations) => match (method, negated) {
-                (JoinMethod::NestLoop, false) => (out.nest_loop, out.hash) = (true, false),
-                (JoinMethod::HashJoin, false) => (out.nest_loop, out.hash) = (false, true),
+                (JoinMethod::NestLoop, false) => {
+                    (out.nest_loop, out.hash, out.merge) = (true, false, false)
+                }
+                (JoinMethod::HashJoin, false) => {
+                    (out.nest_loop, out.hash, out.merge) = (false, true, false)
+                }
+                (JoinMethod::MergeJoin, false) => {
+                    (out.nest_loop, out.hash, out.merge) = (false, false, true)
+                }
                 (JoinMethod::NestLoop, true) => out.nest_loop = false,
                 (JoinMethod::HashJoin, true) => out.hash = false,
+                (JoinMethod::MergeJoin, true) => out.merge = false,
                 _ => {}
             },
             HintKind::Leading(Leading::Tree(JoinTree::Join(o, i))) => {

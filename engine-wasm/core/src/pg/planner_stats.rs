@@ -95,6 +95,8 @@ impl PgEngine {
             enable_bitmapscan: on("enable_bitmapscan"),
             enable_sort: on("enable_sort"),
             enable_hashjoin: on("enable_hashjoin"),
+            enable_mergejoin: on("enable_mergejoin"),
+            enable_material: on("enable_material"),
             enable_nestloop: on("enable_nestloop"),
             enable_memoize: on("enable_memoize"),
             enable_hashagg: on("enable_hashagg"),

@@ -86,6 +86,14 @@ impl QueryEngine for PgEngine {
         self.scan(table, plan, limit)
     }
 
+    fn peek_rows(
+        &mut self,
+        table: usize,
+        filter: &[crate::sql::ast::Expr],
+    ) -> Result<Option<Vec<crate::exec::Row>>, SqlError> {
+        self.peek(table, filter).map(Some)
+    }
+
     fn run_scan_until_group(
         &mut self,
         table: usize,

@@ -119,6 +119,36 @@ impl PgEngine {
         self.scan_stopping(table, plan, limit, None)
     }
 
+    /// The visible rows of `table` that `filter` keeps, in heap order,
+    /// without a buffer access or a counter ([`QueryEngine::peek_rows`]).
+    pub(super) fn peek(
+        &mut self,
+        table: usize,
+        filter: &[crate::sql::ast::Expr],
+    ) -> Result<Vec<Row>, SqlError> {
+        let scope = self.table_scope(table);
+        let filter = filter
+            .iter()
+            .map(|f| bind(f, &scope))
+            .collect::<Result<Vec<_>, _>>()?;
+        let running = self.xact.current();
+        let heap = &self.catalog.table(table).heap;
+        let rows: Vec<Row> = heap
+            .scan_checking(&mut crate::storage::NoAccounting, running)
+            .map(|(_, row)| row.clone())
+            .collect();
+        let mut kept = Vec::new();
+        'rows: for row in rows {
+            for f in &filter {
+                if !accepts(f, &row, &mut self.env())? {
+                    continue 'rows;
+                }
+            }
+            kept.push(row);
+        }
+        Ok(kept)
+    }
+
     /// Runs `plan` on `table` until a row begins the group after `stop`'s.
     pub(super) fn scan_until_group(
         &mut self,

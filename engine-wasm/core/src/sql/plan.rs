@@ -20,6 +20,7 @@ pub mod cost;
 pub mod grouping;
 pub mod join;
 pub mod join_selectivity;
+pub mod merge_selectivity;
 pub mod order_keys;
 pub mod parallel;
 pub mod selectivity;

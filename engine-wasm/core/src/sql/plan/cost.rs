@@ -8,6 +8,7 @@ pub mod bitmap_scan;
 pub mod hash_join;
 pub mod index_scan;
 pub mod memoize;
+pub mod merge_join;
 pub mod nest_loop;
 pub mod seq_scan;
 pub mod sort;
@@ -32,6 +33,8 @@ pub struct CostParams {
     pub enable_bitmapscan: bool,
     pub enable_sort: bool,
     pub enable_hashjoin: bool,
+    pub enable_mergejoin: bool,
+    pub enable_material: bool,
     pub enable_nestloop: bool,
     pub enable_memoize: bool,
     pub enable_hashagg: bool,
@@ -64,6 +67,8 @@ impl Default for CostParams {
             enable_bitmapscan: true,
             enable_sort: true,
             enable_hashjoin: true,
+            enable_mergejoin: true,
+            enable_material: true,
             enable_nestloop: true,
             enable_memoize: true,
             enable_hashagg: true,

@@ -10,8 +10,15 @@
 //! product of both sides' rows and the equality's selectivity
 //! ([`super::join_selectivity`]).
 //!
-//! Not modelled yet: Merge Join, Memoize and a Nested Loop over a
-//! Materialize; PostgreSQL may choose them (see ARCHITECTURE.md).
+//! A Merge Join reads both sides in key order and pairs them in one pass
+//! ([`merge`]).
+//!
+//! Not modelled yet: a Nested Loop over a Materialize; PostgreSQL may
+//! choose it (see ARCHITECTURE.md).
+
+mod merge;
+
+pub use merge::MergePlan;
 
 use super::cost::hash_join::{self, KeyStats, Semi};
 use super::cost::index_scan::{self, HeapFetch, IndexScan};
@@ -44,6 +51,8 @@ pub enum Method {
     NestLoop,
     /// The inner side read once into a hash table.
     Hash,
+    /// Both sides read in key order and merged.
+    Merge,
 }
 
 /// What the statement's hints leave the planner (pg_hint_plan's
@@ -52,8 +61,19 @@ pub enum Method {
 pub struct Allowed {
     pub nest_loop: bool,
     pub hash: bool,
+    pub merge: bool,
     /// Some(true): the second-written table must be the outer one.
     pub swapped: Option<bool>,
+}
+
+impl Allowed {
+    fn permits(&self, method: Method) -> bool {
+        match method {
+            Method::NestLoop => self.nest_loop,
+            Method::Hash => self.hash,
+            Method::Merge => self.merge,
+        }
+    }
 }
 
 impl Default for Allowed {
@@ -61,13 +81,14 @@ impl Default for Allowed {
         Allowed {
             nest_loop: true,
             hash: true,
+            merge: true,
             swapped: None,
         }
     }
 }
 
 /// The chosen join.
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct JoinChoice {
     /// The second-written table is the outer one.
     pub swapped: bool,
@@ -77,6 +98,8 @@ pub struct JoinChoice {
     pub inner: Option<Cost>,
     /// A Nested Loop's inner scan sits under a Memoize, with this estimate.
     pub memoize: Option<Cost>,
+    /// A Merge Join's inputs and estimate.
+    pub merge: Option<Box<MergePlan>>,
     /// The estimated rows of the outer and the inner side.
     pub outer_rows: f64,
     pub inner_rows: f64,
@@ -88,26 +111,36 @@ pub struct JoinChoice {
 impl JoinChoice {
     /// Why it won, in one sentence naming the tables (outer, inner).
     pub fn why(&self, outer: &str, inner: &str) -> String {
-        let way = |method: Method, memoize: bool| match (method, memoize) {
-            (Method::Hash, _) => why::JoinWay::Hash,
-            (Method::NestLoop, false) => why::JoinWay::NestLoop,
-            (Method::NestLoop, true) => why::JoinWay::Memoized,
-        };
-        let others: Vec<why::Considered> = self
-            .runner_up
-            .iter()
-            .map(|(m, memo, cost)| why::Considered {
-                name: way(*m, *memo).name().into(),
-                cost: *cost,
-            })
-            .collect();
+        if let Some(m) = &self.merge {
+            return m.why(outer, inner, why::costs(self.cost.total, &self.others()));
+        }
         why::join(
             way(self.method, self.memoize.is_some()),
             outer,
             inner,
             (self.outer_rows, self.inner_rows),
-            why::costs(self.cost.total, &others),
+            why::costs(self.cost.total, &self.others()),
         )
+    }
+
+    /// The cheapest plan of another kind it beat, named.
+    fn others(&self) -> Vec<why::Considered> {
+        self.runner_up
+            .iter()
+            .map(|(m, memo, cost)| why::Considered {
+                name: way(*m, *memo).name().into(),
+                cost: *cost,
+            })
+            .collect()
+    }
+}
+
+fn way(method: Method, memoize: bool) -> why::JoinWay {
+    match (method, memoize) {
+        (Method::Hash, _) => why::JoinWay::Hash,
+        (Method::NestLoop, false) => why::JoinWay::NestLoop,
+        (Method::NestLoop, true) => why::JoinWay::Memoized,
+        (Method::Merge, _) => why::JoinWay::Merge,
     }
 }
 
@@ -178,6 +211,9 @@ pub fn choose(
     for (swapped, (outer, inner), (jo, ji)) in
         [(false, (&a, &b), (&ja, &jb)), (true, (&b, &a), (&jb, &ja))]
     {
+        if allowed.swapped.is_some_and(|s| s != swapped) {
+            continue;
+        }
         let semi = inner
             .stats
             .relation
@@ -186,34 +222,47 @@ pub fn choose(
             .copied()
             .unwrap_or(false)
             .then(|| semi_factors(jo, ji, inner.scan.rows, selectivity));
+        let choice = |method, cost, inner_cost, memoize, merge| JoinChoice {
+            swapped,
+            method,
+            cost,
+            inner: inner_cost,
+            memoize,
+            merge,
+            outer_rows: outer.scan.rows,
+            inner_rows: inner.scan.rows,
+            runner_up: None,
+        };
         let mut paths = Vec::new();
         for (c, i, m) in nest_loop_costs(outer, inner, jo, ji, rows, clauses, semi)? {
-            paths.push((Method::NestLoop, c, Some(i), m));
+            paths.push(choice(Method::NestLoop, c, Some(i), m, None));
         }
         let hash = hash_cost(outer, inner, ji, rows, clauses, selectivity, semi);
-        paths.push((Method::Hash, hash, None, None));
-        if allowed.swapped.is_some_and(|s| s != swapped) {
-            continue;
+        paths.push(choice(Method::Hash, hash, None, None, None));
+        let pairing = merge::Pairing {
+            keys: (jo, ji),
+            rows,
+            matched: clamp_rows(selectivity * outer.scan.rows * inner.scan.rows),
+            clauses,
+            unique_inner: semi.is_some(),
+        };
+        for m in merge::paths(outer, inner, &pairing)? {
+            paths.push(choice(
+                Method::Merge,
+                m.cost.cost,
+                None,
+                None,
+                Some(Box::new(m)),
+            ));
         }
-        paths.retain(|(m, ..)| match m {
-            Method::NestLoop => allowed.nest_loop,
-            Method::Hash => allowed.hash,
-        });
-        for (method, cost, inner_cost, memoize) in paths {
-            all.push((method, memoize.is_some(), cost.total));
-            let better =
-                best.is_none_or(|b| (cost.total, cost.startup) < (b.cost.total, b.cost.startup));
+        paths.retain(|c| allowed.permits(c.method));
+        for c in paths {
+            all.push((c.method, c.memoize.is_some(), c.cost.total));
+            let better = best
+                .as_ref()
+                .is_none_or(|b| (c.cost.total, c.cost.startup) < (b.cost.total, b.cost.startup));
             if better {
-                best = Some(JoinChoice {
-                    swapped,
-                    method,
-                    cost,
-                    inner: inner_cost,
-                    memoize,
-                    outer_rows: outer.scan.rows,
-                    inner_rows: inner.scan.rows,
-                    runner_up: None,
-                });
+                best = Some(c);
             }
         }
     }

@@ -325,7 +325,7 @@ impl Estimator<'_> {
     }
 
     /// `scalarineqsel`: `col op value`.
-    fn inequality(&self, col: usize, op: BinOp, value: Option<&Value>) -> f64 {
+    pub fn inequality(&self, col: usize, op: BinOp, value: Option<&Value>) -> f64 {
         let (Some(st), Some(value)) = (self.column_stats(col), value) else {
             return DEFAULT_INEQ_SEL;
         };

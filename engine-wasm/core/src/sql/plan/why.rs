@@ -152,12 +152,14 @@ pub enum JoinWay {
     Hash,
     NestLoop,
     Memoized,
+    Merge,
 }
 
 impl JoinWay {
     pub fn name(self) -> &'static str {
         match self {
             JoinWay::Hash => "a Hash Join",
+            JoinWay::Merge => "a Merge Join",
             JoinWay::NestLoop => "a Nested Loop of index lookups",
             JoinWay::Memoized => "a Nested Loop of index lookups under a Memoize",
         }
@@ -176,12 +178,55 @@ pub fn join(way: JoinWay, outer: &str, inner: &str, rows: (f64, f64), cost: Stri
             "Nested Loop: only about {o} rows of {outer}, each looked up in an index of {inner}, \
              cheaper than reading and hashing about {i} rows of {inner} {cost}."
         ),
+        JoinWay::Merge => format!(
+            "Merge Join: {outer} and {inner} are read in key order and paired in one pass {cost}."
+        ),
         JoinWay::Memoized => format!(
             "Nested Loop with Memoize: the about {o} rows of {outer} repeat their keys, so the \
              Memoize answers a repeated key from memory instead of searching {inner}'s index \
              again {cost}."
         ),
     }
+}
+
+/// One side of a Merge Join, as the sentence tells it.
+pub struct MergeSide<'a> {
+    pub name: &'a str,
+    /// The index that gives its rows in key order; None when sorted.
+    pub index: Option<&'a str>,
+    /// Its estimated rows, and those the merge reads before it stops.
+    pub rows: f64,
+    pub read: f64,
+}
+
+/// Why a Merge Join won: how each side comes in key order, and how much of
+/// them one pass reads.
+pub fn merge_join(outer: &MergeSide, inner: &MergeSide, cost: String) -> String {
+    let order = |s: &MergeSide| match s.index {
+        Some(index) => format!("{} comes in key order from {index}", s.name),
+        None => format!("the about {} rows of {} are sorted", whole(s.rows), s.name),
+    };
+    let early = [(outer, inner), (inner, outer)]
+        .into_iter()
+        .find(|(s, _)| s.read < s.rows)
+        .map(|(s, other)| {
+            format!(
+                " and stops once {}'s keys run out (no later row of {} can match), so only \
+                 about {} of {}'s {} rows are read",
+                other.name,
+                s.name,
+                whole(s.read),
+                s.name,
+                whole(s.rows)
+            )
+        })
+        .unwrap_or_default();
+    format!(
+        "Merge Join: {} and {}; one pass pairs equal keys{early}, cheaper than hashing or \
+         looking each row up {cost}.",
+        order(outer),
+        order(inner)
+    )
 }
 
 /// How a grouping was done, as the sentence explains it.

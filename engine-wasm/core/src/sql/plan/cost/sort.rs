@@ -7,7 +7,7 @@ use super::{Cost, CostParams, DISABLE_COST};
 
 /// Bytes a sorted row takes in memory (`relation_byte_size`): its data and
 /// a tuple header, each aligned to 8.
-fn bytes(rows: f64, width: f64) -> f64 {
+pub fn bytes(rows: f64, width: f64) -> f64 {
     rows * (align8(width) + 24.0)
 }
 
