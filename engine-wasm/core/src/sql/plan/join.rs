@@ -25,7 +25,7 @@ use super::cost::index_scan::{self, HeapFetch, IndexScan};
 use super::cost::memoize::{self, Memoize};
 use super::cost::nest_loop::{self, NestLoop};
 use super::cost::Cost;
-use super::join_selectivity::{inner as eqjoinsel, semi as eqjoinsel_semi, JoinColumn};
+use super::join_selectivity::{inner as eqjoinsel, JoinColumn};
 use super::selectivity::Estimator;
 use super::statistics::{clamp_rows, SizeEstimate};
 use super::why;
@@ -221,7 +221,7 @@ pub fn choose(
             .get(inner.side.key)
             .copied()
             .unwrap_or(false)
-            .then(|| semi_factors(jo, ji, inner.scan.rows, selectivity));
+            .then(|| semi_factors(inner.scan.rows, selectivity));
         let choice = |method, cost, inner_cost, memoize, merge| JoinChoice {
             swapped,
             method,
@@ -276,10 +276,16 @@ pub fn choose(
     }))
 }
 
-/// `compute_semi_anti_join_factors`: of the outer rows, the share with a
-/// partner, and how many partners such a row has on average.
-fn semi_factors(outer: &JoinColumn, inner: &JoinColumn, inner_rows: f64, inner_sel: f64) -> Semi {
-    let jselec = eqjoinsel_semi(outer, inner, inner_rows);
+/// `compute_semi_anti_join_factors` for an inner join whose inner side is
+/// unique on the key: of the outer rows, the share with a partner, and how
+/// many partners such a row has on average.
+///
+/// PostgreSQL asks `eqjoinsel` for the semi-join selectivity here, but an
+/// inner join hands it a SpecialJoinInfo of type JOIN_INNER, and
+/// `eqjoinsel` switches on that: the share it returns is the inner join's
+/// selectivity, and each matched row is taken to meet every inner row.
+fn semi_factors(inner_rows: f64, inner_sel: f64) -> Semi {
+    let jselec = inner_sel;
     let match_count = if jselec > 0.0 {
         (inner_sel * inner_rows / jselec).max(1.0)
     } else {

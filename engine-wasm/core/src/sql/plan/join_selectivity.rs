@@ -7,8 +7,10 @@
 //!   without MCVs, every value is assumed to find its partner and the
 //!   selectivity is `1 / max(distinct a, distinct b)`.
 //! - **Semi join** (`eqjoinsel_semi`): the share of the outer side's rows
-//!   that have at least one partner. A nested loop or hash join whose inner
-//!   side is unique stops at the first match, and its cost counts these.
+//!   that have at least one partner, for a true semi join (`EXISTS`, `IN
+//!   (subquery)`), which IndexLab does not plan by cost yet. An inner join
+//!   whose inner side is unique does not get it: PostgreSQL's `eqjoinsel`
+//!   answers such a join with the inner selectivity (see `join.rs`).
 
 use super::selectivity::Estimator;
 use super::statistics::ColumnStats;

@@ -43,7 +43,7 @@ pub fn cost(j: &NestLoop, p: &CostParams) -> Cost {
             let mut matched = (o.rows * s.outer_match_frac).round_ties_even();
             let mut unmatched = o.rows - matched;
             let scan_frac = 2.0 / (s.match_count + 1.0);
-            let processed = matched * i.rows * scan_frac;
+            let mut processed = matched * i.rows * scan_frac;
             if j.indexed {
                 run += inner_run * scan_frac;
                 if matched > 1.0 {
@@ -51,7 +51,9 @@ pub fn cost(j: &NestLoop, p: &CostParams) -> Cost {
                 }
                 run += unmatched * rescan_run / i.rows;
             } else {
-                // An unmatched outer row reads the whole inner side.
+                // An unmatched outer row reads, and checks, the whole inner
+                // side.
+                processed += unmatched * i.rows;
                 run += inner_run;
                 if unmatched >= 1.0 {
                     unmatched -= 1.0;
