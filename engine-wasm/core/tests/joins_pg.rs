@@ -199,3 +199,25 @@ fn an_inner_side_unique_on_the_key_is_costed_as_postgresql_costs_it() {
         "  ->  Memoize  (cost=0.15..0.28 rows=1 width=4)"
     );
 }
+
+#[test]
+fn the_inner_lookup_uses_the_cheapest_index_and_the_newest_of_equals() {
+    // Both t2_pkey (id) and t2_id_a (id, a) answer `id = t1.b` index-only
+    // at the same cost; PostgreSQL 15 lists the newest index first and
+    // keeps it on a tie.
+    let script = "create table t1 (id int, a int, b int, c text, pad text);
+        insert into t1 select i, (i * 7919) % 10, (i * 7919) % 490, 'v' || ((i * 7919) % 490),
+          repeat('x', 100) from generate_series(1, 490) i;
+        vacuum t1;
+        create table t2 (id int primary key, a int, b int, c text, pad text);
+        insert into t2 select i, i / 4, i / 10, 'v' || (i / 10), repeat('x', 20)
+          from generate_series(1, 432) i;
+        create unique index t2_id_a on t2 (id, a);
+        vacuum analyze t2;
+        explain select count(*) from t1 join t2 on t1.b = t2.id where t1.a = 8;";
+    let plans = crate::pg_plans::plans(script);
+    assert_eq!(
+        plans[0][4],
+        "        ->  Index Only Scan using t2_id_a on t2  (cost=0.27..4.29 rows=1 width=4)"
+    );
+}

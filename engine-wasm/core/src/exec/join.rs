@@ -285,7 +285,13 @@ pub trait JoinExec: SelectExec {
         let (outer, inner) = (a.side.clone(), b.side.clone());
         let (outer_f, inner_f) = (a.filter.to_vec(), b.filter.to_vec());
         let (outer_items, inner_items) = (a.items.to_vec(), b.items.to_vec());
-        let key = self.lookup_key(&both, &outer, &inner)?;
+        let mut key = self.lookup_key(&both, &outer, &inner)?;
+        // The planner's cheapest index on the same column, where it chose.
+        if let (Some(k), Some(ix)) = (&mut key, choice.as_ref().and_then(|c| c.lookup)) {
+            if self.planner_info(inner.table).indexes[ix].key[0].0 == k.4 {
+                k.1 = ix;
+            }
+        }
         if let Some((n, ..)) = &key {
             both.remove(*n);
         }

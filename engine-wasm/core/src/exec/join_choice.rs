@@ -72,11 +72,16 @@ fn position(info: &TableInfo, e: &Expr) -> Option<usize> {
     info.columns.iter().position(|(c, _)| c == name)
 }
 
-/// An index to look `col` up by: its first column, not partial.
-fn lookup_index(info: &TableInfo, col: usize) -> Option<usize> {
-    info.indexes
-        .iter()
-        .position(|i| i.key[0].0 == col && i.predicate.is_empty() && i.hash_columns < 2)
+/// The indexes to look `col` up by (its first column, not partial), newest
+/// first.
+fn lookup_indexes(info: &TableInfo, col: usize) -> Vec<usize> {
+    (0..info.indexes.len())
+        .rev()
+        .filter(|&n| {
+            let i = &info.indexes[n];
+            i.key[0].0 == col && i.predicate.is_empty() && i.hash_columns < 2
+        })
+        .collect()
 }
 
 /// The planner's choice for `first JOIN second ON both…`, or None when it
@@ -109,13 +114,13 @@ pub fn plan<E: JoinExec>(
         table: &ia,
         query: &qa,
         key: ka,
-        lookup: lookup_index(&ia, ka),
+        lookups: lookup_indexes(&ia, ka),
     };
     let sb = JoinSide {
         table: &ib,
         query: &qb,
         key: kb,
-        lookup: lookup_index(&ib, kb),
+        lookups: lookup_indexes(&ib, kb),
     };
     let allowed = allowed(engine.join_hints(), &first.side.name, &second.side.name);
     choose(&sa, &sb, pairs.len(), allowed)

@@ -40,8 +40,9 @@ pub struct JoinSide<'a> {
     pub query: &'a Select,
     /// The column the join's equality compares.
     pub key: usize,
-    /// An index whose first column is `key`, to look partners up by.
-    pub lookup: Option<usize>,
+    /// The indexes whose first column is `key`, to look partners up by,
+    /// newest first (PostgreSQL's order: the newest wins a tie).
+    pub lookups: Vec<usize>,
 }
 
 /// How the inner side finds an outer row's partners.
@@ -96,6 +97,8 @@ pub struct JoinChoice {
     pub cost: Cost,
     /// A Nested Loop's inner index scan, one loop's estimate.
     pub inner: Option<Cost>,
+    /// A Nested Loop's inner index: the cheapest to look a key up in.
+    pub lookup: Option<usize>,
     /// A Nested Loop's inner scan sits under a Memoize, with this estimate.
     pub memoize: Option<Cost>,
     /// A Merge Join's inputs and estimate.
@@ -222,11 +225,17 @@ pub fn choose(
             .copied()
             .unwrap_or(false)
             .then(|| semi_factors(inner.scan.rows, selectivity));
-        let choice = |method, cost, inner_cost, memoize, merge| JoinChoice {
+        let lookup = cheapest_lookup(outer, inner, ji)?;
+        let choice = |method, cost, memoize, merge| JoinChoice {
             swapped,
             method,
             cost,
-            inner: inner_cost,
+            inner: lookup
+                .filter(|_| method == Method::NestLoop)
+                .map(|(_, c)| c),
+            lookup: lookup
+                .filter(|_| method == Method::NestLoop)
+                .map(|(i, _)| i),
             memoize,
             merge,
             outer_rows: outer.scan.rows,
@@ -234,11 +243,13 @@ pub fn choose(
             runner_up: None,
         };
         let mut paths = Vec::new();
-        for (c, i, m) in nest_loop_costs(outer, inner, jo, ji, rows, clauses, semi)? {
-            paths.push(choice(Method::NestLoop, c, Some(i), m, None));
+        if let Some((_, scan)) = lookup {
+            for (c, m) in nest_loop_costs(outer, inner, jo, scan, rows, clauses, semi) {
+                paths.push(choice(Method::NestLoop, c, m, None));
+            }
         }
         let hash = hash_cost(outer, inner, ji, rows, clauses, selectivity, semi);
-        paths.push(choice(Method::Hash, hash, None, None, None));
+        paths.push(choice(Method::Hash, hash, None, None));
         let pairing = merge::Pairing {
             keys: (jo, ji),
             rows,
@@ -247,13 +258,7 @@ pub fn choose(
             unique_inner: semi.is_some(),
         };
         for m in merge::paths(outer, inner, &pairing)? {
-            paths.push(choice(
-                Method::Merge,
-                m.cost.cost,
-                None,
-                None,
-                Some(Box::new(m)),
-            ));
+            paths.push(choice(Method::Merge, m.cost.cost, None, Some(Box::new(m))));
         }
         paths.retain(|c| allowed.permits(c.method));
         for c in paths {
@@ -338,20 +343,18 @@ fn hash_cost(
 }
 
 /// The Nested Loops whose inner side looks each outer row's value up in its
-/// index: bare, and under a Memoize when PostgreSQL would consider one
-/// (`get_memoize_path`). Each: its cost, one loop's inner scan, the Memoize's.
+/// index (one loop costing `scan`): bare, and under a Memoize when
+/// PostgreSQL would consider one (`get_memoize_path`). Each: its cost and
+/// the Memoize's.
 fn nest_loop_costs(
     outer: &Planned,
     inner: &Planned,
     outer_key: &JoinColumn,
-    key: &JoinColumn,
+    scan: Cost,
     rows: f64,
     clauses: usize,
     semi: Option<Semi>,
-) -> Result<Vec<(Cost, Cost, Option<Cost>)>, SqlError> {
-    let Some(scan) = inner_lookup_cost(outer, inner, key)? else {
-        return Ok(Vec::new());
-    };
+) -> Vec<(Cost, Option<Cost>)> {
     let p = &inner.stats.params;
     let plain = NestLoop {
         outer: outer.scan,
@@ -361,7 +364,7 @@ fn nest_loop_costs(
         rows,
         semi,
     };
-    let mut out = vec![(nest_loop::cost(&plain, p), scan, None)];
+    let mut out = vec![(nest_loop::cost(&plain, p), None)];
     // A unique inner side stops at its first match; Memoize can then only
     // cache when that one equality is the whole join condition.
     let usable = p.enable_memoize && outer.scan.rows >= 2.0 && !(semi.is_some() && clauses > 1);
@@ -391,21 +394,35 @@ fn nest_loop_costs(
             indexed: false,
             ..plain
         };
-        out.push((nest_loop::cost(&cached, p), scan, Some(path)));
+        out.push((nest_loop::cost(&cached, p), Some(path)));
     }
-    Ok(out)
+    out
 }
 
-/// One loop of the inner index scan on the join key (`key = $1`), or None
-/// without an index to look the key up in.
+/// The index of the inner side whose lookup of one key costs least, and
+/// that one loop's cost; None without an index to look the key up in.
+fn cheapest_lookup(
+    outer: &Planned,
+    inner: &Planned,
+    key: &JoinColumn,
+) -> Result<Option<(usize, Cost)>, SqlError> {
+    let mut best: Option<(usize, Cost)> = None;
+    for &index in &inner.side.lookups {
+        let c = inner_lookup_cost(outer, inner, key, index)?;
+        if best.is_none_or(|(_, b)| c.total < b.total) {
+            best = Some((index, c));
+        }
+    }
+    Ok(best)
+}
+
+/// One loop of the inner index scan of `index` on the join key (`key = $1`).
 fn inner_lookup_cost(
     outer: &Planned,
     inner: &Planned,
     key: &JoinColumn,
-) -> Result<Option<Cost>, SqlError> {
-    let Some(index) = inner.side.lookup else {
-        return Ok(None);
-    };
+    index: usize,
+) -> Result<Cost, SqlError> {
     let table = inner.side.table;
     let info = &table.indexes[index];
     let ix_stats = &inner.stats.indexes[index];
@@ -460,10 +477,5 @@ fn inner_lookup_cost(
         rows: rows_per_loop,
         loops: outer.scan.rows,
     };
-    Ok(Some(index_scan::cost(
-        &ix,
-        f64::from(ix_stats.pages),
-        &heap,
-        p,
-    )))
+    Ok(index_scan::cost(&ix, f64::from(ix_stats.pages), &heap, p))
 }
