@@ -221,3 +221,36 @@ fn the_inner_lookup_uses_the_cheapest_index_and_the_newest_of_equals() {
         "        ->  Index Only Scan using t2_id_a on t2  (cost=0.27..4.29 rows=1 width=4)"
     );
 }
+
+#[test]
+fn a_side_read_in_key_order_is_kept_and_may_be_the_cheapest() {
+    // Alone, `select id from t2` is a Seq Scan: the Index Only Scan is
+    // within 1 % and starts later. In a join on t2.id PostgreSQL 15 keeps
+    // the index's order too (a Merge Join could use it), and the cheaper of
+    // the two in total feeds the Hash.
+    let script = "create table t1 (id int primary key, a int, b int, c text, pad text);
+        insert into t1 select i, i / 85, (i * 7919) % 100, 'v' || ((i * 7919) % 100),
+          repeat('x', 20) from generate_series(1, 850) i;
+        vacuum t1;
+        create table t2 (id int primary key, a int, b int, c text, pad text);
+        insert into t2 select i, (i * 7919) % 10, i / 15, 'v' || (i / 15), repeat('x', 400)
+          from generate_series(1, 152) i;
+        vacuum analyze t2;
+        explain select id from t2;
+        explain select t1.id, t2.id from t1 join t2 on t1.b = t2.id;";
+    let plans = crate::pg_plans::plans(script);
+    assert_eq!(
+        plans[0][0],
+        "Seq Scan on t2  (cost=0.00..10.52 rows=152 width=4)"
+    );
+    assert_eq!(
+        plans[1],
+        [
+            "Hash Join  (cost=12.32..31.10 rows=646 width=8)",
+            "  Hash Cond: (t1.b = t2.id)",
+            "  ->  Seq Scan on t1  (cost=0.00..16.50 rows=850 width=8)",
+            "  ->  Hash  (cost=10.42..10.42 rows=152 width=4)",
+            "        ->  Index Only Scan using t2_pkey on t2  (cost=0.14..10.42 rows=152 width=4)",
+        ]
+    );
+}

@@ -305,7 +305,11 @@ pub trait JoinExec: SelectExec {
             filter: and_all(outer_f),
             ..Select::empty()
         };
-        let outer_plan = plan_scan(&self.scan_info(outer.table), &outer_q)?;
+        // The planner's read of the outer side, where it chose by cost.
+        let outer_plan = match &choice {
+            Some(c) => c.reads.0.clone(),
+            None => plan_scan(&self.scan_info(outer.table), &outer_q)?,
+        };
         let outer_out = if execute {
             self.run_scan(outer.table, &outer_plan, None)?
         } else {

@@ -14,7 +14,7 @@ use crate::sql::eval::{bind, Scope};
 use crate::sql::hints::{Hint, HintKind, JoinMethod, JoinTree, Leading};
 use crate::sql::plan::cost::hash_join::table_size;
 use crate::sql::plan::join::{choose, Allowed, JoinChoice, JoinSide};
-use crate::sql::plan::{plan_scan, TableInfo};
+use crate::sql::plan::TableInfo;
 use crate::sql::rewrite::unqualify;
 
 /// One side as the join sees it: the table, its own conditions
@@ -184,13 +184,9 @@ pub fn run_hash<E: JoinExec>(
         engine.scan_info(inner.side.table),
     );
     // PostgreSQL reads the inner side first (the Hash), then the outer.
-    let inner_plan = plan_scan(&iinfo, &inner.select())?;
-    let inner_out = engine.run_scan(inner.side.table, &inner_plan, limit)?;
-    let outer_out = engine.run_scan(
-        outer.side.table,
-        &plan_scan(&oinfo, &outer.select())?,
-        limit,
-    )?;
+    let (outer_plan, inner_plan) = &*choice.reads;
+    let inner_out = engine.run_scan(inner.side.table, inner_plan, limit)?;
+    let outer_out = engine.run_scan(outer.side.table, outer_plan, limit)?;
     let (mut hash_keys, mut shown, mut rest) = (
         HashKeys {
             outer: Vec::new(),

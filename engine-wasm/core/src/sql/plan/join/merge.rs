@@ -11,7 +11,7 @@
 //! IndexLab merges on one equality, ascending; with more than one equality
 //! between the tables the join is left to the other methods.
 
-use super::{JoinColumn, Planned};
+use super::{JoinColumn, JoinSide, Planned};
 use crate::sql::ast::{Expr, Order, OrderItem, Select};
 use crate::sql::error::SqlError;
 use crate::sql::plan::cost::merge_join::{self, Input, MergeCost, MergeJoin};
@@ -78,7 +78,7 @@ pub(super) fn paths(
     if pairing.clauses != 1 {
         return Ok(Vec::new());
     }
-    let (outer_reads, inner_reads) = (in_key_order(outer)?, in_key_order(inner)?);
+    let (outer_reads, inner_reads) = (&outer.reads, &inner.reads);
     let (Some(oc), Some(ic)) = (cheapest(&outer_reads), cheapest(&inner_reads)) else {
         return Ok(Vec::new());
     };
@@ -131,10 +131,10 @@ pub(super) fn paths(
 
 /// A side's reads the planner keeps when it wants the join key's order:
 /// those already in it, and its cheapest read under a Sort.
-fn in_key_order(side: &Planned) -> Result<Vec<ScanPlan>, SqlError> {
+pub(super) fn in_key_order(side: &JoinSide) -> Result<Vec<ScanPlan>, SqlError> {
     let key = Expr::Column {
         table: None,
-        name: side.side.table.columns[side.side.key].0.clone(),
+        name: side.table.columns[side.key].0.clone(),
     };
     let ordered = Select {
         order_by: vec![OrderItem {
@@ -142,9 +142,9 @@ fn in_key_order(side: &Planned) -> Result<Vec<ScanPlan>, SqlError> {
             order: Order::Asc,
             nulls_first: None,
         }],
-        ..side.side.query.clone()
+        ..side.query.clone()
     };
-    plan_scans(side.side.table, &ordered, false)
+    plan_scans(side.table, &ordered, false)
 }
 
 /// The index a read in key order goes through; None under a Sort.
@@ -163,7 +163,7 @@ fn presorted(read: &ScanPlan) -> bool {
 }
 
 /// The cheapest read in total, before any Sort (`cheapest_total_path`).
-fn cheapest(reads: &[ScanPlan]) -> Option<usize> {
+pub(super) fn cheapest(reads: &[ScanPlan]) -> Option<usize> {
     let total = |r: &ScanPlan| r.cost.map_or(f64::INFINITY, |c| c.scan.total);
     (0..reads.len()).min_by(|&a, &b| total(&reads[a]).total_cmp(&total(&reads[b])))
 }
