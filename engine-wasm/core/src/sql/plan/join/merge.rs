@@ -79,7 +79,7 @@ pub(super) fn paths(
         return Ok(Vec::new());
     }
     let (outer_reads, inner_reads) = (&outer.reads, &inner.reads);
-    let (Some(oc), Some(ic)) = (cheapest(&outer_reads), cheapest(&inner_reads)) else {
+    let (Some(oc), Some(ic)) = (cheapest(outer_reads), cheapest(inner_reads)) else {
         return Ok(Vec::new());
     };
     let mut pairs = vec![(oc, ic)];
