@@ -47,6 +47,30 @@ fn the_pass_stops_reading_the_outer_index_past_the_inner_sides_last_key() {
 }
 
 #[test]
+fn an_aggregate_over_the_join_is_costed_from_the_joins_estimate() {
+    let (r, _) = indexlab_engine::scenario::run_pg(
+        &format!("{TWO}explain select count(*) from t1 join t2 on t2.a = t1.id where t2.b < 12;"),
+        &[],
+    );
+    let s = r.statements.last().unwrap();
+    let plan = s.outcome.explain.as_ref().unwrap();
+    // PostgreSQL 15: one cpu_operator_cost per joined row, then the result.
+    assert_eq!(plan[0], "Aggregate  (cost=17.73..17.74 rows=1 width=8)");
+    assert_eq!(
+        plan[1],
+        "  ->  Merge Join  (cost=9.11..17.43 rows=119 width=0)"
+    );
+    assert!(
+        s.outcome
+            .notices
+            .iter()
+            .all(|n| !n.contains("rough figures")),
+        "{:?}",
+        s.outcome.notices
+    );
+}
+
+#[test]
 fn a_filtered_index_scan_can_feed_the_merge_and_the_rows_are_postgresqls() {
     let p = plans(&format!(
         "{TWO}explain select t1.id, t2.id from t1 join t2 on t2.a = t1.id where t1.a = 9;"

@@ -119,6 +119,10 @@ pub fn run_grouped<E: Executor>(
     );
     if let Some(p) = &planned {
         p.annotate(&mut node, &plan);
+    } else if let Some(c) = (node.children.first())
+        .and_then(|child| strategy::plain_over(engine, q, &plan, &input_types, child))
+    {
+        strategy::set_cost(&mut node, &c);
     }
     if let (Some(stop), true) = (&stop, plain_order) {
         // The group its last row began was never handed up.

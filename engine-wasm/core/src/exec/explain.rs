@@ -138,8 +138,8 @@ pub fn explain<E: QueryEngine>(
         if !kinds.is_empty() {
             out.notices.push(format!(
                 "the cost= and rows= estimates of {} are IndexLab's rough figures, not \
-                 PostgreSQL's: its cost model covers the pg profile's scans, Sort, Limit, \
-                 aggregates, Memoize and a join's inner index scan so far",
+                 PostgreSQL's: its cost model covers the pg profile's scans, two-table \
+                 joins, Sort, Limit, aggregates and Memoize so far",
                 kinds.join(", ")
             ));
         }

@@ -547,6 +547,7 @@ pub trait JoinExec: SelectExec {
                     (c.cost.startup, c.cost.total)
                 }),
             est_rows: choice.as_ref().map_or(outer_node.est_rows, |c| c.cost.rows),
+            costed: choice.is_some(),
             why: choice.as_ref().map(|c| c.why(&outer.name, &inner.name)),
             width: join_width.unwrap_or(outer_node.width + inner_node.width),
             children: vec![outer_node, inner_node],

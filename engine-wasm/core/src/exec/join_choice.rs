@@ -282,6 +282,7 @@ pub fn run_hash<E: JoinExec>(
         buffers,
         est_cost: (choice.cost.startup, choice.cost.total),
         est_rows: choice.cost.rows,
+        costed: true,
         why: Some(choice.why(&outer.side.name, &inner.side.name)),
         width: onode.width + hash.width,
         children: vec![onode, hash],

@@ -218,6 +218,35 @@ pub fn plan<E: Executor>(
     }))
 }
 
+/// A plain Aggregate (no GROUP BY) over an input the planner costed
+/// without this module (a join): `cost_agg` over the input's estimate.
+/// None when the input is not costed.
+pub fn plain_over<E: Executor>(
+    engine: &E,
+    q: &Select,
+    plan: &GroupPlan,
+    input_types: &[SqlType],
+    child: &PlanNode,
+) -> Option<Cost> {
+    if plan.grouped || !child.costed {
+        return None;
+    }
+    let Some(FromItem::Table { name, .. }) = q.from.first() else {
+        return None;
+    };
+    let info = engine.scan_info(engine.table_id(name).ok()?);
+    let p = &info.stats.as_ref()?.params;
+    let input = Cost {
+        startup: child.est_cost.0,
+        total: child.est_cost.1,
+        rows: child.est_rows,
+    };
+    let aggregates = aggregate_costs(plan, input_types, p);
+    let having = qual_cost(plan.having.as_slice(), p);
+    let agg = plain(input, f64::from(child.width), &aggregates, having);
+    Some(crate::sql::plan::cost::aggregate::cost(&agg, p))
+}
+
 /// The table a query reads alone, with its planner statistics.
 fn one_table<E: Executor>(engine: &E, q: &Select) -> Option<TableInfo> {
     if q.from.len() != 1 || !q.joins.is_empty() {
