@@ -176,3 +176,23 @@ fn the_setting_and_the_hints_take_merge_join_away_or_ask_for_it() {
     // A disabled method is still the one a hint asks for.
     assert!(p[3][0].starts_with("Merge Join"), "{:?}", p[3]);
 }
+
+#[test]
+fn an_order_by_on_the_key_needs_no_sort_above_a_merge_join() {
+    let p = plans(&format!(
+        "{TWO}explain select t1.id, t2.id from t1 join t2 on t2.a = t1.id where t2.b < 12
+           order by t1.id;
+         set enable_mergejoin = off;
+         explain select t1.id, t2.id from t1 join t2 on t2.a = t1.id where t2.b < 12
+           order by t1.id;"
+    ));
+    // PostgreSQL 15: the Merge Join's rows already come in t1.id order.
+    assert_eq!(p[0][0], "Merge Join  (cost=9.11..17.43 rows=119 width=8)");
+    // Any other join needs the Sort, and pays for it.
+    assert_eq!(p[1][0], "Sort  (cost=120.53..120.83 rows=119 width=8)");
+    assert_eq!(p[1][1], "  Sort Key: t1.id");
+    assert_eq!(
+        p[1][2],
+        "  ->  Nested Loop  (cost=0.28..116.43 rows=119 width=8)"
+    );
+}

@@ -13,7 +13,7 @@ use crate::sql::ast::{BinOp, Expr, FromItem, Select, SelectItem};
 use crate::sql::error::unsupported;
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, Bound as BoundExpr, Scope};
-use crate::sql::plan::join::Method;
+use crate::sql::plan::join::{JoinChoice, Method};
 use crate::sql::plan::{conjuncts, plan_scan, AccessPath, KeyCond, ScanDirection, ScanPlan};
 use crate::sql::rewrite::{column_refs, inline_cte, unqualify};
 use crate::trace::Event;
@@ -264,7 +264,7 @@ pub trait JoinExec: SelectExec {
                 items: &inner_items,
             },
         );
-        let choice = join_choice::plan(self, &a, &b, &both)?;
+        let choice = join_choice::plan(self, &a, &b, &both, &q.order_by)?;
         let swapped = choice.as_ref().is_some_and(|c| c.swapped);
         let (a, b) = if swapped { (b, a) } else { (a, b) };
         if let Some(c) = choice.as_ref().filter(|c| c.method == Method::Merge) {
@@ -272,6 +272,18 @@ pub trait JoinExec: SelectExec {
             if let Some(w) = join_choice::output_width(self, q, &using, &first, &second) {
                 node.width = w;
             }
+            // Chosen for an ORDER BY on its key, it hands its rows over in
+            // that order: no Sort above it.
+            let unsorted;
+            let q = if c.in_order {
+                unsorted = Select {
+                    order_by: Vec::new(),
+                    ..q.clone()
+                };
+                &unsorted
+            } else {
+                q
+            };
             return self.join_result(q, node, joined, &using, (&first, &second), swapped, start);
         }
         if let Some(c) = choice.as_ref().filter(|c| c.method == Method::Hash) {
@@ -280,7 +292,9 @@ pub trait JoinExec: SelectExec {
             if let Some(w) = join_choice::output_width(self, q, &using, &first, &second) {
                 node.width = w;
             }
-            return self.join_result(q, node, joined, &using, (&first, &second), swapped, start);
+            let out =
+                self.join_result(q, node, joined, &using, (&first, &second), swapped, start)?;
+            return Ok(with_sort_cost(out, choice.as_ref()));
         }
         let (outer, inner) = (a.side.clone(), b.side.clone());
         let (outer_f, inner_f) = (a.filter.to_vec(), b.filter.to_vec());
@@ -553,7 +567,8 @@ pub trait JoinExec: SelectExec {
             children: vec![outer_node, inner_node],
             ..PlanNode::default()
         };
-        self.join_result(q, node, joined, &using, (&first, &second), swapped, start)
+        let out = self.join_result(q, node, joined, &using, (&first, &second), swapped, start)?;
+        Ok(with_sort_cost(out, choice.as_ref()))
     }
 
     /// The join's result in the query's terms: rows back in the written
@@ -606,6 +621,27 @@ pub trait JoinExec: SelectExec {
 }
 
 impl<E: SelectExec> JoinExec for E {}
+
+/// Gives the Sort an ORDER BY on the join key put above the join the
+/// planner's estimate for it, when it chose the join with that Sort.
+fn with_sort_cost(
+    (mut node, result): (PlanNode, QueryResult),
+    choice: Option<&JoinChoice>,
+) -> (PlanNode, QueryResult) {
+    if let Some(c) = choice.and_then(|c| c.sort) {
+        let sort = match node.title.as_str() {
+            "Sort" => Some(&mut node),
+            "Limit" => node.children.first_mut().filter(|n| n.title == "Sort"),
+            _ => None,
+        };
+        if let Some(s) = sort {
+            s.est_cost = (c.startup, c.total);
+            s.est_rows = c.rows;
+            s.costed = true;
+        }
+    }
+    (node, result)
+}
 
 /// The inner index scan of one loop: the rows whose key is `v`.
 fn lookup_plan(

@@ -8,7 +8,7 @@ use super::join::{Belongs, JoinExec};
 use super::nested_loop::Side;
 use super::plan_node::PlanNode;
 use super::row::Row;
-use crate::sql::ast::{BinOp, Expr, Select, SelectItem};
+use crate::sql::ast::{BinOp, Expr, Order, OrderItem, Select, SelectItem};
 use crate::sql::error::SqlError;
 use crate::sql::eval::{bind, Scope};
 use crate::sql::hints::{Hint, HintKind, JoinMethod, JoinTree, Leading};
@@ -91,6 +91,7 @@ pub fn plan<E: JoinExec>(
     first: &SideQuery,
     second: &SideQuery,
     both: &[Expr],
+    order_by: &[OrderItem],
 ) -> Result<Option<JoinChoice>, SqlError> {
     if first.side.derived.is_some() || second.side.derived.is_some() {
         return Ok(None);
@@ -123,7 +124,23 @@ pub fn plan<E: JoinExec>(
         lookups: lookup_indexes(&ib, kb),
     };
     let allowed = allowed(engine.join_hints(), &first.side.name, &second.side.name);
-    choose(&sa, &sb, pairs.len(), allowed)
+    let by_key = match order_by {
+        [o] if o.order == Order::Asc && !o.nulls_come_first() => {
+            let side = |e: &Expr| -> Result<Option<(Belongs, String)>, SqlError> {
+                let Expr::Column { name, .. } = e else {
+                    return Ok(None);
+                };
+                Ok(Some((
+                    engine.belongs(e, first.side, second.side)?,
+                    name.clone(),
+                )))
+            };
+            let wanted = side(&o.expr)?;
+            wanted.is_some() && (wanted == side(a)? || wanted == side(b)?)
+        }
+        _ => false,
+    };
+    choose(&sa, &sb, pairs.len(), allowed, by_key)
 }
 
 /// What the hints say about the join of `a` and `b` (relations named as the

@@ -24,7 +24,7 @@ use super::cost::hash_join::{self, KeyStats, Semi};
 use super::cost::index_scan::{self, HeapFetch, IndexScan};
 use super::cost::memoize::{self, Memoize};
 use super::cost::nest_loop::{self, NestLoop};
-use super::cost::Cost;
+use super::cost::{sort, Cost};
 use super::join_selectivity::{inner as eqjoinsel, JoinColumn};
 use super::selectivity::Estimator;
 use super::statistics::{clamp_rows, SizeEstimate};
@@ -99,6 +99,11 @@ pub struct JoinChoice {
     pub inner: Option<Cost>,
     /// A Nested Loop's inner index: the cheapest to look a key up in.
     pub lookup: Option<usize>,
+    /// The Sort the query's ORDER BY on the join key puts above a join
+    /// whose rows do not come in that order.
+    pub sort: Option<Cost>,
+    /// A Merge Join on the ORDER BY's key: its rows come in that order.
+    pub in_order: bool,
     /// Each side's cheapest read (outer, inner), for a Hash Join or a
     /// Nested Loop's outer side.
     pub reads: Box<(ScanPlan, ScanPlan)>,
@@ -127,6 +132,11 @@ impl JoinChoice {
             (self.outer_rows, self.inner_rows),
             why::costs(self.cost.total, &self.others()),
         )
+    }
+
+    /// Its estimate with the Sort the ORDER BY needs above it, if any.
+    fn finished(&self) -> Cost {
+        self.sort.unwrap_or(self.cost)
     }
 
     /// The cheapest plan of another kind it beat, named.
@@ -208,11 +218,16 @@ fn planned<'a>(side: &'a JoinSide<'a>) -> Result<Option<Planned<'a>>, SqlError> 
 /// second.key` (and `clauses - 1` other equalities checked alongside) that
 /// the hints allow, or None when a side has no statistics (the yb profile)
 /// or the hints allow none of these.
+///
+/// `by_key`: the query's ORDER BY is the join key, ascending: a Merge Join
+/// hands its rows over in that order, the other methods need a Sort above
+/// them, which their costs then carry (`create_ordered_paths`).
 pub fn choose(
     first: &JoinSide,
     second: &JoinSide,
     clauses: usize,
     allowed: Allowed,
+    by_key: bool,
 ) -> Result<Option<JoinChoice>, SqlError> {
     let (Some(a), Some(b)) = (planned(first)?, planned(second)?) else {
         return Ok(None);
@@ -259,6 +274,8 @@ pub fn choose(
                 .map(|(i, _)| i),
             memoize,
             merge,
+            sort: None,
+            in_order: by_key && method == Method::Merge,
             reads: Box::new((outer.plan.clone(), inner.plan.clone())),
             outer_rows: outer.scan.rows,
             inner_rows: inner.scan.rows,
@@ -283,11 +300,17 @@ pub fn choose(
             paths.push(choice(Method::Merge, m.cost.cost, None, Some(Box::new(m))));
         }
         paths.retain(|c| allowed.permits(c.method));
-        for c in paths {
-            all.push((c.method, c.memoize.is_some(), c.cost.total));
-            let better = best
-                .as_ref()
-                .is_none_or(|b| (c.cost.total, c.cost.startup) < (b.cost.total, b.cost.startup));
+        let width = outer.width + inner.width;
+        for mut c in paths {
+            if by_key && c.method != Method::Merge {
+                c.sort = Some(sort::cost(&c.cost, width, None, &outer.stats.params));
+            }
+            let finished = c.finished();
+            all.push((c.method, c.memoize.is_some(), finished.total));
+            let better = best.as_ref().is_none_or(|b| {
+                let b = b.finished();
+                (finished.total, finished.startup) < (b.total, b.startup)
+            });
             if better {
                 best = Some(c);
             }
