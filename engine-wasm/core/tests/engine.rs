@@ -14,6 +14,7 @@ mod aggregates_pg;
 mod alter_columns;
 mod alter_table_sql;
 mod bitmap_and_pg;
+mod bitmap_or_pg;
 mod btree_deduplication;
 mod char_type;
 mod column_size;

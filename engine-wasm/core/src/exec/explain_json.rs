@@ -181,6 +181,7 @@ fn head(title: &str) -> Result<Head, SqlError> {
         "Group" => simple("Group"),
         "Gather" => simple("Gather"),
         "BitmapAnd" => simple("BitmapAnd"),
+        "BitmapOr" => simple("BitmapOr"),
         t if t.starts_with("Bitmap Index Scan on ") => Head {
             index: Some(t["Bitmap Index Scan on ".len()..].to_string()),
             ..simple("Bitmap Index Scan")
@@ -294,7 +295,7 @@ fn plan(
         for (i, child) in node.children.iter().enumerate() {
             // A BitmapAnd's inputs are its members, not an outer and inner.
             let relationship = match (h.node_type, i) {
-                ("BitmapAnd", _) => "Member",
+                ("BitmapAnd" | "BitmapOr", _) => "Member",
                 (_, 0) => "Outer",
                 _ => "Inner",
             };

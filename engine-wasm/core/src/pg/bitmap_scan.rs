@@ -10,7 +10,9 @@
 //! So no heap page is read twice, however scattered the rows, and the pages
 //! come in file order. A BitmapAnd builds one bitmap per index, in turn, and
 //! keeps only the rows every one marks (`MultiExecBitmapAnd`); once the
-//! bitmap so far is empty, the indexes after it are not read at all. Every page here is an exact one (`Heap Blocks:
+//! bitmap so far is empty, the indexes after it are not read at all. A
+//! BitmapOr builds one per arm of an `OR` and keeps the rows any of them
+//! marks (`MultiExecBitmapOr`). Every page here is an exact one (`Heap Blocks:
 //! exact=`): IndexLab does not model a bitmap grown past `work_mem` into
 //! lossy pages.
 
@@ -48,19 +50,21 @@ pub struct IndexFigures {
 }
 
 impl PgEngine {
-    /// Runs both phases over the `reads` (index, its ranges) ANDed,
+    /// Runs both phases over the `reads` (index, its ranges) ANDed (ORed
+    /// when `or`),
     /// offering each visible row to `st`; adds every buffer access to
     /// `buffers`.
     pub(super) fn bitmap_scan(
         &mut self,
         reads: &[(usize, Vec<ByteRange>, EntryChecks)],
+        or: bool,
         st: &mut ScanState,
         buffers: &mut BufferStats,
     ) -> Result<BitmapFigures, SqlError> {
         let mut tids: Option<Vec<Tid>> = None;
         let mut indexes = Vec::new();
         for (index, ranges, checks) in reads {
-            if tids.as_ref().is_some_and(Vec::is_empty) {
+            if !or && tids.as_ref().is_some_and(Vec::is_empty) {
                 indexes.push(None);
                 continue;
             }
@@ -73,6 +77,7 @@ impl PgEngine {
             }));
             tids = Some(match tids {
                 None => marked,
+                Some(so_far) if or => union(&so_far, &marked),
                 Some(so_far) => intersect(&so_far, &marked),
             });
         }
@@ -198,6 +203,14 @@ impl PgEngine {
 }
 
 /// The addresses in both sorted lists, in order.
+/// The addresses in either list (both in address order), each once.
+fn union(a: &[Tid], b: &[Tid]) -> Vec<Tid> {
+    let mut out: Vec<Tid> = a.iter().chain(b).copied().collect();
+    out.sort_by_key(|t| t.to_u64());
+    out.dedup_by_key(|t| t.to_u64());
+    out
+}
+
 fn intersect(a: &[Tid], b: &[Tid]) -> Vec<Tid> {
     let (mut i, mut j, mut out) = (0, 0, Vec::new());
     while i < a.len() && j < b.len() {

@@ -77,15 +77,31 @@ impl PgEngine {
                 index,
                 cond_exprs,
                 and,
+                or,
                 ..
             } => {
-                let mut all = Vec::new();
+                let mut arms_conds = Vec::new();
                 let arms = std::iter::once((*index, cond_exprs))
                     .chain(and.iter().map(|a| (a.index, &a.cond_exprs)));
                 for (index, conds) in arms {
-                    all.extend(conds.iter().cloned());
+                    let mut all: Vec<_> = conds.to_vec();
                     all.extend(self.predicate_rechecked(t.indexes[index], conds));
+                    arms_conds.push(all);
                 }
+                // A BitmapOr rechecks the OR of its arms' conditions.
+                let all = if *or {
+                    let arm = |c: Vec<_>| crate::sql::plan::and_all(&c);
+                    let ors = arms_conds.into_iter().filter_map(arm);
+                    ors.reduce(|l, r| crate::sql::ast::Expr::Binary {
+                        op: crate::sql::ast::BinOp::Or,
+                        left: Box::new(l),
+                        right: Box::new(r),
+                    })
+                    .into_iter()
+                    .collect()
+                } else {
+                    arms_conds.concat()
+                };
                 (all, true)
             }
             AccessPath::Seq => (Vec::new(), false),
@@ -191,6 +207,7 @@ impl PgEngine {
             index,
             cond_exprs,
             and,
+            or,
             ..
         } = &plan.access
         else {
@@ -230,8 +247,9 @@ impl PgEngine {
         let est = plan.cost.and_then(|c| c.bitmap_and).unwrap_or_default();
         let at = figures.map_or(0.0, |f| f.index_done_us - start_us);
         PlanNode {
-            title: "BitmapAnd".to_string(),
-            // PostgreSQL counts no rows for a BitmapAnd (a bitmap is not rows).
+            title: if *or { "BitmapOr" } else { "BitmapAnd" }.to_string(),
+            // PostgreSQL counts no rows for a BitmapAnd or BitmapOr (a bitmap
+            // is not rows).
             rows: 0,
             loops: 1,
             first_us: at,

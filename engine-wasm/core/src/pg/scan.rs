@@ -214,7 +214,11 @@ impl PgEngine {
                     }
                 }
                 AccessPath::Bitmap {
-                    index, cond, and, ..
+                    index,
+                    cond,
+                    and,
+                    or,
+                    ..
                 } => {
                     let arms = std::iter::once((*index, cond))
                         .chain(and.iter().map(|a| (a.index, &a.cond)));
@@ -225,7 +229,7 @@ impl PgEngine {
                         let checks = self.entry_checks(ix, cond.as_ref())?;
                         reads.push((ix, ranges, checks));
                     }
-                    bitmap = Some(self.bitmap_scan(&reads, &mut st, &mut buffers)?);
+                    bitmap = Some(self.bitmap_scan(&reads, *or, &mut st, &mut buffers)?);
                 }
             }
         }

@@ -14,6 +14,7 @@
 //! touches. Profiles share this planner; each executes the plan on its own storage.
 
 pub mod bitmap_and;
+pub mod bitmap_or;
 pub mod choose;
 pub mod composite;
 pub mod cost;
@@ -227,8 +228,11 @@ pub enum AccessPath {
         cond: Option<KeyCond>,
         cond_exprs: Vec<Expr>,
         /// More Bitmap Index Scans whose bitmaps are ANDed with the first's
-        /// (a BitmapAnd): only rows every index marks are read.
+        /// (a BitmapAnd): only rows every index marks are read; or, with
+        /// `or`, ORed (a BitmapOr): rows any of them marks.
         and: Vec<BitmapArm>,
+        /// The arms' bitmaps are ORed: each arm of an `OR` found by an index.
+        or: bool,
     },
 }
 
@@ -833,6 +837,7 @@ pub fn plan_partial_scan(table: &TableInfo, q: &Select) -> Result<Option<ScanPla
         stats,
         select: q,
         parts: &parts,
+        ors: &[],
         system_columns,
         parallel: true,
     };
@@ -887,11 +892,14 @@ pub fn plan_scans(
 ) -> Result<Vec<ScanPlan>, SqlError> {
     let (parts, candidates, system_columns) = scan_inputs(table, q)?;
     if let Some(stats) = &table.stats {
+        let referenced = referenced_columns(table, q)?;
+        let ors = bitmap_or::groups(table, q, &parts, &referenced)?;
         let query = choose::Query {
             table,
             stats,
             select: q,
             parts: &parts,
+            ors: &ors,
             system_columns,
             parallel,
         };
@@ -965,7 +973,7 @@ fn partial_index_parts(index: &IndexInfo, parts: &[Expr]) -> Option<Vec<Expr>> {
 }
 
 /// The AND of `parts` (None for none).
-fn and_all(parts: &[Expr]) -> Option<Expr> {
+pub fn and_all(parts: &[Expr]) -> Option<Expr> {
     parts.iter().cloned().reduce(|l, r| Expr::Binary {
         op: BinOp::And,
         left: Box::new(l),

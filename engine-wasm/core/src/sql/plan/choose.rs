@@ -53,6 +53,8 @@ pub struct Query<'a> {
     pub select: &'a Select,
     /// The WHERE's conjuncts.
     pub parts: &'a [Expr],
+    /// Its ORs whose every arm an index finds ([`super::bitmap_or`]).
+    pub ors: &'a [super::bitmap_or::OrGroup],
     pub system_columns: bool,
     /// The query may be read in parallel ([`parallel::gatherable`], and
     /// asked for: only a statement's own top-level query is).
@@ -110,6 +112,9 @@ pub fn finalists(q: &Query, candidates: &[IndexCandidate]) -> Vec<ScanPlan> {
         .filter(|c| c.cond.is_some())
         .collect();
     paths.extend(bitmap_path(q, &bitmap, &est, &size, rows, width));
+    for group in q.ors {
+        paths.push(bitmap_or_path(q, group, &est, &size, rows, width));
+    }
     // The select list's computed values (`lower(v)`), for every row out.
     let target_per_row = super::cost::qual_cost(&computed_targets(q.select), &q.stats.params);
     for p in &mut paths {
@@ -235,10 +240,13 @@ fn path_name(q: &Query, p: &Path) -> String {
             ..
         } => format!("an Index Only Scan using {}", index(i)),
         AccessPath::Index { index: i, .. } => format!("an Index Scan using {}", index(i)),
-        AccessPath::Bitmap { index: i, and, .. } => {
+        AccessPath::Bitmap {
+            index: i, and, or, ..
+        } => {
             let mut name = format!("a Bitmap Heap Scan using {}", index(i));
+            let word = if *or { "OR" } else { "AND" };
             for a in and {
-                name.push_str(&format!(" AND {}", index(&a.index)));
+                name.push_str(&format!(" {word} {}", index(&a.index)));
             }
             name
         }
@@ -292,16 +300,18 @@ fn reason(
             },
             q.table.indexes[*index].name.clone(),
         ),
-        AccessPath::Bitmap { index, and, .. } => {
-            let names: Vec<&str> = std::iter::once(*index)
+        AccessPath::Bitmap { index, and, or, .. } => {
+            let mut names: Vec<&str> = std::iter::once(*index)
                 .chain(and.iter().map(|a| a.index))
                 .map(|i| q.table.indexes[i].name.as_str())
                 .collect();
-            let kind = if and.is_empty() {
-                why::ScanKind::Bitmap
-            } else {
-                why::ScanKind::BitmapAnd
+            let kind = match (and.is_empty(), or) {
+                (true, _) => why::ScanKind::Bitmap,
+                (false, false) => why::ScanKind::BitmapAnd,
+                (false, true) => why::ScanKind::BitmapOr,
             };
+            // An index read for two arms is named once.
+            names.dedup();
             (kind, names.join(" and "))
         }
     };
@@ -605,6 +615,7 @@ fn bitmap_path(
                 cond: first.cond.clone(),
                 cond_exprs: first.used.clone(),
                 and,
+                or: false,
             },
             filter,
             ordered: q.select.order_by.is_empty(),
@@ -618,6 +629,74 @@ fn bitmap_path(
             ..plain(bitmap_scan::heap_scan(&tree, size, q.parts, rows, p), width)
         },
     })
+}
+
+/// A Bitmap Heap Scan over a BitmapOr: each arm of the OR found by its
+/// cheapest index, their bitmaps ORed, the OR rechecked on the heap.
+fn bitmap_or_path(
+    q: &Query,
+    group: &super::bitmap_or::OrGroup,
+    est: &Estimator,
+    size: &SizeEstimate,
+    rows: f64,
+    width: f64,
+) -> Path {
+    let p = &q.stats.params;
+    let chosen: Vec<(&IndexCandidate, index_scan::IndexCost)> = group
+        .arms
+        .iter()
+        .map(|arm| {
+            let costed = arm.iter().map(|c| (c, btree(q, c, est, size)));
+            let heap = |ix: &index_scan::IndexCost, c: &IndexCandidate| {
+                let tree = bitmap_scan::index_tree(ix, rows, p);
+                bitmap_scan::heap_scan(&tree, size, &c.used, rows, p).total
+            };
+            costed
+                .min_by(|(a, x), (b, y)| heap(x, a).total_cmp(&heap(y, b)))
+                .expect("an OR group's arm has an index")
+        })
+        .collect();
+    let trees: Vec<bitmap_scan::Tree> = chosen
+        .iter()
+        .map(|(_, ix)| bitmap_scan::index_tree(ix, rows, p))
+        .collect();
+    let tree = bitmap_scan::or_tree(&trees);
+    let node = |ix: &index_scan::IndexCost| bitmap_scan::index_node(ix, size);
+    let (first, first_ix) = &chosen[0];
+    let more: Vec<BitmapArm> = chosen[1..]
+        .iter()
+        .map(|(c, ix)| BitmapArm {
+            index: c.index,
+            cond: c.cond.clone(),
+            cond_exprs: c.used.clone(),
+            cost: Some(node(ix)),
+        })
+        .collect();
+    let filter = (q.parts.iter().enumerate())
+        .filter(|(i, _)| *i != group.part)
+        .map(|(_, e)| e.clone())
+        .collect();
+    Path {
+        plan: ScanPlan {
+            access: AccessPath::Bitmap {
+                index: first.index,
+                cond: first.cond.clone(),
+                cond_exprs: first.used.clone(),
+                and: more,
+                or: true,
+            },
+            filter,
+            ordered: q.select.order_by.is_empty(),
+            system_columns: q.system_columns,
+            cost: None,
+            why: None,
+        },
+        cost: PlanCost {
+            bitmap_index: Some(node(first_ix)),
+            bitmap_and: Some(bitmap_scan::and_node(&tree, size)),
+            ..plain(bitmap_scan::heap_scan(&tree, size, q.parts, rows, p), width)
+        },
+    }
 }
 
 /// The leading column's correlation with the heap's order, 0 without

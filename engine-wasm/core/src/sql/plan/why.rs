@@ -104,6 +104,11 @@ pub fn scan(kind: ScanKind, index: &str, f: &ScanFacts, cost: String) -> String 
             "{share} match: too many for a heap visit each, too few to read all {pages}; the \
              bitmap from {index} reads each page holding one once, in page order"
         ),
+        ScanKind::BitmapOr => format!(
+            "{share} match one arm of the OR or another, and no one index finds them all; \
+             each arm's rows are marked from {index}, the bitmaps are ORed, and each page \
+             holding a marked row is read once, in page order, instead of all {pages}"
+        ),
         ScanKind::BitmapAnd => format!(
             "{share} match every condition, though each index alone finds many more; the \
              bitmaps from {index} are ANDed, so only the pages holding rows all of them \
@@ -131,6 +136,8 @@ pub enum ScanKind {
     Bitmap,
     /// Several indexes' bitmaps ANDed (named "a and b").
     BitmapAnd,
+    /// One bitmap per arm of an OR, ORed (its indexes named "a and b").
+    BitmapOr,
 }
 
 impl ScanKind {
@@ -141,7 +148,7 @@ impl ScanKind {
             ScanKind::ParallelIndex(_) => "Gather over a Parallel Index Scan",
             ScanKind::Index => "Index Scan",
             ScanKind::IndexOnly => "Index Only Scan",
-            ScanKind::Bitmap | ScanKind::BitmapAnd => "Bitmap Heap Scan",
+            ScanKind::Bitmap | ScanKind::BitmapAnd | ScanKind::BitmapOr => "Bitmap Heap Scan",
         }
     }
 }

@@ -58,7 +58,18 @@ pub fn and_tree(arms: &[Tree], p: &CostParams) -> Tree {
     out
 }
 
-/// The BitmapAnd node: its cost, and the rows its selectivity gives.
+/// A BitmapOr of `arms` (`cost_bitmap_or_node`), each a Bitmap Index
+/// Scan: their costs, and their selectivities summed (the arms taken as
+/// matching different rows), at most 1.
+pub fn or_tree(arms: &[Tree]) -> Tree {
+    Tree {
+        cost: arms.iter().map(|a| a.cost).sum(),
+        selectivity: arms.iter().map(|a| a.selectivity).sum::<f64>().min(1.0),
+    }
+}
+
+/// The BitmapAnd (or BitmapOr) node: its cost, and the rows its
+/// selectivity gives.
 pub fn and_node(tree: &Tree, heap: &SizeEstimate) -> Cost {
     Cost {
         startup: tree.cost,
