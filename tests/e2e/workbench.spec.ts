@@ -475,3 +475,27 @@ explain (analyze, buffers, summary off) select * from t join u on u.t_id = t.id;
     /^Merge Join: t comes in key order from t_pkey and the about 50 rows of u are sorted; one pass pairs equal keys and stops/,
   );
 });
+
+test('an OR of two indexed columns: pg plans a BitmapOr and says why', async ({ page }) => {
+  await page.goto('/#/workbench');
+  await typeScript(
+    page,
+    `create table o (id int primary key, a int, b int, c int, pad text);
+insert into o select g, g % 1000, (g * 7) % 1000, g % 10, repeat('x', 40) from generate_series(1, 20000) g;
+create index o_a on o (a);
+create index o_b on o (b);
+vacuum analyze o;
+explain (analyze, buffers, summary off) select * from o where a = 5 or b = 7;
+`,
+  );
+  await page.keyboard.press('ControlOrMeta+Enter');
+  const pg = page.getByTestId('explain-pg');
+  // PostgreSQL 15's plan, costs and pages for this script.
+  await expect(pg).toContainText('BitmapOr  (cost=8.89..8.89 rows=40 width=0)');
+  await expect(pg).toContainText('Recheck Cond: ((a = 5) OR (b = 7))');
+  await expect(pg).toContainText('Heap Blocks: exact=20');
+  const why = page.getByTestId('why-pg').locator('li');
+  await expect(why.first()).toContainText(
+    /^Bitmap Heap Scan: about 40 of 20000 rows match one arm of the OR or another, .* the bitmaps are ORed/,
+  );
+});

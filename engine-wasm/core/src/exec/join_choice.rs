@@ -287,25 +287,50 @@ pub fn run_hash<E: JoinExec>(
         rest.iter()
             .map(|e| format!("Join Filter: {}", crate::sql::deparse::deparse(e))),
     );
-    let mut buffers = onode.buffers;
-    buffers.add(&hash.buffers);
-    let node = PlanNode {
-        title: "Hash Join".into(),
+    let times = (hash.last_us, engine.now_us() - start);
+    let names = (outer.side.name.as_str(), inner.side.name.as_str());
+    let node = join_node(
+        "Hash Join",
         details,
-        rows: joined.len() as u64,
+        joined.len(),
+        [onode, hash],
+        times,
+        choice,
+        names,
+    );
+    Ok((node, joined))
+}
+
+/// A two-table join's node over its outer and inner inputs: their
+/// buffers, the planner's estimate and why it chose the join; `times` its
+/// first and last row's.
+pub(super) fn join_node(
+    title: &str,
+    details: Vec<String>,
+    rows: usize,
+    [outer, inner]: [PlanNode; 2],
+    (first_us, last_us): (f64, f64),
+    choice: &JoinChoice,
+    (outer_name, inner_name): (&str, &str),
+) -> PlanNode {
+    let mut buffers = outer.buffers;
+    buffers.add(&inner.buffers);
+    PlanNode {
+        title: title.into(),
+        details,
+        rows: rows as u64,
         loops: 1,
-        first_us: hash.last_us,
-        last_us: engine.now_us() - start,
+        first_us,
+        last_us,
         buffers,
         est_cost: (choice.cost.startup, choice.cost.total),
         est_rows: choice.cost.rows,
         costed: true,
-        why: Some(choice.why(&outer.side.name, &inner.side.name)),
-        width: onode.width + hash.width,
-        children: vec![onode, hash],
+        why: Some(choice.why(outer_name, inner_name)),
+        width: outer.width + inner.width,
+        children: vec![outer, inner],
         ..PlanNode::default()
-    };
-    Ok((node, joined))
+    }
 }
 
 /// The columns of `side` the join passes up, in the order of PostgreSQL's

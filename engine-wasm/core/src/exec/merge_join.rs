@@ -16,7 +16,7 @@
 
 use super::engine::ScanOutput;
 use super::join::JoinExec;
-use super::join_choice::{column_pair, SideQuery};
+use super::join_choice::{column_pair, join_node, SideQuery};
 use super::plan_node::PlanNode;
 use super::row::Row;
 use crate::sql::ast::{BinOp, Expr, Order, OrderItem};
@@ -344,24 +344,17 @@ pub fn run<E: JoinExec>(
     if !rest.is_empty() {
         details.push(format!("Rows Removed by Join Filter: {removed}"));
     }
-    let mut buffers = onode.buffers;
-    buffers.add(&inode.buffers);
-    let node = PlanNode {
-        title: "Merge Join".into(),
+    let times = (onode.first_us.max(inode.first_us), engine.now_us() - start);
+    let names = (outer.side.name.as_str(), inner.side.name.as_str());
+    let node = join_node(
+        "Merge Join",
         details,
-        rows: joined.len() as u64,
-        loops: 1,
-        first_us: onode.first_us.max(inode.first_us),
-        last_us: engine.now_us() - start,
-        buffers,
-        est_cost: (choice.cost.startup, choice.cost.total),
-        est_rows: choice.cost.rows,
-        costed: true,
-        why: Some(choice.why(&outer.side.name, &inner.side.name)),
-        width: onode.width + inode.width,
-        children: vec![onode, inode],
-        ..PlanNode::default()
-    };
+        joined.len(),
+        [onode, inode],
+        times,
+        choice,
+        names,
+    );
     Ok((node, joined))
 }
 

@@ -590,32 +590,56 @@ fn bitmap_path(
         .collect();
     let heap_cost = |t: &bitmap_scan::Tree| bitmap_scan::heap_scan(t, size, q.parts, rows, p).total;
     let (group, tree) = bitmap_and::choose(&arms, heap_cost, p)?;
-    let (first, more) = (candidates[group[0]], &group[1..]);
-    let node = |k: usize| bitmap_scan::index_node(&indexes[k], size);
-    let and: Vec<BitmapArm> = more
+    let arms: Vec<(&IndexCandidate, Cost)> = group
         .iter()
-        .map(|&k| BitmapArm {
-            index: candidates[k].index,
-            cond: candidates[k].cond.clone(),
-            cond_exprs: candidates[k].used.clone(),
-            cost: Some(node(k)),
-        })
+        .map(|&k| (candidates[k], bitmap_scan::index_node(&indexes[k], size)))
         .collect();
+    let first = arms[0].0;
     // The conditions no index of the group checks stay a Filter.
     let filter: Vec<Expr> = first
         .rest
         .iter()
-        .filter(|e| !and.iter().any(|a| a.cond_exprs.contains(e)))
+        .filter(|e| !arms[1..].iter().any(|(c, _)| c.used.contains(e)))
         .cloned()
         .collect();
-    Some(Path {
+    Some(bitmap_heap_path(
+        q, &arms, false, &tree, filter, size, rows, width,
+    ))
+}
+
+/// A Bitmap Heap Scan over `arms` (each index's candidate and its Bitmap
+/// Index Scan's estimate), their bitmaps ANDed, or ORed when `or`, into
+/// `tree`; `filter` checked on each row.
+#[allow(clippy::too_many_arguments)]
+fn bitmap_heap_path(
+    q: &Query,
+    arms: &[(&IndexCandidate, Cost)],
+    or: bool,
+    tree: &bitmap_scan::Tree,
+    filter: Vec<Expr>,
+    size: &SizeEstimate,
+    rows: f64,
+    width: f64,
+) -> Path {
+    let (first, first_cost) = arms[0];
+    let more: Vec<BitmapArm> = arms[1..]
+        .iter()
+        .map(|(c, cost)| BitmapArm {
+            index: c.index,
+            cond: c.cond.clone(),
+            cond_exprs: c.used.clone(),
+            cost: Some(*cost),
+        })
+        .collect();
+    let p = &q.stats.params;
+    Path {
         plan: ScanPlan {
             access: AccessPath::Bitmap {
                 index: first.index,
                 cond: first.cond.clone(),
                 cond_exprs: first.used.clone(),
-                and,
-                or: false,
+                and: more,
+                or,
             },
             filter,
             ordered: q.select.order_by.is_empty(),
@@ -624,11 +648,11 @@ fn bitmap_path(
             why: None,
         },
         cost: PlanCost {
-            bitmap_index: Some(node(group[0])),
-            bitmap_and: (!more.is_empty()).then(|| bitmap_scan::and_node(&tree, size)),
-            ..plain(bitmap_scan::heap_scan(&tree, size, q.parts, rows, p), width)
+            bitmap_index: Some(first_cost),
+            bitmap_and: (arms.len() > 1).then(|| bitmap_scan::and_node(tree, size)),
+            ..plain(bitmap_scan::heap_scan(tree, size, q.parts, rows, p), width)
         },
-    })
+    }
 }
 
 /// A Bitmap Heap Scan over a BitmapOr: each arm of the OR found by its
@@ -661,42 +685,15 @@ fn bitmap_or_path(
         .map(|(_, ix)| bitmap_scan::index_tree(ix, rows, p))
         .collect();
     let tree = bitmap_scan::or_tree(&trees);
-    let node = |ix: &index_scan::IndexCost| bitmap_scan::index_node(ix, size);
-    let (first, first_ix) = &chosen[0];
-    let more: Vec<BitmapArm> = chosen[1..]
+    let arms: Vec<(&IndexCandidate, Cost)> = chosen
         .iter()
-        .map(|(c, ix)| BitmapArm {
-            index: c.index,
-            cond: c.cond.clone(),
-            cond_exprs: c.used.clone(),
-            cost: Some(node(ix)),
-        })
+        .map(|(c, ix)| (*c, bitmap_scan::index_node(ix, size)))
         .collect();
     let filter = (q.parts.iter().enumerate())
         .filter(|(i, _)| *i != group.part)
         .map(|(_, e)| e.clone())
         .collect();
-    Path {
-        plan: ScanPlan {
-            access: AccessPath::Bitmap {
-                index: first.index,
-                cond: first.cond.clone(),
-                cond_exprs: first.used.clone(),
-                and: more,
-                or: true,
-            },
-            filter,
-            ordered: q.select.order_by.is_empty(),
-            system_columns: q.system_columns,
-            cost: None,
-            why: None,
-        },
-        cost: PlanCost {
-            bitmap_index: Some(node(first_ix)),
-            bitmap_and: Some(bitmap_scan::and_node(&tree, size)),
-            ..plain(bitmap_scan::heap_scan(&tree, size, q.parts, rows, p), width)
-        },
-    }
+    bitmap_heap_path(q, &arms, true, &tree, filter, size, rows, width)
 }
 
 /// The leading column's correlation with the heap's order, 0 without
