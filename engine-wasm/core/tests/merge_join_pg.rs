@@ -196,3 +196,17 @@ fn an_order_by_on_the_key_needs_no_sort_above_a_merge_join() {
         "  ->  Nested Loop  (cost=0.28..116.43 rows=119 width=8)"
     );
 }
+
+#[test]
+fn a_limit_over_a_join_takes_its_share_of_the_joins_cost() {
+    let p = plans(&format!(
+        "{TWO}set enable_mergejoin = off;
+         explain select t1.id, t2.id from t1 join t2 on t2.a = t1.id where t2.b < 12 limit 5;"
+    ));
+    // PostgreSQL 15: 5 of the Nested Loop's 119 rows.
+    assert_eq!(p[0][0], "Limit  (cost=0.28..5.16 rows=5 width=8)");
+    assert_eq!(
+        p[0][1],
+        "  ->  Nested Loop  (cost=0.28..116.43 rows=119 width=8)"
+    );
+}

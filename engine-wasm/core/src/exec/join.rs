@@ -13,6 +13,7 @@ use crate::sql::ast::{BinOp, Expr, FromItem, Select, SelectItem};
 use crate::sql::error::unsupported;
 use crate::sql::error::{ErrorKind, SqlError};
 use crate::sql::eval::{bind, Bound as BoundExpr, Scope};
+use crate::sql::plan::cost::Cost;
 use crate::sql::plan::join::{JoinChoice, Method};
 use crate::sql::plan::{conjuncts, plan_scan, AccessPath, KeyCond, ScanDirection, ScanPlan};
 use crate::sql::rewrite::{column_refs, inline_cte, unqualify};
@@ -284,7 +285,9 @@ pub trait JoinExec: SelectExec {
             } else {
                 q
             };
-            return self.join_result(q, node, joined, &using, (&first, &second), swapped, start);
+            let out =
+                self.join_result(q, node, joined, &using, (&first, &second), swapped, start)?;
+            return Ok(with_top_costs(out, choice.as_ref(), q));
         }
         if let Some(c) = choice.as_ref().filter(|c| c.method == Method::Hash) {
             let up = join_choice::passed_up(self, q, &both, b.side, (&first, &second));
@@ -294,7 +297,7 @@ pub trait JoinExec: SelectExec {
             }
             let out =
                 self.join_result(q, node, joined, &using, (&first, &second), swapped, start)?;
-            return Ok(with_sort_cost(out, choice.as_ref()));
+            return Ok(with_top_costs(out, choice.as_ref(), q));
         }
         let (outer, inner) = (a.side.clone(), b.side.clone());
         let (outer_f, inner_f) = (a.filter.to_vec(), b.filter.to_vec());
@@ -568,7 +571,7 @@ pub trait JoinExec: SelectExec {
             ..PlanNode::default()
         };
         let out = self.join_result(q, node, joined, &using, (&first, &second), swapped, start)?;
-        Ok(with_sort_cost(out, choice.as_ref()))
+        Ok(with_top_costs(out, choice.as_ref(), q))
     }
 
     /// The join's result in the query's terms: rows back in the written
@@ -622,11 +625,14 @@ pub trait JoinExec: SelectExec {
 
 impl<E: SelectExec> JoinExec for E {}
 
-/// Gives the Sort an ORDER BY on the join key put above the join the
-/// planner's estimate for it, when it chose the join with that Sort.
-fn with_sort_cost(
+/// Gives the nodes the query puts above a join the planner's estimates:
+/// the Sort an ORDER BY on the join key needs, when the join was chosen
+/// with it, and a constant LIMIT (without OFFSET) over a costed node
+/// (`adjust_limit_rows_costs`).
+fn with_top_costs(
     (mut node, result): (PlanNode, QueryResult),
     choice: Option<&JoinChoice>,
+    q: &Select,
 ) -> (PlanNode, QueryResult) {
     if let Some(c) = choice.and_then(|c| c.sort) {
         let sort = match node.title.as_str() {
@@ -635,12 +641,27 @@ fn with_sort_cost(
             _ => None,
         };
         if let Some(s) = sort {
-            s.est_cost = (c.startup, c.total);
-            s.est_rows = c.rows;
-            s.costed = true;
+            set_estimate(s, &c);
+        }
+    }
+    let limit = crate::sql::plan::choose::constant_limit(q).filter(|_| q.offset.is_none());
+    if let (Some(l), "Limit") = (limit, node.title.as_str()) {
+        if let Some(child) = node.children.first().filter(|c| c.costed) {
+            let input = Cost {
+                startup: child.est_cost.0,
+                total: child.est_cost.1,
+                rows: child.est_rows,
+            };
+            set_estimate(&mut node, &crate::sql::plan::cost::sort::limit(&input, l));
         }
     }
     (node, result)
+}
+
+fn set_estimate(node: &mut PlanNode, c: &Cost) {
+    node.est_cost = (c.startup, c.total);
+    node.est_rows = c.rows;
+    node.costed = true;
 }
 
 /// The inner index scan of one loop: the rows whose key is `v`.

@@ -732,7 +732,7 @@ fn computed_targets(q: &Select) -> Vec<Expr> {
 }
 
 /// `LIMIT n` (plus its OFFSET) when both are constants.
-fn constant_limit(q: &Select) -> Option<f64> {
+pub fn constant_limit(q: &Select) -> Option<f64> {
     let number = |e: &Expr| match e {
         Expr::Literal(Value::Int(n)) => Some(*n as f64),
         _ => None,
