@@ -20,7 +20,7 @@ mod strategy;
 
 use super::engine::PlannedRead;
 use super::executor::Executor;
-use super::plan_node::PlanNode;
+use super::plan_node::{set_cost, PlanNode};
 use super::select::{apply_offset_limit, sql_order, QueryResult};
 use crate::sql::ast::{Expr, OrderItem, Select, SelectItem};
 use crate::sql::deparse::deparse;
@@ -122,7 +122,7 @@ pub fn run_grouped<E: Executor>(
     } else if let Some(c) = (node.children.first())
         .and_then(|child| strategy::plain_over(engine, q, &plan, &input_types, child))
     {
-        strategy::set_cost(&mut node, &c);
+        set_cost(&mut node, &c);
     }
     if let (Some(stop), true) = (&stop, plain_order) {
         // The group its last row began was never handed up.
@@ -177,7 +177,7 @@ pub fn run_grouped<E: Executor>(
                     .collect();
                 node = sort_node(node, &written);
                 if let Some(sort) = planned.as_ref().and_then(|p| p.choice.sort) {
-                    strategy::set_cost(&mut node, &sort);
+                    set_cost(&mut node, &sort);
                 }
             }
         }
@@ -268,11 +268,11 @@ fn run_distinct<E: Executor>(
         node.rows = node.rows.min(stop.groups);
     }
     if let Some(p) = &planned {
-        strategy::set_cost(&mut node, &p.choice.agg);
+        set_cost(&mut node, &p.choice.agg);
         node.why = Some(p.why.clone());
         if let Some(cost) = &p.result {
             node = above("Result", Vec::new(), node.rows, node);
-            strategy::set_cost(&mut node, cost);
+            set_cost(&mut node, cost);
         }
     }
     engine.advance_us(before as f64 * engine.cost().cpu_operator_us);
@@ -292,7 +292,7 @@ fn run_distinct<E: Executor>(
         if sorted.is_none() {
             node = sort_node(node, &q.order_by);
             if let Some(sort) = planned.as_ref().and_then(|p| p.choice.sort) {
-                strategy::set_cost(&mut node, &sort);
+                set_cost(&mut node, &sort);
             }
         }
     }
@@ -301,7 +301,7 @@ fn run_distinct<E: Executor>(
         if let (Expr::Literal(Value::Int(n)), None) = (l, &q.offset) {
             let top = p.result.unwrap_or(p.choice.top());
             let limited = crate::sql::plan::cost::sort::limit(&top, *n as f64);
-            strategy::set_cost(&mut node, &limited);
+            set_cost(&mut node, &limited);
         }
     }
     Ok((node, result))

@@ -6,6 +6,7 @@
 use super::batched_join::{any_array_shown, BatchedJoin, Lookup};
 use super::join_choice::{self, SideQuery};
 use super::nested_loop::{index_cond_shown, merge_loop, Loops, Side};
+use super::plan_node::set_cost;
 use super::plan_node::PlanNode;
 use super::row::Row;
 use super::select::{QueryResult, SelectExec};
@@ -520,9 +521,7 @@ pub trait JoinExec: SelectExec {
         inner_node.rows = super::plan_node::rows_per_loop(inner_rows_total, loops);
         if let Some(c) = choice.as_ref().and_then(|c| c.inner) {
             // `cost_index` with the loop count: the scans' own cost model.
-            inner_node.est_cost = (c.startup, c.total);
-            inner_node.est_rows = c.rows;
-            inner_node.costed = true;
+            set_cost(&mut inner_node, &c);
             if let Some(w) = inner_scan.cost.map(|c| c.width) {
                 inner_node.width = w as u32;
             }
@@ -641,7 +640,7 @@ fn with_top_costs(
             _ => None,
         };
         if let Some(s) = sort {
-            set_estimate(s, &c);
+            set_cost(s, &c);
         }
     }
     let limit = crate::sql::plan::choose::constant_limit(q).filter(|_| q.offset.is_none());
@@ -652,16 +651,10 @@ fn with_top_costs(
                 total: child.est_cost.1,
                 rows: child.est_rows,
             };
-            set_estimate(&mut node, &crate::sql::plan::cost::sort::limit(&input, l));
+            set_cost(&mut node, &crate::sql::plan::cost::sort::limit(&input, l));
         }
     }
     (node, result)
-}
-
-fn set_estimate(node: &mut PlanNode, c: &Cost) {
-    node.est_cost = (c.startup, c.total);
-    node.est_rows = c.rows;
-    node.costed = true;
 }
 
 /// The inner index scan of one loop: the rows whose key is `v`.

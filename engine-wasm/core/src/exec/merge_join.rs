@@ -17,6 +17,7 @@
 use super::engine::ScanOutput;
 use super::join::JoinExec;
 use super::join_choice::{column_pair, join_node, SideQuery};
+use super::plan_node::set_cost;
 use super::plan_node::PlanNode;
 use super::row::Row;
 use crate::sql::ast::{BinOp, Expr, Order, OrderItem};
@@ -224,6 +225,8 @@ impl Side<'_> {
         let info = engine.planner_info(table);
         super::join::alias_title(&mut node, &info.name, &self.query.side.name);
         let mut rows: Vec<Row> = rows.into_iter().map(|(_, r)| r).collect();
+        // A presorted side's index gave them in key order already (the
+        // stable sort then changes nothing, and costs one pass).
         rows.sort_by(|a, b| key_order(&a[self.key], &b[self.key]));
         Ok((node, rows))
     }
@@ -254,28 +257,16 @@ pub fn run<E: JoinExec>(
     let start = engine.now_us();
     // The merge key is the first equality of a column of each side; the
     // others are checked on each pair.
-    let (mut key, mut rest) = (None, Vec::new());
+    // The merge key is the planner's (the first equality of a column of
+    // each side); the other conditions are checked on each pair.
+    let (mut merged_on, mut rest) = (false, Vec::new());
     for c in both {
         match column_pair(engine, c, outer.side, inner.side)? {
-            Some(pair) if key.is_none() => key = Some(pair),
+            Some(_) if !merged_on => merged_on = true,
             _ => rest.push(c.clone()),
         }
     }
-    let Some((ok, ik)) = key else {
-        return Err(unsupported(
-            "a Merge Join without an equality of two columns",
-        ));
-    };
-    let position = |side: &SideQuery, e: &Expr| {
-        let Expr::Column { name, .. } = e else {
-            return None;
-        };
-        let info = engine.planner_info(side.side.table);
-        info.columns.iter().position(|(c, _)| c == name)
-    };
-    let (Some(ko), Some(ki)) = (position(outer, &ok), position(inner, &ik)) else {
-        return Err(unsupported("a Merge Join on an expression"));
-    };
+    let (ko, ki) = plan.keys;
     let o = Side {
         query: outer,
         read: &plan.outer,
@@ -378,9 +369,7 @@ fn input_node<E: JoinExec>(
     }];
     let mut node = super::aggregate::sort_node(scan, &order);
     node.rows = reads.handed;
-    node.est_cost = (sort.startup, sort.total);
-    node.est_rows = sort.rows;
-    node.costed = true;
+    set_cost(&mut node, &sort);
     node
 }
 
@@ -393,20 +382,19 @@ fn materialize_node(
 ) -> PlanNode {
     let handed = reads.handed;
     child.rows = reads.read as u64;
-    PlanNode {
+    let mut node = PlanNode {
         title: "Materialize".into(),
         rows: handed,
         loops: 1,
         first_us: child.first_us,
         last_us: child.last_us,
         buffers: child.buffers,
-        est_cost: (est.startup, est.total),
-        est_rows: est.rows,
-        costed: true,
         width: child.width,
         children: vec![child],
         ..PlanNode::default()
-    }
+    };
+    set_cost(&mut node, &est);
+    node
 }
 
 #[cfg(test)]

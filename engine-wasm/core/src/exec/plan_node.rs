@@ -46,6 +46,13 @@ pub struct PlanNode {
     pub never_executed: bool,
 }
 
+/// Gives `node` a cost the model computed.
+pub fn set_cost(node: &mut PlanNode, c: &crate::sql::plan::cost::Cost) {
+    node.est_cost = (c.startup, c.total);
+    node.est_rows = c.rows;
+    node.costed = true;
+}
+
 impl PlanNode {
     /// The detail lines the options print (VERBOSE qualifies columns).
     pub fn shown_details(&self, o: &ExplainOptions) -> &[String] {

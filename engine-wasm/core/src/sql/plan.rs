@@ -831,26 +831,34 @@ pub fn plan_partial_scan(table: &TableInfo, q: &Select) -> Result<Option<ScanPla
     let Some(stats) = &table.stats else {
         return Ok(None);
     };
-    let (parts, candidates, system_columns) = scan_inputs(table, q)?;
+    let inputs = scan_inputs(table, q)?;
     let query = choose::Query {
         table,
         stats,
         select: q,
-        parts: &parts,
-        ors: &[],
-        system_columns,
+        parts: &inputs.parts,
+        ors: &inputs.ors,
+        system_columns: inputs.system_columns,
         parallel: true,
     };
-    Ok(choose::partial(&query, &candidates))
+    Ok(choose::partial(&query, &inputs.candidates))
 }
 
-/// What every plan of `q` over `table` starts from: the WHERE's conjuncts,
-/// the indexes that could serve them, and whether the query reads a system
-/// column (then refusing a condition on `ctid`, which needs a TID scan).
-fn scan_inputs(
-    table: &TableInfo,
-    q: &Select,
-) -> Result<(Vec<Expr>, Vec<IndexCandidate>, bool), SqlError> {
+/// What every plan of a query over one table starts from.
+struct ScanInputs {
+    /// The WHERE's conjuncts.
+    parts: Vec<Expr>,
+    /// The indexes that could serve them.
+    candidates: Vec<IndexCandidate>,
+    /// The ORs whose every arm an index finds (a cost-based planner's).
+    ors: Vec<bitmap_or::OrGroup>,
+    /// The query reads a system column.
+    system_columns: bool,
+}
+
+/// [`ScanInputs`] of `q` over `table`, refusing a condition on `ctid`
+/// when the query reads a system column (it needs a TID scan).
+fn scan_inputs(table: &TableInfo, q: &Select) -> Result<ScanInputs, SqlError> {
     let mut parts = Vec::new();
     if let Some(f) = &q.filter {
         conjuncts(f, &mut parts);
@@ -864,7 +872,16 @@ fn scan_inputs(
     for i in 0..table.indexes.len() {
         candidates.extend(index_candidate(table, i, q, &parts, &referenced)?);
     }
-    Ok((parts, candidates, system_columns))
+    let ors = match table.stats {
+        Some(_) => bitmap_or::groups(table, q, &parts, &referenced)?,
+        None => Vec::new(),
+    };
+    Ok(ScanInputs {
+        parts,
+        candidates,
+        ors,
+        system_columns,
+    })
 }
 
 fn best_of(mut all: Vec<ScanPlan>) -> Result<ScanPlan, SqlError> {
@@ -890,21 +907,25 @@ pub fn plan_scans(
     q: &Select,
     parallel: bool,
 ) -> Result<Vec<ScanPlan>, SqlError> {
-    let (parts, candidates, system_columns) = scan_inputs(table, q)?;
+    let inputs = scan_inputs(table, q)?;
     if let Some(stats) = &table.stats {
-        let referenced = referenced_columns(table, q)?;
-        let ors = bitmap_or::groups(table, q, &parts, &referenced)?;
         let query = choose::Query {
             table,
             stats,
             select: q,
-            parts: &parts,
-            ors: &ors,
-            system_columns,
+            parts: &inputs.parts,
+            ors: &inputs.ors,
+            system_columns: inputs.system_columns,
             parallel,
         };
-        return Ok(choose::finalists(&query, &candidates));
+        return Ok(choose::finalists(&query, &inputs.candidates));
     }
+    let ScanInputs {
+        parts,
+        candidates,
+        system_columns,
+        ..
+    } = inputs;
     Ok(vec![by_rules(table, q, parts, &candidates, system_columns)])
 }
 

@@ -9,7 +9,7 @@ use super::parallel::ParallelAgg;
 use super::GroupPlan;
 use crate::exec::engine::GroupStop;
 use crate::exec::executor::Executor;
-use crate::exec::plan_node::PlanNode;
+use crate::exec::plan_node::{set_cost, PlanNode};
 use crate::exec::select::unqualify_select;
 use crate::sql::ast::{AggFunc, Expr, FromItem, Order, OrderItem, Select};
 use crate::sql::error::SqlError;
@@ -84,13 +84,6 @@ impl Planned {
             set_cost(node, &sort::limit(&self.choice.top(), l));
         }
     }
-}
-
-/// Gives `node` a cost the model computed.
-pub fn set_cost(node: &mut PlanNode, c: &Cost) {
-    node.est_cost = (c.startup, c.total);
-    node.est_rows = c.rows;
-    node.costed = true;
 }
 
 /// The plan for `q`'s grouping over `input` (its rows), or None when the

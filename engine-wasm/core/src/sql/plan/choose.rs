@@ -666,28 +666,28 @@ fn bitmap_or_path(
     width: f64,
 ) -> Path {
     let p = &q.stats.params;
-    let chosen: Vec<(&IndexCandidate, index_scan::IndexCost)> = group
+    // Each arm by the index whose Bitmap Heap Scan alone would cost least.
+    let chosen: Vec<(&IndexCandidate, index_scan::IndexCost, bitmap_scan::Tree)> = group
         .arms
         .iter()
         .map(|arm| {
-            let costed = arm.iter().map(|c| (c, btree(q, c, est, size)));
-            let heap = |ix: &index_scan::IndexCost, c: &IndexCandidate| {
-                let tree = bitmap_scan::index_tree(ix, rows, p);
-                bitmap_scan::heap_scan(&tree, size, &c.used, rows, p).total
-            };
-            costed
-                .min_by(|(a, x), (b, y)| heap(x, a).total_cmp(&heap(y, b)))
-                .expect("an OR group's arm has an index")
+            let costed = arm.iter().map(|c| {
+                let ix = btree(q, c, est, size);
+                let tree = bitmap_scan::index_tree(&ix, rows, p);
+                let heap = bitmap_scan::heap_scan(&tree, size, &c.used, rows, p).total;
+                (c, ix, tree, heap)
+            });
+            let (c, ix, tree, _) = costed
+                .min_by(|a, b| a.3.total_cmp(&b.3))
+                .expect("an OR group's arm has an index");
+            (c, ix, tree)
         })
         .collect();
-    let trees: Vec<bitmap_scan::Tree> = chosen
-        .iter()
-        .map(|(_, ix)| bitmap_scan::index_tree(ix, rows, p))
-        .collect();
+    let trees: Vec<bitmap_scan::Tree> = chosen.iter().map(|(_, _, t)| *t).collect();
     let tree = bitmap_scan::or_tree(&trees);
     let arms: Vec<(&IndexCandidate, Cost)> = chosen
         .iter()
-        .map(|(c, ix)| (*c, bitmap_scan::index_node(ix, size)))
+        .map(|(c, ix, _)| (*c, bitmap_scan::index_node(ix, size)))
         .collect();
     let filter = (q.parts.iter().enumerate())
         .filter(|(i, _)| *i != group.part)

@@ -33,6 +33,8 @@ pub struct MergePlan {
     pub inner_index: Option<String>,
     /// The inner key is unique: each outer row has one partner at most.
     pub unique_inner: bool,
+    /// The key column of each side (outer, inner), by position in its table.
+    pub keys: (usize, usize),
 }
 
 impl MergePlan {
@@ -124,6 +126,7 @@ pub(super) fn paths(
             outer_index: index_name(outer, outer_read),
             inner_index: index_name(inner, inner_read),
             unique_inner: pairing.unique_inner,
+            keys: (outer.side.key, inner.side.key),
         });
     }
     Ok(out)
