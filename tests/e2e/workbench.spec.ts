@@ -499,3 +499,37 @@ explain (analyze, buffers, summary off) select * from o where a = 5 or b = 7;
     /^Bitmap Heap Scan: about 40 of 20000 rows match one arm of the OR or another, .* the bitmaps are ORed/,
   );
 });
+
+test("the scan view marks a Hash Join's build and probe, and draws a LIMIT's top-N heap", async ({ page }) => {
+  await page.goto('/#/workbench');
+  await onlyVariant(page, 'pg');
+  const tables = `create table t (id int primary key, a int, b int);
+insert into t select g, g % 100, (g * 7919) % 10007 from generate_series(1, 10000) g;
+vacuum analyze t;
+create table u (id int primary key, t_id int);
+insert into u select g, g * 3 from generate_series(1, 50) g;
+analyze u;
+set enable_mergejoin = off;
+`;
+  await typeScript(page, `${tables}explain (analyze, buffers) select * from t join u on u.t_id = t.id;\n`);
+  await page.keyboard.press('ControlOrMeta+Enter');
+  const scan = page.getByTestId('scan-view').first();
+  const phases = scan.getByTestId('scan-phases').locator('li');
+  await expect(phases).toHaveCount(2, { timeout: 30_000 });
+  await expect(phases.nth(0)).toContainText(/^Hash Join, build: u was read and its 50 rows went into a hash table on the join key — Buckets: 1024/);
+  await expect(phases.nth(1)).toContainText(/^Hash Join, probe: each of t's 10\u202f000 rows was hashed and looked up in that table, giving 50 rows joined/);
+  // A band (or marker) and a label for each phase over the steps.
+  await expect(scan.locator('.phase-bands .phase')).toHaveCount(2);
+  // (Its text follows its tooltip's.)
+  await expect(scan.locator('.phase-label').last()).toHaveText(/2 probe: t$/);
+  await expect(page.getByTestId('top-n-heap')).toHaveCount(0);
+
+  await typeScript(page, `${tables}explain (analyze, buffers) select * from t order by b limit 10;\n`);
+  await page.keyboard.press('ControlOrMeta+Enter');
+  const heap = page.getByTestId('top-n-heap').first();
+  await expect(heap).toBeVisible({ timeout: 30_000 });
+  await expect(heap.locator('.heap-slot')).toHaveCount(10);
+  await expect(heap.locator('.heap-entered')).toHaveCount(32);
+  await expect(scan.getByTestId('scan-phases')).toContainText(/^Sort, a top-N heapsort for LIMIT 10: the first 21 rows were held as they came/);
+  await expect(page.getByTestId('explain-pg')).toContainText('Sort Method: top-N heapsort  Memory: 25kB');
+});

@@ -45,6 +45,7 @@ pub mod nested_loop;
 pub mod on_conflict;
 pub mod pg_indexes;
 pub mod plan_node;
+pub mod plan_phase;
 pub mod recursive;
 pub mod relation_name;
 pub mod returning;

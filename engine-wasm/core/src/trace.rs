@@ -21,7 +21,7 @@ mod snapshot;
 
 pub use budget::{StatementKind, TraceBudget};
 pub use collector::{Snapshot, StatementDetail, Trace};
-pub use event::{Event, KeyComparisons, RelName, SstSummary};
+pub use event::{Event, KeyComparisons, RelName, SstSummary, TopNHeap};
 pub use snapshot::{
     CacheSnapshot, EngineSnapshot, FrameSnapshot, HeapSnapshot, MemtableSnapshot, PgSnapshot,
     PoolSnapshot, SstLevelSnapshot, TabletSnapshot, TreeLevelSnapshot, TreeSnapshot, YbSnapshot,

@@ -53,6 +53,7 @@ mod parallel_pg;
 mod partial_indexes;
 mod pg_stat_views;
 mod pg_stats;
+mod plan_phase_pg;
 mod plan_why;
 mod planner_costs;
 mod prepared_parameters;

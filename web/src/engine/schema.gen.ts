@@ -5,7 +5,7 @@
 // every count and id the engine makes stays below 2^53.
 
 /** Event kinds by their code in a packed trace. */
-export const EVENT_KINDS = ['statement_start', 'statement_end', 'page_access', 'page_evict', 'page_split', 'tuple_insert', 'visibility_change', 'cursor_step', 'checkpoint', 'memtable_insert', 'memtable_sealed', 'flush', 'compaction_start', 'compaction_finish', 'block_cache', 'read_request', 'rpc', 'join_loop', 'iter_step', 'heap_fetch'] as const;
+export const EVENT_KINDS = ['statement_start', 'statement_end', 'page_access', 'page_evict', 'page_split', 'tuple_insert', 'visibility_change', 'cursor_step', 'checkpoint', 'memtable_insert', 'memtable_sealed', 'flush', 'compaction_start', 'compaction_finish', 'block_cache', 'read_request', 'rpc', 'join_loop', 'iter_step', 'heap_fetch', 'plan_phase'] as const;
 
 export type TraceEvent = { "type": "statement_start", 
 /**
@@ -38,7 +38,24 @@ parent: number | null, parent_fill: number | null, } | { "type": "tuple_insert",
 /**
  * Reached by the descent from the root, not by a sibling link.
  */
-descended: boolean, } | { "type": "heap_fetch", relation: string, page: number, index_only: boolean, bitmap: boolean, } | { "type": "checkpoint", pages_written: number, } | { "type": "memtable_insert", relation: string, tablet: number, bytes: number, 
+descended: boolean, } | { "type": "heap_fetch", relation: string, page: number, index_only: boolean, bitmap: boolean, } | { "type": "checkpoint", pages_written: number, } | { "type": "plan_phase", 
+/**
+ * The plan node: "Hash Join", "Merge Join", "Sort".
+ */
+node: string, phase: string, 
+/**
+ * The table (its alias) the phase read, or "" (a merge, a sort).
+ */
+relation: string, 
+/**
+ * Rows the phase took in, and rows it handed on (hashed, joined, kept).
+ */
+rows_in: number, rows_out: number, 
+/**
+ * What EXPLAIN ANALYZE prints of it ("Buckets: … Memory Usage: …",
+ * "Sort Method: …"), or "".
+ */
+detail: string, heap: TopNHeap | null, } | { "type": "memtable_insert", relation: string, tablet: number, bytes: number, 
 /**
  * What the memtable counts for it against `write_buffer_size`:
  * `bytes` plus length prefixes, sequence number and skip-list links.
@@ -71,6 +88,8 @@ export type SstSummary = { id: number, bytes: number, entries: number,
 deletes: number, smallest: string, largest: string, };
 
 export type KeyComparisons = { memtable: number, files: number, index: number, restarts: number, keys: number, merge: number, versions: number, };
+
+export type TopNHeap = { bound: number, held: number, replaced: number, dropped: number, entered: Array<number>, };
 
 export type Snapshot = { at_event: number, 
 /**

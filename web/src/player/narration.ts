@@ -33,6 +33,7 @@ const VIEWS_OF: Readonly<Record<string, readonly string[]>> = {
   iter_step: ['scan', 'lsm'],
   cursor_step: ['scan', 'btree'],
   heap_fetch: ['scan'],
+  plan_phase: ['scan'],
   visibility_change: ['scan'],
   page_split: ['btree'],
   page_access: ['pool', 'scan'],

@@ -445,13 +445,17 @@ pub trait JoinExec: SelectExec {
                         (Some((_, index, _, shown, _)), Some(k)) => {
                             let v = self.eval_bound(k, orow)?;
                             let (key, at_us) = (v.pg_text(), self.now_us());
-                            self.trace_detail(|| Event::JoinLoop {
-                                number: acc.loops as u32 + 1,
-                                keys: 1,
-                                first_key: key.clone(),
-                                last_key: key,
-                                at_us,
-                            });
+                            // The network view draws a yb join's loops; pg's
+                            // inner scans show them already.
+                            if self.is_yugabyte() {
+                                self.trace_detail(|| Event::JoinLoop {
+                                    number: acc.loops as u32 + 1,
+                                    keys: 1,
+                                    first_key: key.clone(),
+                                    last_key: key,
+                                    at_us,
+                                });
+                            }
                             let shown = index_cond_shown(shown, &inner.name);
                             lookup_plan(*index, v, shown, &inner_f, lookup_only)
                         }

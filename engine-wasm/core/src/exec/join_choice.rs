@@ -7,6 +7,7 @@ use super::hash_join::{hash_node, inner_join, HashKeys, HashTableFigures};
 use super::join::{Belongs, JoinExec};
 use super::nested_loop::Side;
 use super::plan_node::PlanNode;
+use super::plan_phase::{self, Phase};
 use super::row::Row;
 use crate::sql::ast::{BinOp, Expr, Order, OrderItem, Select, SelectItem};
 use crate::sql::error::SqlError;
@@ -200,10 +201,6 @@ pub fn run_hash<E: JoinExec>(
         engine.scan_info(outer.side.table),
         engine.scan_info(inner.side.table),
     );
-    // PostgreSQL reads the inner side first (the Hash), then the outer.
-    let (outer_plan, inner_plan) = &*choice.reads;
-    let inner_out = engine.run_scan(inner.side.table, inner_plan, limit)?;
-    let outer_out = engine.run_scan(outer.side.table, outer_plan, limit)?;
     let (mut hash_keys, mut shown, mut rest) = (
         HashKeys {
             outer: Vec::new(),
@@ -241,6 +238,32 @@ pub fn run_hash<E: JoinExec>(
         .iter()
         .map(|e| bind(e, &scope))
         .collect::<Result<_, _>>()?;
+    // PostgreSQL reads the inner side first (the Hash), then the outer.
+    let (outer_plan, inner_plan) = &*choice.reads;
+    let inner_out = engine.run_scan(inner.side.table, inner_plan, limit)?;
+    let (stored, tuple_bytes) = hashed(engine, &inner_out, &hash_keys.inner, passed_up, &iinfo)?;
+    let figures = match (&iinfo.stats, inner_plan.cost) {
+        (Some(stats), Some(cost)) if execute => {
+            let (buckets, batches) = table_size(cost.scan.rows, cost.width, &stats.params);
+            Some(HashTableFigures {
+                planned_buckets: buckets,
+                batches,
+                rows: stored,
+                tuple_bytes,
+            })
+        }
+        _ => None,
+    };
+    if execute {
+        let detail = figures.as_ref().map(HashTableFigures::detail);
+        plan_phase::record(
+            engine,
+            Phase::of("Hash Join", "build", &inner.side.name),
+            (inner_out.rows.len() as u64, stored),
+            detail.unwrap_or_default(),
+        );
+    }
+    let outer_out = engine.run_scan(outer.side.table, outer_plan, limit)?;
     let rows = |out: &super::engine::ScanOutput| -> Vec<Row> {
         out.rows.iter().map(|(_, r)| r.clone()).collect()
     };
@@ -252,31 +275,17 @@ pub fn run_hash<E: JoinExec>(
         &hash_keys,
         max_rows,
     )?;
+    if execute {
+        plan_phase::record(
+            engine,
+            Phase::of("Hash Join", "probe", &outer.side.name),
+            (outer_out.rows.len() as u64, joined.len() as u64),
+            String::new(),
+        );
+    }
     let (mut onode, mut inode) = (outer_out.node, inner_out.node);
     super::join::alias_title(&mut onode, &oinfo.name, &outer.side.name);
     super::join::alias_title(&mut inode, &iinfo.name, &inner.side.name);
-    let figures = match (&iinfo.stats, inner_plan.cost) {
-        (Some(stats), Some(cost)) if execute => {
-            let (buckets, batches) = table_size(cost.scan.rows, cost.width, &stats.params);
-            let needed = passed_up;
-            let types: Vec<_> = needed.iter().map(|c| iinfo.columns[*c].1).collect();
-            let (mut rows, mut tuple_bytes) = (0, 0);
-            for (_, r) in &inner_out.rows {
-                if super::hash_join::join_key(engine, &hash_keys.inner, r)?.is_some() {
-                    let values: Vec<_> = needed.iter().map(|c| r[*c].clone()).collect();
-                    rows += 1;
-                    tuple_bytes += engine.minimal_tuple_len(&values, &types);
-                }
-            }
-            Some(HashTableFigures {
-                planned_buckets: buckets,
-                batches,
-                rows,
-                tuple_bytes,
-            })
-        }
-        _ => None,
-    };
     let hash = hash_node(inode, figures.as_ref());
     let shown: Vec<String> = shown.iter().map(crate::sql::deparse::deparse).collect();
     let mut details = vec![format!(
@@ -299,6 +308,27 @@ pub fn run_hash<E: JoinExec>(
         names,
     );
     Ok((node, joined))
+}
+
+/// The inner rows the Hash stores (a NULL key is not stored) and the bytes
+/// of their minimal tuples: only the columns `needed` above the join.
+fn hashed<E: JoinExec>(
+    engine: &mut E,
+    inner: &super::engine::ScanOutput,
+    keys: &[crate::sql::eval::Bound],
+    needed: &[usize],
+    info: &TableInfo,
+) -> Result<(u64, u64), SqlError> {
+    let types: Vec<_> = needed.iter().map(|c| info.columns[*c].1).collect();
+    let (mut rows, mut tuple_bytes) = (0, 0);
+    for (_, r) in &inner.rows {
+        if super::hash_join::join_key(engine, keys, r)?.is_some() {
+            let values: Vec<_> = needed.iter().map(|c| r[*c].clone()).collect();
+            rows += 1;
+            tuple_bytes += engine.minimal_tuple_len(&values, &types);
+        }
+    }
+    Ok((rows, tuple_bytes))
 }
 
 /// A two-table join's node over its outer and inner inputs: their

@@ -19,6 +19,7 @@ use super::join::JoinExec;
 use super::join_choice::{column_pair, join_node, SideQuery};
 use super::plan_node::set_cost;
 use super::plan_node::PlanNode;
+use super::plan_phase::{self, Phase};
 use super::row::Row;
 use crate::sql::ast::{BinOp, Expr, Order, OrderItem};
 use crate::sql::error::{unsupported, ErrorKind, SqlError};
@@ -214,6 +215,7 @@ impl Side<'_> {
         &self,
         engine: &mut E,
         reads: Option<Reads>,
+        role: &'static str,
     ) -> Result<(PlanNode, Vec<Row>), SqlError> {
         let limit = match reads {
             None => Some(0),
@@ -228,6 +230,16 @@ impl Side<'_> {
         // A presorted side's index gave them in key order already (the
         // stable sort then changes nothing, and costs one pass).
         rows.sort_by(|a, b| key_order(&a[self.key], &b[self.key]));
+        if reads.is_some() {
+            let how = if self.sorted() {
+                "sorted on the join key"
+            } else {
+                "in the index's key order"
+            };
+            let n = rows.len() as u64;
+            let phase = Phase::of("Merge Join", role, &self.query.side.name);
+            plan_phase::record(engine, phase, (n, n), how.into());
+        }
         Ok((node, rows))
     }
 
@@ -255,8 +267,6 @@ pub fn run<E: JoinExec>(
         .as_deref()
         .expect("a Merge Join choice carries its inputs");
     let start = engine.now_us();
-    // The merge key is the first equality of a column of each side; the
-    // others are checked on each pair.
     // The merge key is the planner's (the first equality of a column of
     // each side); the other conditions are checked on each pair.
     let (mut merged_on, mut rest) = (false, Vec::new());
@@ -284,8 +294,8 @@ pub fn run<E: JoinExec>(
         None
     };
     // PostgreSQL starts with the outer side, then the inner.
-    let (onode, orows) = o.run(engine, planned.as_ref().map(|m| m.outer))?;
-    let (inode, irows) = i.run(engine, planned.as_ref().map(|m| m.inner))?;
+    let (onode, orows) = o.run(engine, planned.as_ref().map(|m| m.outer), "outer")?;
+    let (inode, irows) = i.run(engine, planned.as_ref().map(|m| m.inner), "inner")?;
     let keys =
         |rows: &[Row], col: usize| -> Vec<Value> { rows.iter().map(|r| r[col].clone()).collect() };
     let merged = if execute {
@@ -313,6 +323,11 @@ pub fn run<E: JoinExec>(
                 format!("the join returns more than max_rows={max_rows} rows"),
             ));
         }
+    }
+    if execute {
+        let took = (orows.len() + irows.len()) as u64;
+        let phase = Phase::of("Merge Join", "merge", "");
+        plan_phase::record(engine, phase, (took, joined.len() as u64), String::new());
     }
     let onode = input_node(&o, engine, onode, plan.cost.outer_sort, merged.outer);
     let mut inode = input_node(&i, engine, inode, plan.cost.inner_sort, merged.inner);

@@ -186,15 +186,15 @@ pub trait SelectExec: QueryEngine {
         // Each row's sort keys, computed once (a key may be an expression:
         // `ORDER BY a * 2`), travel with the row through a stable sort.
         let mut keyed = Vec::with_capacity(rows.len());
-        for row in rows.iter_mut() {
+        for (arrived, row) in rows.iter_mut().enumerate() {
             let values = keys
                 .iter()
                 .map(|(k, ..)| self.eval_bound(k, row))
                 .collect::<Result<Vec<_>, _>>()?;
             super::aggregate::accumulate::check_sortable(values.iter())?;
-            keyed.push((values, std::mem::take(row)));
+            keyed.push((values, arrived, std::mem::take(row)));
         }
-        keyed.sort_by(|(a, _), (b, _)| {
+        keyed.sort_by(|(a, ..), (b, ..)| {
             for (i, (_, ord, nulls_first)) in keys.iter().enumerate() {
                 let c = sql_order(&a[i], &b[i], *ord, *nulls_first);
                 if c != Ordering::Equal {
@@ -203,7 +203,12 @@ pub trait SelectExec: QueryEngine {
             }
             Ordering::Equal
         });
-        for (slot, (_, row)) in rows.iter_mut().zip(keyed) {
+        // Each row's place in the output, by arrival (the top-N heap's ranks).
+        let mut ranks = vec![0; keyed.len()];
+        for (place, (_, arrived, _)) in keyed.iter().enumerate() {
+            ranks[*arrived] = place;
+        }
+        for (slot, (.., row)) in rows.iter_mut().zip(keyed) {
             *slot = row;
         }
         self.advance_us(n * n.log2() * self.cost().cpu_compare_us);
@@ -229,12 +234,17 @@ pub trait SelectExec: QueryEngine {
         } else {
             "quicksort"
         };
+        let detail = format!("Sort Method: {method}  Memory: {kb}kB");
+        if !rows.is_empty() {
+            let heap = top_n.map(|k| super::plan_phase::top_n_heap(&ranks, k));
+            let out = bound.map_or(rows.len() as u64, |k| k.min(rows.len() as u64));
+            let phase = super::plan_phase::Phase::of("Sort", "sort", "");
+            let taken = (rows.len() as u64, out);
+            super::plan_phase::record_with_heap(self, phase, taken, detail.clone(), heap);
+        }
         Ok(PlanNode {
             title: "Sort".into(),
-            details: vec![
-                format!("Sort Key: {}", key_text.join(", ")),
-                format!("Sort Method: {method}  Memory: {kb}kB"),
-            ],
+            details: vec![format!("Sort Key: {}", key_text.join(", ")), detail],
             // Under a LIMIT the Sort hands up only the rows the Limit asks for.
             rows: bound.map_or(rows.len() as u64, |k| k.min(rows.len() as u64)),
             loops: 1,

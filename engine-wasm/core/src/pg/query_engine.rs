@@ -12,6 +12,9 @@ use crate::sql::eval::EvalEnv;
 use crate::sql::plan::{ScanPlan, TableInfo};
 
 impl QueryEngine for PgEngine {
+    fn trace_detail(&mut self, event: impl FnOnce() -> crate::trace::Event) {
+        self.io.trace.detail(event);
+    }
     fn rescanning(&mut self, on: bool) {
         self.rescan_vm = on.then_some(None);
     }

@@ -49,6 +49,23 @@ impl KeyComparisons {
     }
 }
 
+/// A top-N heapsort's work (PostgreSQL's bounded tuplesort): the first
+/// `held` rows are kept as they come; once more than twice the bound have
+/// come, the best `bound` of them become a heap, and each later row is
+/// compared with the heap's worst: better, it `replaced` it; otherwise it is
+/// `dropped` after that one comparison. `entered` counts the rows that went
+/// into memory (held or replacing) in each of 32 equal slices of the input,
+/// so the view can draw how rarely a late row still gets in.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(feature = "ts", derive(ts_rs::TS))]
+pub struct TopNHeap {
+    pub bound: u64,
+    pub held: u64,
+    pub replaced: u64,
+    pub dropped: u64,
+    pub entered: Vec<u64>,
+}
+
 /// (In TypeScript `TraceEvent`: `Event` is the DOM's.)
 #[derive(Debug, Clone, PartialEq, Serialize)]
 #[cfg_attr(feature = "ts", derive(ts_rs::TS), ts(rename = "TraceEvent"))]
@@ -154,6 +171,28 @@ pub enum Event {
     },
     Checkpoint {
         pages_written: u32,
+    },
+    /// A plan node finished one phase of its work, so the scan view can say
+    /// which steps belonged to which phase and why: a Hash Join's `build`
+    /// (the inner side read into a hash table) then `probe` (each outer row
+    /// looked up in it); a Merge Join's `outer` and `inner` reads in key
+    /// order, then its `merge` pass; a Sort's `sort` (a quicksort of every
+    /// row, or a top-N heapsort under a LIMIT, `heap`).
+    PlanPhase {
+        /// The plan node: "Hash Join", "Merge Join", "Sort".
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        node: &'static str,
+        #[cfg_attr(feature = "ts", ts(type = "string"))]
+        phase: &'static str,
+        /// The table (its alias) the phase read, or "" (a merge, a sort).
+        relation: String,
+        /// Rows the phase took in, and rows it handed on (hashed, joined, kept).
+        rows_in: u64,
+        rows_out: u64,
+        /// What EXPLAIN ANALYZE prints of it ("Buckets: … Memory Usage: …",
+        /// "Sort Method: …"), or "".
+        detail: String,
+        heap: Option<TopNHeap>,
     },
     /// An entry went into a tablet's memtable (`bytes`: key and value).
     MemtableInsert {

@@ -29,6 +29,7 @@ pub const EVENT_KINDS: &[&str] = &[
     "join_loop",
     "iter_step",
     "heap_fetch",
+    "plan_phase",
 ];
 
 /// An event's kind code: its place in [`EVENT_KINDS`].
@@ -55,6 +56,7 @@ pub fn kind_code(e: &super::Event) -> u8 {
         JoinLoop { .. } => 17,
         IterStep { .. } => 18,
         HeapFetch { .. } => 19,
+        PlanPhase { .. } => 20,
     }
 }
 
@@ -73,6 +75,7 @@ pub fn typescript() -> String {
         StatementDetail::decl(),
         SstSummary::decl(),
         KeyComparisons::decl(),
+        TopNHeap::decl(),
         Snapshot::decl(),
         Trace::decl(),
         EngineSnapshot::decl(),

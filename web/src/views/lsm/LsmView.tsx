@@ -31,8 +31,8 @@ function SstBox({ s, lane, focus }: { s: SstRect; lane: number; focus: boolean }
         data-sst={s.id}
       >
         <title>
-          SST {s.id}: {kb(s.bytes)}, {count(s.entries)} entries (each a version of a row, or a
-          tombstone), {count(s.deletes)} of them tombstone(s)
+          {`SST ${s.id}: ${kb(s.bytes)}, ${count(s.entries)} entries (each a version of a row, or a ` +
+            `tombstone), ${count(s.deletes)} of them tombstone(s)`}
         </title>
       </rect>
       {/* The share of tombstones, as a dark band along the bottom. */}

@@ -202,9 +202,7 @@ function LoopBrackets({ loops, x, end }: { loops: readonly JoinLoop[]; x: (us: n
         return (
           <g key={l.number}>
             <path d={`M${x1},${y + 8} V${y} H${Math.max(x1, x2 - 2)} V${y + 8}`} className="loop-bracket">
-              <title>
-                Loop {l.number}: {keys}
-              </title>
+              <title>{`Loop ${l.number}: ${keys}`}</title>
             </path>
             {detailed && x2 - x1 > 70 && (
               <text x={x1 + 4} y={y + 11} className="loop-label">

@@ -13,6 +13,10 @@ import { scaleLinear } from 'd3-scale';
 import { count } from '../../format/numbers';
 import { addMark, chunkPaths } from '../shared/chunks';
 import { useAxisZoom } from '../shared/useAxisZoom';
+import { PhaseBands, PHASE_ROW } from './PhaseBands';
+import { PhaseList } from './PhaseList';
+import type { PhaseMark } from './phases';
+import { TopNHeapView } from './TopNHeapView';
 import type { HeapVisibility } from './visibility';
 import { columnsOf, lanesOf, partsText, scalesOf, totalsText, type Column, type Cut, type ScanStep, type StepOp, type Totals } from './steps';
 
@@ -79,9 +83,9 @@ function StepBars({
         className={`step step-${s.op}${i === shown - 1 ? ' current' : ''}`}
       >
         <title>
-          Step {i + 1}: {OP_NAMES[s.op]} in {s.lane}
-          {s.comparisons > 0 ? `, ${s.comparisons} key comparison(s)` : ''}
-          {s.reads > 0 && s.comparisons > 0 ? `, ${s.reads} block(s) read` : ''}
+          {`Step ${i + 1}: ${OP_NAMES[s.op]} in ${s.lane}` +
+            (s.comparisons > 0 ? `, ${s.comparisons} key comparison(s)` : '') +
+            (s.reads > 0 && s.comparisons > 0 ? `, ${s.reads} block(s) read` : '')}
         </title>
       </rect>,
     );
@@ -370,6 +374,8 @@ export const ScanView = memo(function ScanView({
   totals,
   cuts,
   cutsShown,
+  phases,
+  phasesShown,
   title,
   previous,
   heaps,
@@ -381,6 +387,9 @@ export const ScanView = memo(function ScanView({
   totals: Totals;
   cuts: readonly Cut[];
   cutsShown: number;
+  /** The plan's phases (a Hash Join's build and probe, a Sort) and how many have ended. */
+  phases: readonly PhaseMark[];
+  phasesShown: number;
   title: string;
   previous: { index: number; totals: Totals } | null;
   /** pg: the visibility maps at the cursor. */
@@ -408,7 +417,10 @@ export const ScanView = memo(function ScanView({
     yb ? Math.max(2, (STRIP * s.comparisons) / maxComparisons) : PG_HEIGHT[s.op] * STRIP;
   const current = shown > 0 ? steps[shown - 1] : undefined;
   const laneTop = TOP + STRIP + 10;
-  const svgHeight = laneTop + lanes.length * LANE + 4;
+  const lanesBottom = laneTop + lanes.length * LANE;
+  const svgHeight = lanesBottom + 4 + (phases.length > 0 ? PHASE_ROW : 0);
+  // The top-N heap of a Sort the cursor has passed.
+  const sorted = phases.slice(0, phasesShown).find((p) => p.heap);
   // Only the steps in view are laid out.
   const [first, last] = scale.domain() as [number, number];
   const from = Math.max(0, Math.floor(first) - 1);
@@ -444,7 +456,15 @@ export const ScanView = memo(function ScanView({
               <line x1={LABEL} x2={width - RIGHT} y1={laneTop + i * LANE + LANE / 2} y2={laneTop + i * LANE + LANE / 2} className="lane" />
             </g>
           ))}
+          {phases.length > 0 && (
+            <text x={LABEL - 6} y={lanesBottom + 19} textAnchor="end" className="lane-label">
+              plan phases
+            </text>
+          )}
           <g clipPath="url(#scan-plot)">
+            {phases.length > 0 && (
+              <PhaseBands phases={phases} phasesShown={phasesShown} x={x} top={TOP} bottom={lanesBottom} left={LABEL} right={width - RIGHT} />
+            )}
             {detailed ? (
               <StepBars steps={steps} from={from} shown={upTo} x={x} height={height} step={step} />
             ) : (
@@ -458,6 +478,8 @@ export const ScanView = memo(function ScanView({
       {!yb && heaps.length > 0 && (
         <VisibilityStrips heaps={heaps} steps={steps} shown={shown} width={width} />
       )}
+      {phases.length > 0 && <PhaseList phases={phases} phasesShown={phasesShown} />}
+      {sorted?.heap && <TopNHeapView heap={sorted.heap} rows={sorted.rowsIn} width={width} />}
       {steps.length > 0 && shown > 0 && <CloseUp steps={steps} shown={shown} width={width} height={height} />}
       {current?.parts && (
         <p className="scan-current" data-testid="scan-current">

@@ -6,6 +6,7 @@ import type { TraceEvent } from '../../trace/traceData';
 import type { ViewDef, ViewProps } from '../registry';
 import { ScanView } from './ScanView';
 import { scanAt, type ScanState } from './state';
+import { phaseMark, phaseText } from './phases';
 import { partsText, scalesOf, totalOf, totalsText } from './steps';
 import { count } from '../../format/numbers';
 
@@ -18,6 +19,8 @@ function Scan({ state, width, shared }: ViewProps<ScanState>) {
       totals={state.totals}
       cuts={state.cuts}
       cutsShown={state.cutsShown}
+      phases={state.phases}
+      phasesShown={state.phasesShown}
       title={title}
       previous={state.previous}
       heaps={state.heaps}
@@ -55,6 +58,8 @@ function describe(e: TraceEvent): string | null {
         }
       }
     }
+    case 'plan_phase':
+      return phaseText(phaseMark(e, 0));
     case 'heap_fetch':
       if (e.bitmap)
         return `Bitmap Heap Scan: a row on ${e.relation} page ${e.page}. The index was read first, whole, into a bitmap of row addresses; now each marked page is read once, in page order, so no page is read twice and the reads go along the file. The planner chose it because the rows were too many, or too scattered, for one random read each, and too few to read the whole table`;
@@ -75,6 +80,7 @@ export const scanView: ViewDef<ScanState> = {
   jumps: {
     seek: { kinds: ['iter_step'], test: (e) => e.type === 'iter_step' && e.op.startsWith('seek') },
     'heap fetch': { kinds: ['heap_fetch'] },
+    'plan phase': { kinds: ['plan_phase'] },
   },
   describe,
   scales: (state) => scalesOf(state.steps),
@@ -85,6 +91,7 @@ export const scanView: ViewDef<ScanState> = {
     const lines = [
       `Statement ${state.statement.index + 1}: ${totalsText(now)}${state.cuts.length > 0 ? `, in ${count(state.cutsShown)} read request(s)` : ''}`,
     ];
+    for (const p of state.phases.slice(0, state.phasesShown)) lines.push(phaseText(p));
     if (state.previous) lines.push(`The scan before (statement ${state.previous.index + 1}): ${totalsText(state.previous.totals)}`);
     for (const h of state.heaps) {
       const visible = h.visible.reduce((a, v) => a + v, 0);

@@ -5,6 +5,7 @@
 // then backward; article 000's scan before and after VACUUM).
 import { statementAtCursor, statementSpans, type StatementSpan } from '../../trace/statements';
 import type { TraceData } from '../../trace/traceData';
+import { phaseMark, type PhaseMark } from './phases';
 import { RunningTotals, stepOf, type Cut, type ScanStep, type Totals } from './steps';
 import { visibilityAt, type HeapVisibility } from './visibility';
 
@@ -15,6 +16,9 @@ interface StatementSteps {
   at: number[];
   cuts: Cut[];
   cutAt: number[];
+  phases: PhaseMark[];
+  /** Each phase's event index, ascending. */
+  phaseAt: number[];
 }
 
 export interface ScanState {
@@ -25,13 +29,16 @@ export interface ScanState {
   totals: Totals;
   cuts: readonly Cut[];
   cutsShown: number;
+  /** The plan's phases (a Hash Join's build and probe, a Sort…), and how many have ended at the cursor. */
+  phases: readonly PhaseMark[];
+  phasesShown: number;
   /** The last earlier statement with scan steps, and its totals. */
   previous: { index: number; sql: string; totals: Totals } | null;
   /** pg: each heap's visibility map at the cursor (at most three heaps). */
   heaps: readonly HeapVisibility[];
 }
 
-const SCAN_KINDS = new Set(['iter_step', 'cursor_step', 'heap_fetch', 'read_request', 'page_access']);
+const SCAN_KINDS = new Set(['iter_step', 'cursor_step', 'heap_fetch', 'read_request', 'page_access', 'plan_phase']);
 
 /** Kinds whose steps are an index cursor's or the heap's (a leaf, a heap fetch). */
 const CURSOR_KINDS = new Set(['cursor_step', 'heap_fetch']);
@@ -61,6 +68,8 @@ function stepsOfSpan(trace: TraceData, span: StatementSpan): StatementSteps {
   const at: number[] = [];
   const cuts: Cut[] = [];
   const cutAt: number[] = [];
+  const phases: PhaseMark[] = [];
+  const phaseAt: number[] = [];
   const end = Math.min(span.end, trace.length);
   // Keep the cursor and heap steps only (an UPDATE's scan), not its writes' buffers.
   const buffers = reads(trace, span, end);
@@ -68,6 +77,11 @@ function stepsOfSpan(trace: TraceData, span: StatementSpan): StatementSteps {
     const kind = trace.kind(i);
     if (!SCAN_KINDS.has(kind) || (kind === 'page_access' && !buffers)) continue;
     const e = trace.event(i);
+    if (e.type === 'plan_phase') {
+      phases.push(phaseMark(e, steps.length));
+      phaseAt.push(i);
+      continue;
+    }
     if (e.type === 'read_request') {
       // Back to back with the one before (no step between): the same round,
       // one read request in EXPLAIN; it is complete at its last tablet.
@@ -88,7 +102,7 @@ function stepsOfSpan(trace: TraceData, span: StatementSpan): StatementSteps {
       at.push(i);
     }
   }
-  found = { steps, running: new RunningTotals(steps), at, cuts, cutAt };
+  found = { steps, running: new RunningTotals(steps), at, cuts, cutAt, phases, phaseAt };
   byStatement.set(span.start, found);
   return found;
 }
@@ -121,6 +135,8 @@ export function scanAt(trace: TraceData, cursor: number): ScanState {
       totals: new RunningTotals([]).upTo(0),
       cuts: [],
       cutsShown: 0,
+      phases: [],
+      phasesShown: 0,
       previous: null,
       heaps: [],
     };
@@ -146,6 +162,8 @@ export function scanAt(trace: TraceData, cursor: number): ScanState {
     totals: own.running.upTo(shown),
     cuts: own.cuts,
     cutsShown: countBelow(own.cutAt, cursor),
+    phases: own.phases,
+    phasesShown: countBelow(own.phaseAt, cursor),
     previous,
     heaps: [...visibilityAt(trace, cursor).values()].slice(0, 3),
   };

@@ -263,3 +263,48 @@ explain (analyze, buffers) select * from w where id < 100;
     expect(decoded.get('page_access')).toBe(accesses(update.start, update.end) + accesses(query.start, query.end));
   });
 });
+
+describe('pg: a Hash Join builds, then probes; a LIMIT sorts through a top-N heap', () => {
+  const TABLES =
+    'create table t (id int primary key, a int, b int);\n' +
+    'insert into t select g, g % 100, g % 7 from generate_series(1, 10000) g;\n' +
+    'vacuum analyze t;\n' +
+    'create table u (id int primary key, t_id int);\n' +
+    'insert into u select g, g * 3 from generate_series(1, 50) g;\n' +
+    'analyze u;\nset enable_mergejoin = off;\n';
+
+  it("the build covers the inner table's steps, the probe the outer's, with EXPLAIN's rows", () => {
+    const { report, trace } = run('pg', `${TABLES}explain (analyze, buffers) select * from t join u on u.t_id = t.id;`);
+    const last = statementSpans(trace).at(-1);
+    if (!last) throw new Error('no statements');
+    const s = scanAt(trace, last.end + 1);
+    expect(s.phases.map((p) => [p.phase, p.relation, p.rowsIn, p.rowsOut])).toEqual([
+      ['build', 'u', 50, 50],
+      ['probe', 't', 10000, 50],
+    ]);
+    expect(s.phasesShown).toBe(2);
+    const [build, probe] = s.phases;
+    if (!build || !probe) throw new Error('two phases');
+    expect(s.steps.slice(0, build.at).every((x) => x.lane.startsWith('u '))).toBe(true);
+    expect(s.steps.slice(build.at, probe.at).every((x) => x.lane.startsWith('t '))).toBe(true);
+    expect(probe.at).toBe(s.steps.length);
+    // The build names the Hash node's figures as EXPLAIN prints them.
+    expect(report.statements.at(-1)?.explain).toContain(build.detail);
+    // Halfway through the probe, one phase has ended.
+    const mid = scanAt(trace, trace.length - 2 - Math.floor((probe.at - build.at) / 2));
+    expect(mid.phasesShown).toBe(1);
+  });
+
+  it('the Sort under a LIMIT records its heap: the rows that went into memory, slice by slice', () => {
+    const { trace } = run('pg', `${TABLES}explain (analyze) select * from t order by b desc, id limit 10;`);
+    const last = statementSpans(trace).at(-1);
+    if (!last) throw new Error('no statements');
+    const sort = scanAt(trace, last.end + 1).phases.at(-1);
+    expect(sort?.node).toBe('Sort');
+    const heap = sort?.heap;
+    if (!heap) throw new Error('no heap');
+    expect(heap.entered).toHaveLength(32);
+    expect(heap.entered.reduce((a, n) => a + n, 0)).toBe(heap.held + heap.replaced);
+    expect(heap.held + heap.replaced + heap.dropped).toBe(10000);
+  });
+});
