@@ -399,8 +399,8 @@ explain (analyze, buffers, costs off, summary off)
   await expect(why.first()).toContainText(/^Hash Join: the about \d+ rows of c are hashed once/);
   await expect(why.first()).toContainText(/; a Nested Loop of index lookups[^:]*: \d+\.\d\d\)\.$/);
   await expect(page.getByTestId('explain-yb')).toContainText('Nested Loop');
-  // yb chooses by rules: no sentence to give.
-  await expect(page.getByTestId('why-yb')).toHaveCount(0);
+  // yb chooses its joins by rules: no sentence about the join.
+  await expect(page.getByTestId('why-yb').locator('li', { hasText: /^Hash Join|^Nested Loop/ })).toHaveCount(0);
 });
 
 test('two indexes ANDed: pg plans a BitmapAnd and says why', async ({ page }) => {
@@ -532,4 +532,27 @@ set enable_mergejoin = off;
   await expect(heap.locator('.heap-entered')).toHaveCount(32);
   await expect(scan.getByTestId('scan-phases')).toContainText(/^Sort, a top-N heapsort for LIMIT 10: the first 21 rows were held as they came/);
   await expect(page.getByTestId('explain-pg')).toContainText('Sort Method: top-N heapsort  Memory: 25kB');
+});
+
+test('yb reads a covering index alone, chosen by YugabyteDB’s heuristic costs, and says why', async ({ page }) => {
+  await page.goto('/#/workbench');
+  await onlyVariant(page, 'yb');
+  await typeScript(
+    page,
+    `create table t (id int primary key, k int, v int, pad text);
+insert into t select g, g % 100, g, repeat('x', 50) from generate_series(1, 2000) g;
+create index t_k on t (k);
+create index t_incl on t (k) include (v);
+explain (analyze, dist, costs off) select k, v from t where k = 3;
+`,
+  );
+  await page.keyboard.press('ControlOrMeta+Enter');
+  const yb = page.getByTestId('explain-yb');
+  await expect(yb).toContainText('Index Only Scan using t_incl on t', { timeout: 30_000 });
+  await expect(yb).toContainText('Storage Index Read Requests: 1');
+  await expect(yb).not.toContainText('Storage Table Read Requests');
+  const why = page.getByTestId('why-yb').locator('li');
+  await expect(why.first()).toContainText(
+    /^Index Only Scan using t_incl: YugabyteDB's default planner reads no statistics; .*an Index Scan using t_k: 1\.12/,
+  );
 });

@@ -75,4 +75,5 @@ mod transaction_ids;
 mod update_from;
 mod wal_pg;
 mod yb_hash_code;
+mod yb_scan_choice;
 mod yb_transactions;

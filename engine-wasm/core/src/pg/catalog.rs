@@ -403,6 +403,7 @@ impl Catalog {
                     include: ix.include.clone(),
                     hash: false,
                     hash_columns: 0,
+                    unique: ix.unique,
                     predicate: ix
                         .predicate
                         .as_ref()

@@ -5,10 +5,10 @@
 //! [`join_selectivity`] and [`join`] (two tables: which is outer, and how the
 //! inner side is found). [`order_keys`] drops ORDER BY keys a WHERE fixes.
 //!
-//! On the yb profile, whose costs are not modelled yet, it picks by rules
-//! ([`by_rules`]), as DESIGN §2.4 asks: an index whose leading columns give
-//! the ORDER BY (in either direction), then one whose first column has a usable
-//! condition, else a Seq Scan, with a Sort when ORDER BY asks for one.
+//! On the yb profile it chooses as YugabyteDB's planner does by default, by
+//! its heuristic costs ([`yb_choose`]): a guess of the rows from which key
+//! columns have a condition, ten times PostgreSQL's cost a row, a tenth more
+//! for an index that must then read the table or a backward read.
 //!
 //! An index scan becomes Index Only when the index holds every column the query
 //! touches. Profiles share this planner; each executes the plan on its own storage.
@@ -27,6 +27,7 @@ pub mod parallel;
 pub mod selectivity;
 pub mod statistics;
 pub mod why;
+pub mod yb_choose;
 
 use super::ast::{BinOp, Expr, Order, OrderItem, Select, SelectItem};
 use super::error::SqlError;
@@ -48,7 +49,7 @@ pub struct TableInfo {
     pub expressions: Vec<Expr>,
     /// What the planner knows of its size and values, and the settings its
     /// costs read: given by a profile whose planner costs paths (pg), None
-    /// for one that chooses by rules (yb).
+    /// for one that costs by its own heuristics (yb).
     pub stats: Option<PlannerStats>,
 }
 
@@ -75,6 +76,9 @@ pub struct IndexInfo {
     /// `(a, b) HASH`; 0 for a range key): a `yb_hash_code()` of exactly
     /// these columns reads a range of the hash space.
     pub hash_columns: usize,
+    /// Unique (a primary key is): an equality on every key column finds
+    /// one row at most.
+    pub unique: bool,
     /// A partial index's WHERE, as AND-ed parts (empty for a full index):
     /// only a query whose WHERE implies it may use the index.
     pub predicate: Vec<Expr>,
@@ -811,7 +815,7 @@ impl IndexCandidate {
 /// Chooses the access path for a single-table SELECT (or the row source of an
 /// UPDATE/DELETE, with an empty select list and no ORDER BY): by
 /// PostgreSQL's costs when the profile gives statistics ([`choose`]), else
-/// by the rules above.
+/// by YugabyteDB's heuristic costs (yb).
 pub fn plan_scan(table: &TableInfo, q: &Select) -> Result<ScanPlan, SqlError> {
     best_of(plan_scans(table, q, false)?)
 }
@@ -901,7 +905,7 @@ fn best_of(mut all: Vec<ScanPlan>) -> Result<ScanPlan, SqlError> {
 }
 
 /// Every finished plan the cost-based planner keeps for `q`
-/// ([`choose::finalists`]); the rule-based choice's one plan otherwise.
+/// ([`choose::finalists`]); YugabyteDB's choice otherwise.
 pub fn plan_scans(
     table: &TableInfo,
     q: &Select,
@@ -926,50 +930,18 @@ pub fn plan_scans(
         system_columns,
         ..
     } = inputs;
-    Ok(vec![by_rules(table, q, parts, &candidates, system_columns)])
-}
-
-/// The rule-based choice (YugabyteDB's profile, until its costs are
-/// modelled): an index giving the ORDER BY and a condition, then one giving
-/// the order, then one with a condition; else a Seq Scan.
-fn by_rules(
-    table: &TableInfo,
-    q: &Select,
-    parts: Vec<Expr>,
-    candidates: &[IndexCandidate],
-    system_columns: bool,
-) -> ScanPlan {
-    let mut best: Option<(u8, &IndexCandidate)> = None;
-    for c in candidates {
-        // A partial index the query proves has already narrowed the rows,
-        // as a condition would (not a hash-sharded one: without an
-        // equality it has no order and no way in but reading all of it).
-        let narrowed = c.partial && !table.indexes[c.index].hash;
-        let score = match (c.direction.is_some(), c.cond.is_some() || narrowed) {
-            (true, true) => 6,
-            (true, false) => 4,
-            (false, true) => 2,
-            (false, false) => continue,
-        };
-        // Between two indexes with a condition, a partial one is smaller and
-        // holds fewer rows: PostgreSQL's costs prefer it.
-        let score = score + u8::from(c.partial && c.cond.is_some());
-        if best.as_ref().is_some_and(|(s, _)| *s >= score) {
-            continue;
-        }
-        best = Some((score, c));
-    }
-    match best {
-        Some((_, c)) => c.plan(q, system_columns),
-        None => ScanPlan {
-            access: AccessPath::Seq,
-            filter: parts,
-            ordered: q.order_by.is_empty(),
-            system_columns,
-            cost: None,
-            why: None,
-        },
-    }
+    // The rows YugabyteDB assumes of a table it has no count for; IndexLab
+    // does not keep ANALYZE's count on yb (it would change only the
+    // unique-key guess and what a Sort costs against it).
+    let tuples = cost::yb_legacy::DEFAULT_NUM_ROWS;
+    Ok(vec![yb_choose::choose(
+        table,
+        q,
+        parts,
+        &candidates,
+        system_columns,
+        tuples,
+    )])
 }
 
 /// The parts of a WHERE clause a scan of `index` must still check, or `None`

@@ -354,6 +354,7 @@ impl YbCatalog {
             include: (0..t.columns.len()).collect(),
             hash: k.is_hash(),
             hash_columns: k.hash.len(),
+            unique: true,
             predicate: Vec::new(),
         });
         let pk = pk.map(|mut p| {
@@ -380,6 +381,7 @@ impl YbCatalog {
                     include: ix.include.clone(),
                     hash: ix.key.first().is_some_and(|k| k.2),
                     hash_columns: ix.key.iter().take_while(|k| k.2).count(),
+                    unique: ix.unique,
                     predicate: ix
                         .predicate
                         .as_ref()

@@ -12,6 +12,7 @@ pub mod merge_join;
 pub mod nest_loop;
 pub mod seq_scan;
 pub mod sort;
+pub mod yb_legacy;
 
 use crate::sql::ast::Expr;
 
