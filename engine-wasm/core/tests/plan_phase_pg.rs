@@ -207,3 +207,43 @@ fn explain_without_analyze_records_no_phase() {
     ));
     assert_eq!(phases(&seen), []);
 }
+
+#[test]
+fn a_bitmap_heap_scan_builds_its_bitmap_then_reads_each_page_once() {
+    let (seen, plan) = last_statement(
+        "create table b (id int primary key, k int, v text);
+         insert into b select g, g % 100, 'v' || g from generate_series(1, 10000) g;
+         create index b_k on b (k);
+         vacuum analyze b;
+         explain (analyze, buffers, timing off, summary off) select * from b where k = 3;",
+    );
+    assert!(plan[0].starts_with("Bitmap Heap Scan on b"), "{plan:?}");
+    let blocks = plan.iter().find_map(|l| l.trim().strip_prefix("Heap Blocks: ")).unwrap();
+    let pages: u64 = blocks.trim_start_matches("exact=").parse().unwrap();
+    assert_eq!(
+        phases(&seen),
+        [
+            ("Bitmap Heap Scan", "bitmap", "b_k".into(), (100, 100)),
+            ("Bitmap Heap Scan", "heap", "b".into(), (100, 100)),
+        ]
+    );
+    let details: Vec<String> = seen
+        .iter()
+        .filter_map(|s| match s {
+            Seen::Phase { detail, .. } => Some(detail.clone()),
+            Seen::Page(_) => None,
+        })
+        .collect();
+    assert_eq!(details[0], format!("100 row addresses on {pages} pages, sorted by page"));
+    assert_eq!(details[1], format!("Heap Blocks: exact={pages}"));
+    // The index's pages are all read before the bitmap is complete, the
+    // table's after it.
+    let bitmap = position(&seen, "bitmap");
+    for (i, s) in seen.iter().enumerate() {
+        match s {
+            Seen::Page(r) if r == "b_k" => assert!(i < bitmap),
+            Seen::Page(r) if r == "b" => assert!(i > bitmap),
+            _ => {}
+        }
+    }
+}

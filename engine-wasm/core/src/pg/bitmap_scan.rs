@@ -24,6 +24,7 @@ use super::tid::Tid;
 use crate::btree::Direction;
 use crate::buffer_pool::{BufferStats, Fork};
 use crate::sql::error::SqlError;
+use crate::exec::plan_phase::{self, Phase};
 use crate::trace::Event;
 
 /// What the two phases did, for EXPLAIN's nodes.
@@ -84,8 +85,6 @@ impl PgEngine {
         let tids = tids.unwrap_or_default();
         let index_done_us = self.io.clock.now_us();
         let table = self.catalog.index(reads[0].0).table;
-        let heap_buffers = self.read_marked_pages(table, &tids, st)?;
-        buffers.add(&heap_buffers);
         let pages = tids
             .iter()
             .map(|t| t.page)
@@ -93,11 +92,43 @@ impl PgEngine {
                 (n + u64::from(last != Some(p)), Some(p))
             })
             .0;
+        self.record_bitmap(reads, &indexes, tids.len() as u64, pages, or);
+        let kept_before = st.rows_kept();
+        let heap_buffers = self.read_marked_pages(table, &tids, st)?;
+        buffers.add(&heap_buffers);
+        let name = self.catalog.table(table).name.clone();
+        plan_phase::record(
+            self,
+            Phase::of("Bitmap Heap Scan", "heap", &name),
+            (tids.len() as u64, st.rows_kept() - kept_before),
+            format!("Heap Blocks: exact={pages}"),
+        );
         Ok(BitmapFigures {
             indexes,
             pages,
             index_done_us,
         })
+    }
+
+    /// Records the bitmap's phase: the indexes read, the addresses they
+    /// marked and the pages those lie on.
+    fn record_bitmap(
+        &mut self,
+        reads: &[(usize, Vec<ByteRange>, EntryChecks)],
+        indexes: &[Option<IndexFigures>],
+        addresses: u64,
+        pages: u64,
+        or: bool,
+    ) {
+        let names: Vec<String> = reads
+            .iter()
+            .map(|(i, ..)| self.catalog.index(*i).name.clone())
+            .collect();
+        let joined = names.join(if or { " OR " } else { " AND " });
+        let entries = indexes.iter().flatten().map(|f| f.entries).sum();
+        let detail = format!("{addresses} row addresses on {pages} pages, sorted by page");
+        let phase = Phase::of("Bitmap Heap Scan", "bitmap", &joined);
+        plan_phase::record(self, phase, (entries, addresses), detail);
     }
 
     /// Phase 1: every heap address the ranges' entries name, in page order.

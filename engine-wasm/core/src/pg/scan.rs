@@ -48,6 +48,13 @@ pub(super) struct ScanState {
     first_us: Option<f64>,
 }
 
+impl ScanState {
+    /// The rows kept so far (visible, past the filter).
+    pub(super) fn rows_kept(&self) -> u64 {
+        self.rows.len() as u64
+    }
+}
+
 /// A row's group key values, for a scan that stops at a group.
 fn stop_key(st: &ScanState, row: &Row) -> Vec<Value> {
     st.groups.as_ref().map_or_else(Vec::new, |(stop, _)| {

@@ -40,6 +40,13 @@ describe('phases', () => {
     expect(probe).toContain('50 rows joined');
   });
 
+  it('says a bitmap is built before the table is read, page by page', () => {
+    const bitmap = phaseText(mark({ node: 'Bitmap Heap Scan', phase: 'bitmap', relation: 't_k', rowsIn: 100, rowsOut: 100, detail: '100 row addresses on 96 pages, sorted by page' }));
+    expect(bitmap).toContain('t_k read first, whole: 100 matching entries marked 100 row addresses on 96 pages');
+    const heap = phaseText(mark({ node: 'Bitmap Heap Scan', phase: 'heap', relation: 't', rowsIn: 100, rowsOut: 100, detail: 'Heap Blocks: exact=96' }));
+    expect(heap).toContain('(Heap Blocks: exact=96), each page once and in page order');
+  });
+
   it('says how a top-N heap kept memory small', () => {
     const heap = { bound: 10, held: 21, replaced: 10, dropped: 9_969, entered: [31] };
     const p = mark({ node: 'Sort', phase: 'sort', relation: '', rowsIn: 10_000, rowsOut: 10, detail: 'Sort Method: top-N heapsort  Memory: 25kB', heap });

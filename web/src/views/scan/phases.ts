@@ -99,9 +99,24 @@ function sort(p: PhaseMark): string {
   return `Sort: all ${rows(p.rowsIn)} held in memory and quicksorted${memory ? ` (${memory})` : ''}; ${why}`;
 }
 
+function bitmapHeapScan(p: PhaseMark): string {
+  if (p.phase === 'bitmap') {
+    return (
+      `Bitmap Heap Scan, the bitmap: ${p.relation} read first, whole: ${count(p.rowsIn)} matching entr${p.rowsIn === 1 ? 'y' : 'ies'} marked ` +
+      `${p.detail}. Nothing is read from the table yet`
+    );
+  }
+  return (
+    `Bitmap Heap Scan, the table: the ${rows(p.rowsIn)} marked read from ${p.relation} (${p.detail}), each page once and in page order, ` +
+    `${rows(p.rowsOut)} kept. Cheaper than a random read per row when the rows are many or scattered, and than the whole table when they are few`
+  );
+}
+
 /** What the phase did and why, in a sentence. */
 export function phaseText(p: PhaseMark): string {
   switch (p.node) {
+    case 'Bitmap Heap Scan':
+      return bitmapHeapScan(p);
     case 'Hash Join':
       return hashJoin(p);
     case 'Merge Join':
