@@ -42,6 +42,7 @@ mod joins_yb;
 mod json;
 mod lateral;
 mod lessons;
+mod limit_pg;
 mod limits;
 mod merge_join_pg;
 mod model_sql;

@@ -218,7 +218,10 @@ fn a_bitmap_heap_scan_builds_its_bitmap_then_reads_each_page_once() {
          explain (analyze, buffers, timing off, summary off) select * from b where k = 3;",
     );
     assert!(plan[0].starts_with("Bitmap Heap Scan on b"), "{plan:?}");
-    let blocks = plan.iter().find_map(|l| l.trim().strip_prefix("Heap Blocks: ")).unwrap();
+    let blocks = plan
+        .iter()
+        .find_map(|l| l.trim().strip_prefix("Heap Blocks: "))
+        .unwrap();
     let pages: u64 = blocks.trim_start_matches("exact=").parse().unwrap();
     assert_eq!(
         phases(&seen),
@@ -234,7 +237,10 @@ fn a_bitmap_heap_scan_builds_its_bitmap_then_reads_each_page_once() {
             Seen::Page(_) => None,
         })
         .collect();
-    assert_eq!(details[0], format!("100 row addresses on {pages} pages, sorted by page"));
+    assert_eq!(
+        details[0],
+        format!("100 row addresses on {pages} pages, sorted by page")
+    );
     assert_eq!(details[1], format!("Heap Blocks: exact={pages}"));
     // The index's pages are all read before the bitmap is complete, the
     // table's after it.

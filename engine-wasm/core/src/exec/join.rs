@@ -266,7 +266,8 @@ pub trait JoinExec: SelectExec {
                 items: &inner_items,
             },
         );
-        let choice = join_choice::plan(self, &a, &b, &both, &q.order_by)?;
+        let limit = crate::sql::plan::choose::constant_limit(q);
+        let choice = join_choice::plan(self, &a, &b, &both, &q.order_by, limit)?;
         let swapped = choice.as_ref().is_some_and(|c| c.swapped);
         let (a, b) = if swapped { (b, a) } else { (a, b) };
         if let Some(c) = choice.as_ref().filter(|c| c.method == Method::Merge) {
@@ -328,17 +329,18 @@ pub trait JoinExec: SelectExec {
             Some(c) => c.reads.0.clone(),
             None => plan_scan(&self.scan_info(outer.table), &outer_q)?,
         };
-        let outer_out = if execute {
-            self.run_scan(outer.table, &outer_plan, None)?
+        let limit = if q.order_by.is_empty() {
+            self.limit_of(q)?
         } else {
-            self.run_scan(outer.table, &outer_plan, Some(0))?
+            None
         };
-        let mut outer_node = outer_out.node;
-        alias_title(
-            &mut outer_node,
-            &self.planner_info(outer.table).name,
-            &outer.name,
-        );
+        let batch = self.join_batch_size();
+        let outer_read = super::nested_loop::outer_read(
+            self,
+            outer.table,
+            &outer_plan,
+            (execute, limit, batch),
+        )?;
         let outer_scope = self.join_scope(&outer, &outer);
         let key_expr = match &key {
             Some((_, _, e, ..)) => Some(bind(
@@ -350,12 +352,6 @@ pub trait JoinExec: SelectExec {
             )?),
             None => None,
         };
-        let limit = if q.order_by.is_empty() {
-            self.limit_of(q)?
-        } else {
-            None
-        };
-        let batch = self.join_batch_size();
         let max_rows = self.settings().max_rows() as u64;
         let mut acc = Loops::default();
         let inner_info = self.scan_info(inner.table);
@@ -407,7 +403,7 @@ pub trait JoinExec: SelectExec {
                     inner_col: *col,
                     shown: any_array_shown(cond, &inner.name, batch),
                 };
-                let rows: Vec<&Row> = outer_out.rows.iter().map(|(_, r)| r).collect();
+                let rows: Vec<&Row> = outer_read.rows.iter().collect();
                 self.batched_loops(
                     &rows,
                     batch,
@@ -421,10 +417,11 @@ pub trait JoinExec: SelectExec {
             }
             _ => {
                 self.rescanning(true);
-                for (_, orow) in &outer_out.rows {
+                for orow in &outer_read.rows {
                     if limit.is_some_and(|l| acc.joined.len() as u64 >= l) {
                         break;
                     }
+                    acc.outer_taken += 1;
                     let memo_key = match (&memo, &key_expr) {
                         (Some(_), Some(k)) => Some(self.eval_bound(k, orow)?),
                         _ => None,
@@ -484,6 +481,16 @@ pub trait JoinExec: SelectExec {
                 self.rescanning(false);
             }
         }
+        let reached = limit.is_some_and(|l| acc.joined.len() as u64 >= l);
+        let taken = (reached, acc.outer_taken);
+        let outer_out =
+            super::nested_loop::outer_ran(self, outer.table, &outer_plan, outer_read, taken)?;
+        let mut outer_node = outer_out.node;
+        alias_title(
+            &mut outer_node,
+            &self.planner_info(outer.table).name,
+            &outer.name,
+        );
         if acc.inner_node.is_none() && batch == 1 {
             // No outer row, or EXPLAIN without ANALYZE: the inner scan as
             // planned, run for no row.
@@ -514,6 +521,7 @@ pub trait JoinExec: SelectExec {
             inner_node,
             inner_rows: inner_rows_total,
             loops,
+            ..
         } = acc;
         let mut inner_node = inner_node.unwrap_or_default();
         alias_title(

@@ -93,6 +93,7 @@ pub fn plan<E: JoinExec>(
     second: &SideQuery,
     both: &[Expr],
     order_by: &[OrderItem],
+    limit: Option<f64>,
 ) -> Result<Option<JoinChoice>, SqlError> {
     if first.side.derived.is_some() || second.side.derived.is_some() {
         return Ok(None);
@@ -141,7 +142,10 @@ pub fn plan<E: JoinExec>(
         }
         _ => false,
     };
-    choose(&sa, &sb, pairs.len(), allowed, by_key)
+    // A LIMIT counts in the choice when the join's own order is the one
+    // handed out: no ORDER BY, or one on the join key.
+    let limit = limit.filter(|_| order_by.is_empty() || by_key);
+    choose(&sa, &sb, pairs.len(), allowed, by_key, limit)
 }
 
 /// What the hints say about the join of `a` and `b` (relations named as the

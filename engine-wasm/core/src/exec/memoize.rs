@@ -66,6 +66,9 @@ impl MemoCache {
             est_cost: (est.startup, est.total),
             est_rows: est.rows,
             width: inner.width,
+            // PostgreSQL's estimate (`cost_memoize_rescan`) whenever the
+            // lookup below it was costed.
+            costed: inner.costed,
             children: vec![inner],
             ..PlanNode::default()
         }

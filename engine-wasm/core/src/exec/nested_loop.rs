@@ -42,6 +42,59 @@ pub struct Loops {
     pub inner_node: Option<PlanNode>,
     pub inner_rows: u64,
     pub loops: u64,
+    /// Outer rows the loops took (fewer than the outer side has once a
+    /// LIMIT is reached).
+    pub outer_taken: u64,
+}
+
+/// The outer side's rows, before the loops run: read by its scan, or (see
+/// [`outer_read`]) peeked at, its scan run afterwards only as far as the
+/// loops took rows.
+pub struct OuterRead {
+    pub rows: Vec<Row>,
+    /// The scan, when it has run already.
+    pub out: Option<super::engine::ScanOutput>,
+}
+
+/// The outer side of a nested loop. PostgreSQL pulls outer rows one at a
+/// time, so under a LIMIT the outer scan stops at the row that completed
+/// it. IndexLab's scans run whole, so for a Seq Scan outer under a LIMIT
+/// the rows are first peeked at (read without the buffer pool or any
+/// counter), and [`outer_ran`] runs the scan once the loops know how many
+/// rows they took.
+pub fn outer_read<E: super::engine::QueryEngine>(
+    engine: &mut E,
+    table: usize,
+    plan: &crate::sql::plan::ScanPlan,
+    (execute, limit, batch): (bool, Option<u64>, usize),
+) -> Result<OuterRead, SqlError> {
+    let pulled = execute && limit.is_some() && batch == 1;
+    if pulled && matches!(plan.access, crate::sql::plan::AccessPath::Seq) {
+        if let Some(rows) = engine.peek_rows(table, &plan.filter)? {
+            return Ok(OuterRead { rows, out: None });
+        }
+    }
+    let out = engine.run_scan(table, plan, (!execute).then_some(0))?;
+    let rows = out.rows.iter().map(|(_, r)| r.clone()).collect();
+    Ok(OuterRead {
+        rows,
+        out: Some(out),
+    })
+}
+
+/// The outer scan as it ran: already, or now up to the `taken` rows the
+/// loops took when the LIMIT was `reached` (to its end otherwise).
+pub fn outer_ran<E: super::engine::QueryEngine>(
+    engine: &mut E,
+    table: usize,
+    plan: &crate::sql::plan::ScanPlan,
+    read: OuterRead,
+    (reached, taken): (bool, u64),
+) -> Result<super::engine::ScanOutput, SqlError> {
+    match read.out {
+        Some(out) => Ok(out),
+        None => engine.run_scan(table, plan, reached.then_some(taken)),
+    }
 }
 
 impl Loops {

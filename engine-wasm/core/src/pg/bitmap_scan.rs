@@ -23,8 +23,8 @@ use super::scan::{as_ref, ByteRange, ScanState};
 use super::tid::Tid;
 use crate::btree::Direction;
 use crate::buffer_pool::{BufferStats, Fork};
-use crate::sql::error::SqlError;
 use crate::exec::plan_phase::{self, Phase};
+use crate::sql::error::SqlError;
 use crate::trace::Event;
 
 /// What the two phases did, for EXPLAIN's nodes.

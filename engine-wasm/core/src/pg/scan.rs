@@ -271,6 +271,26 @@ impl PgEngine {
         Ok((rows, stats))
     }
 
+    /// One page of `table`'s live rows, read once (a sequential scan's step).
+    fn heap_page(
+        &mut self,
+        table: usize,
+        page: u32,
+    ) -> Result<(Vec<(u64, Row)>, BufferStats), SqlError> {
+        let t = self.catalog.table(table);
+        let rel = t.rel;
+        let running = self.xact.current();
+        let (rows, stats) = self.io.rel(rel, Fork::Main, |io| {
+            t.heap
+                .page_checking(page, io, running)
+                .into_iter()
+                .map(|(tid, row)| (tid.to_u64(), row.clone()))
+                .collect::<Vec<_>>()
+        })?;
+        self.count(rel, &stats);
+        Ok((rows, stats))
+    }
+
     /// `heap_page_prune_opt` on page `page` of `table`, as a scan reading it
     /// does first ([`super::heap::Heap::prune_opt`]): the page is dirtied and
     /// the pruning logged.
@@ -302,16 +322,20 @@ impl PgEngine {
         st: &mut ScanState,
         buffers: &mut BufferStats,
     ) -> Result<(), SqlError> {
-        self.prune_all_opt(table)?;
-        // Read the pages (counting each once), then filter: same counts, and the
-        // filter may use the engine (clock, random()).
-        let (candidates, stats) = self.heap_rows(table)?;
-        buffers.add(&stats);
+        // The pages the table had when the scan began (`rs_nblocks`), in
+        // order, each pruned as it is read. A LIMIT met stops the scan at the
+        // page it was met on, as PostgreSQL's Limit stops pulling rows.
+        let end = self.catalog.table(table).heap.page_count();
         let mut returned = 0;
-        for (tid, row) in candidates {
-            returned += 1;
-            if !self.offer(st, tid, &row)? {
-                break;
+        'pages: for page in 0..end {
+            self.prune_opt(table, page)?;
+            let (rows, stats) = self.heap_page(table, page)?;
+            buffers.add(&stats);
+            for (tid, row) in rows {
+                returned += 1;
+                if !self.offer(st, tid, &row)? {
+                    break 'pages;
+                }
             }
         }
         let pending = &mut self.catalog.table_mut(table).activity.pending;

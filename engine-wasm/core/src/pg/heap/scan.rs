@@ -77,6 +77,33 @@ impl HeapScanCursor {
     }
 }
 
+impl<T> Heap<T> {
+    /// One page of a sequential scan (`heapgetpage`): read once, each tuple's
+    /// visibility checked (hint bits) as the session whose running
+    /// transaction is `running`, and its live rows in line pointer order.
+    pub fn page_checking<'h>(
+        &'h self,
+        page: PageNo,
+        io: &mut dyn PageAccess,
+        running: Option<TransactionId>,
+    ) -> Vec<(Tid, &'h T)> {
+        let Some(p) = self.pages.get(page as usize) else {
+            return Vec::new();
+        };
+        io.access(page, Access::Read);
+        self.check_page(page, running, true);
+        let mut rows = Vec::new();
+        for (i, lp) in p.items.iter().enumerate() {
+            if let LinePointer::Normal(t) = lp {
+                if t.live {
+                    rows.push((Tid::new(page, i as OffsetNumber + 1), &t.row));
+                }
+            }
+        }
+        rows
+    }
+}
+
 /// A sequential scan as an iterator over `(tid, row)` of live rows.
 pub struct SeqScan<'h, 'io, T> {
     heap: &'h Heap<T>,

@@ -115,22 +115,36 @@ pub struct JoinChoice {
     pub outer_rows: f64,
     pub inner_rows: f64,
     /// The cheapest plan of another kind it beat: its method, whether under
-    /// a Memoize, and its total cost.
+    /// a Memoize, and its cost as the choice compared it.
     pub runner_up: Option<(Method, bool, f64)>,
+    /// The share of the join's rows a constant LIMIT wants, when below 1:
+    /// the plans were compared on what that share costs
+    /// (`get_cheapest_fractional_path`), so one that starts sooner may win.
+    pub fraction: Option<f64>,
 }
 
 impl JoinChoice {
     /// Why it won, in one sentence naming the tables (outer, inner).
     pub fn why(&self, outer: &str, inner: &str) -> String {
+        let costs = match self.fraction {
+            None => why::costs(self.cost.total, &self.others()),
+            Some(f) => format!(
+                "{}; a LIMIT wants only the first {} of about {} rows, so each plan is costed \
+                 up to there, and one that starts returning rows sooner gains)",
+                why::costs(self.finished().fractional(f), &self.others()).trim_end_matches(')'),
+                why::whole(f * self.cost.rows),
+                why::whole(self.cost.rows),
+            ),
+        };
         if let Some(m) = &self.merge {
-            return m.why(outer, inner, why::costs(self.cost.total, &self.others()));
+            return m.why(outer, inner, costs);
         }
         why::join(
             way(self.method, self.memoize.is_some()),
             outer,
             inner,
             (self.outer_rows, self.inner_rows),
-            why::costs(self.cost.total, &self.others()),
+            costs,
         )
     }
 
@@ -228,6 +242,7 @@ pub fn choose(
     clauses: usize,
     allowed: Allowed,
     by_key: bool,
+    limit: Option<f64>,
 ) -> Result<Option<JoinChoice>, SqlError> {
     let (Some(a), Some(b)) = (planned(first)?, planned(second)?) else {
         return Ok(None);
@@ -245,6 +260,9 @@ pub fn choose(
     };
     let selectivity = eqjoinsel(&ja, &jb);
     let rows = clamp_rows(a.scan.rows * b.scan.rows * selectivity);
+    let fraction = limit.map(|l| l / rows).filter(|f| *f < 1.0);
+    // What the choice compares: the whole cost, or a LIMIT's share of it.
+    let compared = |c: &Cost| fraction.map_or(c.total, |f| c.fractional(f));
     let mut best: Option<JoinChoice> = None;
     let mut all: Vec<(Method, bool, f64)> = Vec::new();
     for (swapped, (outer, inner), (jo, ji)) in
@@ -280,6 +298,7 @@ pub fn choose(
             outer_rows: outer.scan.rows,
             inner_rows: inner.scan.rows,
             runner_up: None,
+            fraction,
         };
         let mut paths = Vec::new();
         if let Some((_, scan)) = lookup {
@@ -303,13 +322,13 @@ pub fn choose(
         let width = outer.width + inner.width;
         for mut c in paths {
             if by_key && c.method != Method::Merge {
-                c.sort = Some(sort::cost(&c.cost, width, None, &outer.stats.params));
+                c.sort = Some(sort::cost(&c.cost, width, limit, &outer.stats.params));
             }
             let finished = c.finished();
-            all.push((c.method, c.memoize.is_some(), finished.total));
+            all.push((c.method, c.memoize.is_some(), compared(&finished)));
             let better = best.as_ref().is_none_or(|b| {
                 let b = b.finished();
-                (finished.total, finished.startup) < (b.total, b.startup)
+                (compared(&finished), finished.startup) < (compared(&b), b.startup)
             });
             if better {
                 best = Some(c);
