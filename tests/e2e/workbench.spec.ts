@@ -498,6 +498,11 @@ explain (analyze, buffers, summary off) select * from o where a = 5 or b = 7;
   await expect(why.first()).toContainText(
     /^Bitmap Heap Scan: about 40 of 20000 rows match one arm of the OR or another, .* the bitmaps are ORed/,
   );
+  // The scan view tells the two phases apart: both indexes read into one
+  // bitmap, then each marked page of the table once.
+  const phases = page.getByTestId('scan-view').first().getByTestId('scan-phases').locator('li');
+  await expect(phases.nth(0)).toContainText(/^Bitmap Heap Scan, the bitmap: o_a OR o_b read first, whole: /);
+  await expect(phases.nth(1)).toContainText(/^Bitmap Heap Scan, the table: .*\(Heap Blocks: exact=20\), each page once and in page order/);
 });
 
 test("the scan view marks a Hash Join's build and probe, and draws a LIMIT's top-N heap", async ({ page }) => {
