@@ -258,16 +258,12 @@ impl PgEngine {
         &mut self,
         table: usize,
     ) -> Result<(Vec<(u64, Row)>, BufferStats), SqlError> {
-        let t = self.catalog.table(table);
-        let rel = t.rel;
-        let running = self.xact.current();
-        let (rows, stats) = self.io.rel(rel, Fork::Main, |io| {
-            t.heap
-                .scan_checking(io, running)
-                .map(|(tid, row)| (tid.to_u64(), row.clone()))
-                .collect::<Vec<_>>()
-        })?;
-        self.count(rel, &stats);
+        let (mut rows, mut stats) = (Vec::new(), BufferStats::default());
+        for page in 0..self.catalog.table(table).heap.page_count() {
+            let (on_page, page_stats) = self.heap_page(table, page)?;
+            rows.extend(on_page);
+            stats.add(&page_stats);
+        }
         Ok((rows, stats))
     }
 
