@@ -98,3 +98,34 @@ fn the_why_names_the_share_the_limit_wants() {
         "{why}"
     );
 }
+
+#[test]
+fn a_hash_join_under_a_limit_hashes_its_inner_side_whole_and_probes_until_the_limit() {
+    let p = plans(
+        "create table a (id int primary key, x int, pad text);
+         insert into a select g, g % 500, repeat('y', 30) from generate_series(1, 20000) g;
+         create table b (id int primary key, y int, w int);
+         insert into b select g, g % 500, g from generate_series(1, 2000) g;
+         vacuum analyze a; vacuum analyze b;
+         explain (analyze, buffers, timing off, summary off)
+           select a.id, b.w from a join b on b.y = a.x limit 10;",
+    );
+    assert_eq!(
+        p[0],
+        [
+            "Limit  (cost=56.00..56.16 rows=10 width=8) (actual rows=10 loops=1)",
+            "  Buffers: 12",
+            "  ->  Hash Join  (cost=56.00..1373.00 rows=80000 width=8) (actual rows=10 loops=1)",
+            "        Hash Cond: (a.x = b.y)",
+            "        Buffers: 12",
+            // Three outer rows give the ten: four partners each.
+            "        ->  Seq Scan on a  (cost=0.00..367.00 rows=20000 width=8) (actual rows=3 loops=1)",
+            "              Buffers: 1",
+            "        ->  Hash  (cost=31.00..31.00 rows=2000 width=8) (actual rows=2000 loops=1)",
+            "              Buckets: 2048  Batches: 1  Memory Usage: 95kB",
+            "              Buffers: 11",
+            "              ->  Seq Scan on b  (cost=0.00..31.00 rows=2000 width=8) (actual rows=2000 loops=1)",
+            "                    Buffers: 11",
+        ]
+    );
+}

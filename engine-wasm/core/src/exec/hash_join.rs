@@ -43,14 +43,15 @@ pub struct HashKeys {
     pub filter: Vec<BoundExpr>,
 }
 
-/// The joined rows (outer's columns, then inner's) of an inner join.
+/// The joined rows (outer's columns, then inner's) of an inner join, and
+/// how many outer rows were probed: all of them, or under a `limit` only
+/// until that many rows were joined (PostgreSQL's Limit stops pulling).
 pub fn inner_join<E: SelectExec>(
     engine: &mut E,
-    outer: &[Row],
-    inner: &[Row],
+    (outer, inner): (&[Row], &[Row]),
     keys: &HashKeys,
-    max_rows: u64,
-) -> Result<Vec<Row>, SqlError> {
+    (max_rows, limit): (u64, Option<u64>),
+) -> Result<(Vec<Row>, u64), SqlError> {
     let mut table: HashMap<GroupKey, Vec<usize>> = HashMap::new();
     for (n, row) in inner.iter().enumerate() {
         if let Some(key) = join_key(engine, &keys.inner, row)? {
@@ -58,7 +59,12 @@ pub fn inner_join<E: SelectExec>(
         }
     }
     let mut out = Vec::new();
+    let mut taken = 0;
     for o in outer {
+        if limit.is_some_and(|l| out.len() as u64 >= l) {
+            break;
+        }
+        taken += 1;
         let Some(key) = join_key(engine, &keys.outer, o)? else {
             continue;
         };
@@ -75,7 +81,11 @@ pub fn inner_join<E: SelectExec>(
             }
         }
     }
-    Ok(out)
+    if let Some(l) = limit {
+        // The Limit above stops pulling once it has its rows.
+        out.truncate(l as usize);
+    }
+    Ok((out, taken))
 }
 
 /// What EXPLAIN ANALYZE says of the hash table: the buckets it started with

@@ -293,7 +293,15 @@ pub trait JoinExec: SelectExec {
         }
         if let Some(c) = choice.as_ref().filter(|c| c.method == Method::Hash) {
             let up = join_choice::passed_up(self, q, &both, b.side, (&first, &second));
-            let (mut node, joined) = join_choice::run_hash(self, (&a, &b), &both, c, &up, execute)?;
+            // Without an ORDER BY the join's rows are handed out as they
+            // come, so a LIMIT stops the probing early.
+            let limit = if q.order_by.is_empty() {
+                self.limit_of(q)?
+            } else {
+                None
+            };
+            let run = (execute, limit);
+            let (mut node, joined) = join_choice::run_hash(self, (&a, &b), &both, c, &up, run)?;
             if let Some(w) = join_choice::output_width(self, q, &using, &first, &second) {
                 node.width = w;
             }
@@ -482,6 +490,11 @@ pub trait JoinExec: SelectExec {
             }
         }
         let reached = limit.is_some_and(|l| acc.joined.len() as u64 >= l);
+        if let Some(l) = limit {
+            // The Limit above stops pulling once it has its rows: the last
+            // outer row's other partners are never handed up.
+            acc.joined.truncate(l as usize);
+        }
         let taken = (reached, acc.outer_taken);
         let outer_out =
             super::nested_loop::outer_ran(self, outer.table, &outer_plan, outer_read, taken)?;

@@ -5,7 +5,7 @@
 
 use super::hash_join::{hash_node, inner_join, HashKeys, HashTableFigures};
 use super::join::{Belongs, JoinExec};
-use super::nested_loop::Side;
+use super::nested_loop::{outer_ran, outer_read, Side};
 use super::plan_node::PlanNode;
 use super::plan_phase::{self, Phase};
 use super::row::Row;
@@ -197,10 +197,10 @@ pub fn run_hash<E: JoinExec>(
     both: &[Expr],
     choice: &JoinChoice,
     passed_up: &[usize],
-    execute: bool,
+    (execute, limit): (bool, Option<u64>),
 ) -> Result<(PlanNode, Vec<Row>), SqlError> {
     let start = engine.now_us();
-    let limit = (!execute).then_some(0);
+    let only_planned = (!execute).then_some(0);
     let (oinfo, iinfo) = (
         engine.scan_info(outer.side.table),
         engine.scan_info(inner.side.table),
@@ -244,7 +244,7 @@ pub fn run_hash<E: JoinExec>(
         .collect::<Result<_, _>>()?;
     // PostgreSQL reads the inner side first (the Hash), then the outer.
     let (outer_plan, inner_plan) = &*choice.reads;
-    let inner_out = engine.run_scan(inner.side.table, inner_plan, limit)?;
+    let inner_out = engine.run_scan(inner.side.table, inner_plan, only_planned)?;
     let (stored, tuple_bytes) = hashed(engine, &inner_out, &hash_keys.inner, passed_up, &iinfo)?;
     let figures = match (&iinfo.stats, inner_plan.cost) {
         (Some(stats), Some(cost)) if execute => {
@@ -267,17 +267,23 @@ pub fn run_hash<E: JoinExec>(
             detail.unwrap_or_default(),
         );
     }
-    let outer_out = engine.run_scan(outer.side.table, outer_plan, limit)?;
-    let rows = |out: &super::engine::ScanOutput| -> Vec<Row> {
-        out.rows.iter().map(|(_, r)| r.clone()).collect()
-    };
+    // The outer side is probed row by row: under a LIMIT, only until it is met.
+    let outer_read = outer_read(engine, outer.side.table, outer_plan, (execute, limit, 1))?;
+    let inner_rows: Vec<Row> = inner_out.rows.iter().map(|(_, r)| r.clone()).collect();
     let max_rows = engine.settings().max_rows() as u64;
-    let joined = inner_join(
+    let (joined, taken) = inner_join(
         engine,
-        &rows(&outer_out),
-        &rows(&inner_out),
+        (&outer_read.rows, &inner_rows),
         &hash_keys,
-        max_rows,
+        (max_rows, limit),
+    )?;
+    let reached = limit.is_some_and(|l| joined.len() as u64 >= l);
+    let outer_out = outer_ran(
+        engine,
+        outer.side.table,
+        outer_plan,
+        outer_read,
+        (reached, taken),
     )?;
     if execute {
         plan_phase::record(
