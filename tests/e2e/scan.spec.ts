@@ -76,9 +76,10 @@ explain (analyze, buffers) select * from t where k = 3;
   const pg = page.getByTestId('summary-scan-pg');
   await expect(pg).toContainText(/Statement 4: \d+ buffer access\(es\) \(0 read from storage\), \d+ leaf page\(s\) walked, 100 row\(s\) read from the heap on \d+ page\(s\), each read once, in page order/);
   // Near the end of the scan: a row on the last page the bitmap marked
-  // (after it, at most that page's buffer access and the statement's end).
+  // (after it, a few events: that page's buffer access, the end of the
+  // scan's table phase, the statement's end).
   const event = page.getByTestId('event-pg');
-  for (let i = 0; i < 3 && !((await event.textContent()) ?? '').includes('Bitmap Heap Scan'); i++) {
+  for (let i = 0; i < 8 && !((await event.textContent()) ?? '').includes('Bitmap Heap Scan: a row'); i++) {
     await page.getByTitle('Previous event').click();
   }
   await expect(event).toContainText('Bitmap Heap Scan: a row on t page');
