@@ -266,8 +266,15 @@ pub trait JoinExec: SelectExec {
                 items: &inner_items,
             },
         );
-        let limit = crate::sql::plan::choose::constant_limit(q);
-        let choice = join_choice::plan(self, &a, &b, &both, &q.order_by, limit)?;
+        let planned_limit = crate::sql::plan::choose::constant_limit(q);
+        let choice = join_choice::plan(self, &a, &b, &both, &q.order_by, planned_limit)?;
+        // Without an ORDER BY the join's rows are handed out as they come,
+        // so a LIMIT stops a Hash Join's probing or a Nested Loop's loops.
+        let limit = if q.order_by.is_empty() {
+            self.limit_of(q)?
+        } else {
+            None
+        };
         let swapped = choice.as_ref().is_some_and(|c| c.swapped);
         let (a, b) = if swapped { (b, a) } else { (a, b) };
         if let Some(c) = choice.as_ref().filter(|c| c.method == Method::Merge) {
@@ -293,13 +300,6 @@ pub trait JoinExec: SelectExec {
         }
         if let Some(c) = choice.as_ref().filter(|c| c.method == Method::Hash) {
             let up = join_choice::passed_up(self, q, &both, b.side, (&first, &second));
-            // Without an ORDER BY the join's rows are handed out as they
-            // come, so a LIMIT stops the probing early.
-            let limit = if q.order_by.is_empty() {
-                self.limit_of(q)?
-            } else {
-                None
-            };
             let run = (execute, limit);
             let (mut node, joined) = join_choice::run_hash(self, (&a, &b), &both, c, &up, run)?;
             if let Some(w) = join_choice::output_width(self, q, &using, &first, &second) {
@@ -336,11 +336,6 @@ pub trait JoinExec: SelectExec {
         let outer_plan = match &choice {
             Some(c) => c.reads.0.clone(),
             None => plan_scan(&self.scan_info(outer.table), &outer_q)?,
-        };
-        let limit = if q.order_by.is_empty() {
-            self.limit_of(q)?
-        } else {
-            None
         };
         let batch = self.join_batch_size();
         let outer_read = super::nested_loop::outer_read(

@@ -203,11 +203,18 @@ pub trait SelectExec: QueryEngine {
             }
             Ordering::Equal
         });
-        // Each row's place in the output, by arrival (the top-N heap's ranks).
-        let mut ranks = vec![0; keyed.len()];
-        for (place, (_, arrived, _)) in keyed.iter().enumerate() {
-            ranks[*arrived] = place;
-        }
+        // Below a LIMIT of k, once more than 2k rows have come PostgreSQL
+        // keeps only the best k in a heap (`tuplesort_set_bound`): a top-N
+        // heapsort, holding k rows, not all of them.
+        let top_n = bound.filter(|&k| rows.len() as u64 > 2 * k);
+        let heap = top_n.map(|k| {
+            // Each row's place in the output, by arrival: the heap's ranks.
+            let mut ranks = vec![0; keyed.len()];
+            for (place, (_, arrived, _)) in keyed.iter().enumerate() {
+                ranks[*arrived] = place;
+            }
+            super::plan_phase::top_n_heap(&ranks, k)
+        });
         for (slot, (.., row)) in rows.iter_mut().zip(keyed) {
             *slot = row;
         }
@@ -223,10 +230,6 @@ pub trait SelectExec: QueryEngine {
                 }
             })
             .collect();
-        // Below a LIMIT of k, once more than 2k rows have come PostgreSQL
-        // keeps only the best k in a heap (`tuplesort_set_bound`): a top-N
-        // heapsort, holding k rows, not all of them.
-        let top_n = bound.filter(|&k| rows.len() as u64 > 2 * k);
         let held = top_n.unwrap_or(rows.len() as u64);
         let kb = (held * u64::from(child.width + 24)).div_ceil(1024).max(25);
         let method = if top_n.is_some() {
@@ -236,7 +239,6 @@ pub trait SelectExec: QueryEngine {
         };
         let detail = format!("Sort Method: {method}  Memory: {kb}kB");
         if !rows.is_empty() {
-            let heap = top_n.map(|k| super::plan_phase::top_n_heap(&ranks, k));
             let out = bound.map_or(rows.len() as u64, |k| k.min(rows.len() as u64));
             let phase = super::plan_phase::Phase::of("Sort", "sort", "");
             let taken = (rows.len() as u64, out);
