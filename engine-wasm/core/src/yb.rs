@@ -24,6 +24,7 @@ mod explain;
 mod network;
 mod packing;
 mod provisional;
+mod pushdown;
 mod query_engine;
 mod request;
 mod row;

@@ -75,6 +75,8 @@ mod trace_pg;
 mod transaction_ids;
 mod update_from;
 mod wal_pg;
+mod yb_composite_key;
 mod yb_hash_code;
+mod yb_pushdown;
 mod yb_scan_choice;
 mod yb_transactions;

@@ -394,6 +394,8 @@ fn details(w: &mut Writer, node: &PlanNode, h: &Head, o: &ExplainOptions) -> Res
             "Index Cond"
             | "Recheck Cond"
             | "Filter"
+            | "Storage Filter"
+            | "Storage Index Filter"
             | "Join Filter"
             | "Hash Cond"
             | "Merge Cond"

@@ -184,6 +184,27 @@ pub fn scan_conditions(
     lines
 }
 
+/// A `label: (a AND b)` line of conditions (`Storage Filter`), or None.
+pub fn qual_line(
+    label: &str,
+    parts: &[Expr],
+    columns: &[ColumnDef],
+    rel: Option<&str>,
+) -> Option<String> {
+    let parts = crate::sql::plan::selectivity::split_between(parts);
+    if parts.is_empty() {
+        return None;
+    }
+    let shown: Vec<String> = parts
+        .iter()
+        .map(|e| match rel {
+            Some(r) => deparse_over(&qualified(e, r), columns),
+            None => deparse_over(e, columns),
+        })
+        .collect();
+    Some(format!("{label}: {}", wrap_and(&shown)))
+}
+
 /// `e` with its unqualified columns qualified by `rel` (`id` → `t.id`).
 fn qualified(e: &Expr, rel: &str) -> Expr {
     e.map(&mut |x| match x {

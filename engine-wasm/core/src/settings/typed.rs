@@ -33,6 +33,13 @@ impl Settings {
             .unwrap_or_else(|e| panic!("{e}"))
     }
 
+    /// `yb_enable_expression_pushdown`: DocDB evaluates the WHERE conditions
+    /// it can (`Storage Filter`).
+    pub fn yb_enable_expression_pushdown(&self) -> bool {
+        self.get_bool("yb_enable_expression_pushdown")
+            .unwrap_or_else(|e| panic!("{e}"))
+    }
+
     /// `yb_fetch_row_limit`: most rows one read request fetches (0: no limit).
     pub fn yb_fetch_row_limit(&self) -> i64 {
         self.int("yb_fetch_row_limit")

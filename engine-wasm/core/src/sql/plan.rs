@@ -735,10 +735,13 @@ fn index_candidate(
             (None, _) => rest.push(p.clone()),
         }
     }
-    // pg: the columns after the first bound the scan too (see `composite`).
+    // The columns after the first bound the scan too (see `composite`); on
+    // yb after one hash column or none, by single equalities.
     let cost_based = table.stats.is_some() && !index.hash;
-    if cost_based {
-        cond = cond.map(|c| composite::extend(table, index, c, &mut used, &mut rest));
+    let yb_prefix = table.stats.is_none() && index.hash_columns <= 1;
+    if cost_based || yb_prefix {
+        let lists = cost_based;
+        cond = cond.map(|c| composite::extend(table, index, c, lists, &mut used, &mut rest));
     }
     let bound_parts = used.len();
     if cost_based {
@@ -746,7 +749,11 @@ fn index_candidate(
     }
     // A hash-sharded key finds rows only by the hash of all its hash
     // columns: an equality on each, or a range of hashes.
-    if index.hash && (index.hash_columns > 1 || !cond.as_ref().is_some_and(KeyCond::is_equality)) {
+    let hash_found = match &cond {
+        Some(KeyCond::Columns(conds)) => conds[0].is_equality(),
+        c => c.as_ref().is_some_and(KeyCond::is_equality),
+    };
+    if index.hash && (index.hash_columns > 1 || !hash_found) {
         rest.append(&mut used);
         cond = None;
         let (hash_cond, hash_used) = match hash_key_cond(table, index, &rest) {

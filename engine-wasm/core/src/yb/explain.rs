@@ -3,7 +3,7 @@
 
 use super::engine::YbEngine;
 use super::stats::RelStats;
-use crate::exec::plan_node::scan_conditions;
+use crate::exec::plan_node::{qual_line, scan_conditions};
 use crate::exec::schemas::{bare, schema_of, PUBLIC};
 use crate::exec::{type_width, PlanNode};
 use crate::sql::plan::{AccessPath, ScanDirection, ScanPlan};
@@ -28,6 +28,7 @@ impl YbEngine {
         table: usize,
         plan: &ScanPlan,
         st: &super::scan::Collected,
+        split: &super::pushdown::StorageSplit,
         start_us: f64,
     ) -> PlanNode {
         let t = self.catalog.table(table);
@@ -66,9 +67,26 @@ impl YbEngine {
             AccessPath::Seq => &[],
         };
         // The same lines twice: as printed, and with columns qualified (VERBOSE).
+        // YugabyteDB prints the conditions in the order they run: the index
+        // bound, DocDB's filters on the index then the table, then PostgreSQL's.
+        let only = title.starts_with("Index Only Scan");
+        let index_label = if only {
+            "Storage Filter"
+        } else {
+            "Storage Index Filter"
+        };
         let lines = |rel: Option<&str>| {
-            let mut d = scan_conditions(cond_exprs, &plan.filter, &t.columns, rel, st.removed);
-            if title.starts_with("Index Only Scan") {
+            let mut d = scan_conditions(cond_exprs, &[], &t.columns, rel, 0);
+            d.extend(qual_line(index_label, &split.index, &t.columns, rel));
+            d.extend(qual_line("Storage Filter", &split.table, &t.columns, rel));
+            d.extend(scan_conditions(
+                &[],
+                &split.local,
+                &t.columns,
+                rel,
+                st.removed,
+            ));
+            if only {
                 d.push("Heap Fetches: 0".to_string());
             }
             d

@@ -13,8 +13,10 @@
 use super::doc_key::{after_doc, doc_key_of, subkey_of, written_after};
 use super::engine::YbEngine;
 use super::packing::{is_tombstone, live_row};
+use super::pushdown::StorageFilter;
 use super::stats::RelStats;
 use crate::lsm::{DbIter, IterOp, Position, ReadEvent, ReadOptions};
+use crate::sql::error::SqlError;
 use crate::trace::{Event, KeyComparisons};
 use std::ops::Bound;
 
@@ -31,6 +33,10 @@ impl DocRow {
         (self.doc.len() + entries) as u64
     }
 }
+
+/// One read request's rows, where the next request starts (None: the
+/// tablet's range is done), and its counters.
+pub(super) type RequestOutcome = (Vec<DocRow>, Option<Vec<u8>>, RelStats);
 
 /// What to read from one tablet.
 #[derive(Debug, Clone)]
@@ -161,15 +167,18 @@ impl Cursor<'_> {
 }
 
 impl YbEngine {
-    /// Runs one read request; returns the rows (live ones), whether the tablet
-    /// has more (and where the next request starts), and the request's counters.
+    /// Runs one read request; returns the rows (live ones, that pass the
+    /// storage `filter` if any), whether the tablet has more (and where the
+    /// next request starts), and the request's counters. A request pages
+    /// after `limit` rows returned, however many it scanned to find them.
     pub(super) fn read_request(
         &mut self,
         rel: usize,
         r: &TabletRead,
         start: Option<&[u8]>,
         limit: u64,
-    ) -> (Vec<DocRow>, Option<Vec<u8>>, RelStats) {
+        filter: Option<&StorageFilter>,
+    ) -> Result<RequestOutcome, SqlError> {
         let bypass = self.settings.yb_scan_cache_bypass_blocks();
         let opts = ReadOptions {
             bypass_cache_after_data_blocks: Some(bypass.max(0) as u64),
@@ -182,6 +191,9 @@ impl YbEngine {
             it: t.lsm.iter(&mut self.caches[t.tserver], &opts),
         };
         let (mut rows, mut consumed, mut paging) = (Vec::new(), 0u64, None);
+        // Rows counted toward the limit (every document read, without a
+        // filter), and live rows scanned.
+        let (mut counted, mut scanned) = (0u64, 0u64);
         let mut valid = if r.backward {
             let target = match (start, &r.upper) {
                 (Some(s), _) => Some(after_doc(s)),
@@ -203,9 +215,18 @@ impl YbEngine {
             let (row, stepped) = c.read_doc();
             consumed += 1;
             let doc = row.doc.clone();
-            let page_here = limit > 0 && consumed == limit + 1;
-            if row.entries.first().is_some_and(|(_, v)| live_row(v)) && !page_here {
-                rows.push(row);
+            let page_here = limit > 0 && counted == limit;
+            let live = row.entries.first().is_some_and(|(_, v)| live_row(v));
+            if !page_here {
+                scanned += u64::from(live);
+                let kept = match filter {
+                    Some(f) if live => f.keeps(&self.catalog, &mut self.rng, &row)?,
+                    _ => live,
+                };
+                counted += u64::from(kept || filter.is_none());
+                if kept {
+                    rows.push(row);
+                }
             }
             if r.point {
                 break;
@@ -223,6 +244,9 @@ impl YbEngine {
                 break;
             }
         }
+        // Rows the storage filter dropped never reach the scan's own count
+        // (`max_rows` still counts them: they were read).
+        self.rows_examined += scanned - rows.len() as u64;
         let read = *c.it.stats();
         let steps = c.it.take_events();
         // The iterator borrows the cache: done with it before `self` is used.
@@ -232,11 +256,12 @@ impl YbEngine {
         let stats = RelStats {
             read,
             read_requests: 1,
-            rows_scanned: rows.len() as u64,
+            rows_scanned: scanned,
+            rows_filtered: if filter.is_some() { scanned } else { 0 },
             keys_found: consumed,
             ..RelStats::default()
         };
-        (rows, paging, stats)
+        Ok((rows, paging, stats))
     }
 }
 

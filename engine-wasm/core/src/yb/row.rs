@@ -4,6 +4,7 @@
 use super::catalog::{KeySpec, YbIndex, YbTable};
 use super::doc_key::{read_escaped, HASH_MARKER};
 use super::packing::payload;
+use super::request::DocRow;
 use crate::btree::decode_prefix;
 use crate::exec::Row;
 use crate::sql::error::{ErrorKind, SqlError};
@@ -32,6 +33,35 @@ pub fn decode_doc_key(spec: &KeySpec, doc: &[u8], row: &mut [Value]) -> Result<u
         row[*c] = v;
     }
     Ok(pos + n)
+}
+
+/// A table row from its document: the key columns from the document key,
+/// the others from the packed row and any column entries written since.
+pub fn decode_table_row(t: &YbTable, d: &DocRow) -> Result<Row, SqlError> {
+    // A column ADD COLUMN added after the row was written reads its default.
+    let mut row: Row = t.missing.iter().cloned().collect();
+    if let Some(spec) = &t.key {
+        decode_doc_key(spec, &d.doc, &mut row)?;
+    }
+    for (sub, value) in &d.entries {
+        match sub.as_slice() {
+            [] => t.packing_of(value).unpack(value, &mut row)?,
+            // A column's own entry, by column id (none: dropped since).
+            [super::doc_key::COLUMN, id] => {
+                let Some(c) = t.column_of_id(*id) else {
+                    continue;
+                };
+                if super::packing::is_tombstone(value) {
+                    // An UPDATE set it to NULL.
+                    row[c] = Value::Null;
+                } else {
+                    t.packing().unpack_column(c, value, &mut row)?
+                }
+            }
+            _ => {}
+        }
+    }
+    Ok(row)
 }
 
 /// A table row from an index entry (the covered columns; others NULL) and the

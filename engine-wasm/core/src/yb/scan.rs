@@ -5,8 +5,9 @@
 use super::catalog::KeySpec;
 use super::doc_key::{doc_key, GROUP_END};
 use super::engine::YbEngine;
+use super::pushdown::{FilterRows, StorageFilter};
 use super::request::{DocRow, TabletRead};
-use super::row::{decode_doc_key, index_row};
+use super::row::{decode_table_row, index_row};
 use super::stats::RelStats;
 use crate::btree::{encode_key, numeric_key, without_nulls, KeyColumn, SortOrder};
 use crate::exec::{Executor, QueryEngine, Row, ScanOutput};
@@ -46,7 +47,13 @@ struct Reader {
 
 /// What a scan gathered: rows, filter counts, and each relation's counters.
 pub(super) struct Collected {
+    /// The conditions PostgreSQL's side checks (`Filter`).
     filter: Vec<BoundExpr>,
+    /// The conditions DocDB checks on the table's rows (`Storage Filter`)
+    /// and on a secondary index's entries (an Index Scan's `Storage Index
+    /// Filter`, an Index Only Scan's `Storage Filter`).
+    table_filter: Option<StorageFilter>,
+    index_filter: Option<StorageFilter>,
     limit: Option<u64>,
     pub rows: Vec<(u64, Row)>,
     pub removed: u64,
@@ -58,6 +65,25 @@ pub(super) struct Collected {
 impl Collected {
     fn full(&self) -> bool {
         self.limit.is_some_and(|l| self.rows.len() as u64 >= l)
+    }
+
+    /// The LIMIT (with its OFFSET), when it can travel with the read request:
+    /// only when no condition checked after DocDB returns the rows could
+    /// drop some, on PostgreSQL's side or, for an Index Scan (`fetches`), on
+    /// the table's rows read after the index.
+    fn pushed_limit(&self, fetches: bool) -> Option<u64> {
+        if !self.filter.is_empty() || (fetches && self.table_filter.is_some()) {
+            return None;
+        }
+        self.limit
+    }
+
+    /// The storage filter of the rows `source` reads.
+    fn storage(&self, source: Source) -> Option<&StorageFilter> {
+        match source {
+            Source::Table => self.table_filter.as_ref(),
+            Source::Index(_) => self.index_filter.as_ref(),
+        }
     }
 }
 
@@ -72,9 +98,18 @@ impl YbEngine {
             request_bytes: read.request_bytes(),
             rows: rows.len() as u64,
             response_bytes: rows.iter().map(DocRow::bytes).sum(),
-            server_us: self.rpc_server_us(1) + self.read_time_us(&s.read),
+            server_us: self.request_server_us(1, s),
         };
         self.send_round(&[(rel, call)]);
+    }
+
+    /// A read request's time on its tablet server: the RPC's handling of
+    /// `ops` operations, the LSM's reads, and each row a storage filter
+    /// checked (the per-row work PostgreSQL's side would otherwise do).
+    fn request_server_us(&self, ops: usize, s: &RelStats) -> f64 {
+        self.rpc_server_us(ops)
+            + self.read_time_us(&s.read)
+            + s.rows_filtered as f64 * self.cost.cpu_row_us
     }
 
     /// The row locator of document `doc`: its place in `scan_keys` when an
@@ -122,31 +157,7 @@ impl YbEngine {
 
     /// A table row from its document.
     fn table_row(&self, table: usize, d: &DocRow) -> Result<Row, SqlError> {
-        let t = self.catalog.table(table);
-        // A column ADD COLUMN added after the row was written reads its default.
-        let mut row: Row = t.missing.iter().cloned().collect();
-        if let Some(spec) = &t.key {
-            decode_doc_key(spec, &d.doc, &mut row)?;
-        }
-        for (sub, value) in &d.entries {
-            match sub.as_slice() {
-                [] => t.packing_of(value).unpack(value, &mut row)?,
-                // A column's own entry, by column id (none: dropped since).
-                [super::doc_key::COLUMN, id] => {
-                    let Some(c) = t.column_of_id(*id) else {
-                        continue;
-                    };
-                    if super::packing::is_tombstone(value) {
-                        // An UPDATE set it to NULL.
-                        row[c] = Value::Null;
-                    } else {
-                        t.packing().unpack_column(c, value, &mut row)?
-                    }
-                }
-                _ => {}
-            }
-        }
-        Ok(row)
+        decode_table_row(self.catalog.table(table), d)
     }
 
     /// The byte ranges of `spec`'s documents a first-column condition selects,
@@ -275,10 +286,12 @@ impl YbEngine {
                     false,
                 )]
             }
-            // The planner bounds composite columns on pg only.
-            Some(KeyCond::Columns(_) | KeyCond::Checked { .. } | KeyCond::IsNull) => {
+            Some(KeyCond::Columns(conds)) => self.prefix_range(spec, unique, tablets, conds)?,
+            // The planner checks later key columns, and finds NULLs by the
+            // index, on pg only.
+            Some(KeyCond::Checked { .. } | KeyCond::IsNull) => {
                 return Err(crate::sql::error::unsupported(
-                    "a condition on a composite index's later columns on yb",
+                    "a check on a composite index's later columns on yb",
                 ))
             }
         };
@@ -291,6 +304,97 @@ impl YbEngine {
         }
         let _ = GROUP_END;
         Ok(out)
+    }
+
+    /// The byte range of conditions on a composite key's first columns:
+    /// one value for each but the last, any range on the last (the planner
+    /// extends a key so only after single equalities). DocDB seeks straight
+    /// to the prefix the values make, so the later columns narrow the read
+    /// instead of filtering the rows it returns.
+    fn prefix_range(
+        &mut self,
+        spec: &KeySpec,
+        unique: bool,
+        tablets: &super::catalog::Tablets,
+        conds: &[KeyCond],
+    ) -> Result<Vec<KeyRange>, SqlError> {
+        let columns: Vec<KeyColumn> = spec
+            .hash_columns
+            .iter()
+            .chain(&spec.range_columns)
+            .copied()
+            .collect();
+        let (last, leading) = conds.split_last().expect("a composite condition");
+        let mut values = Vec::with_capacity(leading.len());
+        for (c, col) in leading.iter().zip(&columns) {
+            let KeyCond::Range {
+                lower: Bound::Included(e),
+                ..
+            } = c
+            else {
+                return Err(exec_error(
+                    "a composite key's leading condition is not one value",
+                ));
+            };
+            match self.key_value(e, *col)? {
+                Some(v) => values.push(v),
+                None => return Ok(Vec::new()),
+            }
+        }
+        let h = spec.hash_columns.len().min(values.len());
+        let mut prefix = Vec::new();
+        doc_key(
+            &values[..h],
+            &spec.hash_columns[..h],
+            &values[h..],
+            &spec.range_columns[..values.len() - h],
+            &mut prefix,
+        )
+        .map_err(exec_error)?;
+        prefix.pop(); // the group's end: later columns follow the prefix
+        let col = *columns
+            .get(values.len())
+            .ok_or_else(|| exec_error("a condition past the key's columns"))?;
+        let KeyCond::Range { lower, upper } = last else {
+            return Err(exec_error(
+                "a composite key's last condition is not a range",
+            ));
+        };
+        let mut bytes = |b: &Bound<Expr>| -> Result<Option<Bound<Vec<u8>>>, SqlError> {
+            let mut value = |e: &Expr| -> Result<Option<Vec<u8>>, SqlError> {
+                let Some(v) = self.key_value(e, col)? else {
+                    return Ok(None);
+                };
+                let encoded = encode_key(std::slice::from_ref(&v), &[col]).map_err(exec_error)?;
+                Ok(Some(numeric_key::bound_bytes(&v, col.ty, encoded)))
+            };
+            Ok(match b {
+                Bound::Included(e) => value(e)?.map(Bound::Included),
+                Bound::Excluded(e) => value(e)?.map(Bound::Excluded),
+                Bound::Unbounded => Some(Bound::Unbounded),
+            })
+        };
+        let (Some(lo), Some(hi)) = (bytes(lower)?, bytes(upper)?) else {
+            return Ok(Vec::new());
+        };
+        let (lo, hi) = match col.order {
+            SortOrder::Desc => (hi, lo),
+            SortOrder::Asc => (lo, hi),
+        };
+        let (lo, hi) = without_nulls(col, (lo, hi));
+        let after = |b: Bound<Vec<u8>>| match b {
+            Bound::Included(s) => Bound::Included([prefix.as_slice(), &s].concat()),
+            Bound::Excluded(s) => Bound::Excluded([prefix.as_slice(), &s].concat()),
+            Bound::Unbounded => Bound::Included(prefix.clone()),
+        };
+        let (lo, hi) = (after(lo), after(hi));
+        let which = if spec.is_hash() {
+            vec![tablets.for_key(&prefix)]
+        } else {
+            tablets.overlapping(&lo, &hi)
+        };
+        let one = unique && conds.len() == spec.hash.len() + spec.range.len() && last.is_equality();
+        Ok(vec![(which, lo, hi, one)])
     }
 
     /// A condition's value for key column `col`, or None for NULL. A bound
@@ -352,10 +456,17 @@ impl YbEngine {
         to: Reader,
         st: &mut Collected,
     ) -> Result<(), SqlError> {
-        let limit = self.fetch_row_limit();
+        // A LIMIT below the page size becomes the request's row limit; a
+        // larger one leaves every request a full page, the last one too
+        // (`SetRequestPrefetchLimit` in pggate's `pg_doc_op.cc`).
+        let limit = match (st.pushed_limit(to.fetch_base), self.fetch_row_limit()) {
+            (Some(rows), page) if page == 0 || rows <= page => rows,
+            (_, page) => page,
+        };
         let mut start: Option<Vec<u8>> = None;
         loop {
-            let (rows, paging, stats) = self.read_request(to.rel, read, start.as_deref(), limit);
+            let (rows, paging, stats) =
+                self.read_request(to.rel, read, start.as_deref(), limit, st.storage(to.source))?;
             self.send_request(to.rel, read, &rows, &stats);
             self.trace_request(to.rel, read.tablet, &stats);
             match to.source {
@@ -448,7 +559,13 @@ impl YbEngine {
             let mut outs = Vec::with_capacity(n);
             let mut total = RelStats::default();
             for (read, start) in &batch {
-                let out = self.read_request(to.rel, read, start.as_deref(), limit);
+                let out = self.read_request(
+                    to.rel,
+                    read,
+                    start.as_deref(),
+                    limit,
+                    st.storage(to.source),
+                )?;
                 total.add(&out.2);
                 outs.push(out);
             }
@@ -464,7 +581,7 @@ impl YbEngine {
                 }
                 per.read_requests = 1;
                 self.trace_request(to.rel, *tablet, &per);
-                let server_us = self.rpc_server_us(ops.len()) + self.read_time_us(&per.read);
+                let server_us = self.request_server_us(ops.len(), &per);
                 let call = Call {
                     write: false,
                     leader: self.leader(*tablet),
@@ -555,13 +672,30 @@ impl YbEngine {
         limit: Option<u64>,
     ) -> Result<ScanOutput, SqlError> {
         let scope = self.table_scope(table);
-        let filter = plan
-            .filter
-            .iter()
-            .map(|f| bind(f, &scope))
-            .collect::<Result<Vec<_>, _>>()?;
+        let split = self.storage_split(table, plan);
+        let bound = |parts: &[Expr]| -> Result<Vec<BoundExpr>, SqlError> {
+            parts.iter().map(|f| bind(f, &scope)).collect()
+        };
+        let filter = bound(&split.local)?;
+        let source = self.source_of(table, plan);
+        let width = self.catalog.table(table).columns.len();
+        let storage = |conds: Vec<BoundExpr>, rows| {
+            (!conds.is_empty()).then(|| StorageFilter {
+                conds,
+                rows,
+                statement_start_us: self.statement_start_us,
+                clock_us: self.clock.timestamp(),
+            })
+        };
+        let index_filter = match source {
+            Source::Index(i) => storage(bound(&split.index)?, FilterRows::Index(i, width)),
+            Source::Table => None,
+        };
+        let table_filter = storage(bound(&split.table)?, FilterRows::Table(table));
         let mut st = Collected {
             filter,
+            table_filter,
+            index_filter,
             limit,
             rows: Vec::new(),
             removed: 0,
@@ -580,7 +714,7 @@ impl YbEngine {
         if let Some(r) = irel {
             self.rel_stats(r).add(&is);
         }
-        let node = self.scan_node(table, plan, &st, start);
+        let node = self.scan_node(table, plan, &st, &split, start);
         Ok(ScanOutput {
             rows: st.rows,
             node,

@@ -8,6 +8,9 @@ pub struct RelStats {
     pub read: ReadStats,
     pub read_requests: u64,
     pub rows_scanned: u64,
+    /// Rows a storage filter checked in DocDB (server CPU, not a counter
+    /// YugabyteDB prints).
+    pub rows_filtered: u64,
     pub keys_found: u64,
     /// RocksDB entries written, on every replica (`rocksdb_insert`).
     pub inserts: u64,
@@ -23,6 +26,7 @@ impl RelStats {
         self.read.merge(&o.read);
         self.read_requests += o.read_requests;
         self.rows_scanned += o.rows_scanned;
+        self.rows_filtered += o.rows_filtered;
         self.keys_found += o.keys_found;
         self.inserts += o.inserts;
         self.write_requests += o.write_requests;

@@ -6,8 +6,10 @@
 //! and reads only the leaves holding a = 1, b > 5, where a condition on `a`
 //! alone would read every entry of a = 1 and filter b on the heap's rows.
 //!
-//! The yb profile keeps its condition on the first column: its reads are
-//! modelled on DocDB's seeks, which this does not change.
+//! DocDB does the same with a composite LSM key (yb): an equality on the
+//! first columns and a condition on the next make one seek to their
+//! prefix. There the leading values must be single equalities: an IN list
+//! would need YugabyteDB's hybrid scan, which is not modelled.
 
 use super::{key_cond, merge, IndexInfo, KeyCond, TableInfo};
 use crate::sql::ast::Expr;
@@ -15,11 +17,13 @@ use crate::value::SqlType;
 
 /// `first` (the condition on the index's first column) extended over the
 /// columns after it while each one before has an equality, taking the parts
-/// it uses out of `rest` into `used` in key order.
+/// it uses out of `rest` into `used` in key order. IN lists extend it only
+/// if `lists` (pg's array keys).
 pub(super) fn extend(
     table: &TableInfo,
     index: &IndexInfo,
     first: KeyCond,
+    lists: bool,
     used: &mut Vec<Expr>,
     rest: &mut Vec<Expr>,
 ) -> KeyCond {
@@ -29,12 +33,12 @@ pub(super) fn extend(
         let last = conds.last().expect("starts with the first column's");
         // IS NULL fixes the column too (`eqQualHere`), and NULL's key is
         // one byte whatever the type.
-        let fixed =
-            (last.is_equality() && exact_prefix(table, before)) || matches!(last, KeyCond::IsNull);
+        let equality = last.is_equality() && (lists || matches!(last, KeyCond::Range { .. }));
+        let fixed = (equality && exact_prefix(table, before)) || matches!(last, KeyCond::IsNull);
         if !fixed {
             break;
         }
-        let Some(cond) = take_cond(table, col, used, rest, true) else {
+        let Some(cond) = take_cond(table, col, used, rest, lists) else {
             break;
         };
         conds.push(cond);

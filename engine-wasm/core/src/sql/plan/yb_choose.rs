@@ -2,13 +2,19 @@
 //! chooses by default: by its heuristic costs ([`cost::yb_legacy`]), which
 //! read no statistics. The paths are weighed as PostgreSQL's `add_path` and
 //! `create_ordered_paths` do: the Seq Scan first, then each index, newest
-//! first (`get_relation_info` lists them so); a read that does not give the
-//! ORDER BY pays for a Sort, and a constant LIMIT takes its share; the
-//! cheapest wins, the earlier path on a tie. EXPLAIN's `cost=` stays
-//! IndexLab's rough figures on yb: only the choice is YugabyteDB's.
+//! first (`get_relation_info` lists them so). Every heuristic cost starts at
+//! zero, so `add_path` keeps only the cheapest read in total and, under an
+//! ORDER BY, the cheapest that gives it; of those a read that does not give
+//! the ORDER BY pays for a Sort, and a constant LIMIT takes its share of
+//! each (its rows: the index's guess, or for the Seq Scan the rows the WHERE
+//! keeps by PostgreSQL's default selectivities). The cheapest wins, the
+//! earlier path on a tie. EXPLAIN's `cost=` stays IndexLab's rough figures
+//! on yb: only the choice is YugabyteDB's.
 
 use super::cost::yb_legacy::{self, KeyUse, Read};
 use super::cost::{self, sort, Cost, CostParams};
+use super::selectivity::Estimator;
+use super::statistics::{clamp_rows, RelationStats};
 use super::why::{self, Considered};
 use super::{AccessPath, IndexCandidate, KeyCond, ScanDirection, ScanPlan, TableInfo};
 use crate::sql::ast::{Expr, Select};
@@ -50,7 +56,8 @@ pub fn choose(
         uncovered: false,
         partial: false,
     };
-    let seq_cost = yb_legacy::scan(&seq, tuples, quals, &p);
+    let mut seq_cost = yb_legacy::scan(&seq, tuples, quals, &p);
+    seq_cost.rows = relation_rows(table, &parts, tuples);
     let mut paths = vec![Weighed {
         candidate: None,
         finished: finish(&seq_cost, false),
@@ -72,14 +79,37 @@ pub fn choose(
             cost,
         });
     }
-    let best = (1..paths.len()).fold(0, |best, i| {
-        if paths[i].finished < paths[best].finished {
-            i
-        } else {
-            best
-        }
-    });
-    let why = sentence(table, &paths, best);
+    let cheapest = |keep: &dyn Fn(&Weighed) -> bool| {
+        (0..paths.len())
+            .filter(|&i| keep(&paths[i]))
+            .reduce(|best, i| {
+                if paths[i].cost.total < paths[best].cost.total {
+                    i
+                } else {
+                    best
+                }
+            })
+    };
+    // What `add_path` keeps: the cheapest in total, and the cheapest read
+    // that gives the ORDER BY (index paths carry no order without one).
+    let mut kept = vec![cheapest(&|_| true).expect("the Seq Scan is weighed")];
+    let ordered = |w: &Weighed| w.candidate.is_some_and(|c| c.direction.is_some());
+    if !q.order_by.is_empty() {
+        kept.extend(cheapest(&ordered).filter(|i| !kept.contains(i)));
+    }
+    kept.sort_unstable();
+    let best = kept
+        .iter()
+        .copied()
+        .reduce(|best, i| {
+            if paths[i].finished < paths[best].finished {
+                i
+            } else {
+                best
+            }
+        })
+        .expect("one path kept");
+    let why = sentence(table, &paths, &kept, best);
     let chosen = &paths[best];
     let mut plan = match chosen.candidate {
         Some(c) => c.plan(q, system_columns),
@@ -94,6 +124,36 @@ pub fn choose(
     };
     plan.why = Some(why);
     plan
+}
+
+/// The rows the WHERE keeps as PostgreSQL's side estimates them with no
+/// statistics (`set_baserel_size_estimates`: 0.005 for an equality, a third
+/// for an inequality, one row for an equality on a unique column).
+fn relation_rows(table: &TableInfo, parts: &[Expr], tuples: f64) -> f64 {
+    let n = table.columns.len();
+    let unique = (0..n)
+        .map(|col| {
+            table.indexes.iter().any(|ix| {
+                ix.unique && ix.predicate.is_empty() && ix.key.len() == 1 && ix.key[0].0 == col
+            })
+        })
+        .collect();
+    let stats = RelationStats {
+        blocks_now: 0,
+        relpages: 0,
+        reltuples: -1.0,
+        relallvisible: 0,
+        usable_page_bytes: 0,
+        column_widths: Vec::new(),
+        columns: (0..n).map(|_| None).collect(),
+        unique,
+    };
+    let e = Estimator {
+        table,
+        stats: &stats,
+        tuples,
+    };
+    clamp_rows(tuples * e.clauses(parts))
 }
 
 /// How candidate `c` reads: the share YugabyteDB guesses from its bound key
@@ -169,8 +229,10 @@ fn hash_code_share(lower: &std::ops::Bound<Expr>, upper: &std::ops::Bound<Expr>)
     ((hi.min(65_535.0) - lo.max(0.0) + 1.0) / 65_536.0).clamp(0.0, 1.0)
 }
 
-/// Why the chosen path won, with the costs of the ones it beat.
-fn sentence(table: &TableInfo, paths: &[Weighed], best: usize) -> String {
+/// Why the chosen path won, with the costs of the ones it beat: with their
+/// Sort and LIMIT those `kept` by `add_path`, in total the others (which
+/// lost on that alone).
+fn sentence(table: &TableInfo, paths: &[Weighed], kept: &[usize], best: usize) -> String {
     let name = |w: &Weighed| match w.candidate {
         None => "a Seq Scan".to_string(),
         Some(c) => format!("an {}", read_name(table, c)),
@@ -180,9 +242,13 @@ fn sentence(table: &TableInfo, paths: &[Weighed], best: usize) -> String {
         .iter()
         .enumerate()
         .filter(|(i, _)| *i != best)
-        .map(|(_, w)| Considered {
+        .map(|(i, w)| Considered {
             name: name(w),
-            cost: w.finished,
+            cost: if kept.contains(&i) {
+                w.finished
+            } else {
+                w.cost.total
+            },
         })
         .collect();
     let guess = match chosen.read.selectivity {
