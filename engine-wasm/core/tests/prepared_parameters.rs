@@ -37,3 +37,30 @@ select v from t where id = 60;";
     psql::assert_rows(script, expected);
     psql::assert_rows_yb(script, expected);
 }
+
+/// EXPLAIN EXECUTE shows an integer parameter as the integer PostgreSQL's
+/// custom plan holds (`quantity > 20`), a text one as text; the equality an
+/// equivalence class took comes last. Expected lines: PostgreSQL 15.
+#[test]
+fn explain_execute_prints_each_parameter_as_its_type() {
+    let script =
+        "create table o (id int primary key, customer_id text, quantity int, description text);
+prepare demo as select id from o where customer_id = $1 and quantity > $2 and description like $3;
+explain (costs off) execute demo(42, 20, '%banana%');
+explain (costs off) select id from o where quantity > '20' and customer_id = '7';";
+    let (r, _) = indexlab_engine::scenario::run_pg(script, &[]);
+    assert!(r.error.is_none(), "{:?}", r.error);
+    let plans: Vec<Vec<String>> = r
+        .statements
+        .iter()
+        .filter_map(|s| s.outcome.explain.clone())
+        .collect();
+    assert_eq!(
+        plans[0][1].trim(),
+        "Filter: ((quantity > 20) AND (description ~~ '%banana%'::text) AND (customer_id = '42'::text))"
+    );
+    assert_eq!(
+        plans[1][1].trim(),
+        "Filter: ((quantity > 20) AND (customer_id = '7'::text))"
+    );
+}

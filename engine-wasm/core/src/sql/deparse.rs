@@ -44,7 +44,13 @@ fn type_datetime_literals(e: &mut Expr, columns: &[super::ast::ColumnDef]) {
             .iter()
             .find(|c| &c.name == name)
             .map(|c| c.ty)
-            .filter(|t| super::datetime::is_datetime(*t) || matches!(t, SqlType::Bpchar(_))),
+            // An integer or boolean constant prints bare (`q > 20`), as
+            // PostgreSQL prints an untyped literal it read as the column's
+            // type; the other types would need their cast spelled out.
+            .filter(|t| {
+                super::datetime::is_datetime(*t)
+                    || matches!(t, SqlType::Bpchar(_) | SqlType::Int4 | SqlType::Bool)
+            }),
         _ => None,
     };
     let retype = |lit: &mut Expr, ty: Option<SqlType>| {

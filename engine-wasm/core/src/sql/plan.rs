@@ -766,14 +766,16 @@ fn index_candidate(
             used = hash_used;
         }
     }
-    // pg: a key column the WHERE fixes to one value orders nothing, so an
-    // index on (a, b) read for `a = 1` returns its rows in b's order.
-    let fixed = if table.stats.is_some() {
-        order_keys::fixed_columns(table, parts)
-    } else {
-        Vec::new()
-    };
-    let direction = order_direction(table, index, &q.order_by, &fixed).filter(|_| !index.hash);
+    // A key column the WHERE fixes to one value orders nothing, so an index
+    // on (a, b) read for `a = 1` returns its rows in b's order. A hash
+    // column orders nothing either; with each one fixed, the rows of that
+    // one hash come in the order of the range columns after it.
+    let fixed = order_keys::fixed_columns(table, parts);
+    let hash_fixed = index.key[..index.hash_columns]
+        .iter()
+        .all(|(c, _)| fixed.contains(c));
+    let direction =
+        order_direction(table, index, &q.order_by, &fixed).filter(|_| !index.hash || hash_fixed);
     let only = if partial {
         // Columns read only by clauses the predicate makes redundant are
         // not needed from the index (`check_index_only`).
@@ -792,7 +794,7 @@ fn index_candidate(
         cond,
         used,
         bound_parts,
-        rest,
+        rest: order_keys::restriction_order(table, &rest),
         direction,
         only,
         partial,

@@ -417,7 +417,7 @@ fn seq_path(q: &Query, size: &SizeEstimate, rows: f64, width: f64) -> Path {
     Path {
         plan: ScanPlan {
             access: AccessPath::Seq,
-            filter: q.parts.to_vec(),
+            filter: super::order_keys::restriction_order(q.table, q.parts),
             ordered: q.select.order_by.is_empty(),
             system_columns: q.system_columns,
             cost: None,
@@ -641,7 +641,7 @@ fn bitmap_heap_path(
                 and: more,
                 or,
             },
-            filter,
+            filter: super::order_keys::restriction_order(q.table, &filter),
             ordered: q.select.order_by.is_empty(),
             system_columns: q.system_columns,
             cost: None,

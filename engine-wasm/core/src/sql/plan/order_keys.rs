@@ -3,6 +3,12 @@
 //! class is redundant (`pathkey_is_redundant`): every row has the same b, so
 //! `… WHERE b = 3 ORDER BY b LIMIT 1` needs no Sort, and any scan that finds
 //! the rows is already "in order".
+//!
+//! The same classes decide the order a scan checks its conditions in: an
+//! equality joining a column to a constant (or to another column) goes into
+//! a class, and the class hands it back to the relation after the other
+//! conditions (`generate_base_implied_equalities`), so PostgreSQL prints and
+//! evaluates `WHERE a = 1 AND b > 2` as `Filter: ((b > 2) AND (a = 1))`.
 
 use crate::sql::ast::{BinOp, Expr, Select, SelectItem};
 use crate::sql::plan::{column_index, conjuncts, TableInfo};
@@ -65,6 +71,29 @@ fn equates_to_constant(part: &Expr, column: &Expr) -> bool {
         return false;
     };
     (**left == *column && constant(right)) || (**right == *column && constant(left))
+}
+
+/// `parts` (a scan's conditions) in the order PostgreSQL checks them: the
+/// equalities an equivalence class took, after the others, each group in
+/// its written order.
+pub fn restriction_order(table: &TableInfo, parts: &[Expr]) -> Vec<Expr> {
+    let (classes, others): (Vec<Expr>, Vec<Expr>) =
+        parts.iter().cloned().partition(|p| in_a_class(table, p));
+    others.into_iter().chain(classes).collect()
+}
+
+/// `column = constant` or `column = column`: an equivalence class member.
+fn in_a_class(table: &TableInfo, part: &Expr) -> bool {
+    let Expr::Binary {
+        op: BinOp::Eq,
+        left,
+        right,
+    } = part
+    else {
+        return false;
+    };
+    let column = |e: &Expr| column_index(table, e).is_some();
+    (column(left) && (constant(right) || column(right))) || (column(right) && constant(left))
 }
 
 fn constant(e: &Expr) -> bool {

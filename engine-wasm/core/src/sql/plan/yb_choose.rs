@@ -115,7 +115,7 @@ pub fn choose(
         Some(c) => c.plan(q, system_columns),
         None => ScanPlan {
             access: AccessPath::Seq,
-            filter: parts,
+            filter: super::order_keys::restriction_order(table, &parts),
             ordered: q.order_by.is_empty(),
             system_columns,
             cost: None,
