@@ -75,6 +75,7 @@ mod trace_pg;
 mod transaction_ids;
 mod update_from;
 mod wal_pg;
+mod yb_aggregate_pushdown;
 mod yb_composite_key;
 mod yb_hash_code;
 mod yb_pushdown;

@@ -16,6 +16,7 @@
 
 pub mod accumulate;
 mod parallel;
+mod pushdown;
 mod strategy;
 
 use super::engine::PlannedRead;
@@ -80,22 +81,33 @@ pub fn run_grouped<E: Executor>(
             stop: stop.clone(),
         });
     let plain_order = crate::sql::plan::order_keys::without_constant_keys(&input).is_none();
-    let (child, rows) = match &read {
+    engine.offer_aggregate_pushdown(
+        !plan.grouped && one_plain_table(q) && pushdown::pushable(&plan.aggregates, &input_types),
+    );
+    let ran = match &read {
         Some(read) if plain_order => {
-            super::executor::one_table(engine, &input, execute, Some(read))?
+            super::executor::one_table(engine, &input, execute, Some(read))
         }
-        _ => engine.run_select(&input, execute)?,
+        _ => engine.run_select(&input, execute),
     };
+    engine.offer_aggregate_pushdown(false);
+    let (child, rows) = ran?;
+    // The scan took the aggregates: what comes up is one partial row a
+    // read request, which this node combines.
+    let pushed = child.details.iter().any(|d| d == "Partial Aggregate: true");
     let child = match planned.as_ref().and_then(|p| p.parallel.as_ref()) {
         Some(par) => par.restack(child),
         None => child,
     };
     let start = engine.now_us();
     let groups = plan.fold(&rows.rows, &input_types)?;
+    let folded = if pushed {
+        child.rows
+    } else {
+        rows.rows.len() as u64
+    };
     engine.advance_us(
-        rows.rows.len() as f64
-            * plan.aggregates.len().max(1) as f64
-            * engine.cost().cpu_operator_us,
+        folded as f64 * plan.aggregates.len().max(1) as f64 * engine.cost().cpu_operator_us,
     );
     let scope = plan.group_scope(&groups);
     let mut env_rows = Vec::new();
@@ -117,6 +129,9 @@ pub fn run_grouped<E: Executor>(
         start,
         engine.now_us(),
     );
+    if pushed {
+        node.title = format!("Finalize {}", node.title);
+    }
     if let Some(p) = &planned {
         p.annotate(&mut node, &plan);
     } else if let Some(c) = (node.children.first())
@@ -188,6 +203,30 @@ pub fn run_grouped<E: Executor>(
         p.annotate_limit(&mut node, q);
     }
     Ok((node, QueryResult { columns, rows }))
+}
+
+/// A query reading one table by name, with no subquery whose scans would
+/// run first: the next scan is its own.
+fn one_plain_table(q: &Select) -> bool {
+    let subquery = |e: &Expr| {
+        let mut found = false;
+        e.visit(&mut |x| {
+            found |= matches!(
+                x,
+                Expr::ScalarSubquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. }
+            );
+        });
+        found
+    };
+    let items = q.items.iter().any(|i| match i {
+        SelectItem::Expr { expr, .. } => subquery(expr),
+        SelectItem::Wildcard => false,
+    });
+    matches!(q.from.as_slice(), [crate::sql::ast::FromItem::Table { .. }])
+        && q.joins.is_empty()
+        && !items
+        && !q.filter.as_ref().is_some_and(subquery)
+        && !q.having.as_ref().is_some_and(subquery)
 }
 
 /// `SELECT DISTINCT …` without aggregates: the query's own rows, each kept

@@ -51,6 +51,14 @@ pub trait QueryEngine: Sized {
     fn table_id(&self, name: &str) -> Result<usize, SqlError>;
     /// What the planner needs to know about table `table`.
     fn planner_info(&self, table: usize) -> TableInfo;
+    /// YugabyteDB's aggregate pushdown: the next scan may compute the
+    /// query's aggregates in DocDB, each read request answering with one
+    /// partial row (`Partial Aggregate: true`), if it reads with no
+    /// condition left to PostgreSQL's side. A profile without it ignores
+    /// the offer.
+    fn offer_aggregate_pushdown(&mut self, offered: bool) {
+        let _ = offered;
+    }
     /// The same with the statistics a cost-based choice of its scan reads
     /// (pg); a profile that chooses by rules (yb) gives none.
     fn scan_info(&self, table: usize) -> TableInfo {

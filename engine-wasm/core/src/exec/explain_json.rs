@@ -418,6 +418,7 @@ fn details(w: &mut Writer, node: &PlanNode, h: &Head, o: &ExplainOptions) -> Res
                 heap_blocks = true;
             }
             "Rows Removed by Filter"
+            | "Partial Aggregate"
             | "Workers Planned"
             | "Workers Launched"
             | "Heap Fetches"

@@ -50,6 +50,8 @@ pub struct YbEngine {
     /// While UPDATE/DELETE look for their rows: each row's document key (the
     /// scan's row locator indexes it).
     pub(super) scan_keys: Option<Vec<Vec<u8>>>,
+    /// The executor offered the next scan its aggregates (pushdown).
+    pub(super) aggregate_offered: bool,
     /// This statement's counters per tablet (seeks, nexts, prevs, inserts), for
     /// the per-replica view.
     pub(super) per_tablet: Vec<[u64; 4]>,
@@ -128,6 +130,7 @@ impl YbEngine {
             written: Vec::new(),
             per_tablet: Vec::new(),
             scan_keys: None,
+            aggregate_offered: false,
             rows_examined: 0,
             write_bufs: WriteBuffers::default(),
             write_settings: WriteSettings::of(&settings),

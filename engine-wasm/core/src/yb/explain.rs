@@ -89,6 +89,9 @@ impl YbEngine {
             if only {
                 d.push("Heap Fetches: 0".to_string());
             }
+            if st.partial {
+                d.push("Partial Aggregate: true".to_string());
+            }
             d
         };
         let details = lines(None);
@@ -118,7 +121,12 @@ impl YbEngine {
             title,
             schema,
             details,
-            rows: st.rows.len() as u64,
+            // A pushed-down aggregate hands up one partial row a request.
+            rows: if st.partial {
+                st.partial_rows
+            } else {
+                st.rows.len() as u64
+            },
             loops: 1,
             first_us: st.first_us.unwrap_or(now) - start_us,
             last_us: now - start_us,

@@ -47,6 +47,10 @@ impl QueryEngine for YbEngine {
         self.catalog.table_id(name)
     }
 
+    fn offer_aggregate_pushdown(&mut self, offered: bool) {
+        self.aggregate_offered = offered;
+    }
+
     fn planner_info(&self, table: usize) -> TableInfo {
         self.catalog.planner_info(table)
     }

@@ -24,6 +24,9 @@ fn exec_error(e: impl std::fmt::Display) -> SqlError {
     SqlError::new(ErrorKind::Execution, e.to_string())
 }
 
+/// The bytes of a pushed-down aggregate's answer: a few partial values.
+const PARTIAL_ROW_BYTES: u64 = 32;
+
 /// Tablets, lower and upper document-key bounds, and whether it is one document.
 type KeyRange = (Vec<usize>, Bound<Vec<u8>>, Bound<Vec<u8>>, bool);
 
@@ -54,6 +57,11 @@ pub(super) struct Collected {
     /// Filter`, an Index Only Scan's `Storage Filter`).
     table_filter: Option<StorageFilter>,
     index_filter: Option<StorageFilter>,
+    /// DocDB computes the aggregates: each request answers with one
+    /// partial row, and PostgreSQL's side only combines them.
+    pub partial: bool,
+    /// Requests that answered with a partial row.
+    pub partial_rows: u64,
     limit: Option<u64>,
     pub rows: Vec<(u64, Row)>,
     pub removed: u64,
@@ -89,15 +97,28 @@ impl Collected {
 
 impl YbEngine {
     /// One read request to one tablet, as a round on the network.
-    fn send_request(&mut self, rel: usize, read: &TabletRead, rows: &[DocRow], s: &RelStats) {
+    fn send_request(
+        &mut self,
+        rel: usize,
+        read: &TabletRead,
+        rows: &[DocRow],
+        s: &RelStats,
+        partial: bool,
+    ) {
+        // A pushed-down aggregate answers with one row of partial results.
+        let (rows, response_bytes) = match (partial, rows.is_empty()) {
+            (true, true) => (0, 0),
+            (true, false) => (1, PARTIAL_ROW_BYTES),
+            (false, _) => (rows.len() as u64, rows.iter().map(DocRow::bytes).sum()),
+        };
         let call = Call {
             write: false,
             leader: self.leader(read.tablet),
             tablet: read.tablet as u32,
             ops: 1,
             request_bytes: read.request_bytes(),
-            rows: rows.len() as u64,
-            response_bytes: rows.iter().map(DocRow::bytes).sum(),
+            rows,
+            response_bytes,
             server_us: self.request_server_us(1, s),
         };
         self.send_round(&[(rel, call)]);
@@ -140,7 +161,10 @@ impl YbEngine {
     }
 
     fn offer(&mut self, st: &mut Collected, locator: u64, row: Row) -> Result<(), SqlError> {
-        self.clock.advance_us(self.cost.cpu_row_us);
+        // A row a pushed-down aggregate folded in DocDB costs its CPU there.
+        if !st.partial {
+            self.clock.advance_us(self.cost.cpu_row_us);
+        }
         self.rows_examined += 1;
         for f in &st.filter {
             if !accepts(f, &row, &mut self.env())? {
@@ -460,14 +484,22 @@ impl YbEngine {
         // larger one leaves every request a full page, the last one too
         // (`SetRequestPrefetchLimit` in pggate's `pg_doc_op.cc`).
         let limit = match (st.pushed_limit(to.fetch_base), self.fetch_row_limit()) {
+            // An aggregate request counts no rows fetched: it reads its
+            // tablet's range to the end (`is_aggregate` in DocDB).
+            _ if st.partial => 0,
             (Some(rows), page) if page == 0 || rows <= page => rows,
             (_, page) => page,
         };
         let mut start: Option<Vec<u8>> = None;
         loop {
-            let (rows, paging, stats) =
+            let (rows, paging, mut stats) =
                 self.read_request(to.rel, read, start.as_deref(), limit, st.storage(to.source))?;
-            self.send_request(to.rel, read, &rows, &stats);
+            if st.partial {
+                // DocDB folded every row it read into the partial row.
+                stats.rows_filtered = stats.rows_scanned;
+                st.partial_rows += u64::from(!rows.is_empty());
+            }
+            self.send_request(to.rel, read, &rows, &stats, st.partial);
             self.trace_request(to.rel, read.tablet, &stats);
             match to.source {
                 Source::Table => st.table.add(&stats),
@@ -692,10 +724,32 @@ impl YbEngine {
             Source::Table => None,
         };
         let table_filter = storage(bound(&split.table)?, FilterRows::Table(table));
+        // The aggregates go to DocDB when nothing is left for PostgreSQL's
+        // side to check, and the scan reads the rows itself (the table, or
+        // an index holding every column: not a lookup per index entry).
+        let offered = std::mem::take(&mut self.aggregate_offered);
+        // (A LIMIT 0 is EXPLAIN planning the scan without running it.)
+        let partial = offered
+            && filter.is_empty()
+            && limit.is_none_or(|l| l == 0)
+            && !matches!(
+                &plan.access,
+                AccessPath::Index {
+                    cond: Some(KeyCond::Points(_)),
+                    ..
+                }
+            )
+            && match (&plan.access, source) {
+                (_, Source::Table) => true,
+                (AccessPath::Index { only, .. }, Source::Index(_)) => *only,
+                _ => false,
+            };
         let mut st = Collected {
             filter,
             table_filter,
             index_filter,
+            partial,
+            partial_rows: 0,
             limit,
             rows: Vec::new(),
             removed: 0,
