@@ -3,7 +3,7 @@
 //! all and the index reads only the rows they select (not every row of the
 //! first value, filtered afterwards). The answers are PostgreSQL's.
 
-use indexlab_engine::scenario::{run_pg, run_yb};
+use crate::yb_plans::{answers_as_pg, explains};
 
 const SETUP: &str = "create table t (id int primary key, a int, b int, c text);
     insert into t select n, n % 7, n % 13, 'x' || (n % 5) from generate_series(1, 2000) n;
@@ -30,15 +30,7 @@ const QUERIES: &[&str] = &[
 #[test]
 fn prefix_reads_answer_as_postgresql_does() {
     let script = format!("{SETUP}{};", QUERIES.join(";\n"));
-    let rows = |r: indexlab_engine::scenario::Report| -> Vec<_> {
-        assert!(r.error.is_none(), "{:?}", r.error);
-        r.statements
-            .iter()
-            .map(|s| s.outcome.rows.clone())
-            .collect()
-    };
-    let (yb, pg) = (rows(run_yb(&script, &[]).0), rows(run_pg(&script, &[]).0));
-    assert_eq!(yb, pg);
+    let yb = answers_as_pg(&script, QUERIES.len());
     // Not vacuous: the point lookup finds its row.
     assert_eq!(yb.last().map(|r| r.len()), Some(1));
     assert_eq!(yb[yb.len() - 2].len(), 1);
@@ -46,15 +38,8 @@ fn prefix_reads_answer_as_postgresql_does() {
 
 /// EXPLAIN's lines for the last statement of `script` on yb.
 fn plan(script: &str) -> Vec<String> {
-    let (r, _) = run_yb(&format!("{SETUP}{script}"), &[]);
-    assert!(r.error.is_none(), "{:?}", r.error);
-    r.statements
-        .last()
-        .unwrap()
-        .outcome
-        .explain
-        .clone()
-        .unwrap()
+    let mut all = explains(&format!("{SETUP}{script}"));
+    all.pop().expect("the script ends with an EXPLAIN")
 }
 
 #[test]
@@ -122,9 +107,6 @@ fn a_fixed_hash_column_leaves_the_range_columns_order_and_no_sort() {
     let p = plan("explain (costs off) select a, b from t where a in (1, 2) order by b;");
     assert_eq!(p[0], "Sort", "{p:?}");
     let script = format!("{SETUP}select b from t where a = 2 and b > 3 order by b desc;");
-    let rows =
-        |r: indexlab_engine::scenario::Report| r.statements.last().unwrap().outcome.rows.clone();
-    let yb = rows(run_yb(&script, &[]).0);
-    assert_eq!(yb, rows(run_pg(&script, &[]).0));
-    assert!(yb.len() > 10);
+    let yb = answers_as_pg(&script, 1);
+    assert!(yb[0].len() > 10);
 }

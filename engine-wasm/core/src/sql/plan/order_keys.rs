@@ -42,15 +42,7 @@ pub fn without_constant_keys(q: &Select) -> Option<Select> {
 /// its redundant pathkey).
 pub fn fixed_columns(table: &TableInfo, parts: &[Expr]) -> Vec<usize> {
     let mut out = Vec::new();
-    for p in parts {
-        let Expr::Binary {
-            op: BinOp::Eq,
-            left,
-            right,
-        } = p
-        else {
-            continue;
-        };
+    for (left, right) in parts.iter().filter_map(equality) {
         for (col, other) in [(left, right), (right, left)] {
             if let (Some(c), true) = (column_index(table, col), constant(other)) {
                 out.push(c);
@@ -62,15 +54,21 @@ pub fn fixed_columns(table: &TableInfo, parts: &[Expr]) -> Vec<usize> {
 
 /// Whether `part` is `column = constant` (either way round).
 fn equates_to_constant(part: &Expr, column: &Expr) -> bool {
-    let Expr::Binary {
-        op: BinOp::Eq,
-        left,
-        right,
-    } = part
-    else {
-        return false;
-    };
-    (**left == *column && constant(right)) || (**right == *column && constant(left))
+    equality(part).is_some_and(|(left, right)| {
+        (left == column && constant(right)) || (right == column && constant(left))
+    })
+}
+
+/// The two sides of `a = b`.
+fn equality(part: &Expr) -> Option<(&Expr, &Expr)> {
+    match part {
+        Expr::Binary {
+            op: BinOp::Eq,
+            left,
+            right,
+        } => Some((left, right)),
+        _ => None,
+    }
 }
 
 /// `parts` (a scan's conditions) in the order PostgreSQL checks them: the
@@ -84,16 +82,10 @@ pub fn restriction_order(table: &TableInfo, parts: &[Expr]) -> Vec<Expr> {
 
 /// `column = constant` or `column = column`: an equivalence class member.
 fn in_a_class(table: &TableInfo, part: &Expr) -> bool {
-    let Expr::Binary {
-        op: BinOp::Eq,
-        left,
-        right,
-    } = part
-    else {
-        return false;
-    };
     let column = |e: &Expr| column_index(table, e).is_some();
-    (column(left) && (constant(right) || column(right))) || (column(right) && constant(left))
+    equality(part).is_some_and(|(left, right)| {
+        (column(left) && (constant(right) || column(right))) || (column(right) && constant(left))
+    })
 }
 
 fn constant(e: &Expr) -> bool {
