@@ -24,6 +24,19 @@ fn exec_error(e: impl std::fmt::Display) -> SqlError {
     SqlError::new(ErrorKind::Execution, e.to_string())
 }
 
+/// A condition's bound as a key bound, its value's bytes by `bytes`; None
+/// when the value is NULL (the range then holds nothing).
+fn key_bound(
+    b: &Bound<Expr>,
+    bytes: &mut impl FnMut(&Expr) -> Result<Option<Vec<u8>>, SqlError>,
+) -> Result<Option<Bound<Vec<u8>>>, SqlError> {
+    Ok(match b {
+        Bound::Included(e) => bytes(e)?.map(Bound::Included),
+        Bound::Excluded(e) => bytes(e)?.map(Bound::Excluded),
+        Bound::Unbounded => Some(Bound::Unbounded),
+    })
+}
+
 /// The bytes of a pushed-down aggregate's answer: a few partial values.
 const PARTIAL_ROW_BYTES: u64 = 32;
 
@@ -243,14 +256,10 @@ impl YbEngine {
                     .collect()
             }
             Some(c @ KeyCond::Range { lower, upper }) => {
-                let mut map = |b: &Bound<Expr>| -> Result<Option<Bound<Vec<u8>>>, SqlError> {
-                    Ok(match b {
-                        Bound::Included(e) => prefix(e)?.map(Bound::Included),
-                        Bound::Excluded(e) => prefix(e)?.map(Bound::Excluded),
-                        Bound::Unbounded => Some(Bound::Unbounded),
-                    })
-                };
-                let (Some(lo), Some(hi)) = (map(lower)?, map(upper)?) else {
+                let (Some(lo), Some(hi)) = (
+                    key_bound(lower, &mut prefix)?,
+                    key_bound(upper, &mut prefix)?,
+                ) else {
                     return Ok(Vec::new());
                 };
                 let (lo, hi) = match col.order {
@@ -384,21 +393,15 @@ impl YbEngine {
                 "a composite key's last condition is not a range",
             ));
         };
-        let mut bytes = |b: &Bound<Expr>| -> Result<Option<Bound<Vec<u8>>>, SqlError> {
-            let mut value = |e: &Expr| -> Result<Option<Vec<u8>>, SqlError> {
-                let Some(v) = self.key_value(e, col)? else {
-                    return Ok(None);
-                };
-                let encoded = encode_key(std::slice::from_ref(&v), &[col]).map_err(exec_error)?;
-                Ok(Some(numeric_key::bound_bytes(&v, col.ty, encoded)))
+        let mut value = |e: &Expr| -> Result<Option<Vec<u8>>, SqlError> {
+            let Some(v) = self.key_value(e, col)? else {
+                return Ok(None);
             };
-            Ok(match b {
-                Bound::Included(e) => value(e)?.map(Bound::Included),
-                Bound::Excluded(e) => value(e)?.map(Bound::Excluded),
-                Bound::Unbounded => Some(Bound::Unbounded),
-            })
+            let encoded = encode_key(std::slice::from_ref(&v), &[col]).map_err(exec_error)?;
+            Ok(Some(numeric_key::bound_bytes(&v, col.ty, encoded)))
         };
-        let (Some(lo), Some(hi)) = (bytes(lower)?, bytes(upper)?) else {
+        let (Some(lo), Some(hi)) = (key_bound(lower, &mut value)?, key_bound(upper, &mut value)?)
+        else {
             return Ok(Vec::new());
         };
         let (lo, hi) = match col.order {
