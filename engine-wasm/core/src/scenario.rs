@@ -158,6 +158,9 @@ impl ScenarioEngine for YbEngine {
     fn set_quietly(&mut self, name: &str, value: &str) -> Result<(), SqlError> {
         YbEngine::set_quietly(self, name, value)
     }
+    fn set_join_hints(&mut self, hints: Vec<crate::sql::hints::Hint>) {
+        self.join_hints = hints;
+    }
     fn take_metrics(&mut self) -> (Metrics, RelationMetrics) {
         YbEngine::take_metrics(self)
     }

@@ -78,6 +78,7 @@ mod wal_pg;
 mod yb_aggregate_pushdown;
 mod yb_composite_key;
 mod yb_hash_code;
+mod yb_join_choice;
 mod yb_plans;
 mod yb_pushdown;
 mod yb_scan_choice;

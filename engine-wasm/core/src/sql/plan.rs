@@ -933,6 +933,20 @@ pub fn plan_scans(
         };
         return Ok(choose::finalists(&query, &inputs.candidates));
     }
+    Ok(vec![yb_read(table, q, inputs).plan])
+}
+
+/// YugabyteDB's choice of a read of `table` (a profile without statistics)
+/// for `q`, with the estimates a join's costs read; None on a profile whose
+/// planner reads statistics.
+pub fn plan_yb_read(table: &TableInfo, q: &Select) -> Result<Option<yb_choose::YbRead>, SqlError> {
+    if table.stats.is_some() {
+        return Ok(None);
+    }
+    Ok(Some(yb_read(table, q, scan_inputs(table, q)?)))
+}
+
+fn yb_read(table: &TableInfo, q: &Select, inputs: ScanInputs) -> yb_choose::YbRead {
     let ScanInputs {
         parts,
         candidates,
@@ -943,14 +957,7 @@ pub fn plan_scans(
     // does not keep ANALYZE's count on yb (it would change only the
     // unique-key guess and what a Sort costs against it).
     let tuples = cost::yb_legacy::DEFAULT_NUM_ROWS;
-    Ok(vec![yb_choose::choose(
-        table,
-        q,
-        parts,
-        &candidates,
-        system_columns,
-        tuples,
-    )])
+    yb_choose::choose_read(table, q, parts, &candidates, system_columns, tuples)
 }
 
 /// The parts of a WHERE clause a scan of `index` must still check, or `None`

@@ -52,6 +52,9 @@ pub struct YbEngine {
     pub(super) scan_keys: Option<Vec<Vec<u8>>>,
     /// The executor offered the next scan its aggregates (pushdown).
     pub(super) aggregate_offered: bool,
+    /// The join hints of the statement running (pg_hint_plan's, which
+    /// YugabyteDB bundles): its join planner follows them.
+    pub(crate) join_hints: Vec<crate::sql::hints::Hint>,
     /// This statement's counters per tablet (seeks, nexts, prevs, inserts), for
     /// the per-replica view.
     pub(super) per_tablet: Vec<[u64; 4]>,
@@ -131,6 +134,7 @@ impl YbEngine {
             per_tablet: Vec::new(),
             scan_keys: None,
             aggregate_offered: false,
+            join_hints: Vec::new(),
             rows_examined: 0,
             write_bufs: WriteBuffers::default(),
             write_settings: WriteSettings::of(&settings),

@@ -47,6 +47,10 @@ impl QueryEngine for YbEngine {
         self.catalog.table_id(name)
     }
 
+    fn join_hints(&self) -> &[crate::sql::hints::Hint] {
+        &self.join_hints
+    }
+
     fn offer_aggregate_pushdown(&mut self, offered: bool) {
         self.aggregate_offered = offered;
     }

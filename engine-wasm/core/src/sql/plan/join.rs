@@ -15,8 +15,12 @@
 //!
 //! Not modelled yet: a Nested Loop over a Materialize; PostgreSQL may
 //! choose it (see ARCHITECTURE.md).
+//!
+//! On the yb profile, whose tables have no statistics, the same search runs
+//! over YugabyteDB's heuristic scan costs ([`yb`]).
 
 mod merge;
+mod yb;
 
 pub use merge::MergePlan;
 
@@ -121,6 +125,9 @@ pub struct JoinChoice {
     /// the plans were compared on what that share costs
     /// (`get_cheapest_fractional_path`), so one that starts sooner may win.
     pub fraction: Option<f64>,
+    /// Costed by YugabyteDB's default planner, which assumes this many
+    /// rows of a table it has no statistics for.
+    pub assumed_rows: Option<f64>,
 }
 
 impl JoinChoice {
@@ -139,13 +146,20 @@ impl JoinChoice {
         if let Some(m) = &self.merge {
             return m.why(outer, inner, costs);
         }
-        why::join(
+        let mut why = why::join(
             way(self.method, self.memoize.is_some()),
             outer,
             inner,
             (self.outer_rows, self.inner_rows),
             costs,
-        )
+        );
+        if let Some(rows) = self.assumed_rows {
+            why.push_str(&format!(
+                " YugabyteDB's default planner reads no statistics: it assumes {} rows of a table, and guesses an index lookup's rows from the key columns it binds.",
+                why::whole(rows)
+            ));
+        }
+        why
     }
 
     /// Its estimate with the Sort the ORDER BY needs above it, if any.
@@ -230,8 +244,8 @@ fn planned<'a>(side: &'a JoinSide<'a>) -> Result<Option<Planned<'a>>, SqlError> 
 
 /// The cheapest way to join `first` and `second` on `first.key =
 /// second.key` (and `clauses - 1` other equalities checked alongside) that
-/// the hints allow, or None when a side has no statistics (the yb profile)
-/// or the hints allow none of these.
+/// the hints allow, or None when the hints allow none of these. On the yb
+/// profile (no statistics) YugabyteDB's choice ([`yb::choose`]).
 ///
 /// `by_key`: the query's ORDER BY is the join key, ascending: a Merge Join
 /// hands its rows over in that order, the other methods need a Sort above
@@ -244,6 +258,9 @@ pub fn choose(
     by_key: bool,
     limit: Option<f64>,
 ) -> Result<Option<JoinChoice>, SqlError> {
+    if first.table.stats.is_none() && second.table.stats.is_none() {
+        return yb::choose(first, second, clauses, allowed, by_key, limit);
+    }
     let (Some(a), Some(b)) = (planned(first)?, planned(second)?) else {
         return Ok(None);
     };
@@ -299,6 +316,7 @@ pub fn choose(
             inner_rows: inner.scan.rows,
             runner_up: None,
             fraction,
+            assumed_rows: None,
         };
         let mut paths = Vec::new();
         if let Some((_, scan)) = lookup {

@@ -2,19 +2,21 @@
 //! chooses by default: by its heuristic costs ([`cost::yb_legacy`]), which
 //! read no statistics. The paths are weighed as PostgreSQL's `add_path` and
 //! `create_ordered_paths` do: the Seq Scan first, then each index, newest
-//! first (`get_relation_info` lists them so). Every heuristic cost starts at
-//! zero, so `add_path` keeps only the cheapest read in total and, under an
-//! ORDER BY, the cheapest that gives it; of those a read that does not give
-//! the ORDER BY pays for a Sort, and a constant LIMIT takes its share of
-//! each (its rows: the index's guess, or for the Seq Scan the rows the WHERE
-//! keeps by PostgreSQL's default selectivities). The cheapest wins, the
-//! earlier path on a tie. EXPLAIN's `cost=` stays IndexLab's rough figures
-//! on yb: only the choice is YugabyteDB's.
+//! first (`get_relation_info` lists them so). An index path also pays what
+//! PostgreSQL's `cost_index` adds around the heuristic (one table page and
+//! each row fetched). Every heuristic cost starts at zero, so `add_path`
+//! keeps only the cheapest read in total and, under an ORDER BY, the
+//! cheapest that gives it; of those a read that does not give the ORDER BY
+//! pays for a Sort, and a constant LIMIT takes its share of each (its rows:
+//! the index's guess, or for the Seq Scan every row of the table, as
+//! YugabyteDB's planner estimates a table with no statistics whatever its
+//! WHERE says). The cheapest wins, the earlier path on a tie. EXPLAIN's
+//! `cost=` stays IndexLab's rough figures on yb: only the choice is
+//! YugabyteDB's.
 
 use super::cost::yb_legacy::{self, KeyUse, Read};
 use super::cost::{self, sort, Cost, CostParams};
-use super::selectivity::Estimator;
-use super::statistics::{clamp_rows, RelationStats};
+use super::statistics::clamp_rows;
 use super::why::{self, Considered};
 use super::{AccessPath, IndexCandidate, KeyCond, ScanDirection, ScanPlan, TableInfo};
 use crate::sql::ast::{Expr, Select};
@@ -28,6 +30,17 @@ struct Weighed<'a> {
     finished: f64,
 }
 
+/// The chosen read of one table and the estimates a join's costs read.
+pub struct YbRead {
+    pub plan: ScanPlan,
+    /// The chosen path's cost and rows, without Sort or LIMIT.
+    pub cost: Cost,
+    /// The table's rows after its WHERE (`baserel->rows`): every row, unless
+    /// an index condition on constants guesses fewer
+    /// (`ybcIndexCostEstimate` lowers it so).
+    pub rel_rows: f64,
+}
+
 /// The cheapest of a Seq Scan and `candidates` for `q` (rows `tuples`).
 pub fn choose(
     table: &TableInfo,
@@ -37,6 +50,18 @@ pub fn choose(
     system_columns: bool,
     tuples: f64,
 ) -> ScanPlan {
+    choose_read(table, q, parts, candidates, system_columns, tuples).plan
+}
+
+/// [`choose`], with the chosen path's estimates.
+pub fn choose_read(
+    table: &TableInfo,
+    q: &Select,
+    parts: Vec<Expr>,
+    candidates: &[IndexCandidate],
+    system_columns: bool,
+    tuples: f64,
+) -> YbRead {
     let p = CostParams::default();
     let quals = cost::qual_cost(&parts, &p);
     let limit = super::choose::constant_limit(q);
@@ -56,8 +81,8 @@ pub fn choose(
         uncovered: false,
         partial: false,
     };
-    let mut seq_cost = yb_legacy::scan(&seq, tuples, quals, &p);
-    seq_cost.rows = relation_rows(table, &parts, tuples);
+    let seq_cost = yb_legacy::scan(&seq, tuples, quals, &p);
+    let mut rel_rows = tuples;
     let mut paths = vec![Weighed {
         candidate: None,
         finished: finish(&seq_cost, false),
@@ -71,7 +96,12 @@ pub fn choose(
         .filter(|c| c.cond.is_some() || c.direction.is_some() || c.partial);
     for c in useful.rev() {
         let read = read_of(table, c, tuples);
-        let cost = yb_legacy::scan(&read, tuples, quals, &p);
+        let qpquals = cost::qual_cost(&c.plan(q, system_columns).filter, &p);
+        let mut cost = yb_legacy::scan(&read, tuples, quals, &p);
+        cost.total += yb_legacy::index_extras(&read, tuples, qpquals, 1.0, &p);
+        if c.cond.is_some() {
+            rel_rows = rel_rows.min(clamp_rows(cost.rows));
+        }
         paths.push(Weighed {
             candidate: Some(c),
             finished: finish(&cost, c.direction.is_some()),
@@ -123,37 +153,11 @@ pub fn choose(
         },
     };
     plan.why = Some(why);
-    plan
-}
-
-/// The rows the WHERE keeps as PostgreSQL's side estimates them with no
-/// statistics (`set_baserel_size_estimates`: 0.005 for an equality, a third
-/// for an inequality, one row for an equality on a unique column).
-fn relation_rows(table: &TableInfo, parts: &[Expr], tuples: f64) -> f64 {
-    let n = table.columns.len();
-    let unique = (0..n)
-        .map(|col| {
-            table.indexes.iter().any(|ix| {
-                ix.unique && ix.predicate.is_empty() && ix.key.len() == 1 && ix.key[0].0 == col
-            })
-        })
-        .collect();
-    let stats = RelationStats {
-        blocks_now: 0,
-        relpages: 0,
-        reltuples: -1.0,
-        relallvisible: 0,
-        usable_page_bytes: 0,
-        column_widths: Vec::new(),
-        columns: (0..n).map(|_| None).collect(),
-        unique,
-    };
-    let e = Estimator {
-        table,
-        stats: &stats,
-        tuples,
-    };
-    clamp_rows(tuples * e.clauses(parts))
+    YbRead {
+        plan,
+        cost: chosen.cost,
+        rel_rows,
+    }
 }
 
 /// How candidate `c` reads: the share YugabyteDB guesses from its bound key
@@ -184,8 +188,13 @@ fn read_of(table: &TableInfo, c: &IndexCandidate, tuples: f64) -> Read {
 /// The primary key is the table itself in DocDB: reading it is never
 /// "uncovered", and EXPLAIN calls it an Index Scan.
 fn is_primary(table: &TableInfo, c: &IndexCandidate) -> bool {
-    let index = &table.indexes[c.index];
-    c.index == 0 && index.unique && index.include.len() == table.columns.len()
+    primary_key(table, c.index)
+}
+
+/// Whether `index` is the table's primary key, which holds its rows.
+pub fn primary_key(table: &TableInfo, index: usize) -> bool {
+    let info = &table.indexes[index];
+    index == 0 && info.unique && info.include.len() == table.columns.len()
 }
 
 /// "Index Scan using t_k", as EXPLAIN names the read.
