@@ -735,13 +735,27 @@ fn index_candidate(
             (None, _) => rest.push(p.clone()),
         }
     }
+    // A key column the WHERE fixes to one value orders nothing, so an index
+    // on (a, b) read for `a = 1` returns its rows in b's order. A hash
+    // column orders nothing either; with each one fixed, the rows of that
+    // one hash come in the order of the range columns after it.
+    let fixed = order_keys::fixed_columns(table, parts);
+    let hash_fixed = index.key[..index.hash_columns]
+        .iter()
+        .all(|(c, _)| fixed.contains(c));
+    let direction =
+        order_direction(table, index, &q.order_by, &fixed).filter(|_| !index.hash || hash_fixed);
     // The columns after the first bound the scan too (see `composite`); on
-    // yb after one hash column or none, by single equalities.
+    // yb after one hash column or none. An IN list on a later column would
+    // cost the scan its order (its values are read one after another), so
+    // where the index gives the ORDER BY, YugabyteDB's planner keeps the
+    // ordered path, the list checked on each row (`build_index_paths`
+    // skips lower-order ScalarArrayOpExprs for it).
     let cost_based = table.stats.is_some() && !index.hash;
     let yb_prefix = table.stats.is_none() && index.hash_columns <= 1;
     if cost_based || yb_prefix {
-        let lists = cost_based;
-        cond = cond.map(|c| composite::extend(table, index, c, lists, &mut used, &mut rest));
+        let later_lists = cost_based || direction.is_none();
+        cond = cond.map(|c| composite::extend(table, index, c, later_lists, &mut used, &mut rest));
     }
     let bound_parts = used.len();
     if cost_based {
@@ -766,16 +780,6 @@ fn index_candidate(
             used = hash_used;
         }
     }
-    // A key column the WHERE fixes to one value orders nothing, so an index
-    // on (a, b) read for `a = 1` returns its rows in b's order. A hash
-    // column orders nothing either; with each one fixed, the rows of that
-    // one hash come in the order of the range columns after it.
-    let fixed = order_keys::fixed_columns(table, parts);
-    let hash_fixed = index.key[..index.hash_columns]
-        .iter()
-        .all(|(c, _)| fixed.contains(c));
-    let direction =
-        order_direction(table, index, &q.order_by, &fixed).filter(|_| !index.hash || hash_fixed);
     let only = if partial {
         // Columns read only by clauses the predicate makes redundant are
         // not needed from the index (`check_index_only`).

@@ -20,6 +20,25 @@ use crate::value::Value;
 use std::collections::VecDeque;
 use std::ops::Bound;
 
+/// A range's lower bound as bytes, to put ranges in key order.
+fn bound_bytes(b: &Bound<Vec<u8>>) -> &[u8] {
+    match b {
+        Bound::Included(s) | Bound::Excluded(s) => s,
+        Bound::Unbounded => &[],
+    }
+}
+
+/// Whether a condition lists values (an IN list, alone or in a composite
+/// key's prefix): each value is then one operation of the read requests,
+/// as pggate sends a list's values.
+fn lists_values(cond: Option<&KeyCond>) -> bool {
+    match cond {
+        Some(KeyCond::Points(_)) => true,
+        Some(KeyCond::Columns(conds)) => conds.iter().any(|c| matches!(c, KeyCond::Points(_))),
+        _ => false,
+    }
+}
+
 fn exec_error(e: impl std::fmt::Display) -> SqlError {
     SqlError::new(ErrorKind::Execution, e.to_string())
 }
@@ -339,11 +358,13 @@ impl YbEngine {
         Ok(out)
     }
 
-    /// The byte range of conditions on a composite key's first columns:
-    /// one value for each but the last, any range on the last (the planner
-    /// extends a key so only after single equalities). DocDB seeks straight
-    /// to the prefix the values make, so the later columns narrow the read
-    /// instead of filtering the rows it returns.
+    /// The byte ranges of conditions on a composite key's first columns:
+    /// one value (or an IN list's values) for each but the last, any range
+    /// or list on the last (the planner extends a key only after
+    /// equalities). DocDB seeks straight to each prefix the values make, so
+    /// the later columns narrow the read instead of filtering the rows it
+    /// returns; an IN list gives one range per combination of values, in
+    /// key order (YugabyteDB's hybrid scan over the options).
     fn prefix_range(
         &mut self,
         spec: &KeySpec,
@@ -358,41 +379,45 @@ impl YbEngine {
             .copied()
             .collect();
         let (last, leading) = conds.split_last().expect("a composite condition");
-        let mut values = Vec::with_capacity(leading.len());
+        // Every combination of the leading columns' values.
+        let mut combinations: Vec<Vec<Value>> = vec![Vec::new()];
         for (c, col) in leading.iter().zip(&columns) {
-            let KeyCond::Range {
-                lower: Bound::Included(e),
-                ..
-            } = c
-            else {
-                return Err(exec_error(
-                    "a composite key's leading condition is not one value",
-                ));
+            let options = match c {
+                KeyCond::Range {
+                    lower: Bound::Included(e),
+                    ..
+                } => std::slice::from_ref(e),
+                KeyCond::Points(list) => list.as_slice(),
+                _ => {
+                    return Err(exec_error(
+                        "a composite key's leading condition is not one value or a list",
+                    ))
+                }
             };
-            match self.key_value(e, *col)? {
-                Some(v) => values.push(v),
-                None => return Ok(Vec::new()),
+            let mut values = Vec::with_capacity(options.len());
+            for e in options {
+                // `x = NULL` finds nothing; a list's NULL is skipped.
+                values.extend(self.key_value(e, *col)?);
             }
+            values.sort_by(|a, b| {
+                crate::sql::eval::compare(a, b).unwrap_or(std::cmp::Ordering::Equal)
+            });
+            values.dedup();
+            combinations = combinations
+                .into_iter()
+                .flat_map(|prefix| {
+                    values.iter().map(move |v| {
+                        let mut next = prefix.clone();
+                        next.push(v.clone());
+                        next
+                    })
+                })
+                .collect();
         }
-        let h = spec.hash_columns.len().min(values.len());
-        let mut prefix = Vec::new();
-        doc_key(
-            &values[..h],
-            &spec.hash_columns[..h],
-            &values[h..],
-            &spec.range_columns[..values.len() - h],
-            &mut prefix,
-        )
-        .map_err(exec_error)?;
-        prefix.pop(); // the group's end: later columns follow the prefix
         let col = *columns
-            .get(values.len())
+            .get(leading.len())
             .ok_or_else(|| exec_error("a condition past the key's columns"))?;
-        let KeyCond::Range { lower, upper } = last else {
-            return Err(exec_error(
-                "a composite key's last condition is not a range",
-            ));
-        };
+        // The last column's bounds, as key bytes after the prefix.
         let mut value = |e: &Expr| -> Result<Option<Vec<u8>>, SqlError> {
             let Some(v) = self.key_value(e, col)? else {
                 return Ok(None);
@@ -400,28 +425,66 @@ impl YbEngine {
             let encoded = encode_key(std::slice::from_ref(&v), &[col]).map_err(exec_error)?;
             Ok(Some(numeric_key::bound_bytes(&v, col.ty, encoded)))
         };
-        let (Some(lo), Some(hi)) = (key_bound(lower, &mut value)?, key_bound(upper, &mut value)?)
-        else {
-            return Ok(Vec::new());
-        };
-        let (lo, hi) = match col.order {
-            SortOrder::Desc => (hi, lo),
-            SortOrder::Asc => (lo, hi),
-        };
-        let (lo, hi) = without_nulls(col, (lo, hi));
-        let after = |b: Bound<Vec<u8>>| match b {
-            Bound::Included(s) => Bound::Included([prefix.as_slice(), &s].concat()),
-            Bound::Excluded(s) => Bound::Excluded([prefix.as_slice(), &s].concat()),
-            Bound::Unbounded => Bound::Included(prefix.clone()),
-        };
-        let (lo, hi) = (after(lo), after(hi));
-        let which = if spec.is_hash() {
-            vec![tablets.for_key(&prefix)]
-        } else {
-            tablets.overlapping(&lo, &hi)
-        };
+        let mut bounds = Vec::new();
+        match last {
+            KeyCond::Range { lower, upper } => {
+                let (Some(lo), Some(hi)) =
+                    (key_bound(lower, &mut value)?, key_bound(upper, &mut value)?)
+                else {
+                    return Ok(Vec::new());
+                };
+                let (lo, hi) = match col.order {
+                    SortOrder::Desc => (hi, lo),
+                    SortOrder::Asc => (lo, hi),
+                };
+                bounds.push(without_nulls(col, (lo, hi)));
+            }
+            KeyCond::Points(list) => {
+                for e in list {
+                    if let Some(k) = value(e)? {
+                        bounds.push((Bound::Included(k.clone()), Bound::Included(k)));
+                    }
+                }
+            }
+            _ => {
+                return Err(exec_error(
+                    "a composite key's last condition is not a range or a list",
+                ))
+            }
+        }
         let one = unique && conds.len() == spec.hash.len() + spec.range.len() && last.is_equality();
-        Ok(vec![(which, lo, hi, one)])
+        let mut out = Vec::new();
+        for values in &combinations {
+            let h = spec.hash_columns.len().min(values.len());
+            let mut prefix = Vec::new();
+            doc_key(
+                &values[..h],
+                &spec.hash_columns[..h],
+                &values[h..],
+                &spec.range_columns[..values.len() - h],
+                &mut prefix,
+            )
+            .map_err(exec_error)?;
+            prefix.pop(); // the group's end: later columns follow the prefix
+            let after = |b: &Bound<Vec<u8>>| match b {
+                Bound::Included(s) => Bound::Included([prefix.as_slice(), s].concat()),
+                Bound::Excluded(s) => Bound::Excluded([prefix.as_slice(), s].concat()),
+                Bound::Unbounded => Bound::Included(prefix.clone()),
+            };
+            for (lo, hi) in &bounds {
+                let (lo, hi) = (after(lo), after(hi));
+                let which = if spec.is_hash() {
+                    vec![tablets.for_key(&prefix)]
+                } else {
+                    tablets.overlapping(&lo, &hi)
+                };
+                out.push((which, lo, hi, one));
+            }
+        }
+        // In key order (a hash key's: by hash), each range once.
+        out.sort_by(|a, b| bound_bytes(&a.1).cmp(bound_bytes(&b.1)));
+        out.dedup_by(|a, b| a.1 == b.1 && a.2 == b.2);
+        Ok(out)
     }
 
     /// A condition's value for key column `col`, or None for NULL. A bound
@@ -737,10 +800,7 @@ impl YbEngine {
             && limit.is_none_or(|l| l == 0)
             && !matches!(
                 &plan.access,
-                AccessPath::Index {
-                    cond: Some(KeyCond::Points(_)),
-                    ..
-                }
+                AccessPath::Index { cond, .. } if lists_values(cond.as_ref())
             )
             && match (&plan.access, source) {
                 (_, Source::Table) => true,
@@ -847,7 +907,7 @@ impl YbEngine {
             }
             _ => vec![(tablets.ids, Bound::Unbounded, Bound::Unbounded, false)],
         };
-        if matches!(cond, Some(KeyCond::Points(_))) {
+        if lists_values(cond.as_ref()) {
             let reads = ranges
                 .into_iter()
                 .flat_map(|(tablets, lower, upper, point)| {

@@ -8,22 +8,23 @@
 //!
 //! DocDB does the same with a composite LSM key (yb): an equality on the
 //! first columns and a condition on the next make one seek to their
-//! prefix. There the leading values must be single equalities: an IN list
-//! would need YugabyteDB's hybrid scan, which is not modelled.
+//! prefix; IN lists make one seek per combination of their values
+//! (YugabyteDB's hybrid scan).
 
 use super::{key_cond, merge, IndexInfo, KeyCond, TableInfo};
 use crate::sql::ast::Expr;
 use crate::value::SqlType;
 
 /// `first` (the condition on the index's first column) extended over the
-/// columns after it while each one before has an equality, taking the parts
-/// it uses out of `rest` into `used` in key order. IN lists extend it only
-/// if `lists` (pg's array keys).
+/// columns after it while each one before has an equality or an IN list,
+/// taking the parts it uses out of `rest` into `used` in key order. IN
+/// lists on the later columns extend it only if `later_lists` (they cost
+/// the scan its order).
 pub(super) fn extend(
     table: &TableInfo,
     index: &IndexInfo,
     first: KeyCond,
-    lists: bool,
+    later_lists: bool,
     used: &mut Vec<Expr>,
     rest: &mut Vec<Expr>,
 ) -> KeyCond {
@@ -33,12 +34,12 @@ pub(super) fn extend(
         let last = conds.last().expect("starts with the first column's");
         // IS NULL fixes the column too (`eqQualHere`), and NULL's key is
         // one byte whatever the type.
-        let equality = last.is_equality() && (lists || matches!(last, KeyCond::Range { .. }));
+        let equality = last.is_equality();
         let fixed = (equality && exact_prefix(table, before)) || matches!(last, KeyCond::IsNull);
         if !fixed {
             break;
         }
-        let Some(cond) = take_cond(table, col, used, rest, lists) else {
+        let Some(cond) = take_cond(table, col, used, rest, later_lists) else {
             break;
         };
         conds.push(cond);
