@@ -29,6 +29,7 @@ mod query_engine;
 mod request;
 mod row;
 mod scan;
+mod skip_scan;
 mod snapshot;
 mod stats;
 mod tablet;

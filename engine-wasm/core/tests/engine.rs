@@ -82,4 +82,5 @@ mod yb_join_choice;
 mod yb_plans;
 mod yb_pushdown;
 mod yb_scan_choice;
+mod yb_skip_scan;
 mod yb_transactions;

@@ -760,6 +760,8 @@ fn index_candidate(
     let bound_parts = used.len();
     if cost_based {
         cond = composite::checked(table, index, cond, &mut used, &mut rest);
+    } else if table.stats.is_none() {
+        cond = composite::skip(table, index, cond, &mut used, &mut rest);
     }
     // A hash-sharded key finds rows only by the hash of all its hash
     // columns: an equality on each, or a range of hashes.

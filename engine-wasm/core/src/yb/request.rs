@@ -14,6 +14,7 @@ use super::doc_key::{after_doc, doc_key_of, subkey_of, written_after};
 use super::engine::YbEngine;
 use super::packing::{is_tombstone, live_row};
 use super::pushdown::StorageFilter;
+use super::skip_scan::{Place, Skip};
 use super::stats::RelStats;
 use crate::lsm::{DbIter, IterOp, Position, ReadEvent, ReadOptions};
 use crate::sql::error::SqlError;
@@ -48,6 +49,8 @@ pub struct TabletRead {
     pub backward: bool,
     /// The range is one document (a full primary key): stop after it.
     pub point: bool,
+    /// A condition on the key's second column to skip by (a skip scan).
+    pub skip: Option<Skip>,
 }
 
 impl TabletRead {
@@ -212,6 +215,19 @@ impl YbEngine {
             c.it.seek(&target)
         };
         while valid && in_range(c.it.key(), r) {
+            // A skip scan seeks over the documents its condition rules out
+            // (going backward it steps over them).
+            if let Some(skip) = &r.skip {
+                let doc = doc_key_of(c.it.key()).to_vec();
+                if let Place::SeekTo(target) = skip.place(&doc) {
+                    valid = match (r.backward, target) {
+                        (true, _) => c.prev_doc(Some(&doc)),
+                        (false, Some(t)) => c.it.seek(&t),
+                        (false, None) => false,
+                    };
+                    continue;
+                }
+            }
             let (row, stepped) = c.read_doc();
             consumed += 1;
             let doc = row.doc.clone();

@@ -8,6 +8,7 @@ use super::engine::YbEngine;
 use super::pushdown::{FilterRows, StorageFilter};
 use super::request::{DocRow, TabletRead};
 use super::row::{decode_table_row, index_row};
+use super::skip_scan::Skip;
 use super::stats::RelStats;
 use crate::btree::{encode_key, numeric_key, without_nulls, KeyColumn, SortOrder};
 use crate::exec::{Executor, QueryEngine, Row, ScanOutput};
@@ -339,8 +340,11 @@ impl YbEngine {
                 )]
             }
             Some(KeyCond::Columns(conds)) => self.prefix_range(spec, unique, tablets, conds)?,
-            // The planner checks later key columns, and finds NULLs by the
-            // index, on pg only.
+            // A skip scan reads the bound's range (see `skip_of`).
+            Some(KeyCond::Checked { bound, .. }) if !spec.is_hash() => {
+                return self.ranges(spec, unique, tablets, bound.as_deref(), backward);
+            }
+            // The planner finds NULLs by the index on pg only.
             Some(KeyCond::Checked { .. } | KeyCond::IsNull) => {
                 return Err(crate::sql::error::unsupported(
                     "a check on a composite index's later columns on yb",
@@ -485,6 +489,49 @@ impl YbEngine {
         out.sort_by(|a, b| bound_bytes(&a.1).cmp(bound_bytes(&b.1)));
         out.dedup_by(|a, b| a.1 == b.1 && a.2 == b.2);
         Ok(out)
+    }
+
+    /// The skip a check on a range key's second column makes (the planner
+    /// makes no other on yb); its bounds as key bytes, NULLs left out. None
+    /// when a bound is NULL: no row passes.
+    fn skip_of(
+        &mut self,
+        spec: &KeySpec,
+        checks: &[(usize, KeyCond)],
+    ) -> Result<Option<Skip>, SqlError> {
+        let [(1, KeyCond::Range { lower, upper })] = checks else {
+            return Err(exec_error(
+                "a check other than one range on the key's second column",
+            ));
+        };
+        let (Some(&first), Some(&col)) = (spec.range_columns.first(), spec.range_columns.get(1))
+        else {
+            return Err(exec_error(
+                "a skip scan on a key of fewer than two range columns",
+            ));
+        };
+        let mut value = |e: &Expr| -> Result<Option<Vec<u8>>, SqlError> {
+            let Some(v) = self.key_value(e, col)? else {
+                return Ok(None);
+            };
+            let encoded = encode_key(std::slice::from_ref(&v), &[col]).map_err(exec_error)?;
+            Ok(Some(numeric_key::bound_bytes(&v, col.ty, encoded)))
+        };
+        let (Some(lo), Some(hi)) = (key_bound(lower, &mut value)?, key_bound(upper, &mut value)?)
+        else {
+            // A bound of NULL: no row passes.
+            return Ok(None);
+        };
+        let (lo, hi) = match col.order {
+            SortOrder::Desc => (hi, lo),
+            SortOrder::Asc => (lo, hi),
+        };
+        let (lower, upper) = without_nulls(col, (lo, hi));
+        Ok(Some(Skip {
+            first,
+            lower,
+            upper,
+        }))
     }
 
     /// A condition's value for key column `col`, or None for NULL. A bound
@@ -751,6 +798,7 @@ impl YbEngine {
                 upper: Bound::Included(base.clone()),
                 backward: false,
                 point: true,
+                skip: None,
             })
             .collect();
         let rel = t.rel;
@@ -917,11 +965,21 @@ impl YbEngine {
                         upper: upper.clone(),
                         backward,
                         point,
+                        skip: None,
                     })
                 })
                 .collect();
             return self.read_points(reads, to, st);
         }
+        let skip = match (&spec, &cond) {
+            (Some(spec), Some(KeyCond::Checked { checks, .. })) => {
+                match self.skip_of(spec, checks)? {
+                    Some(skip) => Some(skip),
+                    None => return Ok(()),
+                }
+            }
+            _ => None,
+        };
         for (tablets, lower, upper, point) in ranges {
             for tablet in tablets {
                 let read = TabletRead {
@@ -930,6 +988,7 @@ impl YbEngine {
                     upper: upper.clone(),
                     backward,
                     point,
+                    skip: skip.clone(),
                 };
                 self.read_range(&read, to, st)?;
                 if st.full() {

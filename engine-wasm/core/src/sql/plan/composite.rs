@@ -88,6 +88,31 @@ pub(super) fn checked(
     })
 }
 
+/// `bound` (None, or a range on the first column) with a condition of
+/// `rest` on the index's second column as a check DocDB skips by (yb): it
+/// seeks to that column's bound under each value of the first, and past
+/// the rest of that value once beyond it (`HybridScanChoices`, a skip
+/// scan). A range-sharded index only: a hash key is found by its hash.
+pub(super) fn skip(
+    table: &TableInfo,
+    index: &IndexInfo,
+    bound: Option<KeyCond>,
+    used: &mut Vec<Expr>,
+    rest: &mut Vec<Expr>,
+) -> Option<KeyCond> {
+    let ranged = matches!(bound, None | Some(KeyCond::Range { .. }));
+    if index.hash_columns > 0 || index.key.len() < 2 || !ranged {
+        return bound;
+    }
+    match take_cond(table, index.key[1].0, used, rest, false) {
+        Some(check @ KeyCond::Range { .. }) => Some(KeyCond::Checked {
+            bound: bound.map(Box::new),
+            checks: vec![(1, check)],
+        }),
+        _ => bound,
+    }
+}
+
 /// The conditions of `rest` on `col` (IN lists only if `lists`), merged as
 /// far as one bound per side allows; the parts merged move to `used`.
 fn take_cond(
