@@ -130,9 +130,12 @@ impl YbEngine {
             loops: 1,
             first_us: st.first_us.unwrap_or(now) - start_us,
             last_us: now - start_us,
-            est_cost: (0.0, 100.0),
-            est_rows: 1000.0,
-            width,
+            est_cost: plan
+                .cost
+                .map_or((0.0, 100.0), |c| (c.scan.startup, c.scan.total)),
+            est_rows: plan.cost.map_or(1000.0, |c| c.scan.rows),
+            width: plan.cost.map_or(width, |c| c.width.round() as u32),
+            costed: plan.cost.is_some(),
             dist,
             debug,
             verbose_details,
