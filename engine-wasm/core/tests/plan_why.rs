@@ -151,7 +151,7 @@ fn a_plan_without_a_choice_has_no_sentence_and_yb_names_its_heuristic() {
     assert_eq!(why.len(), 1, "{why:?}");
     assert!(
         why[0].starts_with(
-            "Index Scan using t_pkey: YugabyteDB's default planner reads no statistics"
+            "Index Scan using t_pkey: YugabyteDB's default planner reads no column statistics"
         ),
         "{why:?}"
     );

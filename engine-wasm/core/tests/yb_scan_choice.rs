@@ -54,7 +54,7 @@ fn a_covering_index_is_read_alone_whichever_was_created_first() {
     let why = &p[0].1[0];
     assert!(
         why.starts_with(
-            "Index Only Scan using t_incl: YugabyteDB's default planner reads no statistics"
+            "Index Only Scan using t_incl: YugabyteDB's default planner reads no column statistics"
         ),
         "{why}"
     );
@@ -135,4 +135,29 @@ fn explain_prints_yugabytedb_s_estimates() {
     let why = &p[2].1[0];
     assert!(why.contains("a condition on part of the key"), "{why}");
     assert!(why.contains("DocDB then skips"), "{why}");
+}
+
+#[test]
+fn analyze_s_row_count_replaces_the_thousand_rows_assumed() {
+    // YugabyteDB's documentation: the same query before and after ANALYZE
+    // of a three-row table (the column statistics stay unread).
+    let p = plans(
+        "create table test (a int primary key, b int);
+         insert into test values (1, 1), (2, 2), (3, 3);
+         explain select * from test where b = 1;
+         analyze test;
+         explain select * from test where b = 1;
+         insert into test select g, g from generate_series(4, 100) g;
+         explain select * from test where b = 1;",
+    );
+    assert_eq!(
+        p[0].0[0],
+        "Seq Scan on test  (cost=0.00..102.50 rows=1000 width=8)"
+    );
+    assert_eq!(
+        p[1].0[0],
+        "Seq Scan on test  (cost=0.00..0.31 rows=3 width=8)"
+    );
+    // The count is ANALYZE's, not the table's now.
+    assert_eq!(p[2].0[0], p[1].0[0]);
 }

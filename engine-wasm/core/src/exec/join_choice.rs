@@ -246,9 +246,13 @@ pub fn run_hash<E: JoinExec>(
     let (outer_plan, inner_plan) = &*choice.reads;
     let inner_out = engine.run_scan(inner.side.table, inner_plan, only_planned)?;
     let (stored, tuple_bytes) = hashed(engine, &inner_out, &hash_keys.inner, passed_up, &iinfo)?;
-    let figures = match (&iinfo.stats, inner_plan.cost) {
-        (Some(stats), Some(cost)) if execute => {
-            let (buckets, batches) = table_size(cost.scan.rows, cost.width, &stats.params);
+    // yb: YugabyteDB's query layer sizes the table as PostgreSQL does, with
+    // the default settings.
+    let defaults = crate::sql::plan::cost::CostParams::default();
+    let params = iinfo.stats.as_ref().map_or(&defaults, |s| &s.params);
+    let figures = match inner_plan.cost {
+        Some(cost) if execute => {
+            let (buckets, batches) = table_size(cost.scan.rows, cost.width, params);
             Some(HashTableFigures {
                 planned_buckets: buckets,
                 batches,

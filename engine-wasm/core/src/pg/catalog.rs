@@ -414,6 +414,7 @@ impl Catalog {
             .collect();
         TableInfo {
             stats: None,
+            reltuples: None,
             // The name queries give it: without its schema.
             name: crate::exec::schemas::bare(&t.name).to_string(),
             columns: t.columns.iter().map(|c| (c.name.clone(), c.ty)).collect(),

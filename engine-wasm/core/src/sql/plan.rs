@@ -51,6 +51,9 @@ pub struct TableInfo {
     /// costs read: given by a profile whose planner costs paths (pg), None
     /// for one that costs by its own heuristics (yb).
     pub stats: Option<PlannerStats>,
+    /// The rows ANALYZE counted (`reltuples`), on a profile without
+    /// statistics (yb): YugabyteDB's default planner reads only that.
+    pub reltuples: Option<f64>,
 }
 
 /// The statistics and settings a cost-based plan reads.
@@ -959,10 +962,7 @@ fn yb_read(table: &TableInfo, q: &Select, inputs: ScanInputs) -> yb_choose::YbRe
         system_columns,
         ..
     } = inputs;
-    // The rows YugabyteDB assumes of a table it has no count for; IndexLab
-    // does not keep ANALYZE's count on yb (it would change only the
-    // unique-key guess and what a Sort costs against it).
-    let tuples = cost::yb_legacy::DEFAULT_NUM_ROWS;
+    let tuples = yb_choose::tuples(table);
     yb_choose::choose_read(table, q, parts, &candidates, system_columns, tuples)
 }
 

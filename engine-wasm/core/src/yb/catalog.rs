@@ -165,6 +165,8 @@ pub struct YbTable {
     /// What each column reads in a row written before ADD COLUMN added it:
     /// the default it was added with (NULL for the others).
     pub missing: Vec<Value>,
+    /// The rows the last ANALYZE counted (`pg_class.reltuples`), None before.
+    pub reltuples: Option<f64>,
 }
 
 impl YbTable {
@@ -392,6 +394,7 @@ impl YbCatalog {
             .collect();
         TableInfo {
             stats: None,
+            reltuples: t.reltuples,
             // The name queries give it: without its schema.
             name: crate::exec::schemas::bare(&t.name).to_string(),
             columns: t.columns.iter().map(|c| (c.name.clone(), c.ty)).collect(),

@@ -182,6 +182,7 @@ impl YbEngine {
             column_ids: (0..t.columns.len() as u8).collect(),
             next_column_id: t.columns.len() as u8,
             missing: vec![crate::value::Value::Null; t.columns.len()],
+            reltuples: None,
         }));
         let key = match &t.primary_key {
             Some(pk) => {
@@ -579,7 +580,8 @@ impl YbEngine {
             .notice("YugabyteDB needs no VACUUM: old versions go at compaction");
         if v.analyze {
             crate::exec::utility::analyze(self, &ids)?;
-            out.notices.push(crate::exec::utility::ANALYZE_NOTE.into());
+            out.notices
+                .push(crate::exec::utility::YB_ANALYZE_NOTE.into());
         }
         Ok(out)
     }
@@ -588,7 +590,7 @@ impl YbEngine {
     pub(super) fn analyze(&mut self, names: &[String]) -> Result<Outcome, SqlError> {
         let ids = self.tables_named(names)?;
         crate::exec::utility::analyze(self, &ids)?;
-        Ok(Outcome::tag("ANALYZE").notice(crate::exec::utility::ANALYZE_NOTE))
+        Ok(Outcome::tag("ANALYZE").notice(crate::exec::utility::YB_ANALYZE_NOTE))
     }
 }
 

@@ -14,6 +14,11 @@ impl QueryEngine for YbEngine {
         self.rows_examined
     }
 
+    /// ANALYZE's count: the one figure YugabyteDB's default planner reads.
+    fn analyzed(&mut self, table: usize, rows: &[crate::exec::row::Row]) {
+        self.catalog.table_mut(table).reltuples = Some(rows.len() as f64);
+    }
+
     fn env(&mut self) -> EvalEnv<'_> {
         EvalEnv {
             statement_start_us: self.statement_start_us,

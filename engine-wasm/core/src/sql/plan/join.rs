@@ -155,7 +155,7 @@ impl JoinChoice {
         );
         if let Some(rows) = self.assumed_rows {
             why.push_str(&format!(
-                " YugabyteDB's default planner reads no statistics: it assumes {} rows of a table, and guesses an index lookup's rows from the key columns it binds.",
+                " YugabyteDB's default planner reads no column statistics: it assumes {} rows of a table ANALYZE never counted, and guesses an index lookup's rows from the key columns it binds.",
                 why::whole(rows)
             ));
         }

@@ -180,6 +180,7 @@ mod tests {
             system: vec![],
             expressions: vec![],
             stats: None,
+            reltuples: None,
         }
     }
 

@@ -4,8 +4,9 @@
 //! costs ([`crate::sql::plan::cost::yb_legacy`]):
 //!
 //! - each side is read as [`crate::sql::plan::yb_choose`] chooses; a table
-//!   is taken to hold 1 000 rows, and its rows after the WHERE stay 1 000
-//!   unless an index condition on constants guesses fewer;
+//!   is taken to hold the rows ANALYZE counted, else 1 000, and its rows
+//!   after the WHERE stay that many unless an index condition on constants
+//!   guesses fewer;
 //! - the join's rows are both sides' rows times `eqjoinsel` without
 //!   statistics: one over the larger count of distinct values, a unique
 //!   column's being its table's rows and any other's PostgreSQL's default
@@ -37,7 +38,7 @@ use crate::sql::plan::cost::{qual_cost, sort, Cost, CostParams};
 use crate::sql::plan::join_selectivity::{inner as eqjoinsel, JoinColumn};
 use crate::sql::plan::selectivity::Estimator;
 use crate::sql::plan::statistics::{clamp_rows, RelationStats};
-use crate::sql::plan::yb_choose::{primary_key, YbRead};
+use crate::sql::plan::yb_choose::{primary_key, tuples, YbRead};
 use crate::sql::plan::{conjuncts, plan_yb_read, referenced_columns};
 use crate::sql::rewrite::column_refs;
 
@@ -51,6 +52,8 @@ struct Side<'a> {
     width: f64,
     /// Its own conditions.
     parts: Vec<Expr>,
+    /// The rows it is taken to hold: ANALYZE's count, else 1 000.
+    tuples: f64,
 }
 
 impl Side<'_> {
@@ -58,7 +61,7 @@ impl Side<'_> {
         Estimator {
             table: self.side.table,
             stats: &self.stats,
-            tuples: DEFAULT_NUM_ROWS,
+            tuples: self.tuples,
         }
     }
 
@@ -105,6 +108,7 @@ fn planned<'a>(side: &'a JoinSide<'a>) -> Result<Option<Side<'a>>, SqlError> {
         stats,
         width,
         parts,
+        tuples: tuples(table),
     }))
 }
 
@@ -135,6 +139,9 @@ pub fn choose(
     let rows = clamp_rows(a.read.rel_rows * b.read.rel_rows * selectivity);
     let fraction = limit.map(|l| l / rows).filter(|f| *f < 1.0);
     let compared = |c: &Cost| fraction.map_or(c.total, |f| c.fractional(f));
+    // Said in the why when neither table was counted by ANALYZE.
+    let uncounted = |s: &Side| s.side.table.reltuples.is_none_or(|n| n <= 0.0);
+    let assumed = (uncounted(&a) && uncounted(&b)).then_some(DEFAULT_NUM_ROWS);
     let mut all: Vec<(JoinChoice, f64)> = Vec::new();
     for (swapped, (outer, inner), ji) in [(false, (&a, &b), &jb), (true, (&b, &a), &ja)] {
         if allowed.swapped.is_some_and(|s| s != swapped) {
@@ -158,7 +165,7 @@ pub fn choose(
             inner_rows: inner.read.cost.rows,
             runner_up: None,
             fraction,
-            assumed_rows: Some(DEFAULT_NUM_ROWS),
+            assumed_rows: assumed,
         };
         let mut paths = Vec::new();
         if let Some((index, scan)) = cheapest_lookup(outer, inner, &p) {
@@ -241,17 +248,16 @@ fn cheapest_lookup(outer: &Side, inner: &Side, p: &CostParams) -> Option<(usize,
                     key_columns: info.key.len(),
                     unique: info.unique,
                 },
-                DEFAULT_NUM_ROWS,
+                inner.tuples,
             ),
             backward: false,
             uncovered: !primary_key(table, index) && !covered,
             partial: false,
         };
         let left: Vec<Expr> = inner.parts.iter().filter(|e| !on_key(e)).cloned().collect();
-        let mut cost = yb_legacy::scan(&read, DEFAULT_NUM_ROWS, quals, p);
+        let mut cost = yb_legacy::scan(&read, inner.tuples, quals, p);
         let loops = outer.read.cost.rows;
-        cost.total +=
-            yb_legacy::index_extras(&read, DEFAULT_NUM_ROWS, qual_cost(&left, p), loops, p);
+        cost.total += yb_legacy::index_extras(&read, inner.tuples, qual_cost(&left, p), loops, p);
         if best.is_none_or(|(_, b)| cost.total < b.total) {
             best = Some((index, cost));
         }
@@ -276,7 +282,7 @@ fn hash_cost(
         null_frac: 0.0,
         mcv_freq: 0.0,
         rel_rows: inner.read.rel_rows,
-        rel_tuples: DEFAULT_NUM_ROWS,
+        rel_tuples: inner.tuples,
     };
     let join = hash_join::HashJoin {
         outer: hash_join::Input {
