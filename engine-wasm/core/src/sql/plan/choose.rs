@@ -748,35 +748,42 @@ pub fn constant_limit(q: &Select) -> Option<f64> {
 /// `width=`: the bytes of the columns the scan hands up (the select list's
 /// and the ORDER BY's; a column only the WHERE reads stays in the scan).
 fn scan_width(q: &Query) -> f64 {
-    let t = q.table;
-    let mut exprs: Vec<&Expr> = Vec::new();
-    let mut columns: Vec<usize> = Vec::new();
-    for item in &q.select.items {
-        match item {
-            SelectItem::Wildcard => columns.extend(0..t.columns.len()),
-            SelectItem::Expr { expr, .. } => exprs.push(expr),
-        }
-    }
-    exprs.extend(q.select.order_by.iter().map(|o| &o.expr));
-    exprs.extend(&q.select.group_by);
-    exprs.extend(&q.select.having);
-    for e in exprs {
-        e.visit(&mut |x| {
-            if let Expr::Column { name, .. } = x {
-                columns.extend(t.column_position(name));
-            }
-        });
-    }
-    columns.sort_unstable();
-    columns.dedup();
+    let columns = output_columns(q.table, q.select);
     let widths = &q.stats.relation.column_widths;
     columns
         .iter()
         .map(|&c| match widths.get(c) {
             Some(w) => f64::from(*w),
             // A system column: ctid is 6 bytes, xmin and xmax 4.
-            None if c == t.columns.len() => 6.0,
+            None if c == q.table.columns.len() => 6.0,
             None => 4.0,
         })
         .sum()
+}
+
+/// The columns a read of `table` for `q` hands up, by position: the select
+/// list's and those the ORDER BY, GROUP BY and HAVING name (a column only
+/// the WHERE reads stays in the scan).
+pub(super) fn output_columns(table: &TableInfo, q: &Select) -> Vec<usize> {
+    let mut exprs: Vec<&Expr> = Vec::new();
+    let mut columns: Vec<usize> = Vec::new();
+    for item in &q.items {
+        match item {
+            SelectItem::Wildcard => columns.extend(0..table.columns.len()),
+            SelectItem::Expr { expr, .. } => exprs.push(expr),
+        }
+    }
+    exprs.extend(q.order_by.iter().map(|o| &o.expr));
+    exprs.extend(&q.group_by);
+    exprs.extend(&q.having);
+    for e in exprs {
+        e.visit(&mut |x| {
+            if let Expr::Column { name, .. } = x {
+                columns.extend(table.column_position(name));
+            }
+        });
+    }
+    columns.sort_unstable();
+    columns.dedup();
+    columns
 }

@@ -20,7 +20,7 @@ use super::cost::{self, sort, Cost, CostParams};
 use super::statistics::clamp_rows;
 use super::why::{self, Considered};
 use super::{AccessPath, IndexCandidate, KeyCond, ScanDirection, ScanPlan, TableInfo};
-use crate::sql::ast::{Expr, Select, SelectItem};
+use crate::sql::ast::{Expr, Select};
 
 /// A path the choice weighs: a candidate index, or the Seq Scan (None).
 struct Weighed<'a> {
@@ -52,19 +52,8 @@ pub struct YbRead {
     pub rel_rows: f64,
 }
 
-/// The cheapest of a Seq Scan and `candidates` for `q` (rows `tuples`).
-pub fn choose(
-    table: &TableInfo,
-    q: &Select,
-    parts: Vec<Expr>,
-    candidates: &[IndexCandidate],
-    system_columns: bool,
-    tuples: f64,
-) -> ScanPlan {
-    choose_read(table, q, parts, candidates, system_columns, tuples).plan
-}
-
-/// [`choose`], with the chosen path's estimates.
+/// The cheapest of a Seq Scan and `candidates` for `q` (rows `tuples`),
+/// with its estimates.
 pub fn choose_read(
     table: &TableInfo,
     q: &Select,
@@ -189,24 +178,7 @@ pub fn choose_read(
 /// select list's and the ORDER BY's), as YugabyteDB's planner sizes a
 /// table without statistics (`get_typavgwidth`).
 fn output_width(table: &TableInfo, q: &Select) -> f64 {
-    let mut columns: Vec<usize> = Vec::new();
-    let mut exprs: Vec<&Expr> = q.order_by.iter().map(|o| &o.expr).collect();
-    for item in &q.items {
-        match item {
-            SelectItem::Wildcard => columns.extend(0..table.columns.len()),
-            SelectItem::Expr { expr, .. } => exprs.push(expr),
-        }
-    }
-    for e in exprs {
-        e.visit(&mut |x| {
-            if let Expr::Column { name, .. } = x {
-                columns.extend(table.column_position(name));
-            }
-        });
-    }
-    columns.sort_unstable();
-    columns.dedup();
-    columns
+    super::choose::output_columns(table, q)
         .iter()
         .filter_map(|&c| table.columns.get(c))
         .map(|(_, ty)| f64::from(crate::exec::type_width(*ty)))
