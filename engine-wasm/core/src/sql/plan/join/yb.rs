@@ -228,7 +228,10 @@ fn cheapest_lookup(outer: &Side, inner: &Side, p: &CostParams) -> Option<(usize,
         };
         let mut bound = vec![0];
         for (pos, (col, _)) in info.key.iter().enumerate().skip(1) {
-            let name = &table.columns[*col].0;
+            // An expression's key column (`lower(v)`) binds nothing here.
+            let Some((name, _)) = table.columns.get(*col) else {
+                continue;
+            };
             let named = |e: &Expr| {
                 let mut refs = Vec::new();
                 column_refs(e, &mut refs);
