@@ -261,3 +261,26 @@ fn a_unique_over_a_wider_index_gets_a_result_to_project() {
     );
     assert!(!p[1].contains("Result"), "{}", p[1]);
 }
+
+#[test]
+fn a_having_without_aggregates_is_moved_to_the_where() {
+    // PostgreSQL 15: a HAVING part that holds no aggregate checks the
+    // group key, so `subquery_planner` moves it to WHERE, where an index
+    // can find the rows; one with an aggregate or a volatile call stays.
+    let p = plans(&format!(
+        "{TABLE}create index t_a on t (a);
+         vacuum analyze t;
+         explain (costs off) select a, count(*) from t group by a having a = 1;
+         explain (costs off) select a, count(*) from t group by a having a < 3 and count(*) > 5;
+         explain (costs off) select a, count(*) from t group by a having random() > 2;"
+    ));
+    assert_eq!(
+        p[0],
+        "GroupAggregate\n  Group Key: a\n  ->  Index Only Scan using t_a on t\n        Index Cond: (a = 1)"
+    );
+    assert_eq!(
+        p[1],
+        "GroupAggregate\n  Group Key: a\n  Filter: (count(*) > 5)\n  ->  Index Only Scan using t_a on t\n        Index Cond: (a < 3)"
+    );
+    assert!(p[2].contains("Filter: (random() > 2)"), "{}", p[2]);
+}

@@ -46,6 +46,8 @@ pub fn run_grouped<E: Executor>(
     if q.group_by.is_empty() && !has_aggregates && q.having.is_none() {
         return run_distinct(engine, q, execute);
     }
+    let moved = having_to_where(q);
+    let q = moved.as_ref().unwrap_or(q);
     let plan = GroupPlan::new(q)?;
     let input = Select {
         items: plan.input_items(),
@@ -203,6 +205,39 @@ pub fn run_grouped<E: Executor>(
         p.annotate_limit(&mut node, q);
     }
     Ok((node, QueryResult { columns, rows }))
+}
+
+/// `q` with the parts of its HAVING that hold no aggregate moved to its
+/// WHERE, as PostgreSQL's `subquery_planner` moves them under a GROUP BY:
+/// they check the group key, so they may as well check each row before it
+/// is grouped (and an index may find those rows). A volatile function or a
+/// subquery stays in HAVING. None when nothing moves.
+fn having_to_where(q: &Select) -> Option<Select> {
+    let having = q.having.as_ref().filter(|_| !q.group_by.is_empty())?;
+    let mut parts = Vec::new();
+    crate::sql::plan::conjuncts(having, &mut parts);
+    let subquery = |e: &Expr| {
+        let mut found = false;
+        e.visit(&mut |x| {
+            found |= matches!(
+                x,
+                Expr::ScalarSubquery(_) | Expr::Exists { .. } | Expr::InSubquery { .. }
+            );
+        });
+        found
+    };
+    let (kept, moved): (Vec<Expr>, Vec<Expr>) = parts
+        .into_iter()
+        .partition(|e| e.has_aggregate() || super::executor::is_volatile(e) || subquery(e));
+    if moved.is_empty() {
+        return None;
+    }
+    let and = |list: Vec<Expr>| super::join::and_all(list);
+    Some(Select {
+        filter: and(q.filter.iter().cloned().chain(moved).collect()),
+        having: and(kept),
+        ..q.clone()
+    })
 }
 
 /// A query reading one table by name, with no subquery whose scans would
