@@ -16,6 +16,7 @@
 
 pub mod accumulate;
 mod parallel;
+mod parallel_group;
 mod pushdown;
 mod strategy;
 
@@ -47,6 +48,11 @@ pub fn run_grouped<E: Executor>(
         return run_distinct(engine, q, execute);
     }
     let moved = having_to_where(q);
+    if moved.is_some() {
+        // A HAVING that names an ungrouped column is an error before any
+        // part of it moves.
+        GroupPlan::new(q)?;
+    }
     let q = moved.as_ref().unwrap_or(q);
     let plan = GroupPlan::new(q)?;
     let input = Select {
@@ -65,10 +71,10 @@ pub fn run_grouped<E: Executor>(
         .map(|cols| cols.into_iter().map(|(_, ty)| ty).collect())
         .unwrap_or_default();
     // The statement's own aggregate query may be computed in parts.
-    let parallel = !plan.grouped && engine.take_gather(q);
+    let parallel = engine.take_gather(q);
     let planned = strategy::plan(engine, q, &plan, &input, &input_types, parallel)?;
     let input = match &planned {
-        Some(p) if p.choice.strategy == Strategy::Sorted => Select {
+        Some(p) if p.choice.strategy == Strategy::Sorted && p.parallel_group.is_none() => Select {
             order_by: p.input_order.clone(),
             ..input
         },
@@ -97,12 +103,25 @@ pub fn run_grouped<E: Executor>(
     // The scan took the aggregates: what comes up is one partial row a
     // read request, which this node combines.
     let pushed = child.details.iter().any(|d| d == "Partial Aggregate: true");
-    let child = match planned.as_ref().and_then(|p| p.parallel.as_ref()) {
-        Some(par) => par.restack(child),
-        None => child,
+    let child = match planned.as_ref() {
+        Some(strategy::Planned {
+            parallel: Some(par),
+            ..
+        }) => par.restack(child),
+        Some(strategy::Planned {
+            parallel_group: Some(par),
+            ..
+        }) => par.restack(child, &rows.rows, &plan),
+        _ => child,
     };
     let start = engine.now_us();
-    let groups = plan.fold(&rows.rows, &input_types)?;
+    let mut groups = plan.fold(&rows.rows, &input_types)?;
+    // A Finalize GroupAggregate hands its groups up in key order.
+    if let Some(par) = planned.as_ref().and_then(|p| p.parallel_group.as_ref()) {
+        if par.choice.strategy == Strategy::Sorted {
+            parallel_group::in_key_order(&mut groups, plan.keys.len());
+        }
+    }
     let folded = if pushed {
         child.rows
     } else {

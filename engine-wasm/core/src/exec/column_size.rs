@@ -149,7 +149,7 @@ fn stored_in_row(q: &Select, item: &str, name: &str) -> bool {
 }
 
 /// `typlen`: a fixed-width type's bytes, -1 for a varlena.
-fn type_length(ty: SqlType) -> Result<i64, SqlError> {
+pub(crate) fn type_length(ty: SqlType) -> Result<i64, SqlError> {
     Ok(match ty {
         SqlType::Bool => 1,
         SqlType::Int2 => 2,

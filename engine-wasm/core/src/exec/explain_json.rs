@@ -170,14 +170,26 @@ fn head(title: &str) -> Result<Head, SqlError> {
             }),
             ..simple("Aggregate")
         },
-        "HashAggregate" => Head {
-            strategy: Some("Hashed"),
+        "HashAggregate" | "GroupAggregate" => Head {
+            strategy: Some(if title == "HashAggregate" {
+                "Hashed"
+            } else {
+                "Sorted"
+            }),
             ..simple("Aggregate")
         },
-        "GroupAggregate" => Head {
-            strategy: Some("Sorted"),
-            ..simple("Aggregate")
-        },
+        t if t.starts_with("Partial ") || t.starts_with("Finalize ") => {
+            let (mode, node) = t.split_once(' ').expect("a prefixed title");
+            Head {
+                partial_mode: Some(if mode == "Partial" {
+                    "Partial"
+                } else {
+                    "Finalize"
+                }),
+                ..head(node)?
+            }
+        }
+        "Gather Merge" => simple("Gather Merge"),
         "Group" => simple("Group"),
         "Gather" => simple("Gather"),
         "BitmapAnd" => simple("BitmapAnd"),

@@ -72,6 +72,7 @@ impl PlanNode {
             "Sort Method",
             "Hits:",
             "Workers Launched",
+            "Worker ",
         ]
         .iter()
         .any(|p| detail.starts_with(p))
@@ -284,11 +285,12 @@ pub fn format_node(node: &PlanNode, depth: usize, o: &ExplainOptions, out: &mut 
     if o.verbose && !node.output.is_empty() {
         out.push(format!("{pad}Output: {}", node.output.join(", ")));
     }
-    // PostgreSQL prints a node's WAL usage after its Buffers.
+    // PostgreSQL prints a node's WAL usage, and each parallel worker's
+    // figures, after its Buffers.
     let (wal, details): (Vec<&String>, Vec<&String>) = node
         .shown_details(o)
         .iter()
-        .partition(|d| d.starts_with("WAL:"));
+        .partition(|d| d.starts_with("WAL:") || d.starts_with("Worker "));
     for d in details {
         // Heap Fetches, Rows Removed and Sort Method are actuals: only with
         // ANALYZE; show_instrumentation_count leaves a zero count out of text.
@@ -302,7 +304,8 @@ pub fn format_node(node: &PlanNode, depth: usize, o: &ExplainOptions, out: &mut 
             out.push(format!("{pad}{b}"));
         }
     }
-    out.extend(wal.into_iter().map(|w| format!("{pad}{w}")));
+    let worker = |d: &&String| !d.starts_with("Worker ") || o.analyze;
+    out.extend(wal.into_iter().filter(worker).map(|w| format!("{pad}{w}")));
     let loops = node.loops.max(1) as f64;
     if o.analyze && o.dist {
         for (name, v) in &node.dist {

@@ -87,6 +87,19 @@ impl QueryEngine for YbEngine {
         self.scan(table, plan, limit)
     }
 
+    fn run_scan_until_group(
+        &mut self,
+        table: usize,
+        plan: &ScanPlan,
+        stop: &crate::exec::engine::GroupStop,
+    ) -> Result<ScanOutput, SqlError> {
+        if plan.system_columns {
+            // Refused as any other read of them.
+            return self.run_scan(table, plan, None);
+        }
+        self.scan_until(table, plan, None, Some(stop))
+    }
+
     fn catalog_relation(
         &self,
         name: &str,

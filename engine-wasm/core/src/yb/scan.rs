@@ -11,6 +11,7 @@ use super::row::{decode_table_row, index_row};
 use super::skip_scan::Skip;
 use super::stats::RelStats;
 use crate::btree::{encode_key, numeric_key, without_nulls, KeyColumn, SortOrder};
+use crate::exec::engine::GroupStop;
 use crate::exec::{Executor, QueryEngine, Row, ScanOutput};
 use crate::net::{rounds, Call};
 use crate::sql::ast::Expr;
@@ -96,6 +97,8 @@ pub(super) struct Collected {
     /// Requests that answered with a partial row.
     pub partial_rows: u64,
     limit: Option<u64>,
+    /// Where a GroupAggregate under a LIMIT stops pulling rows.
+    stop: Option<GroupProgress>,
     pub rows: Vec<(u64, Row)>,
     pub removed: u64,
     pub first_us: Option<f64>,
@@ -103,9 +106,36 @@ pub(super) struct Collected {
     pub index: RelStats,
 }
 
+/// How far a read in group order has gone towards its [`GroupStop`].
+struct GroupProgress {
+    stop: GroupStop,
+    last_key: Option<Vec<crate::value::Value>>,
+    begun: u64,
+    done: bool,
+}
+
+impl GroupProgress {
+    /// Whether `row` is still wanted: rows of the groups the LIMIT needs,
+    /// and (a GroupAggregate) the next group's first row, which tells it
+    /// the last group ended.
+    fn wants(&mut self, row: &Row) -> bool {
+        let key: Vec<crate::value::Value> = self.stop.key.iter().map(|&c| row[c].clone()).collect();
+        if self.last_key.as_ref() != Some(&key) {
+            self.begun += 1;
+            self.last_key = Some(key);
+        }
+        if self.begun > self.stop.groups {
+            self.done = true;
+            return self.stop.reads_next;
+        }
+        true
+    }
+}
+
 impl Collected {
     fn full(&self) -> bool {
         self.limit.is_some_and(|l| self.rows.len() as u64 >= l)
+            || self.stop.as_ref().is_some_and(|s| s.done)
     }
 
     /// The LIMIT (with its OFFSET), when it can travel with the read request:
@@ -205,7 +235,13 @@ impl YbEngine {
                 return Ok(());
             }
         }
-        if !st.full() {
+        let limit_reached = st.limit.is_some_and(|l| st.rows.len() as u64 >= l);
+        let wanted = match &mut st.stop {
+            Some(progress) if !progress.done => progress.wants(&row),
+            Some(_) => false,
+            None => true,
+        };
+        if wanted && !limit_reached {
             st.first_us.get_or_insert(self.clock.now_us());
             st.rows.push((locator, row));
         }
@@ -817,6 +853,19 @@ impl YbEngine {
         plan: &ScanPlan,
         limit: Option<u64>,
     ) -> Result<ScanOutput, SqlError> {
+        self.scan_until(table, plan, limit, None)
+    }
+
+    /// [`Self::scan`], stopping once a GroupAggregate under a LIMIT has
+    /// the groups it needs (`stop`): the rows after are never pulled, so
+    /// no read request is sent for them.
+    pub(super) fn scan_until(
+        &mut self,
+        table: usize,
+        plan: &ScanPlan,
+        limit: Option<u64>,
+        stop: Option<&GroupStop>,
+    ) -> Result<ScanOutput, SqlError> {
         let scope = self.table_scope(table);
         let split = self.storage_split(table, plan);
         let bound = |parts: &[Expr]| -> Result<Vec<BoundExpr>, SqlError> {
@@ -862,6 +911,12 @@ impl YbEngine {
             partial,
             partial_rows: 0,
             limit,
+            stop: stop.map(|stop| GroupProgress {
+                stop: stop.clone(),
+                last_key: None,
+                begun: 0,
+                done: false,
+            }),
             rows: Vec::new(),
             removed: 0,
             first_us: None,

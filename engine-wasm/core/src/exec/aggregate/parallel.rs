@@ -42,12 +42,15 @@ pub fn plan(
     };
     let c = read.cost.expect("a partial scan is costed");
     let workers = c.gather.expect("a partial scan has its Gather").workers;
-    // Each process: the transition functions over its rows, no final one.
-    let partial = agg_cost(&plain(c.scan, a.trans_per_row, 0.0, 0.0), p);
+    // Each process: the transition functions over its rows, no final one,
+    // but an `internal` state is serialized to cross to the leader.
+    let serialize = p.cpu_operator_cost * a.serialized;
+    let partial = agg_cost(&plain(c.scan, a.trans_per_row, serialize, 0.0), p);
     // One partial state from each worker (the leader's is its own).
     let gather = parallel::gather(&partial, partial.rows * f64::from(workers), p);
-    // The leader: a combine function per state, then the final functions.
-    let combine = p.cpu_operator_cost * a.states;
+    // The leader: a combine function per state (and a deserialize per
+    // `internal` one), then the final functions.
+    let combine = p.cpu_operator_cost * (a.states + a.serialized);
     let finalize = agg_cost(&plain(gather, combine, a.final_per_group, having), p);
     Ok(Some(ParallelAgg {
         read,

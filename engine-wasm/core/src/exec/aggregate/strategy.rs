@@ -5,13 +5,16 @@
 //! cheapest one. Other queries (joins, a CTE, computed keys, yb) keep the
 //! HashAggregate, uncosted.
 
+mod yb;
+
 use super::parallel::ParallelAgg;
+use super::parallel_group::{self, ParallelGroup};
 use super::GroupPlan;
 use crate::exec::engine::GroupStop;
 use crate::exec::executor::Executor;
 use crate::exec::plan_node::{set_cost, PlanNode};
 use crate::exec::select::unqualify_select;
-use crate::sql::ast::{AggFunc, Expr, FromItem, Order, OrderItem, Select};
+use crate::sql::ast::{AggFunc, Expr, FromItem, Order, OrderItem, Select, SelectItem};
 use crate::sql::error::SqlError;
 use crate::sql::plan::cost::aggregate::Strategy;
 use crate::sql::plan::cost::{qual_cost, sort, Cost, CostParams};
@@ -39,10 +42,15 @@ pub struct Planned {
     pub read: Option<ScanPlan>,
     /// Computed in parts by parallel workers (an aggregate without GROUP BY).
     pub parallel: Option<ParallelAgg>,
+    /// A GROUP BY computed in parts by parallel workers.
+    pub parallel_group: Option<ParallelGroup>,
 }
 
 impl Planned {
     pub fn title(&self, plan: &GroupPlan) -> &'static str {
+        if let Some(par) = &self.parallel_group {
+            return par.title(!plan.aggregates.is_empty());
+        }
         match self.choice.strategy {
             Strategy::Plain if self.parallel.is_some() => "Finalize Aggregate",
             Strategy::Plain => "Aggregate",
@@ -67,7 +75,9 @@ impl Planned {
     /// the rows up to the first of the next group (not under HAVING or
     /// DISTINCT, which drop groups after the Agg).
     pub fn group_stop(&self, q: &Select, plan: &GroupPlan) -> Option<GroupStop> {
-        let streams = self.choice.strategy == Strategy::Sorted && self.choice.sort.is_none();
+        let streams = self.choice.strategy == Strategy::Sorted
+            && self.choice.sort.is_none()
+            && self.parallel_group.is_none();
         if !streams || plan.having.is_some() || q.distinct {
             return None;
         }
@@ -99,8 +109,9 @@ pub fn plan<E: Executor>(
     let (Some(info), true) = (one_table(engine, q), q.with.is_empty()) else {
         return Ok(None);
     };
+    let input = &flat_input(input, plan.keys.len());
     let Some(stats) = info.stats.as_ref() else {
-        return Ok(None);
+        return yb::plan(q, plan, input, input_types, &info);
     };
     let Some(keys) = key_columns(&info, plan) else {
         return Ok(None);
@@ -133,12 +144,23 @@ pub fn plan<E: Executor>(
                 .map(|par| par.why(&info.name, serial.total)),
             read: in_parts.as_ref().map(|par| par.read.clone()),
             parallel: in_parts,
+            parallel_group: None,
             choice,
             input_order: Vec::new(),
             width,
             key: Vec::new(),
         }));
     }
+    // The cheapest read may be a Gather of the rows a parallel scan keeps
+    // (a selective WHERE on a big table): one process then groups them.
+    let gathered = match parallel {
+        true => gathered_input(&info, input)?.filter(|(c, _)| c.total < unordered.0.total),
+        false => None,
+    };
+    let unordered = match &gathered {
+        Some((cost, plan)) => (*cost, plan.cost.map_or(unordered.1, |c| c.width), false),
+        None => unordered,
+    };
     let size = stats.relation.estimate();
     let est = Estimator {
         table: &info,
@@ -164,6 +186,10 @@ pub fn plan<E: Executor>(
         group_columns: keys.len() as f64,
         groups,
         having_per_group: having,
+        having_selectivity: plan
+            .having
+            .as_ref()
+            .map_or(1.0, |h| est.clauses(&[plan.readable(h)])),
         order_by_is_group_order: order_is_prefix(&plan.order_by, &order),
         has_order_by: !plan.order_by.is_empty(),
         output_width: width,
@@ -199,11 +225,46 @@ pub fn plan<E: Executor>(
         (unordered.0.rows, groups),
         limit,
     );
-    let read = (choice.strategy == Strategy::Sorted).then_some(read);
+    if parallel && !aggregates.ordered {
+        let inputs = parallel_group::Inputs {
+            info: &info,
+            input,
+            grouping: &grouping,
+            est: &est,
+            keys: &keys,
+            partial_width: partial_width(&info, plan, input_types),
+        };
+        let in_parts = parallel_group::plan(&inputs, p)?
+            .filter(|par| parallel_wins(&choice, &par.choice, grouping.limit.is_some()));
+        if let Some(par) = in_parts {
+            let serial = Considered {
+                name: format!("one process's {title}"),
+                cost: choice.finished,
+            };
+            return Ok(Some(Planned {
+                why: Some(par.why(&info.name, !plan.aggregates.is_empty(), serial)),
+                read: Some(par.read.clone()),
+                parallel: None,
+                choice: GroupingChoice {
+                    other: Some(choice.finished),
+                    ..par.choice
+                },
+                parallel_group: Some(par),
+                input_order: Vec::new(),
+                width,
+                key: keys,
+            }));
+        }
+    }
+    let read = match choice.strategy {
+        Strategy::Sorted => Some(read),
+        _ => gathered.map(|(_, plan)| plan),
+    };
     Ok(Some(Planned {
         why: Some(why),
         read,
         parallel: None,
+        parallel_group: None,
         choice,
         input_order,
         width,
@@ -240,6 +301,34 @@ pub fn plain_over<E: Executor>(
     Some(crate::sql::plan::cost::aggregate::cost(&agg, p))
 }
 
+/// `input` as the planner costs it (`make_group_input_target`): the scan
+/// computes the group keys (the first `keys` items), but only hands up the
+/// columns the aggregates' arguments read, which the Agg evaluates (and
+/// pays for) itself.
+fn flat_input(input: &Select, keys: usize) -> Select {
+    let mut items: Vec<SelectItem> = input.items.iter().take(keys).cloned().collect();
+    for item in input.items.iter().skip(keys) {
+        let SelectItem::Expr { expr, .. } = item else {
+            continue;
+        };
+        expr.visit(&mut |e| {
+            if matches!(e, Expr::Column { .. }) {
+                let column = SelectItem::Expr {
+                    expr: e.clone(),
+                    alias: None,
+                };
+                if !items.contains(&column) {
+                    items.push(column);
+                }
+            }
+        });
+    }
+    Select {
+        items,
+        ..input.clone()
+    }
+}
+
 /// The table a query reads alone, with its planner statistics.
 fn one_table<E: Executor>(engine: &E, q: &Select) -> Option<TableInfo> {
     if q.from.len() != 1 || !q.joins.is_empty() {
@@ -274,6 +363,32 @@ fn input_cost(info: &TableInfo, input: &Select) -> Result<(Cost, f64, bool), Sql
         cost.width,
         cost.sort.is_some(),
     ))
+}
+
+/// Whether the parallel grouping beats one process's: `add_path` first
+/// drops whichever the other dominates (within 1 %, the sooner start or
+/// the group order decides), then the cheaper once finished wins.
+fn parallel_wins(serial: &GroupingChoice, parallel: &GroupingChoice, startup_counts: bool) -> bool {
+    let sorted = |c: &GroupingChoice| c.strategy == Strategy::Sorted;
+    let weighed = [
+        (serial.agg, sorted(serial)),
+        (parallel.agg, sorted(parallel)),
+    ];
+    match crate::sql::plan::grouping::survivors(&weighed, startup_counts).as_slice() {
+        [1] => true,
+        [0] => false,
+        _ => parallel.finished < serial.finished,
+    }
+}
+
+/// The cheapest read of `input`'s rows when it is a Gather over a parallel
+/// scan, with its Gather's estimate.
+fn gathered_input(info: &TableInfo, input: &Select) -> Result<Option<(Cost, ScanPlan)>, SqlError> {
+    let plan = crate::sql::plan::plan_top_scan(info, &unqualify_select(input))?;
+    Ok(plan
+        .cost
+        .and_then(|c| c.gather)
+        .map(|g| (g.cost, plan.clone())))
 }
 
 /// The grouping's best choice over each finished read of the rows in group
@@ -360,6 +475,9 @@ fn aggregate_costs(plan: &GroupPlan, input_types: &[SqlType], p: &CostParams) ->
         if has_final {
             c.final_per_group += p.cpu_operator_cost;
         }
+        if internal_state(*func, arg_type) {
+            c.serialized += 1.0;
+        }
         if by_reference {
             // `get_typavgwidth` of a variable-width state.
             c.state_bytes += 32.0;
@@ -383,6 +501,15 @@ fn final_and_state(func: AggFunc, arg: Option<SqlType>) -> (bool, bool) {
         AggFunc::Avg => (true, true),
         AggFunc::StringAgg => (true, true),
     }
+}
+
+/// Whether PostgreSQL's state for `func` over `arg` is of type `internal`
+/// (a C structure, which must be serialized to cross between processes):
+/// `sum` and `avg` of a bigint or numeric. `avg` of a smaller integer or a
+/// float keeps an array, `sum` of an integer a bigint.
+fn internal_state(func: AggFunc, arg: Option<SqlType>) -> bool {
+    let wide = matches!(arg, Some(SqlType::Int8 | SqlType::Numeric(_)));
+    matches!(func, AggFunc::Sum | AggFunc::Avg) && wide
 }
 
 /// The group order (`preprocess_groupclause`): the keys ORDER BY names, in
@@ -442,11 +569,16 @@ fn constant_limit(q: &Select) -> Option<f64> {
 /// `width=` of the group rows: a key's column width, 8 for a count or an
 /// integer sum, 32 for a numeric result, an argument's width for min/max.
 fn output_width(info: &TableInfo, plan: &GroupPlan, input_types: &[SqlType]) -> f64 {
-    let widths = info
-        .stats
-        .as_ref()
-        .map(|s| s.relation.column_widths.clone())
-        .unwrap_or_default();
+    // Without statistics (yb), each column's typical width.
+    let widths = info.stats.as_ref().map_or_else(
+        || {
+            info.columns
+                .iter()
+                .map(|(_, ty)| crate::exec::type_width(*ty))
+                .collect()
+        },
+        |s| s.relation.column_widths.clone(),
+    );
     let column_width = |e: &Expr| match unqualify(e) {
         Expr::Column { name, .. } => info
             .columns
@@ -477,7 +609,7 @@ fn output_width(info: &TableInfo, plan: &GroupPlan, input_types: &[SqlType]) -> 
                 Some(SqlType::Float4 | SqlType::Float8) => 8.0,
                 _ => 32.0,
             },
-            AggFunc::Min | AggFunc::Max => arg.as_deref().map_or(8.0, column_width),
+            AggFunc::Min | AggFunc::Max => type_width(ty, arg.as_deref().map_or(8.0, column_width)),
             AggFunc::StringAgg => 32.0,
         });
     }
@@ -497,6 +629,65 @@ fn output_width(info: &TableInfo, plan: &GroupPlan, input_types: &[SqlType]) -> 
             _ => 4.0,
         })
         .sum()
+}
+
+/// `width=` of an expression of type `ty` (`get_typavgwidth`): a
+/// fixed-width type's bytes, 32 for a variable-width one; `column` when the
+/// type is unknown.
+fn type_width(ty: Option<SqlType>, column: f64) -> f64 {
+    match ty.map(crate::exec::column_size::type_length) {
+        Some(Ok(-1)) => 32.0,
+        Some(Ok(n)) => n as f64,
+        _ => column,
+    }
+}
+
+/// `width=` of a partial group row, as the processes hand it to the
+/// leader: each key's column width, then each aggregate's transition state
+/// (`count`'s and an integer `sum`'s bigint, `avg`'s array or `internal`,
+/// `min`/`max`'s argument).
+fn partial_width(info: &TableInfo, plan: &GroupPlan, input_types: &[SqlType]) -> f64 {
+    let widths = info
+        .stats
+        .as_ref()
+        .map(|s| s.relation.column_widths.clone())
+        .unwrap_or_default();
+    let keys: f64 = plan
+        .keys
+        .iter()
+        .map(|k| match unqualify(k) {
+            Expr::Column { name, .. } => info
+                .columns
+                .iter()
+                .position(|(c, _)| *c == name)
+                .and_then(|c| widths.get(c))
+                .map_or(4.0, |w| f64::from(*w)),
+            _ => 4.0,
+        })
+        .sum();
+    let mut arg_index = plan.keys.len();
+    let mut states = 0.0;
+    for a in &plan.aggregates {
+        let Expr::Aggregate { func, arg, .. } = a else {
+            states += 8.0;
+            continue;
+        };
+        let ty = arg.as_ref().and_then(|_| {
+            arg_index += 1;
+            input_types.get(arg_index - 1).copied()
+        });
+        states += match func {
+            AggFunc::Count => 8.0,
+            AggFunc::Sum => match ty {
+                Some(SqlType::Int8 | SqlType::Numeric(_)) => 32.0,
+                Some(SqlType::Float4) => 4.0,
+                _ => 8.0,
+            },
+            AggFunc::Avg | AggFunc::StringAgg => 32.0,
+            AggFunc::Min | AggFunc::Max => type_width(ty, 4.0),
+        };
+    }
+    keys + states
 }
 
 /// `SELECT DISTINCT` of plain columns of one table, planned as
@@ -584,6 +775,7 @@ pub fn plan_distinct<E: Executor>(
         group_columns: key.len() as f64,
         groups,
         having_per_group: 0.0,
+        having_selectivity: 1.0,
         // The Unique's rows come in the distinct order, which leads with
         // the ORDER BY.
         order_by_is_group_order: true,

@@ -21,6 +21,10 @@ pub struct AggregateCosts {
     pub final_per_group: f64,
     pub states: f64,
     pub state_bytes: f64,
+    /// Aggregates whose state is `internal` (`sum(bigint)`, `avg(numeric)`):
+    /// computed in parts, each partial state is serialized to cross to the
+    /// leader and deserialized there, a function call each way.
+    pub serialized: f64,
     /// An aggregate with DISTINCT or ORDER BY in its call: its rows must be
     /// sorted per group, which a hash table cannot do (PostgreSQL 15).
     pub ordered: bool,
@@ -39,6 +43,9 @@ pub struct Grouping {
     pub group_columns: f64,
     pub groups: f64,
     pub having_per_group: f64,
+    /// The share of groups the HAVING keeps (`clauselist_selectivity` of
+    /// it; 1 without one).
+    pub having_selectivity: f64,
     /// Whether the ORDER BY is the group order (or a leading part of it).
     pub order_by_is_group_order: bool,
     pub has_order_by: bool,
@@ -93,26 +100,30 @@ pub fn num_groups(est: &Estimator, columns: &[usize], tuples: f64, rows: f64) ->
 /// The cheapest way to group, as the planner picks it.
 pub fn choose(g: &Grouping, p: &CostParams) -> GroupingChoice {
     let agg = |strategy, input: Cost| {
-        aggregate::cost(
-            &Agg {
-                strategy,
-                input,
-                input_width: g.input_width,
-                trans_per_row: g.aggregates.trans_per_row,
-                final_per_group: g.aggregates.final_per_group,
-                states: g.aggregates.states,
-                state_bytes: g.aggregates.state_bytes,
-                group_columns: g.group_columns,
-                groups: g.groups,
-                having_per_group: g.having_per_group,
-            },
-            p,
+        after_having(
+            g,
+            aggregate::cost(
+                &Agg {
+                    strategy,
+                    input,
+                    input_width: g.input_width,
+                    trans_per_row: g.aggregates.trans_per_row,
+                    final_per_group: g.aggregates.final_per_group,
+                    states: g.aggregates.states,
+                    state_bytes: g.aggregates.state_bytes,
+                    group_columns: g.group_columns,
+                    groups: g.groups,
+                    having_per_group: g.having_per_group,
+                },
+                p,
+            ),
         )
     };
     let sorted = if g.has_aggregates {
         agg(Strategy::Sorted, g.ordered)
     } else {
-        aggregate::group(&g.ordered, g.group_columns, g.groups, g.having_per_group, p)
+        let group = aggregate::group(&g.ordered, g.group_columns, g.groups, g.having_per_group, p);
+        after_having(g, group)
     };
     // `add_path`: the sorted path's order keeps it; the hashed one stays only
     // when it is more than 1 % cheaper (or starts sooner under a LIMIT).
@@ -135,20 +146,8 @@ pub fn choose(g: &Grouping, p: &CostParams) -> GroupingChoice {
             });
         }
     }
-    if g.has_order_by {
-        kept = ordered(kept, g, p);
-    }
-    let limited = |c: &GroupingChoice| {
-        g.limit
-            .map_or(c.top().total, |l| sort::limit(&c.top(), l).total)
-    };
-    let mut best = kept[0];
-    for c in &kept[1..] {
-        if limited(c) < limited(&best) {
-            best = *c;
-        }
-    }
-    best.finished = limited(&best);
+    let limited = |c: &GroupingChoice| limited(c, g);
+    let (_, mut best) = finish(&kept, g, p);
     // What the other strategy would have cost, finished the same way.
     best.other = match best.strategy {
         Strategy::Hashed => Some(sorted),
@@ -186,23 +185,104 @@ fn survives(unsorted: &Cost, sorted: &Cost, startup_counts: bool) -> bool {
     sorted.startup > unsorted.startup * FUZZ
 }
 
-/// `create_ordered_paths`: a path already in the ORDER BY's order as it is,
-/// and the cheapest in total under a Sort.
-fn ordered(kept: Vec<GroupingChoice>, g: &Grouping, p: &CostParams) -> Vec<GroupingChoice> {
+/// An Agg's rows once its HAVING has dropped the groups it rejects
+/// (`cost_agg` scales its output by the quals' selectivity).
+pub fn after_having(g: &Grouping, agg: Cost) -> Cost {
+    Cost {
+        rows: clamp_rows(agg.rows * g.having_selectivity),
+        ..agg
+    }
+}
+
+/// `create_ordered_paths`, then the LIMIT, over the paths `add_path` kept:
+/// under an ORDER BY, a path already in its order stays as it is and the
+/// cheapest in total gets a Sort (the others drop out); the cheapest once
+/// finished wins. Its place among `kept`, with its Sort and finished cost.
+pub fn finish(kept: &[GroupingChoice], g: &Grouping, p: &CostParams) -> (usize, GroupingChoice) {
     let cheapest = kept
         .iter()
         .map(|c| c.agg.total)
         .fold(f64::INFINITY, f64::min);
-    let mut out = Vec::new();
-    for mut c in kept {
-        if c.strategy == Strategy::Sorted && g.order_by_is_group_order {
-            out.push(c);
-        } else if c.agg.total == cheapest {
+    let mut best: Option<(usize, GroupingChoice)> = None;
+    for (i, c) in kept.iter().enumerate() {
+        let mut c = *c;
+        let in_order = c.strategy == Strategy::Sorted && g.order_by_is_group_order;
+        if g.has_order_by && !in_order {
+            if c.agg.total != cheapest {
+                continue;
+            }
             c.sort = Some(sort::cost(&c.agg, g.output_width, g.limit, p));
-            out.push(c);
+        }
+        c.finished = limited(&c, g);
+        if best.as_ref().is_none_or(|(_, b)| c.finished < b.finished) {
+            best = Some((i, c));
         }
     }
-    out
+    best.expect("the cheapest path is always finished")
+}
+
+/// A path's total once the LIMIT takes its share.
+fn limited(c: &GroupingChoice, g: &Grouping) -> f64 {
+    g.limit
+        .map_or(c.top().total, |l| sort::limit(&c.top(), l).total)
+}
+
+/// `add_path` over finished grouping paths, each with whether its rows come
+/// out in group order: the places of those no other path dominates. One
+/// dominates another when its order is at least as useful and it costs
+/// fuzzily no more (`compare_path_costs_fuzzily`: within 1 % counts as the
+/// same, and then the sooner start, or the order, decides).
+pub fn survivors(paths: &[(Cost, bool)], startup_counts: bool) -> Vec<usize> {
+    let dominates = |(a, a_sorted): (Cost, bool), (b, b_sorted): (Cost, bool), earlier: bool| {
+        if b_sorted && !a_sorted {
+            return false;
+        }
+        match fuzzy(&a, &b, startup_counts) {
+            Fuzzy::Better => true,
+            Fuzzy::Same if a_sorted != b_sorted => true,
+            Fuzzy::Same => a.total < b.total || (a.total == b.total && earlier),
+            Fuzzy::Worse | Fuzzy::Different => false,
+        }
+    };
+    (0..paths.len())
+        .filter(|&i| !(0..paths.len()).any(|j| j != i && dominates(paths[j], paths[i], j < i)))
+        .collect()
+}
+
+/// How one path's costs compare with another's, fuzzily.
+#[derive(Debug, PartialEq)]
+enum Fuzzy {
+    Better,
+    Worse,
+    Same,
+    /// Each better on one of total and startup.
+    Different,
+}
+
+/// `compare_path_costs_fuzzily` of `a` against `b` with PostgreSQL's 1 %.
+fn fuzzy(a: &Cost, b: &Cost, startup_counts: bool) -> Fuzzy {
+    const FUZZ: f64 = 1.01;
+    if a.total > b.total * FUZZ {
+        return if startup_counts && b.startup > a.startup * FUZZ {
+            Fuzzy::Different
+        } else {
+            Fuzzy::Worse
+        };
+    }
+    if b.total > a.total * FUZZ {
+        return if startup_counts && a.startup > b.startup * FUZZ {
+            Fuzzy::Different
+        } else {
+            Fuzzy::Better
+        };
+    }
+    if a.startup > b.startup * FUZZ {
+        Fuzzy::Worse
+    } else if b.startup > a.startup * FUZZ {
+        Fuzzy::Better
+    } else {
+        Fuzzy::Same
+    }
 }
 
 #[cfg(test)]
@@ -231,6 +311,7 @@ mod tests {
             group_columns: 1.0,
             groups,
             having_per_group: 0.0,
+            having_selectivity: 1.0,
             order_by_is_group_order: false,
             has_order_by: false,
             output_width: 12.0,
