@@ -13,6 +13,7 @@
 //! An index scan becomes Index Only when the index holds every column the query
 //! touches. Profiles share this planner; each executes the plan on its own storage.
 
+pub mod add_path;
 pub mod bitmap_and;
 pub mod bitmap_or;
 pub mod choose;
@@ -910,16 +911,45 @@ fn best_of(mut all: Vec<ScanPlan>) -> Result<ScanPlan, SqlError> {
     if all.len() == 1 {
         return Ok(all.remove(0));
     }
-    Ok(all
-        .into_iter()
-        .reduce(|best, p| {
-            if choose::finished_total(&p) < choose::finished_total(&best) {
-                p
+    // `add_path` over the finished plans (each gives the ORDER BY): one
+    // within 1 % of another's total that returns its first row sooner
+    // drops it; of those left the cheapest in total wins.
+    let finished: Vec<(cost::Cost, bool)> = all
+        .iter()
+        .map(|p| (choose::finished_cost(p), true))
+        .collect();
+    let limited = all
+        .first()
+        .and_then(|p| p.cost)
+        .and_then(|c| c.limit)
+        .is_some();
+    let kept = add_path::survivors(&finished, limited);
+    let cheapest = (0..all.len())
+        .reduce(|best, i| {
+            if finished[i].0.total < finished[best].0.total {
+                i
             } else {
                 best
             }
         })
-        .expect("at least one plan"))
+        .expect("at least one plan");
+    let best = kept
+        .iter()
+        .copied()
+        .reduce(|best, i| {
+            if finished[i].0.total < finished[best].0.total {
+                i
+            } else {
+                best
+            }
+        })
+        .expect("a plan survives");
+    let mut plan = all.swap_remove(best);
+    if best != cheapest {
+        // The cheapest in total lost to one as cheap within 1 % that starts sooner.
+        plan.why = plan.why.map(|w| format!("{w}{}", why::SOONER));
+    }
+    Ok(plan)
 }
 
 /// Every finished plan the cost-based planner keeps for `q`

@@ -23,11 +23,10 @@ use super::GroupPlan;
 use crate::sql::ast::{Order, Select};
 use crate::sql::deparse::deparse;
 use crate::sql::error::SqlError;
+use crate::sql::plan::add_path::survivors;
 use crate::sql::plan::cost::aggregate::{self, Agg, Strategy};
 use crate::sql::plan::cost::{sort, Cost, CostParams};
-use crate::sql::plan::grouping::{
-    after_having, finish, num_groups, survivors, Grouping, GroupingChoice,
-};
+use crate::sql::plan::grouping::{after_having, finish, num_groups, Grouping, GroupingChoice};
 use crate::sql::plan::selectivity::Estimator;
 use crate::sql::plan::why::{self, Considered};
 use crate::sql::plan::{parallel, plan_partial_scan, ScanPlan, TableInfo};
@@ -156,9 +155,12 @@ pub fn plan(i: &Inputs, p: &CostParams) -> Result<Option<ParallelGroup>, SqlErro
         .iter()
         .map(|s| (s.agg, s.strategy == Strategy::Sorted))
         .collect();
-    let kept: Vec<Shape> = survivors(&weighed, g.limit.is_some())
+    let survived = survivors(&weighed, g.limit.is_some());
+    let kept: Vec<Shape> = shapes
         .into_iter()
-        .map(|n| std::mem::replace(&mut shapes[n], placeholder()))
+        .enumerate()
+        .filter(|(n, _)| survived.contains(n))
+        .map(|(_, shape)| shape)
         .collect();
     let choices: Vec<GroupingChoice> = kept
         .iter()
@@ -187,12 +189,14 @@ type Partial = (Vec<Layer>, Cost, bool);
 /// Drops the paths another dominates (`add_path`).
 fn keep(paths: &mut Vec<Partial>, startup_counts: bool) {
     let weighed: Vec<(Cost, bool)> = paths.iter().map(|(_, c, o)| (*c, *o)).collect();
-    let kept = survivors(&weighed, startup_counts);
-    let mut n = 0;
-    paths.retain(|_| {
-        n += 1;
-        kept.contains(&(n - 1))
-    });
+    let survived = survivors(&weighed, startup_counts);
+    let all = std::mem::take(paths);
+    paths.extend(
+        all.into_iter()
+            .enumerate()
+            .filter(|(n, _)| survived.contains(n))
+            .map(|(_, path)| path),
+    );
 }
 
 /// The place of the cheapest in total (the first of equals).
@@ -281,14 +285,6 @@ fn finalize(
         layers,
         agg,
         strategy,
-    }
-}
-
-fn placeholder() -> Shape {
-    Shape {
-        layers: Vec::new(),
-        agg: Cost::default(),
-        strategy: Strategy::Plain,
     }
 }
 

@@ -374,7 +374,7 @@ fn parallel_wins(serial: &GroupingChoice, parallel: &GroupingChoice, startup_cou
         (serial.agg, sorted(serial)),
         (parallel.agg, sorted(parallel)),
     ];
-    match crate::sql::plan::grouping::survivors(&weighed, startup_counts).as_slice() {
+    match crate::sql::plan::add_path::survivors(&weighed, startup_counts).as_slice() {
         [1] => true,
         [0] => false,
         _ => parallel.finished < serial.finished,
@@ -401,7 +401,7 @@ fn best_over_ordered(
     g: &mut Grouping,
     p: &CostParams,
 ) -> Result<(GroupingChoice, ScanPlan), SqlError> {
-    let mut best: Option<(GroupingChoice, ScanPlan)> = None;
+    let mut chosen: Vec<(GroupingChoice, ScanPlan)> = Vec::new();
     // A hashed choice beat the sorted one over every read: quote the best.
     let mut cheapest_sorted = f64::INFINITY;
     for plan in plan_scans(info, &unqualify_select(ordered), false)? {
@@ -411,14 +411,28 @@ fn best_over_ordered(
         if choice.strategy == Strategy::Hashed {
             cheapest_sorted = cheapest_sorted.min(choice.other.unwrap_or(f64::INFINITY));
         }
-        if best
-            .as_ref()
-            .is_none_or(|(b, _)| choice.finished < b.finished)
-        {
-            best = Some((choice, plan));
-        }
+        chosen.push((choice, plan));
     }
-    let (mut choice, plan) = best.expect("a Seq Scan is always planned");
+    // All of them finished as the query wants: `add_path` keeps the one
+    // that starts sooner among totals within 1 %, then the cheapest wins.
+    let weighed: Vec<(Cost, bool)> = chosen
+        .iter()
+        .map(|(c, _)| (crate::sql::plan::grouping::limited_cost(c, g), true))
+        .collect();
+    let survived = crate::sql::plan::add_path::survivors(&weighed, g.limit.is_some());
+    let (mut choice, plan) = chosen
+        .into_iter()
+        .enumerate()
+        .filter(|(n, _)| survived.contains(n))
+        .map(|(_, c)| c)
+        .reduce(|best, c| {
+            if c.0.finished < best.0.finished {
+                c
+            } else {
+                best
+            }
+        })
+        .expect("a Seq Scan is always planned");
     if choice.strategy == Strategy::Hashed && cheapest_sorted.is_finite() {
         choice.other = Some(cheapest_sorted);
     }
@@ -859,12 +873,16 @@ fn sentence(
             cost: *c,
         })
         .collect();
-    why::grouping(
+    let mut text = why::grouping(
         names.0,
         way,
         sizes.0,
         sizes.1,
         limit.filter(|_| way == GroupWay::InOrder),
         why::costs(choice.finished, &others),
-    )
+    );
+    if choice.other.is_some_and(|o| o < choice.finished) {
+        text.push_str(why::SOONER);
+    }
+    text
 }

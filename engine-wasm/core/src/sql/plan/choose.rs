@@ -83,9 +83,14 @@ pub fn cheapest(q: &Query, candidates: &[IndexCandidate]) -> ScanPlan {
 
 /// A finished plan's total under its LIMIT.
 pub fn finished_total(p: &ScanPlan) -> f64 {
+    finished_cost(p).total
+}
+
+/// A finished plan's estimate under its LIMIT.
+pub fn finished_cost(p: &ScanPlan) -> Cost {
     let c = p.cost.expect("a finalist is costed");
     let top = c.top();
-    c.limit.map_or(top.total, |l| sort::limit(&top, l).total)
+    c.limit.map_or(top, |l| sort::limit(&top, l))
 }
 
 /// Every plan the planner keeps for `q`, finished as the query needs it

@@ -203,7 +203,7 @@ pub fn finish(kept: &[GroupingChoice], g: &Grouping, p: &CostParams) -> (usize, 
         .iter()
         .map(|c| c.agg.total)
         .fold(f64::INFINITY, f64::min);
-    let mut best: Option<(usize, GroupingChoice)> = None;
+    let mut finished: Vec<(usize, GroupingChoice)> = Vec::new();
     for (i, c) in kept.iter().enumerate() {
         let mut c = *c;
         let in_order = c.strategy == Strategy::Sorted && g.order_by_is_group_order;
@@ -214,75 +214,36 @@ pub fn finish(kept: &[GroupingChoice], g: &Grouping, p: &CostParams) -> (usize, 
             c.sort = Some(sort::cost(&c.agg, g.output_width, g.limit, p));
         }
         c.finished = limited(&c, g);
-        if best.as_ref().is_none_or(|(_, b)| c.finished < b.finished) {
-            best = Some((i, c));
-        }
+        finished.push((i, c));
     }
-    best.expect("the cheapest path is always finished")
+    // The final `add_path`: every finished path gives the rows as wanted;
+    // within 1 % in total the one that starts sooner stays.
+    let weighed: Vec<(Cost, bool)> = finished
+        .iter()
+        .map(|(_, c)| (limited_cost(c, g), true))
+        .collect();
+    let survived = super::add_path::survivors(&weighed, g.limit.is_some());
+    survived
+        .into_iter()
+        .map(|n| finished[n])
+        .reduce(|best, c| {
+            if c.1.finished < best.1.finished {
+                c
+            } else {
+                best
+            }
+        })
+        .expect("the cheapest path is always finished")
 }
 
 /// A path's total once the LIMIT takes its share.
 fn limited(c: &GroupingChoice, g: &Grouping) -> f64 {
-    g.limit
-        .map_or(c.top().total, |l| sort::limit(&c.top(), l).total)
+    limited_cost(c, g).total
 }
 
-/// `add_path` over finished grouping paths, each with whether its rows come
-/// out in group order: the places of those no other path dominates. One
-/// dominates another when its order is at least as useful and it costs
-/// fuzzily no more (`compare_path_costs_fuzzily`: within 1 % counts as the
-/// same, and then the sooner start, or the order, decides).
-pub fn survivors(paths: &[(Cost, bool)], startup_counts: bool) -> Vec<usize> {
-    let dominates = |(a, a_sorted): (Cost, bool), (b, b_sorted): (Cost, bool), earlier: bool| {
-        if b_sorted && !a_sorted {
-            return false;
-        }
-        match fuzzy(&a, &b, startup_counts) {
-            Fuzzy::Better => true,
-            Fuzzy::Same if a_sorted != b_sorted => true,
-            Fuzzy::Same => a.total < b.total || (a.total == b.total && earlier),
-            Fuzzy::Worse | Fuzzy::Different => false,
-        }
-    };
-    (0..paths.len())
-        .filter(|&i| !(0..paths.len()).any(|j| j != i && dominates(paths[j], paths[i], j < i)))
-        .collect()
-}
-
-/// How one path's costs compare with another's, fuzzily.
-#[derive(Debug, PartialEq)]
-enum Fuzzy {
-    Better,
-    Worse,
-    Same,
-    /// Each better on one of total and startup.
-    Different,
-}
-
-/// `compare_path_costs_fuzzily` of `a` against `b` with PostgreSQL's 1 %.
-fn fuzzy(a: &Cost, b: &Cost, startup_counts: bool) -> Fuzzy {
-    const FUZZ: f64 = 1.01;
-    if a.total > b.total * FUZZ {
-        return if startup_counts && b.startup > a.startup * FUZZ {
-            Fuzzy::Different
-        } else {
-            Fuzzy::Worse
-        };
-    }
-    if b.total > a.total * FUZZ {
-        return if startup_counts && a.startup > b.startup * FUZZ {
-            Fuzzy::Different
-        } else {
-            Fuzzy::Better
-        };
-    }
-    if a.startup > b.startup * FUZZ {
-        Fuzzy::Worse
-    } else if b.startup > a.startup * FUZZ {
-        Fuzzy::Better
-    } else {
-        Fuzzy::Same
-    }
+/// A path's estimate once the LIMIT takes its share.
+pub fn limited_cost(c: &GroupingChoice, g: &Grouping) -> Cost {
+    g.limit.map_or(c.top(), |l| sort::limit(&c.top(), l))
 }
 
 #[cfg(test)]
