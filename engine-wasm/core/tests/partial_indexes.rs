@@ -155,3 +155,34 @@ create index t_f on t (v) where flag;
     );
     assert!(text.contains("\"t_f\" btree (v) WHERE flag"), "{text}");
 }
+
+#[test]
+fn a_partial_index_whose_predicate_the_where_implies_makes_a_bitmap_without_a_condition() {
+    // `a = 35` implies `a < 50`: every entry of t1_b_part is a candidate,
+    // so a bitmap of the whole index selects half the table, then the heap
+    // pages are read in order and `a = 35` checked (never vacuumed, the
+    // covering index would fetch every row's heap page). PostgreSQL 15 printed
+    // the same plan, rows, heap blocks and buffers (hit + read).
+    let p = crate::pg_plans::plans(
+        "create table t1 (id int, a int, b int, c text, pad text);
+         insert into t1 select i, (i * 7919) % 100, i, 'v' || i, repeat('x', 400)
+             from generate_series(1, 7985) i;
+         create index t1_b_part on t1 (b) where a < 50;
+         create index t1_b_incl on t1 (b) include (a);
+         explain (analyze, buffers, costs off, timing off, summary off)
+             select a from t1 where a = 35;",
+    );
+    assert_eq!(
+        p[0],
+        [
+            "Bitmap Heap Scan on t1 (actual rows=80 loops=1)",
+            "  Recheck Cond: (a < 50)",
+            "  Filter: (a = 35)",
+            "  Rows Removed by Filter: 3912",
+            "  Heap Blocks: exact=444",
+            "  Buffers: 456",
+            "  ->  Bitmap Index Scan on t1_b_part (actual rows=3992 loops=1)",
+            "        Buffers: 12",
+        ]
+    );
+}

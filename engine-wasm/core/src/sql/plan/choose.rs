@@ -114,7 +114,11 @@ pub fn finalists(q: &Query, candidates: &[IndexCandidate]) -> Vec<ScanPlan> {
     let bitmap: Vec<&IndexCandidate> = candidates
         .iter()
         .rev()
-        .filter(|c| c.cond.is_some())
+        // An index with a condition, or a partial one whose predicate the
+        // WHERE implies (its entries are a share of the rows, so a bitmap
+        // of them all selects; `get_index_paths` keeps a path with
+        // selectivity below 1 for bitmaps).
+        .filter(|c| c.cond.is_some() || c.partial)
         .collect();
     paths.extend(bitmap_path(q, &bitmap, &est, &size, rows, width));
     for group in q.ors {
