@@ -291,6 +291,13 @@ pub fn whole(x: f64) -> String {
     format!("{}", x.round() as i64)
 }
 
+/// Said when a plan won though another's estimate was lower: PostgreSQL's
+/// `add_path` counts totals within 1 % as equal and keeps the plan that
+/// starts sooner.
+pub const SOONER: &str =
+    " PostgreSQL counts totals within 1 % of each other as equal, and then keeps \
+     the plan that returns its first row sooner.";
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -349,10 +356,3 @@ mod tests {
         assert!(costs(1.0, &[]).contains("nothing else"));
     }
 }
-
-/// Said when a plan won though another's estimate was lower: PostgreSQL's
-/// `add_path` counts totals within 1 % as equal and keeps the plan that
-/// starts sooner.
-pub const SOONER: &str =
-    " PostgreSQL counts totals within 1 % of each other as equal, and then keeps \
-     the plan that returns its first row sooner.";
