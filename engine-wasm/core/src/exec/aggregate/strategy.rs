@@ -169,14 +169,7 @@ pub fn plan<E: Executor>(
     };
     let groups = num_groups(&est, &keys, size.tuples, unordered.0.rows);
     let order = group_order(plan);
-    let input_order: Vec<OrderItem> = order
-        .iter()
-        .map(|&i| OrderItem {
-            expr: plan.keys[i].clone(),
-            order: Order::Asc,
-            nulls_first: None,
-        })
-        .collect();
+    let input_order = ascending(plan, &order);
     let mut grouping = Grouping {
         unordered: unordered.0,
         ordered: unordered.0,
@@ -526,6 +519,19 @@ fn internal_state(func: AggFunc, arg: Option<SqlType>) -> bool {
     matches!(func, AggFunc::Sum | AggFunc::Avg) && wide
 }
 
+/// The group keys in `order`, each ascending: the order a GroupAggregate
+/// reads its rows in.
+fn ascending(plan: &GroupPlan, order: &[usize]) -> Vec<OrderItem> {
+    order
+        .iter()
+        .map(|&i| OrderItem {
+            expr: plan.keys[i].clone(),
+            order: Order::Asc,
+            nulls_first: None,
+        })
+        .collect()
+}
+
 /// The group order (`preprocess_groupclause`): the keys ORDER BY names, in
 /// its order (when each is ascending), then the others; the keys as written
 /// when the ORDER BY does not lead with them.
@@ -583,25 +589,7 @@ fn constant_limit(q: &Select) -> Option<f64> {
 /// `width=` of the group rows: a key's column width, 8 for a count or an
 /// integer sum, 32 for a numeric result, an argument's width for min/max.
 fn output_width(info: &TableInfo, plan: &GroupPlan, input_types: &[SqlType]) -> f64 {
-    // Without statistics (yb), each column's typical width.
-    let widths = info.stats.as_ref().map_or_else(
-        || {
-            info.columns
-                .iter()
-                .map(|(_, ty)| crate::exec::type_width(*ty))
-                .collect()
-        },
-        |s| s.relation.column_widths.clone(),
-    );
-    let column_width = |e: &Expr| match unqualify(e) {
-        Expr::Column { name, .. } => info
-            .columns
-            .iter()
-            .position(|(c, _)| *c == name)
-            .and_then(|c| widths.get(c))
-            .map_or(4.0, |w| f64::from(*w)),
-        _ => 4.0,
-    };
+    let column_width = |e: &Expr| column_width(info, e);
     let mut arg_index = plan.keys.len();
     let mut aggregate_widths = Vec::new();
     for a in &plan.aggregates {
@@ -645,6 +633,22 @@ fn output_width(info: &TableInfo, plan: &GroupPlan, input_types: &[SqlType]) -> 
         .sum()
 }
 
+/// `width=` of a column: ANALYZE's average width, or without statistics
+/// (yb) its type's typical width; 4 for an expression.
+fn column_width(info: &TableInfo, e: &Expr) -> f64 {
+    let Expr::Column { name, .. } = unqualify(e) else {
+        return 4.0;
+    };
+    let Some(c) = info.columns.iter().position(|(n, _)| *n == name) else {
+        return 4.0;
+    };
+    let width = match &info.stats {
+        Some(s) => s.relation.column_widths.get(c).copied(),
+        None => Some(crate::exec::type_width(info.columns[c].1)),
+    };
+    width.map_or(4.0, f64::from)
+}
+
 /// `width=` of an expression of type `ty` (`get_typavgwidth`): a
 /// fixed-width type's bytes, 32 for a variable-width one; `column` when the
 /// type is unknown.
@@ -661,24 +665,7 @@ fn type_width(ty: Option<SqlType>, column: f64) -> f64 {
 /// (`count`'s and an integer `sum`'s bigint, `avg`'s array or `internal`,
 /// `min`/`max`'s argument).
 fn partial_width(info: &TableInfo, plan: &GroupPlan, input_types: &[SqlType]) -> f64 {
-    let widths = info
-        .stats
-        .as_ref()
-        .map(|s| s.relation.column_widths.clone())
-        .unwrap_or_default();
-    let keys: f64 = plan
-        .keys
-        .iter()
-        .map(|k| match unqualify(k) {
-            Expr::Column { name, .. } => info
-                .columns
-                .iter()
-                .position(|(c, _)| *c == name)
-                .and_then(|c| widths.get(c))
-                .map_or(4.0, |w| f64::from(*w)),
-            _ => 4.0,
-        })
-        .sum();
+    let keys: f64 = plan.keys.iter().map(|k| column_width(info, k)).sum();
     let mut arg_index = plan.keys.len();
     let mut states = 0.0;
     for a in &plan.aggregates {

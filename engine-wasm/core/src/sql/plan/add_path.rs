@@ -7,6 +7,9 @@
 
 use super::cost::Cost;
 
+/// PostgreSQL's fuzz: costs within 1 % of each other are the same.
+const FUZZ: f64 = 1.01;
+
 /// `add_path` over finished paths, each with whether its rows come out in
 /// the order wanted (group order, the ORDER BY): the places of those no other path dominates. One
 /// dominates another when its order is at least as useful and it costs
@@ -17,11 +20,11 @@ pub fn survivors(paths: &[(Cost, bool)], startup_counts: bool) -> Vec<usize> {
         if b_sorted && !a_sorted {
             return false;
         }
-        match fuzzy(&a, &b, startup_counts) {
-            Fuzzy::Better => true,
-            Fuzzy::Same if a_sorted != b_sorted => true,
-            Fuzzy::Same => a.total < b.total || (a.total == b.total && earlier),
-            Fuzzy::Worse | Fuzzy::Different => false,
+        match compare_fuzzily(&a, &b, FUZZ, startup_counts) {
+            Costs::Better1 => true,
+            Costs::Equal if a_sorted != b_sorted => true,
+            Costs::Equal => a.total < b.total || (a.total == b.total && earlier),
+            Costs::Better2 | Costs::Different => false,
         }
     };
     (0..paths.len())
@@ -29,39 +32,37 @@ pub fn survivors(paths: &[(Cost, bool)], startup_counts: bool) -> Vec<usize> {
         .collect()
 }
 
-/// How one path's costs compare with another's, fuzzily.
+/// How two paths' costs compare, with PostgreSQL's 1 % of fuzz
+/// (`compare_path_costs_fuzzily`).
 #[derive(Debug, PartialEq)]
-enum Fuzzy {
-    Better,
-    Worse,
-    Same,
-    /// Each better on one of total and startup.
+pub enum Costs {
+    /// The first path is fuzzily cheaper.
+    Better1,
+    /// The second is.
+    Better2,
+    Equal,
     Different,
 }
 
-/// `compare_path_costs_fuzzily` of `a` against `b` with PostgreSQL's 1 %.
-fn fuzzy(a: &Cost, b: &Cost, startup_counts: bool) -> Fuzzy {
-    const FUZZ: f64 = 1.01;
-    if a.total > b.total * FUZZ {
-        return if startup_counts && b.startup > a.startup * FUZZ {
-            Fuzzy::Different
-        } else {
-            Fuzzy::Worse
-        };
+pub fn compare_fuzzily(a: &Cost, b: &Cost, fuzz: f64, startup_counts: bool) -> Costs {
+    if a.total > b.total * fuzz {
+        if startup_counts && b.startup > a.startup * fuzz {
+            return Costs::Different;
+        }
+        return Costs::Better2;
     }
-    if b.total > a.total * FUZZ {
-        return if startup_counts && a.startup > b.startup * FUZZ {
-            Fuzzy::Different
-        } else {
-            Fuzzy::Better
-        };
+    if b.total > a.total * fuzz {
+        if startup_counts && a.startup > b.startup * fuzz {
+            return Costs::Different;
+        }
+        return Costs::Better1;
     }
-    if a.startup > b.startup * FUZZ {
-        Fuzzy::Worse
-    } else if b.startup > a.startup * FUZZ {
-        Fuzzy::Better
+    if a.startup > b.startup * fuzz {
+        Costs::Better2
+    } else if b.startup > a.startup * fuzz {
+        Costs::Better1
     } else {
-        Fuzzy::Same
+        Costs::Equal
     }
 }
 

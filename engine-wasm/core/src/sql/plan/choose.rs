@@ -7,6 +7,7 @@
 //! A plain SELECT of a big table may also be read by parallel workers under
 //! a Gather ([`super::parallel`]).
 
+use super::add_path::{compare_fuzzily, Costs};
 use super::bitmap_and;
 use super::cost::{bitmap_scan, index_scan, seq_scan, sort, Cost};
 use super::parallel::{self, Gather};
@@ -338,38 +339,6 @@ fn reason(
             .any(|c| c.name != "a Seq Scan" && !c.name.starts_with("a Seq Scan ")),
     };
     why::scan(kind, &index, &facts, why::costs(cost, &others))
-}
-
-/// How two paths' costs compare, with PostgreSQL's 1 % of fuzz
-/// (`compare_path_costs_fuzzily`).
-#[derive(PartialEq)]
-enum Costs {
-    Better1,
-    Better2,
-    Equal,
-    Different,
-}
-
-fn compare_fuzzily(a: &Cost, b: &Cost, fuzz: f64, startup_counts: bool) -> Costs {
-    if a.total > b.total * fuzz {
-        if startup_counts && b.startup > a.startup * fuzz {
-            return Costs::Different;
-        }
-        return Costs::Better2;
-    }
-    if b.total > a.total * fuzz {
-        if startup_counts && a.startup > b.startup * fuzz {
-            return Costs::Different;
-        }
-        return Costs::Better1;
-    }
-    if a.startup > b.startup * fuzz {
-        Costs::Better2
-    } else if b.startup > a.startup * fuzz {
-        Costs::Better1
-    } else {
-        Costs::Equal
-    }
 }
 
 /// `add_path`: keeps `new` unless a kept path is as cheap (within the

@@ -13,10 +13,11 @@
 //! are cheaper hashed than sorted.
 
 use super::{
-    aggregate_costs, group_order, key_columns, order_is_prefix, output_width, sentence, Planned,
+    aggregate_costs, ascending, group_order, key_columns, order_is_prefix, output_width, sentence,
+    Planned,
 };
 use super::{constant_limit, GroupPlan};
-use crate::sql::ast::{Order, OrderItem, Select};
+use crate::sql::ast::Select;
 use crate::sql::error::SqlError;
 use crate::sql::plan::cost::aggregate::Strategy;
 use crate::sql::plan::cost::{qual_cost, CostParams};
@@ -44,14 +45,7 @@ pub(super) fn plan(
         return Ok(None);
     };
     let order = group_order(plan);
-    let input_order: Vec<OrderItem> = order
-        .iter()
-        .map(|&i| OrderItem {
-            expr: plan.keys[i].clone(),
-            order: Order::Asc,
-            nulls_first: None,
-        })
-        .collect();
+    let input_order = ascending(plan, &order);
     let ordered_input = Select {
         order_by: input_order.clone(),
         ..input.clone()
