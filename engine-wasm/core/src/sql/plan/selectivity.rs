@@ -41,6 +41,14 @@ fn clamp(p: f64) -> f64 {
     p.clamp(0.0, 1.0)
 }
 
+/// What a pair of bounds limits: a column with statistics, or an
+/// expression without.
+#[derive(Debug, PartialEq)]
+enum Bounded {
+    Column(usize),
+    Expr(Expr),
+}
+
 impl Estimator<'_> {
     /// `clauselist_selectivity`: the AND of `clauses`.
     pub fn clauses(&self, clauses: &[Expr]) -> f64 {
@@ -48,19 +56,20 @@ impl Estimator<'_> {
         if clauses.len() == 1 {
             return self.clause(&clauses[0]);
         }
-        // Bounds on one column, by column: the lower's and the upper's.
-        let mut ranges: Vec<(usize, Option<f64>, Option<f64>)> = Vec::new();
+        // Bounds on one column or expression: the lower's and the upper's
+        // (`addRangeClause`).
+        let mut ranges: Vec<(Bounded, Option<f64>, Option<f64>)> = Vec::new();
         let mut s = 1.0;
         for c in &clauses {
-            let Some((col, is_gt)) = self.range_bound(c) else {
+            let Some((what, is_gt)) = self.range_bound(c) else {
                 s *= self.clause(c);
                 continue;
             };
             let sel = self.clause(c);
-            let at = match ranges.iter().position(|r| r.0 == col) {
+            let at = match ranges.iter().position(|r| r.0 == what) {
                 Some(at) => at,
                 None => {
-                    ranges.push((col, None, None));
+                    ranges.push((what, None, None));
                     ranges.len() - 1
                 }
             };
@@ -71,9 +80,13 @@ impl Estimator<'_> {
             };
             *bound = Some(bound.map_or(sel, |b: f64| b.min(sel)));
         }
-        for (col, lower, upper) in ranges {
+        for (what, lower, upper) in ranges {
             s *= match (lower, upper) {
-                (Some(lo), Some(hi)) => self.range(col, lo, hi),
+                (Some(lo), Some(hi)) => match what {
+                    Bounded::Column(col) => self.range(col, lo, hi),
+                    // No statistics: both bounds are guesses.
+                    Bounded::Expr(_) => DEFAULT_RANGE_INEQ_SEL,
+                },
                 (Some(one), None) | (None, Some(one)) => one,
                 (None, None) => 1.0,
             };
@@ -98,16 +111,27 @@ impl Estimator<'_> {
         s
     }
 
-    /// The column and side of `col < const`-like clauses, which
-    /// [`Self::clauses`] pairs into ranges.
-    fn range_bound(&self, e: &Expr) -> Option<(usize, bool)> {
+    /// The column (or expression) and side of `x < const`-like clauses,
+    /// which [`Self::clauses`] pairs into ranges.
+    fn range_bound(&self, e: &Expr) -> Option<(Bounded, bool)> {
         let Expr::Binary { op, left, right } = e else {
             return None;
         };
-        let (col, op, _) = self.var_op_const(*op, left, right)?;
+        let (what, op) = match self.var_op_const(*op, left, right) {
+            Some((col, op, _)) => (Bounded::Column(col), op),
+            // An expression PostgreSQL has no statistics for (`count(*)`,
+            // `a + 1`) against a constant: a range too.
+            None if super::is_constant(right) && !super::is_constant(left) => {
+                (Bounded::Expr((**left).clone()), *op)
+            }
+            None if super::is_constant(left) && !super::is_constant(right) => {
+                (Bounded::Expr((**right).clone()), super::flip(*op))
+            }
+            None => return None,
+        };
         match op {
-            BinOp::Lt | BinOp::LtEq => Some((col, false)),
-            BinOp::Gt | BinOp::GtEq => Some((col, true)),
+            BinOp::Lt | BinOp::LtEq => Some((what, false)),
+            BinOp::Gt | BinOp::GtEq => Some((what, true)),
             _ => None,
         }
     }
