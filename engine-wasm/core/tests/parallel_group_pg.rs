@@ -169,3 +169,28 @@ fn the_answer_is_every_group_combined_in_key_order() {
     assert!(why.contains("Finalize GroupAggregate"), "{why}");
     assert!(why.contains("only partial groups cross"), "{why}");
 }
+
+#[test]
+fn a_group_key_the_where_fixes_groups_the_gathered_rows_in_order() {
+    // `where seance_id = 1000` fixes the key: any read is in group order,
+    // so a GroupAggregate sits straight on the Gather of the few rows the
+    // workers keep (PostgreSQL 15's plan, costs within the output list's
+    // `||`, which IndexLab does not charge).
+    let p = plans(
+        "create table price (id int primary key, seance_id int, price int);
+         insert into price select g, g % 500000, g % 300 from generate_series(1, 1000000) g;
+         vacuum analyze price;
+         explain select min(price), max(price) from price where seance_id = 1000 group by seance_id;",
+    );
+    assert_eq!(
+        p[0],
+        [
+            "GroupAggregate  (cost=1000.00..11614.57 rows=2 width=12)",
+            "  Group Key: seance_id",
+            "  ->  Gather  (cost=1000.00..11614.53 rows=2 width=8)",
+            "        Workers Planned: 2",
+            "        ->  Parallel Seq Scan on price  (cost=0.00..10614.33 rows=1 width=8)",
+            "              Filter: (seance_id = 1000)",
+        ]
+    );
+}

@@ -71,6 +71,9 @@ pub struct Inputs<'a> {
     pub est: &'a Estimator<'a>,
     pub keys: &'a [usize],
     pub partial_width: f64,
+    /// The WHERE fixes every group key: any rows are in group order, so a
+    /// partial GroupAggregate needs no Sort and a Gather keeps the order.
+    pub keys_fixed: bool,
 }
 
 /// A shape being weighed: its layers and the Finalize's cost.
@@ -100,19 +103,24 @@ pub fn plan(i: &Inputs, p: &CostParams) -> Result<Option<ParallelGroup>, SqlErro
     // Each process's partial paths (`add_partial_path`): hashing its rows,
     // or grouping them sorted.
     let hashed = partial(g, Strategy::Hashed, c.scan, partial_groups, p);
-    let below = sort::cost(&c.scan, g.input_width, None, p);
-    let sorted = partial(g, Strategy::Sorted, below, partial_groups, p);
+    let (sorted, sorted_layers) = if i.keys_fixed {
+        let sorted = partial(g, Strategy::Sorted, c.scan, partial_groups, p);
+        (sorted, vec![Layer::Partial(Strategy::Sorted, sorted)])
+    } else {
+        let below = sort::cost(&c.scan, g.input_width, None, p);
+        let sorted = partial(g, Strategy::Sorted, below, partial_groups, p);
+        (
+            sorted,
+            vec![Layer::Partial(Strategy::Sorted, sorted), Layer::Sort(below)],
+        )
+    };
     let mut partials = vec![
         (
             vec![Layer::Partial(Strategy::Hashed, hashed)],
             hashed,
-            false,
+            i.keys_fixed,
         ),
-        (
-            vec![Layer::Partial(Strategy::Sorted, sorted), Layer::Sort(below)],
-            sorted,
-            true,
-        ),
+        (sorted_layers, sorted, true),
     ];
     keep(&mut partials, false);
     let cheapest = cheapest_of(&partials);
@@ -120,11 +128,12 @@ pub fn plan(i: &Inputs, p: &CostParams) -> Result<Option<ParallelGroup>, SqlErro
     // Gathered (`gather_grouping_paths`): the cheapest under a Gather, each
     // sorted one under a Gather Merge, the cheapest sorted under one too.
     let (layers, cost, in_order) = &partials[cheapest];
-    let mut gathered = vec![gathered_by(layers, parallel::gather(cost, sent, p), false)];
+    let gather = parallel::gather(cost, sent, p);
+    let mut gathered = vec![gathered_by(layers, gather, false, i.keys_fixed)];
     for (layers, cost, in_order) in &partials {
-        if *in_order {
+        if *in_order && !i.keys_fixed {
             let merge = parallel::gather_merge(cost, sent, workers, p);
-            gathered.push(gathered_by(layers, merge, true));
+            gathered.push(gathered_by(layers, merge, true, true));
         }
     }
     if !in_order {
@@ -132,7 +141,7 @@ pub fn plan(i: &Inputs, p: &CostParams) -> Result<Option<ParallelGroup>, SqlErro
         let merge = parallel::gather_merge(&sorted, sent, workers, p);
         let mut below = vec![Layer::Sort(sorted)];
         below.extend(layers.iter().copied());
-        gathered.push(gathered_by(&below, merge, true));
+        gathered.push(gathered_by(&below, merge, true, true));
     }
     keep(&mut gathered, g.limit.is_some());
     let cheapest = cheapest_of(&gathered);
@@ -210,7 +219,9 @@ fn cheapest_of(paths: &[Partial]) -> usize {
     best
 }
 
-fn gathered_by(below: &[Layer], cost: Cost, merge: bool) -> Partial {
+/// `below` under a Gather (or a Gather Merge), whose rows come in group
+/// order when `in_order`.
+fn gathered_by(below: &[Layer], cost: Cost, merge: bool, in_order: bool) -> Partial {
     let node = if merge {
         Layer::GatherMerge(cost)
     } else {
@@ -218,7 +229,7 @@ fn gathered_by(below: &[Layer], cost: Cost, merge: bool) -> Partial {
     };
     let mut layers = vec![node];
     layers.extend(below.iter().copied());
-    (layers, cost, merge)
+    (layers, cost, in_order)
 }
 
 /// One process's Agg (a Group node without aggregates, when sorted):
@@ -325,9 +336,11 @@ impl ParallelGroup {
                 Layer::Finalize(_) => {}
             }
         }
+        let sorts_rows = matches!(self.layers.last(), Some(Layer::Sort(_)));
         let (how, groups) = match partial {
             Some((Strategy::Hashed, g)) => ("in a hash table", g),
-            Some((_, g)) => ("sorted", g),
+            Some((_, g)) if sorts_rows => ("after sorting them", g),
+            Some((_, g)) => ("as they come, already in group order,", g),
             None => ("", 0.0),
         };
         let sent = groups * f64::from(w);

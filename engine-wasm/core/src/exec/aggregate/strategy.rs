@@ -192,10 +192,25 @@ pub fn plan<E: Executor>(
         order_by: input_order.clone(),
         ..input.clone()
     };
-    let (choice, read) = best_over_ordered(&info, &ordered_input, &mut grouping, p)?;
+    // Every group key fixed by the WHERE (`where k = 5 group by k`): any
+    // read, a Gather's too, is in group order (PostgreSQL's group pathkeys
+    // are empty), so the cheapest read serves a GroupAggregate as it is.
+    let keys_fixed = crate::sql::plan::order_keys::without_constant_keys(&ordered_input)
+        .is_some_and(|q| q.order_by.is_empty());
+    let (choice, read) = if keys_fixed {
+        let read = match &gathered {
+            Some((_, plan)) => plan.clone(),
+            None => plan_scan(&info, &unqualify_select(input))?,
+        };
+        grouping.ordered = grouping.unordered;
+        (choose(&grouping, p), read)
+    } else {
+        best_over_ordered(&info, &ordered_input, &mut grouping, p)?
+    };
     let sorted_read = read.cost.is_some_and(|c| c.sort.is_some());
     let way = match choice.strategy {
         Strategy::Hashed => GroupWay::Hashed,
+        _ if keys_fixed => GroupWay::Fixed,
         _ if !sorted_read => GroupWay::InOrder,
         _ => GroupWay::Sorted {
             ordered_aggregates: aggregates.ordered,
@@ -226,6 +241,7 @@ pub fn plan<E: Executor>(
             est: &est,
             keys: &keys,
             partial_width: partial_width(&info, plan, input_types),
+            keys_fixed,
         };
         let in_parts = parallel_group::plan(&inputs, p)?
             .filter(|par| parallel_wins(&choice, &par.choice, grouping.limit.is_some()));
@@ -259,7 +275,8 @@ pub fn plan<E: Executor>(
         parallel: None,
         parallel_group: None,
         choice,
-        input_order,
+        // Rows in group order already: no ORDER BY for the read.
+        input_order: if keys_fixed { Vec::new() } else { input_order },
         width,
         key: keys,
     }))
@@ -615,7 +632,8 @@ fn output_width(info: &TableInfo, plan: &GroupPlan, input_types: &[SqlType]) -> 
             AggFunc::StringAgg => 32.0,
         });
     }
-    plan.items
+    let selected: f64 = plan
+        .items
         .iter()
         .map(|(e, _)| match e {
             Expr::Column { table: None, name } if name.starts_with("#key") => name[4..]
@@ -630,7 +648,20 @@ fn output_width(info: &TableInfo, plan: &GroupPlan, input_types: &[SqlType]) -> 
                 .unwrap_or(8.0),
             _ => 4.0,
         })
-        .sum()
+        .sum();
+    // A group key the select list leaves out still rides along, unseen
+    // (a resjunk entry of the target list), and counts in the width.
+    let unseen: f64 = (0..plan.keys.len())
+        .filter(|i| {
+            let name = format!("#key{i}");
+            !plan
+                .items
+                .iter()
+                .any(|(e, _)| matches!(e, Expr::Column { table: None, name: n } if *n == name))
+        })
+        .map(|i| column_width(&plan.keys[i]))
+        .sum();
+    selected + unseen
 }
 
 /// `width=` of a column: ANALYZE's average width, or without statistics

@@ -247,6 +247,8 @@ pub enum GroupWay {
     },
     /// Read in group order from an index.
     InOrder,
+    /// The WHERE fixes every group key: any read is in group order.
+    Fixed,
 }
 
 /// Why a grouping strategy won.
@@ -273,6 +275,9 @@ pub fn grouping(
             "the about {r} rows are sorted into group order and each group is finished when the \
              key changes, cheaper here than a hash table of about {g} groups"
         ),
+        GroupWay::Fixed => "the WHERE fixes the group key, so the rows that pass are all \
+             of one group and already in order: no hash table and no Sort"
+            .to_string(),
         GroupWay::InOrder => {
             let stop = limit.map_or(String::new(), |l| {
                 format!(", and the LIMIT stops the scan after {} groups", whole(l))
